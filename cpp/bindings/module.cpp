@@ -1,0 +1,16 @@
+// The compiled module turbometrics._core. Each area registers its functions
+// from its own file.
+#include <pybind11/pybind11.h>
+
+namespace py = pybind11;
+
+void register_threads(py::module_& m);
+void register_labels(py::module_& m);
+void register_ranking(py::module_& m);
+
+PYBIND11_MODULE(_core, m) {
+  m.doc() = "turbometrics compiled kernels (private; use the turbometrics package).";
+  register_threads(m);
+  register_labels(m);
+  register_ranking(m);
+}

@@ -1,0 +1,204 @@
+// Stable radix sort of small records on their integer `packed` field.
+//
+// Only the bits that vary within a run are visited, so runs of equal keys
+// cost one read and short keys take few passes. Runs too long for one thread
+// are first split on their top digit with every thread (an MSD step); the
+// rest are sorted one run per thread by LSD passes.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <memory>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "../parallel.hpp"
+
+namespace turbometrics::ranking {
+
+template <class Key>
+int bit_width(Key x) {
+  int width = 0;
+  while (x) {
+    ++width;
+    x >>= 1;
+  }
+  return width;
+}
+
+// Bits in which any record of [data, data + count) differs from the first.
+template <class Item>
+auto varying_bits(const Item* data, int64_t count) {
+  using Key = decltype(data->packed);
+  Key varying = 0;
+  if (count == 0) return varying;
+  const Key first = data[0].packed;
+  for (int64_t i = 1; i < count; ++i) varying |= data[i].packed ^ first;
+  return varying;
+}
+
+// Stable insertion sort, for very small runs.
+template <class Item>
+void insertion_sort(Item* data, int64_t count) {
+  for (int64_t i = 1; i < count; ++i) {
+    Item item = data[i];
+    int64_t j = i;
+    while (j > 0 && data[j - 1].packed > item.packed) {
+      data[j] = data[j - 1];
+      --j;
+    }
+    data[j] = item;
+  }
+}
+
+struct Run {
+  int64_t begin;
+  int64_t count;
+};
+
+// The digit that splits a run: the `digit_bits` highest bits that vary.
+template <class Key>
+struct Digit {
+  int shift = 0;
+  Key mask = 0;
+  int64_t radix = 0;
+  static Digit of(Key varying, int digit_bits) {
+    Digit digit;
+    const int high = bit_width(varying);
+    const int bits = std::min(digit_bits, high);
+    digit.shift = high - bits;
+    digit.radix = int64_t{1} << bits;
+    digit.mask = static_cast<Key>(digit.radix - 1);
+    return digit;
+  }
+  int64_t operator()(Key key) const { return static_cast<int64_t>((key >> shift) & mask); }
+};
+
+// Sorts data[0, count) stably by LSD radix passes over the bits that vary,
+// `digit_bits` at a time; temp must hold `count` records. The histograms of
+// every digit are order-independent, so one read pass counts them all and
+// each pass is then a single scatter.
+template <class Item>
+void lsd_radix_sort(Item* data, Item* temp, int64_t count) {
+  constexpr int digit_bits = 8;
+  constexpr int64_t radix = int64_t{1} << digit_bits;
+  if (count <= 32) {
+    insertion_sort(data, count);
+    return;
+  }
+  using Key = decltype(data->packed);
+  const Key varying = varying_bits(data, count);
+  if (varying == 0) return;
+  int low = 0;
+  while (!((varying >> low) & 1)) ++low;
+  const int high = bit_width(varying);
+  const int passes = (high - low + digit_bits - 1) / digit_bits;
+  constexpr int max_passes = (8 * sizeof(Key) + digit_bits - 1) / digit_bits;
+  int64_t counts[max_passes][radix] = {};
+  for (int64_t i = 0; i < count; ++i) {
+    const Key key = data[i].packed >> low;
+    for (int p = 0; p < passes; ++p) ++counts[p][(key >> (p * digit_bits)) & (radix - 1)];
+  }
+  Item* source = data;
+  Item* target = temp;
+  for (int p = 0; p < passes; ++p) {
+    int64_t* offsets = counts[p];
+    int64_t running = 0;
+    for (int64_t d = 0; d < radix; ++d) {
+      const int64_t here = offsets[d];
+      offsets[d] = running;
+      running += here;
+    }
+    const int shift = low + p * digit_bits;
+    for (int64_t i = 0; i < count; ++i) target[offsets[(source[i].packed >> shift) & (radix - 1)]++] = source[i];
+    std::swap(source, target);
+  }
+  if (source != data) std::memcpy(data, source, sizeof(Item) * count);
+}
+
+// Splits data[run] stably on its highest varying bits with all threads,
+// appending the resulting sub-runs (in order) to `out`.
+template <class Item>
+void parallel_split(Item* data, Item* temp, Run run, int digit_bits, int n_threads, std::vector<Run>& out) {
+  using Key = decltype(data->packed);
+  Item* base = data + run.begin;
+  const int chunks = std::max(1, n_threads) * 4;
+  std::vector<Key> partial_varying(chunks, 0);
+  parallel_for_dynamic(chunks, n_threads, [&](int64_t c) {
+    auto [begin, end] = chunk_bounds(run.count, chunks, static_cast<int>(c));
+    Key varying = 0;
+    for (int64_t i = begin; i < end; ++i) varying |= base[i].packed ^ base[0].packed;
+    partial_varying[c] = varying;
+  });
+  Key varying = 0;
+  for (Key v : partial_varying) varying |= v;
+  if (varying == 0) return;  // one key: already sorted
+  const auto digit = Digit<Key>::of(varying, digit_bits);
+  std::vector<int64_t> offsets(static_cast<size_t>(chunks) * digit.radix, 0);
+  parallel_for_dynamic(chunks, n_threads, [&](int64_t c) {
+    auto [begin, end] = chunk_bounds(run.count, chunks, static_cast<int>(c));
+    int64_t* local = offsets.data() + c * digit.radix;
+    for (int64_t i = begin; i < end; ++i) ++local[digit(base[i].packed)];
+  });
+  std::vector<int64_t> starts(digit.radix + 1, 0);
+  int64_t running = 0;
+  for (int64_t d = 0; d < digit.radix; ++d) {
+    starts[d] = running;
+    for (int c = 0; c < chunks; ++c) {
+      const int64_t here = offsets[c * digit.radix + d];
+      offsets[c * digit.radix + d] = running;
+      running += here;
+    }
+  }
+  starts[digit.radix] = running;
+  parallel_for_dynamic(chunks, n_threads, [&](int64_t c) {
+    auto [begin, end] = chunk_bounds(run.count, chunks, static_cast<int>(c));
+    int64_t* local = offsets.data() + c * digit.radix;
+    for (int64_t i = begin; i < end; ++i) temp[local[digit(base[i].packed)]++] = base[i];
+  });
+  parallel_for_dynamic(chunks, n_threads, [&](int64_t c) {
+    auto [begin, end] = chunk_bounds(run.count, chunks, static_cast<int>(c));
+    std::memcpy(base + begin, temp + begin, sizeof(Item) * (end - begin));
+  });
+  for (int64_t d = 0; d < digit.radix; ++d) {
+    if (starts[d + 1] > starts[d]) out.push_back({run.begin + starts[d], starts[d + 1] - starts[d]});
+  }
+}
+
+// Sorts each run of `runs` (disjoint ranges of data) stably. Runs longer
+// than `parallel_run` are first split in parallel until none is; the others
+// are sorted one per thread. The result does not depend on n_threads.
+template <class Item>
+void sort_runs(Item* data, std::vector<Run> runs, int64_t parallel_run, int n_threads) {
+  int64_t largest = 0;
+  for (const Run& run : runs) largest = std::max(largest, run.count);
+  if (largest > parallel_run) {
+    std::unique_ptr<Item[]> temp(new Item[largest]);
+    std::vector<Run> pending = std::move(runs), small;
+    while (!pending.empty()) {
+      std::vector<Run> next;
+      for (const Run& run : pending) {
+        if (run.count <= parallel_run) {
+          small.push_back(run);
+        } else {
+          parallel_split(data, temp.get(), run, 11, n_threads, next);
+        }
+      }
+      pending = std::move(next);
+    }
+    runs = std::move(small);
+  }
+  int64_t largest_small = 0;
+  for (const Run& run : runs) largest_small = std::max(largest_small, run.count);
+  std::atomic<int64_t> next_run{0};
+  const int64_t total = static_cast<int64_t>(runs.size());
+  parallel_region(n_threads, [&](int, int) {
+    std::unique_ptr<Item[]> temp(new Item[std::max<int64_t>(largest_small, 1)]);
+    for (int64_t r = next_run++; r < total; r = next_run++) {
+      lsd_radix_sort(data + runs[r].begin, temp.get(), runs[r].count);
+    }
+  });
+}
+
+}  // namespace turbometrics::ranking

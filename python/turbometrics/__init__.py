@@ -1,0 +1,2 @@
+"""turbometrics."""
+from turbometrics import _core
