@@ -124,12 +124,8 @@ py::object roc_curve(const py::array& y_score, const py::array& is_positive, con
       points = ranking::roc_curve_points<Score, Weight>(table, rows, drop_intermediate, positives, negatives,
                                                         fpr_out, tpr_out, thresholds_out);
     }
-    if (points < rows + 1) {
-      fpr.resize({points}, false);
-      tpr.resize({points}, false);
-      thresholds.resize({points}, false);
-    }
-    return py::make_tuple(fpr, tpr, thresholds, positives, negatives);
+    return py::make_tuple(bindings::leading(fpr, points), bindings::leading(tpr, points),
+                          bindings::leading(thresholds, points), positives, negatives);
   });
 }
 
@@ -157,8 +153,34 @@ py::object precision_recall_curve(const py::array& y_score, const py::array& is_
       first = ranking::precision_recall_points<Score, Weight>(table, rows, drop_intermediate, positives,
                                                               precision_out, recall_out, thresholds_out);
     }
-    py::slice kept(first, rows + 1, 1), kept_thresholds(first, rows, 1);
-    return py::make_tuple(precision[kept], recall[kept], thresholds[kept_thresholds], positives, negatives);
+    return py::make_tuple(bindings::trailing(precision, rows + 1 - first), bindings::trailing(recall, rows + 1 - first),
+                          bindings::trailing(thresholds, rows - first), positives, negatives);
+  });
+}
+
+py::object det_curve(const py::array& y_score, const py::array& is_positive, const std::optional<py::array>& weight,
+                     bool drop_intermediate, int n_threads) {
+  return with_table(y_score, is_positive, weight, n_threads, [&](const auto& table) -> py::object {
+    using Table = std::decay_t<decltype(table)>;
+    using Score = typename Table::ScoreType;
+    using Weight = typename Table::Weight;
+    int64_t rows;
+    {
+      py::gil_scoped_release release;
+      rows = table.distinct_count(n_threads);
+    }
+    py::array_t<double> negative(rows + 1), positive(rows + 1), thresholds(rows + 1);
+    int64_t points;
+    {
+      double* negative_out = negative.mutable_data();
+      double* positive_out = positive.mutable_data();
+      double* thresholds_out = thresholds.mutable_data();
+      py::gil_scoped_release release;
+      points = ranking::det_points<Score, Weight>(table, rows, drop_intermediate, negative_out, positive_out,
+                                                  thresholds_out);
+    }
+    return py::make_tuple(bindings::leading(negative, points), bindings::leading(positive, points),
+                          bindings::leading(thresholds, points));
   });
 }
 
@@ -197,6 +219,8 @@ void register_ranking(py::module_& m) {
         py::arg("drop_intermediate"), py::arg("n_threads"));
   m.def("precision_recall_curve", &precision_recall_curve, py::arg("y_score"), py::arg("is_positive"),
         py::arg("sample_weight"), py::arg("drop_intermediate"), py::arg("n_threads"));
+  m.def("det_curve", &det_curve, py::arg("y_score"), py::arg("is_positive"), py::arg("sample_weight"),
+        py::arg("drop_intermediate"), py::arg("n_threads"));
   m.def("score_table", &score_table, py::arg("y_score"), py::arg("is_positive"), py::arg("sample_weight"),
         py::arg("n_threads"),
         "Distinct scores in descending order with cumulative positive and negative weight at each.");

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <type_traits>
 #include <vector>
 
@@ -14,77 +15,118 @@ namespace turbometrics::labels {
 
 template <class Label>
 struct LabelScan {
-  std::vector<Label> distinct;  // sorted; complete only when !overflowed
-  bool overflowed = false;      // more than `limit` distinct values
+  std::vector<Label> distinct;  // sorted, NaN last; empty when overflowed
+  bool overflowed = false;      // more than `limit` (at most 8) distinct values
   bool integral = true;         // every value equals its int64 cast
 };
 
 // True when a floating value survives a round trip through int64 unchanged,
-// matching `x.astype(int64).astype(x.dtype) == x` for finite values.
+// matching `x.astype(int64).astype(x.dtype) == x` (false for NaN and inf).
 template <class Value>
 bool is_integral_value(Value x) {
   if constexpr (std::is_floating_point_v<Value>) {
-    constexpr double lowest = -9223372036854775808.0;  // -2^63, representable
+    constexpr double bound = 9223372036854775808.0;  // 2^63
     const double v = static_cast<double>(x);
-    if (!(v >= lowest && v < -lowest)) return false;  // NaN, inf, out of range
-    return static_cast<double>(static_cast<int64_t>(v)) == v;
+    return v >= -bound && v < bound && std::trunc(v) == v;
   } else {
     return true;
   }
 }
 
+// Distinct values seen so far, with the unused slots repeating the first one
+// so that "is x known?" is a fixed, branch-free set of comparisons.
+template <class Label, int Slots>
+struct KnownValues {
+  Label slots[Slots];
+  int count = 0;
+  bool nan = false;
+
+  bool contains(Label x) const {
+    bool found = false;
+    for (int s = 0; s < Slots; ++s) found |= (slots[s] == x);
+    return found;
+  }
+  // Adds x; returns false when that would exceed `limit` values.
+  bool add(Label x, int64_t limit) {
+    if (x != x) {
+      if (!nan) {
+        nan = true;
+        if (count + 1 > limit) return false;
+        ++count;
+      }
+      return true;
+    }
+    const int stored = count - (nan ? 1 : 0);
+    if (stored > 0 && contains(x)) return true;
+    if (count + 1 > limit || stored + 1 > Slots) return false;
+    slots[stored] = x;
+    if (stored == 0) std::fill(slots + 1, slots + Slots, x);
+    ++count;
+    return true;
+  }
+};
+
 // Distinct values (up to `limit`) of data[i * stride], i in [0, n), with
-// stride in bytes. Equal-comparing values (-0.0, 0.0) count once; NaN is
-// recorded once. Chunks are merged in order, so the result is deterministic.
+// stride in bytes. Equal-comparing values (-0.0, 0.0) count once; NaN counts
+// once. Blocks whose values are all known take a vectorisable fast path.
 template <class Label>
 LabelScan<Label> scan_labels(const char* data, int64_t stride, int64_t n, int64_t limit, int n_threads) {
+  constexpr int slots = 8;
+  constexpr int64_t block = 1024;
+  limit = std::min<int64_t>(limit, slots);
   const int chunks = std::max(1, n_threads);
-  std::vector<LabelScan<Label>> partial(chunks);
+  struct Partial {
+    KnownValues<Label, slots> known;
+    bool overflowed = false;
+    bool integral = true;
+  };
+  std::vector<Partial> partial(chunks);
+  const bool contiguous = stride == static_cast<int64_t>(sizeof(Label));
   parallel_for_dynamic(chunks, n_threads, [&](int64_t c) {
     auto [begin, end] = chunk_bounds(n, chunks, static_cast<int>(c));
-    LabelScan<Label>& scan = partial[c];
-    bool has_nan = false;
-    for (int64_t i = begin; i < end; ++i) {
-      const Label x = *reinterpret_cast<const Label*>(data + i * stride);
-      if (scan.integral && !is_integral_value(x)) scan.integral = false;
-      if (scan.overflowed) {
-        // Past the limit only the integrality of floats is still unknown.
-        if (!scan.integral || !std::is_floating_point_v<Label>) break;
-        continue;
-      }
-      if (x != x) {  // NaN
-        if (!has_nan) {
-          has_nan = true;
-          scan.distinct.push_back(x);
+    Partial& part = partial[c];
+    auto scan_with = [&](auto at) {
+      for (int64_t start = begin; start < end; start += block) {
+        const int64_t stop = std::min(end, start + block);
+        bool all_known = part.known.count > 0 && !part.overflowed;
+        bool all_integral = true;
+        if (!part.overflowed) {
+          const KnownValues<Label, slots> known = part.known;  // a local copy lets the loop vectorise
+          for (int64_t i = start; i < stop; ++i) all_known &= known.contains(at(i));
         }
-      } else if (std::find(scan.distinct.begin(), scan.distinct.end(), x) == scan.distinct.end()) {
-        scan.distinct.push_back(x);
+        if constexpr (std::is_floating_point_v<Label>) {
+          for (int64_t i = start; i < stop; ++i) all_integral &= is_integral_value(at(i));
+        }
+        part.integral = part.integral && all_integral;
+        if (!all_known && !part.overflowed) {
+          for (int64_t i = start; i < stop && !part.overflowed; ++i) part.overflowed = !part.known.add(at(i), limit);
+        }
+        if (part.overflowed && (!std::is_floating_point_v<Label> || !part.integral)) break;
       }
-      if (static_cast<int64_t>(scan.distinct.size()) > limit) scan.overflowed = true;
+    };
+    if (contiguous) {
+      const Label* values = reinterpret_cast<const Label*>(data);
+      scan_with([values](int64_t i) { return values[i]; });
+    } else {
+      scan_with([data, stride](int64_t i) { return *reinterpret_cast<const Label*>(data + i * stride); });
     }
   });
-  LabelScan<Label> merged;
-  bool has_nan = false;
-  for (const auto& scan : partial) {
-    merged.integral = merged.integral && scan.integral;
-    merged.overflowed = merged.overflowed || scan.overflowed;
-    for (const Label x : scan.distinct) {
-      if (x != x) {
-        if (!has_nan) merged.distinct.push_back(x);
-        has_nan = true;
-      } else if (std::find(merged.distinct.begin(), merged.distinct.end(), x) == merged.distinct.end()) {
-        merged.distinct.push_back(x);
-      }
-    }
+  KnownValues<Label, slots> merged;
+  LabelScan<Label> result;
+  for (const Partial& part : partial) {
+    result.integral = result.integral && part.integral;
+    result.overflowed = result.overflowed || part.overflowed;
+    const int stored = part.known.count - (part.known.nan ? 1 : 0);
+    for (int s = 0; s < stored && !result.overflowed; ++s) result.overflowed = !merged.add(part.known.slots[s], limit);
+    if (part.known.nan && !result.overflowed) result.overflowed = !merged.add(std::numeric_limits<Label>::quiet_NaN(), limit);
   }
-  if (static_cast<int64_t>(merged.distinct.size()) > limit) merged.overflowed = true;
-  // NaN sorts last, as in np.unique.
-  std::sort(merged.distinct.begin(), merged.distinct.end(), [](Label a, Label b) {
-    if (a != a) return false;
-    if (b != b) return true;
-    return a < b;
-  });
-  return merged;
+  if (!result.overflowed) {
+    const int stored = merged.count - (merged.nan ? 1 : 0);
+    result.distinct.assign(merged.slots, merged.slots + stored);
+    std::sort(result.distinct.begin(), result.distinct.end());
+    if (merged.nan) result.distinct.push_back(std::numeric_limits<Label>::quiet_NaN());  // NaN sorts last
+  }
+  return result;
 }
 
 // 0 when every value is finite, 1 when some value is NaN, 2 when some value

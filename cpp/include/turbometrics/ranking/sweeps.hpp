@@ -180,6 +180,25 @@ struct CurveRow {
   double negative;
 };
 
+// ROC rule: a row is a corner unless it is collinear with its neighbours
+// (second differences of both cumulative weights are zero).
+struct RocCorner {
+  template <class Row>
+  bool operator()(const Row& a, const Row& b, const Row& c) const {
+    return ((c.negative - b.negative) - (b.negative - a.negative)) != 0.0 ||
+           ((c.positive - b.positive) - (b.positive - a.positive)) != 0.0;
+  }
+};
+
+// Precision-recall and DET rule: a row is kept when the positive weight
+// changes on either side of it.
+struct PositiveChangeCorner {
+  template <class Row>
+  bool operator()(const Row& a, const Row& b, const Row& c) const {
+    return (b.positive - a.positive) != 0.0 || (c.positive - b.positive) != 0.0;
+  }
+};
+
 // ROC curve: writes (fpr, tpr, threshold) for the kept rows after a leading
 // (0, 0, +inf) point. Rates are NaN when their total is not positive.
 // Returns the number of points written; outputs need rows + 1 slots.
@@ -197,12 +216,8 @@ int64_t roc_curve_points(const Table& table, int64_t rows, bool drop_intermediat
   };
   emit(CurveRow<Score>{Score{}, 0.0, 0.0});
   thresholds[0] = std::numeric_limits<double>::infinity();
-  auto corner = [](const CurveRow<Score>& a, const CurveRow<Score>& b, const CurveRow<Score>& c) {
-    return ((c.negative - b.negative) - (b.negative - a.negative)) != 0.0 ||
-           ((c.positive - b.positive) - (b.positive - a.positive)) != 0.0;
-  };
-  IntermediateDropper<CurveRow<Score>, decltype(corner), decltype(emit)&> dropper(rows, drop_intermediate, corner,
-                                                                                  emit);
+  IntermediateDropper<CurveRow<Score>, RocCorner, decltype(emit)&> dropper(rows, drop_intermediate, RocCorner{},
+                                                                           emit);
   table.for_each_row([&](Score score, Weight positive, Weight negative) {
     dropper.push(CurveRow<Score>{score, static_cast<double>(positive), static_cast<double>(negative)});
   });
@@ -226,15 +241,35 @@ int64_t precision_recall_points(const Table& table, int64_t rows, bool drop_inte
   };
   precision[rows] = 1.0;
   recall[rows] = 0.0;
-  auto corner = [](const CurveRow<Score>& a, const CurveRow<Score>& b, const CurveRow<Score>& c) {
-    return (b.positive - a.positive) != 0.0 || (c.positive - b.positive) != 0.0;
-  };
-  IntermediateDropper<CurveRow<Score>, decltype(corner), decltype(emit)&> dropper(rows, drop_intermediate, corner,
-                                                                                  emit);
+  IntermediateDropper<CurveRow<Score>, PositiveChangeCorner, decltype(emit)&> dropper(
+      rows, drop_intermediate, PositiveChangeCorner{}, emit);
   table.for_each_row([&](Score score, Weight positive, Weight negative) {
     dropper.push(CurveRow<Score>{score, static_cast<double>(positive), static_cast<double>(negative)});
   });
   return next + 1;
+}
+
+// DET curve points before normalisation: a leading (0, 0, +inf) row and then
+// the table rows, with drop_intermediate applied to all of them (scikit-learn
+// prepends before dropping). Writes cumulative negative and positive weight
+// and the threshold; outputs need rows + 1 slots. Returns the count written.
+template <class Score, class Weight, class Table>
+int64_t det_points(const Table& table, int64_t rows, bool drop_intermediate, double* negative, double* positive,
+                   double* thresholds) {
+  int64_t written = 0;
+  auto emit = [&](const CurveRow<double>& row) {
+    negative[written] = row.negative;
+    positive[written] = row.positive;
+    thresholds[written] = row.threshold;
+    ++written;
+  };
+  IntermediateDropper<CurveRow<double>, PositiveChangeCorner, decltype(emit)&> dropper(
+      rows + 1, drop_intermediate, PositiveChangeCorner{}, emit);
+  dropper.push(CurveRow<double>{std::numeric_limits<double>::infinity(), 0.0, 0.0});
+  table.for_each_row([&](Score score, Weight pos, Weight neg) {
+    dropper.push(CurveRow<double>{static_cast<double>(score), static_cast<double>(pos), static_cast<double>(neg)});
+  });
+  return written;
 }
 
 // Stores the rows in three arrays of length `rows`.

@@ -1,0 +1,116 @@
+"""The shared prelude of every binary ranking function.
+
+It turns ``(y_true, y_score, pos_label, sample_weight)`` into what the
+compiled table builder reads: a 1-D score array of a supported dtype, a
+one-byte positive mask and optional float64 weights, raising scikit-learn's
+errors in scikit-learn's order (that of ``confusion_matrix_at_thresholds``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import numpy as np
+
+from ._validation import (
+    Target,
+    as_array,
+    assert_all_finite,
+    check_consistent_length,
+    check_pos_label_consistency,
+    check_sample_weight,
+    column_or_1d,
+    type_of_target,
+)
+
+# Score dtypes the kernels read natively; the rest are widened losslessly.
+_NATIVE_SCORES = {("f", 8), ("f", 4), ("i", 8), ("i", 4), ("u", 8), ("u", 4), ("u", 1), ("b", 1)}
+_WIDENED_SCORES = {("f", 2): np.float32, ("i", 2): np.int32, ("i", 1): np.int32, ("u", 2): np.uint32}
+
+
+class BinaryInput:
+    """Kernel-ready binary ranking input.
+
+    Attributes
+    ----------
+    scores : ndarray
+        1-D scores in a dtype the kernels read (bool is viewed as uint8).
+    is_positive : ndarray of bool
+        1-D mask of the positive class.
+    weights : ndarray of float64 or None
+    score_dtype : numpy.dtype
+        The caller's score dtype, which thresholds are returned in.
+    """
+
+    def __init__(self, scores: np.ndarray, is_positive: np.ndarray, weights: Optional[np.ndarray],
+                 score_dtype: np.dtype) -> None:
+        self.scores = scores
+        self.is_positive = is_positive
+        self.weights = weights
+        self.score_dtype = score_dtype
+
+    def thresholds_in_caller_dtype(self, thresholds: np.ndarray) -> np.ndarray:
+        """Cast kernel thresholds back to the caller's score dtype."""
+        if thresholds.dtype == self.score_dtype:
+            return thresholds
+        if self.score_dtype.kind == "b":
+            return thresholds.view(np.bool_)
+        return thresholds.astype(self.score_dtype)
+
+
+def kernel_scores(y_score: np.ndarray) -> np.ndarray:
+    """A view (or, for narrow or foreign dtypes, a lossless copy) of the
+    scores in a dtype the kernels read. float32 stays float32."""
+    dtype = y_score.dtype
+    key = (dtype.kind, dtype.itemsize)
+    if not dtype.isnative:
+        y_score = y_score.astype(dtype.newbyteorder("="))
+    if key in _NATIVE_SCORES:
+        scores = y_score
+    elif key in _WIDENED_SCORES:
+        scores = y_score.astype(_WIDENED_SCORES[key])
+    else:
+        scores = y_score.astype(np.float64)
+    if scores.dtype.kind == "b":
+        scores = scores.view(np.uint8)
+    if not scores.flags.aligned:
+        scores = scores.copy()
+    return scores
+
+
+def positive_mask(labels: np.ndarray, pos_label: Any) -> np.ndarray:
+    """``labels == pos_label`` as a bool array (the labels themselves when
+    they already are that mask)."""
+    if labels.dtype.kind == "b" and pos_label is not None and pos_label == 1 and not isinstance(pos_label, str):
+        return labels
+    return np.asarray(labels == pos_label, dtype=bool)
+
+
+def prepare_binary(target: Target, y_score: Any, pos_label: Any, sample_weight: Any) -> BinaryInput:
+    """Validate binary input as scikit-learn's confusion_matrix_at_thresholds.
+
+    ``target`` is ``type_of_target(y_true, input_name="y_true")``.
+    """
+    if not (target.kind == "binary" or (target.kind == "multiclass" and pos_label is not None)):
+        raise ValueError(f"{target.kind} format is not supported")
+    if pos_label is None:
+        classes = target.classes if target.classes is not None else np.unique(target.array)
+        pos_label = check_pos_label_consistency(None, classes)
+    is_positive = positive_mask(target.array, pos_label)
+    check_consistent_length(is_positive, y_score, sample_weight)
+    is_positive = column_or_1d(is_positive)
+    scores = column_or_1d(y_score)
+    assert_all_finite(scores)
+    weights = None
+    if sample_weight is not None:
+        weights = check_sample_weight(column_or_1d(sample_weight), is_positive.shape[0])
+        if weights.dtype != np.float64:
+            weights = weights.astype(np.float64)
+    if scores.shape[0] == 0:
+        raise IndexError("index -1 is out of bounds for axis 0 with size 0")
+    return BinaryInput(kernel_scores(scores), is_positive, weights, scores.dtype)
+
+
+def binary_input(y_true: Any, y_score: Any, pos_label: Any, sample_weight: Any) -> BinaryInput:
+    """Validate raw binary input (type_of_target first, as scikit-learn)."""
+    return prepare_binary(type_of_target(y_true, input_name="y_true"), as_array(y_score), pos_label, sample_weight)

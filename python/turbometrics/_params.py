@@ -1,0 +1,85 @@
+"""Parameter validation with scikit-learn's error messages.
+
+Each public function declares its constraints; a value that satisfies none of
+them raises :class:`InvalidParameterError` worded exactly as scikit-learn's
+``validate_params`` words it.
+"""
+
+from __future__ import annotations
+
+import math
+from numbers import Integral, Real
+from typing import Any, Callable, Dict, Sequence
+
+import numpy as np
+
+
+class InvalidParameterError(ValueError, TypeError):
+    """A parameter has an invalid type or value (as in scikit-learn)."""
+
+
+class Constraint:
+    """A named predicate with the phrase scikit-learn uses for it."""
+
+    def __init__(self, phrase: str, accepts: Callable[[Any], bool]) -> None:
+        self.phrase = phrase
+        self.accepts = accepts
+
+    def __str__(self) -> str:
+        return self.phrase
+
+
+def _is_array_like(value: Any) -> bool:
+    looks_like_array = hasattr(value, "__len__") or hasattr(value, "shape") or hasattr(value, "__array__")
+    return looks_like_array and not np.isscalar(value)
+
+
+ARRAY_LIKE = Constraint("an array-like", _is_array_like)
+NONE = Constraint("None", lambda value: value is None)
+BOOLEAN = Constraint(
+    "an instance of 'bool' or an instance of 'numpy.bool'",
+    lambda value: isinstance(value, (bool, np.bool_)),
+)
+REAL = Constraint("an instance of 'float'", lambda value: isinstance(value, Real))
+STRING = Constraint("an instance of 'str'", lambda value: isinstance(value, str))
+
+
+def str_options(options: set) -> Constraint:
+    """Strings from a set; pass a set literal in scikit-learn's order."""
+    return Constraint(
+        f"a str among {{{', '.join(options)}}}",
+        lambda value: isinstance(value, str) and value in options,
+    )
+
+
+def real_interval(left: float, right: float, closed: str) -> Constraint:
+    """Real numbers between two bounds (``closed`` as in scikit-learn)."""
+    left_in = closed in ("left", "both")
+    right_in = closed in ("right", "both")
+    phrase = (
+        f"a float in the range {'[' if left_in else '('}{float(left)}, {float(right)}{']' if right_in else ')'}"
+    )
+
+    def accepts(value: Any) -> bool:
+        if not isinstance(value, Real):
+            return False
+        if not isinstance(value, Integral) and math.isnan(value):
+            return False
+        above_left = value >= left if left_in else value > left
+        below_right = value <= right if right_in else value < right
+        return bool(above_left and below_right)
+
+    return Constraint(phrase, accepts)
+
+
+def validate(function_name: str, values: Dict[str, Any], constraints: Dict[str, Sequence[Constraint]]) -> None:
+    """Raise InvalidParameterError for the first value no constraint accepts."""
+    for name, value in values.items():
+        options = constraints[name]
+        if any(option.accepts(value) for option in options):
+            continue
+        phrases = [str(option) for option in options]
+        described = phrases[0] if len(phrases) == 1 else f"{', '.join(phrases[:-1])} or {phrases[-1]}"
+        raise InvalidParameterError(
+            f"The {name!r} parameter of {function_name} must be {described}. Got {value!r} instead."
+        )

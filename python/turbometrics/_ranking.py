@@ -1,0 +1,370 @@
+"""Ranking metrics: scikit-learn 1.9.1's signatures and results, computed
+by one sort-and-sweep over the table of distinct scores.
+
+Every function here validates its input as scikit-learn does, builds the
+score table in C++ (a parallel radix sort, without holding the GIL) and runs
+one sweep over it: the ROC curve, the precision-recall curve, the DET curve,
+the table itself, the area under the ROC curve or the average precision.
+"""
+
+from __future__ import annotations
+
+import warnings
+from functools import partial
+from typing import Any, Optional, Tuple, Union
+
+import numpy as np
+
+from . import _core
+from ._averaging import average_over_labels
+from ._binary_input import BinaryInput, binary_input, prepare_binary
+from ._exceptions import UndefinedMetricWarning
+from ._params import ARRAY_LIKE, BOOLEAN, NONE, REAL, STRING, real_interval, str_options, validate
+from ._threads import resolve_threads
+from ._validation import (
+    Target,
+    as_array,
+    assert_all_finite,
+    check_min_samples,
+    check_score_array,
+    column_or_1d,
+    type_of_target,
+)
+
+_POS_LABEL = [REAL, STRING, BOOLEAN, NONE]
+_CURVE_CONSTRAINTS = {
+    "y_true": [ARRAY_LIKE],
+    "y_score": [ARRAY_LIKE],
+    "pos_label": _POS_LABEL,
+    "sample_weight": [ARRAY_LIKE, NONE],
+    "drop_intermediate": [BOOLEAN],
+}
+
+
+def _kernel_args(data: BinaryInput) -> tuple:
+    return data.scores, data.is_positive, data.weights
+
+
+def confusion_matrix_at_thresholds(y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight: Any = None,
+                                   n_threads: Optional[int] = None
+                                   ) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Binary confusion matrix entries at every distinct score threshold.
+
+    Same as :func:`sklearn.metrics.confusion_matrix_at_thresholds`: the
+    table of distinct scores (descending) with, for "predict positive when
+    score >= threshold", the true negatives, false positives, false negatives
+    and true positives at each.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Binary labels; without ``pos_label`` they must be {0, 1} or {-1, 1}.
+    y_score : array-like of shape (n_samples,)
+        Scores; float64, float32, integer and bool dtypes are read in place.
+    pos_label : int, float, bool or str, default=None
+        The positive class (1 when None).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Zero-weight samples are dropped before thresholds are formed.
+    n_threads : int, default=None
+        Threads for the sort; None uses :func:`turbometrics.get_num_threads`.
+        The result is identical for every thread count.
+
+    Returns
+    -------
+    tns, fps, fns, tps : ndarray of float64, shape (n_thresholds,)
+        Weighted counts at each threshold (exact integers when unweighted).
+    thresholds : ndarray of shape (n_thresholds,)
+        Distinct scores in decreasing order, in the dtype of ``y_score``.
+        -0.0 and 0.0 are one score, reported as 0.0.
+    """
+    validate("confusion_matrix_at_thresholds",
+             {"y_true": y_true, "y_score": y_score, "pos_label": pos_label, "sample_weight": sample_weight},
+             _CURVE_CONSTRAINTS)
+    data = binary_input(y_true, y_score, pos_label, sample_weight)
+    scores, positives, negatives = _core.score_table(*_kernel_args(data), resolve_threads(n_threads))
+    tps = positives.astype(np.float64, copy=False)
+    fps = negatives.astype(np.float64, copy=False)
+    return fps[-1] - fps, fps, tps[-1] - tps, tps, data.thresholds_in_caller_dtype(scores)
+
+
+def roc_curve(y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight: Any = None,
+              drop_intermediate: bool = True, n_threads: Optional[int] = None
+              ) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Receiver operating characteristic (ROC) curve of a binary problem.
+
+    Same as :func:`sklearn.metrics.roc_curve`.
+
+    Parameters
+    ----------
+    y_true, y_score, pos_label, sample_weight, n_threads
+        As in :func:`confusion_matrix_at_thresholds`.
+    drop_intermediate : bool, default=True
+        Drop thresholds whose point is collinear with its neighbours (it
+        changes neither the curve's shape nor its area).
+
+    Returns
+    -------
+    fpr, tpr : ndarray of float64
+        False and true positive rates, starting at (0, 0). A rate whose total
+        weight is not positive is all NaN, with an UndefinedMetricWarning.
+    thresholds : ndarray of float64
+        Decreasing thresholds; ``thresholds[0]`` is ``inf``.
+    """
+    validate("roc_curve", {"y_true": y_true, "y_score": y_score, "pos_label": pos_label,
+                           "sample_weight": sample_weight, "drop_intermediate": drop_intermediate},
+             _CURVE_CONSTRAINTS)
+    data = binary_input(y_true, y_score, pos_label, sample_weight)
+    fpr, tpr, thresholds, positives, negatives = _core.roc_curve(
+        *_kernel_args(data), bool(drop_intermediate), resolve_threads(n_threads))
+    _warn_if_one_class(positives, negatives)
+    return fpr, tpr, thresholds
+
+
+def _warn_if_one_class(positives: float, negatives: float) -> None:
+    if negatives <= 0:
+        warnings.warn("No negative samples in y_true, false positive value should be meaningless",
+                      UndefinedMetricWarning, stacklevel=3)
+    if positives <= 0:
+        warnings.warn("No positive samples in y_true, true positive value should be meaningless",
+                      UndefinedMetricWarning, stacklevel=3)
+
+
+def precision_recall_curve(y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight: Any = None,
+                           drop_intermediate: bool = False, n_threads: Optional[int] = None
+                           ) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Precision-recall pairs for every distinct threshold.
+
+    Same as :func:`sklearn.metrics.precision_recall_curve`.
+
+    Parameters
+    ----------
+    y_true, y_score, pos_label, sample_weight, n_threads
+        As in :func:`confusion_matrix_at_thresholds`.
+    drop_intermediate : bool, default=False
+        Drop thresholds where recall does not change on either side.
+
+    Returns
+    -------
+    precision, recall : ndarray of float64, shape (n_thresholds + 1,)
+        In increasing-threshold order, ending with the point (1, 0).
+        Precision is 0 where nothing is predicted positive. With no positive
+        weight, recall is 1 everywhere and a UserWarning is issued.
+    thresholds : ndarray of shape (n_thresholds,)
+        Increasing thresholds in the dtype of ``y_score`` (float32 stays
+        float32, integers stay integers).
+    """
+    validate("precision_recall_curve", {"y_true": y_true, "y_score": y_score, "pos_label": pos_label,
+                                        "sample_weight": sample_weight, "drop_intermediate": drop_intermediate},
+             _CURVE_CONSTRAINTS)
+    data = binary_input(y_true, y_score, pos_label, sample_weight)
+    precision, recall, thresholds, positives, _ = _core.precision_recall_curve(
+        *_kernel_args(data), bool(drop_intermediate), resolve_threads(n_threads))
+    _warn_if_no_positive(positives)
+    return precision, recall, data.thresholds_in_caller_dtype(thresholds)
+
+
+def _warn_if_no_positive(positives: float) -> None:
+    if positives == 0:
+        warnings.warn("No positive class found in y_true, recall is set to one for all thresholds.", stacklevel=3)
+
+
+def det_curve(y_true: Any, y_score: Any, pos_label: Any = None, sample_weight: Any = None,
+              drop_intermediate: bool = False, *, n_threads: Optional[int] = None
+              ) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Detection error tradeoff (DET) curve of a binary problem.
+
+    Same as :func:`sklearn.metrics.det_curve`, including the threshold at
+    infinity (fpr 0, fnr 1) unless fpr 0 is reached at a finite threshold.
+
+    Parameters
+    ----------
+    y_true, y_score, pos_label, sample_weight, n_threads
+        As in :func:`confusion_matrix_at_thresholds`.
+    drop_intermediate : bool, default=False
+        Drop thresholds where the true positive weight does not change on
+        either side.
+
+    Returns
+    -------
+    fpr, fnr : ndarray of float64
+        False positive and false negative rates, by increasing threshold.
+    thresholds : ndarray of float64
+        Increasing thresholds.
+
+    Raises
+    ------
+    ValueError
+        If only one class is present in ``y_true``.
+    """
+    validate("det_curve", {"y_true": y_true, "y_score": y_score, "pos_label": pos_label,
+                           "sample_weight": sample_weight, "drop_intermediate": drop_intermediate},
+             _CURVE_CONSTRAINTS)
+    target = type_of_target(y_true, input_name="y_true")
+    data = prepare_binary(target, as_array(y_score), pos_label, sample_weight)
+    fps, tps, thresholds = _core.det_curve(*_kernel_args(data), bool(drop_intermediate),
+                                           resolve_threads(n_threads))
+    classes = target.classes if target.classes is not None else np.unique(target.array)
+    if classes.shape[0] != 2:
+        raise ValueError("Only one class is present in y_true. Detection error tradeoff curve is not defined in "
+                         "that case.")
+    fns = tps[-1] - tps
+    first = np.searchsorted(fps, fps[0], side="right")
+    keep = slice(first - 1 if first > 0 else None, np.searchsorted(tps, tps[-1]) + 1)
+    return fps[keep][::-1] / fps[-1], fns[keep][::-1] / tps[-1], thresholds[keep][::-1]
+
+
+def _binary_roc_auc(target: Target, y_score: np.ndarray, sample_weight: Optional[np.ndarray],
+                    max_fpr: Optional[float], n_threads: int) -> float:
+    """scikit-learn's ``_binary_roc_auc_score`` on a 0/1 target."""
+    if target.classes is None or target.classes.shape[0] != 2:
+        warnings.warn("Only one class is present in y_true. ROC AUC score is not defined in that case.",
+                      UndefinedMetricWarning, stacklevel=4)
+        return np.nan
+    data = prepare_binary(target, y_score, None, sample_weight)
+    partial_fpr = None if max_fpr is None or max_fpr == 1 else float(max_fpr)
+    area, positives, negatives = _core.roc_auc(*_kernel_args(data), partial_fpr, n_threads)
+    _warn_if_one_class(positives, negatives)
+    if partial_fpr is None:
+        return float(area)
+    min_area = 0.5 * partial_fpr**2
+    return 0.5 * (1 + (area - min_area) / (partial_fpr - min_area))
+
+
+def _indicator_column_roc_auc(y_true: np.ndarray, y_score: np.ndarray, sample_weight: Optional[np.ndarray],
+                              max_fpr: Optional[float], n_threads: int) -> float:
+    """ROC AUC of one column (or the raveled cells) of a label indicator."""
+    return _binary_roc_auc(type_of_target(y_true), as_array(y_score), sample_weight, max_fpr, n_threads)
+
+
+def roc_auc_score(y_true: Any, y_score: Any, *, average: Optional[str] = "macro", sample_weight: Any = None,
+                  max_fpr: Optional[float] = None, multi_class: str = "raise", labels: Any = None,
+                  n_threads: Optional[int] = None) -> Union[float, np.ndarray]:
+    """Area under the ROC curve, computed from the sorted score table.
+
+    Same as :func:`sklearn.metrics.roc_auc_score` for binary and
+    multilabel-indicator targets. The area is the rank-sum (Mann-Whitney)
+    statistic with ties counted one half, accumulated exactly in integers
+    when unweighted.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or (n_samples, n_labels)
+        Binary labels (the greater label is positive) or a label indicator.
+    y_score : array-like of shape (n_samples,) or (n_samples, n_labels)
+        Scores of the positive class.
+    average : {'micro', 'macro', 'samples', 'weighted'} or None, default='macro'
+        Averaging over labels for multilabel input (ignored when binary).
+    sample_weight : array-like of shape (n_samples,), default=None
+    max_fpr : float in (0, 1], default=None
+        If set, the standardised partial AUC over fpr in [0, max_fpr]
+        (McClish correction): 0.5 for a random ranking, 1 for a perfect one.
+    multi_class : {'raise', 'ovr', 'ovo'}, default='raise'
+        Multiclass targets are not implemented yet and raise
+        NotImplementedError (after scikit-learn's own argument checks).
+    labels : array-like, default=None
+        Only used for multiclass targets.
+    n_threads : int, default=None
+        Threads for the sort; the result is identical for every count.
+
+    Returns
+    -------
+    auc : float, or ndarray of float64 when ``average=None`` (multilabel)
+        NaN, with an UndefinedMetricWarning, when y_true has one class.
+    """
+    validate("roc_auc_score", {"y_true": y_true, "y_score": y_score, "average": average,
+                               "sample_weight": sample_weight, "max_fpr": max_fpr, "multi_class": multi_class,
+                               "labels": labels},
+             {"y_true": [ARRAY_LIKE], "y_score": [ARRAY_LIKE],
+              "average": [str_options({"micro", "macro", "samples", "weighted"}), NONE],
+              "sample_weight": [ARRAY_LIKE, NONE], "max_fpr": [real_interval(0.0, 1, "right"), NONE],
+              "multi_class": [str_options({"raise", "ovr", "ovo"})], "labels": [ARRAY_LIKE, NONE]})
+    threads = resolve_threads(n_threads)
+    target = type_of_target(y_true, input_name="y_true")
+    y_true_array = target.array
+    check_min_samples(y_true_array)
+    assert_all_finite(y_true_array)
+    scores = check_score_array(y_score)
+    if sample_weight is not None:
+        sample_weight = column_or_1d(sample_weight)
+    if target.kind == "multiclass" or (target.kind == "binary" and scores.ndim == 2 and scores.shape[1] > 2):
+        if max_fpr is not None and max_fpr != 1.0:
+            raise ValueError("Partial AUC computation not available in multiclass setting, 'max_fpr' must be set to "
+                             f"`None`, received `max_fpr={max_fpr}` instead")
+        if multi_class == "raise":
+            raise ValueError("multi_class must be in ('ovo', 'ovr')")
+        raise NotImplementedError("turbometrics does not implement multiclass roc_auc_score yet "
+                                  f"(multi_class={multi_class!r}); use scikit-learn for multiclass targets")
+    if target.kind == "binary":
+        # label_binarize: the greater of two labels is the positive class.
+        classes = target.classes
+        two_classes = classes.shape[0] == 2
+        is_positive = (y_true_array == classes[-1]) if two_classes else np.zeros(y_true_array.shape, bool)
+        binarized = Target("binary", is_positive, np.array([False, True]) if two_classes else classes[:1] != classes[:1])
+        return _binary_roc_auc(binarized, scores, sample_weight, max_fpr, threads)
+    if target.kind != "multilabel-indicator":
+        raise ValueError(f"{target.kind} format is not supported")
+    metric = partial(_indicator_column_roc_auc, max_fpr=max_fpr, n_threads=threads)
+    return average_over_labels(metric, y_true_array, scores, average, sample_weight)
+
+
+def _binary_average_precision(y_true: np.ndarray, y_score: np.ndarray, sample_weight: Optional[np.ndarray],
+                              pos_label: Any, n_threads: int) -> float:
+    data = binary_input(y_true, y_score, pos_label, sample_weight)
+    value, positives, _ = _core.average_precision(*_kernel_args(data), n_threads)
+    _warn_if_no_positive(positives)
+    return float(value)
+
+
+def average_precision_score(y_true: Any, y_score: Any, *, average: Optional[str] = "macro", pos_label: Any = 1,
+                            sample_weight: Any = None, n_threads: Optional[int] = None) -> Union[float, np.ndarray]:
+    """Average precision: the step-wise area under the precision-recall curve.
+
+    Same as :func:`sklearn.metrics.average_precision_score`:
+    ``AP = sum_n (R_n - R_{n-1}) P_n`` over distinct thresholds, without
+    interpolation, for binary and multilabel-indicator targets.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or (n_samples, n_labels)
+    y_score : array-like of shape (n_samples,) or (n_samples, n_labels)
+    average : {'micro', 'samples', 'weighted', 'macro'} or None, default='macro'
+        Averaging over labels for multilabel input (ignored when binary).
+    pos_label : int, float, bool or str, default=1
+        The positive class of binary input; must be 1 for multilabel input.
+    sample_weight : array-like of shape (n_samples,), default=None
+    n_threads : int, default=None
+        Threads for the sort; the result is identical for every count.
+
+    Returns
+    -------
+    average_precision : float, or ndarray when ``average=None`` (multilabel)
+        0.0 with a UserWarning when there is no positive sample.
+    """
+    validate("average_precision_score", {"y_true": y_true, "y_score": y_score, "average": average,
+                                         "pos_label": pos_label, "sample_weight": sample_weight},
+             {"y_true": [ARRAY_LIKE], "y_score": [ARRAY_LIKE],
+              "average": [str_options({"micro", "samples", "weighted", "macro"}), NONE],
+              "pos_label": [REAL, STRING, BOOLEAN], "sample_weight": [ARRAY_LIKE, NONE]})
+    threads = resolve_threads(n_threads)
+    if sample_weight is not None:
+        sample_weight = column_or_1d(sample_weight)
+    target = type_of_target(y_true, input_name="y_true")
+    present = target.classes if target.classes is not None else np.unique(target.array)
+    if target.kind == "binary":
+        if present.shape[0] == 2 and pos_label not in present:
+            raise ValueError(f"pos_label={pos_label} is not a valid label. It should be one of {present}")
+    elif target.kind == "multilabel-indicator" and pos_label != 1:
+        raise ValueError("Parameter pos_label is fixed to 1 for multilabel-indicator y_true. Do not set pos_label "
+                         "or set pos_label to 1.")
+    elif target.kind == "multiclass":
+        if pos_label != 1:
+            raise ValueError("Parameter pos_label is fixed to 1 for multiclass y_true. Do not set pos_label or set "
+                             "pos_label to 1.")
+        raise NotImplementedError("turbometrics does not implement average_precision_score for multiclass y_true "
+                                  "yet; use scikit-learn for multiclass targets")
+    metric = partial(_binary_average_precision, pos_label=pos_label, n_threads=threads)
+    if target.kind == "binary":
+        return metric(target.array, y_score, sample_weight)
+    if target.kind != "multilabel-indicator":
+        raise ValueError(f"{target.kind} format is not supported")
+    return average_over_labels(metric, target.array, y_score, average, sample_weight)

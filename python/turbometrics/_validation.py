@@ -1,0 +1,244 @@
+"""Input validation reproducing scikit-learn's checks and messages.
+
+Label facts (distinct values, integrality) come from one compiled pass over
+the labels instead of ``np.unique``; everything else mirrors scikit-learn's
+``check_array``, ``column_or_1d``, ``type_of_target`` and friends.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+from typing import Any, Optional, Tuple
+
+import numpy as np
+
+from . import _core
+
+# dtypes the label scan reads directly; others fall back to NumPy.
+_SCANNABLE_KINDS = {("f", 8), ("f", 4), ("i", 8), ("i", 4), ("i", 2), ("i", 1), ("u", 8), ("u", 4), ("u", 2),
+                    ("u", 1), ("b", 1)}
+
+
+def as_array(values: Any) -> np.ndarray:
+    """``np.asarray``, falling back to an object array for ragged input."""
+    if isinstance(values, np.ndarray):
+        return values
+    try:
+        return np.asarray(values)
+    except ValueError:
+        return np.asarray(values, dtype=object)
+
+
+def num_samples(values: Any) -> int:
+    """Number of samples (first dimension) of an array-like."""
+    message = f"Expected sequence or array-like, got {type(values)}"
+    if hasattr(values, "fit") and callable(values.fit):
+        raise TypeError(message)
+    shape = getattr(values, "shape", None)
+    if shape is not None:
+        if len(shape) == 0:
+            raise TypeError(
+                "Input should have at least 1 dimension i.e. satisfy `len(x.shape) > 0`, "
+                f"got scalar `{values!r}` instead."
+            )
+        return int(shape[0])
+    try:
+        return len(values)
+    except TypeError as error:
+        raise TypeError(message) from error
+
+
+def check_consistent_length(*arrays: Any) -> None:
+    """Raise ValueError if the non-None arguments differ in length."""
+    lengths = [num_samples(array) for array in arrays if array is not None]
+    if len(set(lengths)) > 1:
+        raise ValueError(f"Found input variables with inconsistent numbers of samples: {lengths!r}")
+
+
+def check_min_samples(array: np.ndarray) -> None:
+    """scikit-learn's ``ensure_min_samples=1`` check."""
+    if array.ndim >= 1 and array.shape[0] < 1:
+        raise ValueError(
+            f"Found array with 0 sample(s) (shape={array.shape}) while a minimum of 1 is required."
+        )
+
+
+def column_or_1d(values: Any) -> np.ndarray:
+    """A 1-D view of a 1-D array or an (n, 1) column; ValueError otherwise."""
+    array = as_array(values)
+    if array.ndim == 1:
+        return array
+    if array.ndim == 2 and array.shape[1] == 1:
+        return array.reshape(-1)
+    raise ValueError(f"y should be a 1d array, got an array of shape {array.shape} instead.")
+
+
+def nonfinite_status(array: np.ndarray) -> int:
+    """0 if finite, 1 if some value is NaN, 2 if some is infinite (no NaN)."""
+    if array.dtype.kind != "f":
+        return 0
+    flat = array.reshape(-1)
+    if (array.dtype.itemsize in (4, 8)) and array.dtype.isnative and flat.ndim == 1:
+        from ._threads import resolve_threads
+
+        return _core.finite_status(flat, resolve_threads(None))
+    if np.isnan(flat).any():
+        return 1
+    return 2 if np.isinf(flat).any() else 0
+
+
+def assert_all_finite(array: np.ndarray, input_name: str = "") -> None:
+    """Raise scikit-learn's ValueError if ``array`` holds NaN or infinity."""
+    status = nonfinite_status(array)
+    if status == 0:
+        return
+    name = f"{input_name} " if input_name else ""
+    problem = "NaN" if status == 1 else f"infinity or a value too large for {array.dtype!r}"
+    raise ValueError(f"Input {name}contains {problem}.")
+
+
+def check_score_array(values: Any, ensure_2d_ok: bool = True) -> np.ndarray:
+    """``check_array(y_score, ensure_2d=False)``: numeric, finite, non-empty."""
+    array = as_array(values)
+    if array.dtype.kind == "O":
+        array = array.astype(np.float64)
+    if array.ndim > 2:
+        raise ValueError(f"Found array with dim {array.ndim}. None expected <= 2.")
+    check_min_samples(array)
+    assert_all_finite(array)
+    return array
+
+
+def check_sample_weight(sample_weight: Any, n_samples: int) -> np.ndarray:
+    """scikit-learn's ``_check_sample_weight``: float64, 1-D, finite, not all zero."""
+    weights = as_array(sample_weight)
+    if weights.dtype not in (np.float64, np.float32):
+        weights = weights.astype(np.float64)
+    if weights.ndim == 0:
+        weights = np.full(n_samples, weights, dtype=weights.dtype)
+    elif weights.ndim > 2:
+        raise ValueError(f"Found array with dim {weights.ndim}. None expected <= 2.")
+    check_min_samples(weights)
+    assert_all_finite(weights, input_name="sample_weight")
+    if weights.ndim != 1:
+        raise ValueError(
+            f"Sample weights must be 1D array or scalar, got {weights.ndim}D array. "
+            f"Expected either a scalar value or a 1D array of length {n_samples}."
+        )
+    if weights.shape != (n_samples,):
+        raise ValueError(f"sample_weight.shape == {weights.shape}, expected {(n_samples,)}!")
+    if not np.any(weights != 0):
+        raise ValueError("Sample weights must contain at least one non-zero number.")
+    return weights
+
+
+def distinct_values(array: np.ndarray, limit: int) -> Tuple[Optional[np.ndarray], bool]:
+    """Sorted distinct values of ``array`` (None if more than ``limit``) and
+    whether every value is integral (always True for non-float dtypes)."""
+    flat = array.reshape(-1)
+    kind = (array.dtype.kind, array.dtype.itemsize)
+    if kind in _SCANNABLE_KINDS and array.dtype.isnative:
+        from ._threads import resolve_threads
+
+        scanned = flat.view(np.uint8) if array.dtype.kind == "b" else flat
+        values, integral = _core.scan_labels(scanned, limit, resolve_threads(None))
+        if values is not None:
+            values = values.astype(array.dtype, copy=False)
+        return values, bool(integral)
+    values = np.unique(flat)
+    integral = True
+    if array.dtype.kind == "f":
+        integral = bool(np.all(flat.astype(np.int64).astype(array.dtype) == flat))
+    return (values if values.shape[0] <= limit else None), integral
+
+
+class Target:
+    """What ``type_of_target`` found: the kind, the array and its classes.
+
+    ``classes`` holds the sorted distinct values when there are at most two
+    of them (enough for every binary decision), else None.
+    """
+
+    def __init__(self, kind: str, array: np.ndarray, classes: Optional[np.ndarray]) -> None:
+        self.kind = kind
+        self.array = array
+        self.classes = classes
+
+
+def type_of_target(values: Any, input_name: str = "") -> Target:
+    """scikit-learn's ``type_of_target`` for dense input, with its errors."""
+    valid = (isinstance(values, Sequence) or hasattr(values, "__array__")) and not isinstance(values, str)
+    if not valid:
+        raise ValueError(f"Expected array-like (array or non-string sequence), got {values!r}")
+    if values.__class__.__name__ in ("SparseSeries", "SparseArray"):
+        raise ValueError("y cannot be class 'SparseSeries' or 'SparseArray'")
+    if hasattr(values, "toarray") and hasattr(values, "format"):
+        raise TypeError("turbometrics does not accept sparse y_true; pass a dense array")
+    array = as_array(values)
+    classes, integral = (None, True)
+    numeric = array.dtype.kind in "biuf"
+    if array.size == 0:
+        classes = array.reshape(-1)[:0]
+    elif numeric:
+        classes, integral = distinct_values(array, 2)
+    if array.ndim == 2 and array.shape[1] > 1 and numeric:
+        # is_multilabel: at most two integral values (strings never qualify).
+        if classes is not None and (array.dtype.kind in "biu" or integral):
+            return Target("multilabel-indicator", array, classes)
+    if array.size:
+        first = array.reshape(-1)[0] if array.ndim else array
+        if isinstance(first, bytes):
+            raise TypeError(
+                "Support for labels represented as bytes is not supported. Convert the labels to a string "
+                "or integer format."
+            )
+        if array.ndim >= 1 and not hasattr(array[0], "__array__") and isinstance(array[0], Sequence) and not \
+                isinstance(array[0], str):
+            raise ValueError(
+                "You appear to be using a legacy multi-label data representation. Sequence of sequences are no "
+                "longer supported; use a binary array or sparse matrix instead - the MultiLabelBinarizer "
+                "transformer can convert to this format."
+            )
+    if array.ndim not in (1, 2):
+        return Target("unknown", array, None)
+    if not min(array.shape):
+        return Target("binary" if array.ndim == 1 else "unknown", array, classes)
+    if array.dtype == object and not isinstance(array.flat[0], str):
+        return Target("unknown", array, None)
+    suffix = "-multioutput" if array.ndim == 2 and array.shape[1] > 1 else ""
+    if array.dtype.kind == "f" and not integral:
+        assert_all_finite(array, input_name=input_name)
+        return Target("continuous" + suffix, array, None)
+    if not numeric:
+        uniques = np.unique(array)
+        classes = uniques if uniques.shape[0] <= 2 else None
+    if classes is None or (array.ndim == 2 and array.shape[1] > 1):
+        return Target("multiclass" + suffix, array, classes)
+    return Target("binary", array, classes)
+
+
+def check_pos_label_consistency(pos_label: Any, classes: np.ndarray) -> Any:
+    """scikit-learn's rule: without pos_label, labels must be {0,1} or {-1,1}."""
+    if pos_label is not None:
+        return pos_label
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ambiguous = (
+            classes.dtype.kind in "OUS"
+            or classes.shape[0] > 2
+            or not (
+                np.all(classes == np.asarray([0, 1]))
+                or np.all(classes == np.asarray([-1, 1]))
+                or np.all(classes == np.asarray([0]))
+                or np.all(classes == np.asarray([-1]))
+                or np.all(classes == np.asarray([1]))
+            )
+        )
+    if ambiguous:
+        shown = ", ".join(repr(value) for value in classes.tolist())
+        raise ValueError(
+            f"y_true takes value in {{{shown}}} and pos_label is not specified: either make y_true take value "
+            "in {0, 1} or {-1, 1} or pass pos_label explicitly."
+        )
+    return 1
