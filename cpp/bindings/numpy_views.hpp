@@ -26,20 +26,6 @@ inline StridedView view_1d(const py::array& array, const char* name) {
           static_cast<int64_t>(array.shape(0))};
 }
 
-// The first (leading) or last (trailing) `count` elements of a 1-D array
-// that a kernel filled only partly. A short result is copied into its own
-// buffer so that it does not pin the larger allocation.
-inline py::array part_of(const py::array& array, int64_t begin, int64_t count) {
-  if (begin == 0 && count == array.shape(0)) return array;
-  py::array view = array[py::slice(begin, begin + count, 1)];
-  if (2 * count < array.shape(0)) return view.attr("copy")();
-  return view;
-}
-inline py::array leading(const py::array& array, int64_t count) { return part_of(array, 0, count); }
-inline py::array trailing(const py::array& array, int64_t count) {
-  return part_of(array, array.shape(0) - count, count);
-}
-
 // Calls f(T{}) with T the C++ type of a score array's dtype.
 template <class F>
 decltype(auto) visit_score_dtype(const py::array& array, F&& f) {

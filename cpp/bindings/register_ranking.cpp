@@ -4,6 +4,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <limits>
 #include <memory>
 #include <optional>
 
@@ -63,41 +64,24 @@ py::object with_table(const py::array& y_score, const py::array& is_positive, co
 py::object roc_auc(const py::array& y_score, const py::array& is_positive, const std::optional<py::array>& weight,
                    std::optional<double> max_fpr, int n_threads) {
   return with_table(y_score, is_positive, weight, n_threads, [&](const auto& table) -> py::object {
-    using Table = std::decay_t<decltype(table)>;
-    using Weight = typename Table::Weight;
     double value;
-    Weight positives, negatives;
     {
       py::gil_scoped_release release;
-      std::tie(positives, negatives) = table.totals();
-      if (max_fpr) {
-        ranking::PartialRocAreaSweep<Weight> sweep(positives, negatives, *max_fpr);
-        table.for_each_row(sweep);
-        value = sweep.value();
-      } else {
-        ranking::RocAucSweep<Weight> sweep(positives, negatives);
-        table.for_each_row(sweep);
-        value = sweep.value();
-      }
+      value = max_fpr ? ranking::partial_roc_area(table, *max_fpr, n_threads) : ranking::roc_auc(table, n_threads);
     }
-    return py::make_tuple(value, positives, negatives);
+    return py::make_tuple(value, table.total_positive(), table.total_negative());
   });
 }
 
 py::object average_precision(const py::array& y_score, const py::array& is_positive,
                              const std::optional<py::array>& weight, int n_threads) {
   return with_table(y_score, is_positive, weight, n_threads, [&](const auto& table) -> py::object {
-    using Weight = typename std::decay_t<decltype(table)>::Weight;
     double value;
-    Weight positives, negatives;
     {
       py::gil_scoped_release release;
-      std::tie(positives, negatives) = table.totals();
-      ranking::AveragePrecisionSweep<Weight> sweep(positives);
-      table.for_each_row(sweep);
-      value = sweep.value();
+      value = ranking::average_precision(table, n_threads);
     }
-    return py::make_tuple(value, positives, negatives);
+    return py::make_tuple(value, table.total_positive(), table.total_negative());
   });
 }
 
@@ -105,27 +89,33 @@ py::object roc_curve(const py::array& y_score, const py::array& is_positive, con
                      bool drop_intermediate, int n_threads) {
   return with_table(y_score, is_positive, weight, n_threads, [&](const auto& table) -> py::object {
     using Table = std::decay_t<decltype(table)>;
-    using Score = typename Table::ScoreType;
-    using Weight = typename Table::Weight;
-    int64_t rows;
-    Weight positives, negatives;
+    std::optional<ranking::KeptRows<Table, ranking::RocCorner>> kept;
     {
       py::gil_scoped_release release;
-      rows = table.distinct_count(n_threads);
-      std::tie(positives, negatives) = table.totals();
+      kept.emplace(table, drop_intermediate, ranking::RocCorner{}, std::nullopt, n_threads);
     }
-    py::array_t<double> fpr(rows + 1), tpr(rows + 1), thresholds(rows + 1);
-    int64_t points;
+    const int64_t points = kept->size() + 1;
+    py::array_t<double> fpr(points), tpr(points), thresholds(points);
+    double* fpr_out = fpr.mutable_data();
+    double* tpr_out = tpr.mutable_data();
+    double* thresholds_out = thresholds.mutable_data();
     {
-      double* fpr_out = fpr.mutable_data();
-      double* tpr_out = tpr.mutable_data();
-      double* thresholds_out = thresholds.mutable_data();
       py::gil_scoped_release release;
-      points = ranking::roc_curve_points<Score, Weight>(table, rows, drop_intermediate, positives, negatives,
-                                                        fpr_out, tpr_out, thresholds_out);
+      // Rates are NaN when their total is not positive (scikit-learn's rule).
+      const double positives = static_cast<double>(table.total_positive());
+      const double negatives = static_cast<double>(table.total_negative());
+      const double nan = std::numeric_limits<double>::quiet_NaN();
+      auto rate = [&](double value, double total) { return total > 0 ? value / total : nan; };
+      fpr_out[0] = rate(0.0, negatives);
+      tpr_out[0] = rate(0.0, positives);
+      thresholds_out[0] = std::numeric_limits<double>::infinity();
+      ranking::write_kept_rows(table, *kept, n_threads, [&](int64_t i, const auto& row) {
+        fpr_out[i + 1] = rate(static_cast<double>(row.negative), negatives);
+        tpr_out[i + 1] = rate(static_cast<double>(row.positive), positives);
+        thresholds_out[i + 1] = static_cast<double>(row.score);
+      });
     }
-    return py::make_tuple(bindings::leading(fpr, points), bindings::leading(tpr, points),
-                          bindings::leading(thresholds, points), positives, negatives);
+    return py::make_tuple(fpr, tpr, thresholds, table.total_positive(), table.total_negative());
   });
 }
 
@@ -134,27 +124,33 @@ py::object precision_recall_curve(const py::array& y_score, const py::array& is_
   return with_table(y_score, is_positive, weight, n_threads, [&](const auto& table) -> py::object {
     using Table = std::decay_t<decltype(table)>;
     using Score = typename Table::ScoreType;
-    using Weight = typename Table::Weight;
-    int64_t rows;
-    Weight positives, negatives;
+    std::optional<ranking::KeptRows<Table, ranking::PositiveChangeCorner>> kept;
     {
       py::gil_scoped_release release;
-      rows = table.distinct_count(n_threads);
-      std::tie(positives, negatives) = table.totals();
+      kept.emplace(table, drop_intermediate, ranking::PositiveChangeCorner{}, std::nullopt, n_threads);
     }
-    py::array_t<double> precision(rows + 1), recall(rows + 1);
-    py::array_t<Score> thresholds(rows);
-    int64_t first;
+    const int64_t points = kept->size();
+    py::array_t<double> precision(points + 1), recall(points + 1);
+    py::array_t<Score> thresholds(points);
+    double* precision_out = precision.mutable_data();
+    double* recall_out = recall.mutable_data();
+    Score* thresholds_out = thresholds.mutable_data();
     {
-      double* precision_out = precision.mutable_data();
-      double* recall_out = recall.mutable_data();
-      Score* thresholds_out = thresholds.mutable_data();
       py::gil_scoped_release release;
-      first = ranking::precision_recall_points<Score, Weight>(table, rows, drop_intermediate, positives,
-                                                              precision_out, recall_out, thresholds_out);
+      // Increasing-threshold order, then the final (precision 1, recall 0).
+      const double positives = static_cast<double>(table.total_positive());
+      precision_out[points] = 1.0;
+      recall_out[points] = 0.0;
+      ranking::write_kept_rows(table, *kept, n_threads, [&](int64_t i, const auto& row) {
+        const int64_t at = points - 1 - i;
+        const double tps = static_cast<double>(row.positive);
+        const double predicted = tps + static_cast<double>(row.negative);
+        precision_out[at] = predicted != 0.0 ? tps / predicted : 0.0;
+        recall_out[at] = positives == 0.0 ? 1.0 : tps / positives;
+        thresholds_out[at] = row.score;
+      });
     }
-    return py::make_tuple(bindings::trailing(precision, rows + 1 - first), bindings::trailing(recall, rows + 1 - first),
-                          bindings::trailing(thresholds, rows - first), positives, negatives);
+    return py::make_tuple(precision, recall, thresholds, table.total_positive(), table.total_negative());
   });
 }
 
@@ -162,25 +158,30 @@ py::object det_curve(const py::array& y_score, const py::array& is_positive, con
                      bool drop_intermediate, int n_threads) {
   return with_table(y_score, is_positive, weight, n_threads, [&](const auto& table) -> py::object {
     using Table = std::decay_t<decltype(table)>;
-    using Score = typename Table::ScoreType;
-    using Weight = typename Table::Weight;
-    int64_t rows;
+    using TableRow = typename Table::TableRow;
+    std::optional<ranking::KeptRows<Table, ranking::PositiveChangeCorner>> kept;
     {
       py::gil_scoped_release release;
-      rows = table.distinct_count(n_threads);
+      // The point at +inf (no sample predicted positive) comes first.
+      kept.emplace(table, drop_intermediate, ranking::PositiveChangeCorner{}, TableRow{}, n_threads);
     }
-    py::array_t<double> negative(rows + 1), positive(rows + 1), thresholds(rows + 1);
-    int64_t points;
+    const int64_t points = kept->size();
+    py::array_t<double> negative(points), positive(points), thresholds(points);
+    double* negative_out = negative.mutable_data();
+    double* positive_out = positive.mutable_data();
+    double* thresholds_out = thresholds.mutable_data();
     {
-      double* negative_out = negative.mutable_data();
-      double* positive_out = positive.mutable_data();
-      double* thresholds_out = thresholds.mutable_data();
       py::gil_scoped_release release;
-      points = ranking::det_points<Score, Weight>(table, rows, drop_intermediate, negative_out, positive_out,
-                                                  thresholds_out);
+      negative_out[0] = 0.0;
+      positive_out[0] = 0.0;
+      thresholds_out[0] = std::numeric_limits<double>::infinity();
+      ranking::write_kept_rows(table, *kept, n_threads, [&](int64_t i, const auto& row) {
+        negative_out[i] = static_cast<double>(row.negative);
+        positive_out[i] = static_cast<double>(row.positive);
+        thresholds_out[i] = static_cast<double>(row.score);
+      });
     }
-    return py::make_tuple(bindings::leading(negative, points), bindings::leading(positive, points),
-                          bindings::leading(thresholds, points));
+    return py::make_tuple(negative, positive, thresholds);
   });
 }
 
@@ -190,19 +191,23 @@ py::object score_table(const py::array& y_score, const py::array& is_positive, c
     using Table = std::decay_t<decltype(table)>;
     using Score = typename Table::ScoreType;
     using Weight = typename Table::Weight;
-    int64_t rows;
-    {
-      py::gil_scoped_release release;
-      rows = table.distinct_count(n_threads);
-    }
+    const int64_t rows = table.row_count();
     py::array_t<Score> scores(rows);
     py::array_t<Weight> positive(rows), negative(rows);
+    Score* scores_out = scores.mutable_data();
+    Weight* positive_out = positive.mutable_data();
+    Weight* negative_out = negative.mutable_data();
     {
-      Score* scores_out = scores.mutable_data();
-      Weight* positive_out = positive.mutable_data();
-      Weight* negative_out = negative.mutable_data();
       py::gil_scoped_release release;
-      ranking::materialize_table<Score, Weight>(table, scores_out, positive_out, negative_out);
+      parallel_for_dynamic(table.block_count(), n_threads, [&](int64_t b) {
+        int64_t i = table.entry_row(b);
+        table.for_each_row_of_block(b, [&](const auto& row) {
+          scores_out[i] = row.score;
+          positive_out[i] = row.positive;
+          negative_out[i] = row.negative;
+          ++i;
+        });
+      });
     }
     return py::make_tuple(scores, positive, negative);
   });

@@ -27,7 +27,9 @@ int bit_width(Key x) {
   return width;
 }
 
-// Bits in which any record of [data, data + count) differs from the first.
+// Key bits in which any record of [data, data + count) differs from the
+// first. Bit 0 of `packed` is the label, which the sort ignores: within a
+// run of equal scores the label order does not matter.
 template <class Item>
 auto varying_bits(const Item* data, int64_t count) {
   using Key = decltype(data->packed);
@@ -35,7 +37,7 @@ auto varying_bits(const Item* data, int64_t count) {
   if (count == 0) return varying;
   const Key first = data[0].packed;
   for (int64_t i = 1; i < count; ++i) varying |= data[i].packed ^ first;
-  return varying;
+  return static_cast<Key>(varying & ~Key{1});
 }
 
 // Stable insertion sort, for very small runs.
@@ -44,7 +46,7 @@ void insertion_sort(Item* data, int64_t count) {
   for (int64_t i = 1; i < count; ++i) {
     Item item = data[i];
     int64_t j = i;
-    while (j > 0 && data[j - 1].packed > item.packed) {
+    while (j > 0 && (data[j - 1].packed >> 1) > (item.packed >> 1)) {
       data[j] = data[j - 1];
       --j;
     }
@@ -52,12 +54,16 @@ void insertion_sort(Item* data, int64_t count) {
   }
 }
 
+// A contiguous range of records. `bucket` is the top-level bucket it lies
+// in, which holds the key bits above the packed ones.
 struct Run {
   int64_t begin;
   int64_t count;
+  int64_t bucket;
 };
 
-// The digit that splits a run: the `digit_bits` highest bits that vary.
+// The digit that splits a run: the `digit_bits` highest bits that vary,
+// never reaching down to the label bit (varying has bit 0 clear).
 template <class Key>
 struct Digit {
   int shift = 0;
@@ -66,7 +72,7 @@ struct Digit {
   static Digit of(Key varying, int digit_bits) {
     Digit digit;
     const int high = bit_width(varying);
-    const int bits = std::min(digit_bits, high);
+    const int bits = std::min(digit_bits, high - 1);
     digit.shift = high - bits;
     digit.radix = int64_t{1} << bits;
     digit.mask = static_cast<Key>(digit.radix - 1);
@@ -133,7 +139,11 @@ void parallel_split(Item* data, Item* temp, Run run, int digit_bits, int n_threa
   });
   Key varying = 0;
   for (Key v : partial_varying) varying |= v;
-  if (varying == 0) return;  // one key: already sorted
+  varying &= ~Key{1};
+  if (varying == 0) {  // one key: already sorted
+    out.push_back(run);
+    return;
+  }
   const auto digit = Digit<Key>::of(varying, digit_bits);
   std::vector<int64_t> offsets(static_cast<size_t>(chunks) * digit.radix, 0);
   parallel_for_dynamic(chunks, n_threads, [&](int64_t c) {
@@ -162,43 +172,56 @@ void parallel_split(Item* data, Item* temp, Run run, int digit_bits, int n_threa
     std::memcpy(base + begin, temp + begin, sizeof(Item) * (end - begin));
   });
   for (int64_t d = 0; d < digit.radix; ++d) {
-    if (starts[d + 1] > starts[d]) out.push_back({run.begin + starts[d], starts[d + 1] - starts[d]});
+    if (starts[d + 1] > starts[d]) out.push_back({run.begin + starts[d], starts[d + 1] - starts[d], run.bucket});
   }
 }
 
-// Sorts each run of `runs` (disjoint ranges of data) stably. Runs longer
-// than `parallel_run` are first split in parallel until none is; the others
-// are sorted one per thread. The result does not depend on n_threads.
+// Sorts each run of `runs` (disjoint ranges of data) stably and returns the
+// runs, in order, that the data now falls into: runs longer than
+// `parallel_run` are first split in parallel on their top digit (never
+// separating equal keys) until none is; the others are sorted one per
+// thread. The result does not depend on n_threads.
 template <class Item>
-void sort_runs(Item* data, std::vector<Run> runs, int64_t parallel_run, int n_threads) {
+std::vector<Run> sort_runs(Item* data, std::vector<Run> runs, int64_t parallel_run, int n_threads) {
   int64_t largest = 0;
   for (const Run& run : runs) largest = std::max(largest, run.count);
   if (largest > parallel_run) {
     std::unique_ptr<Item[]> temp(new Item[largest]);
-    std::vector<Run> pending = std::move(runs), small;
+    std::vector<Run> pending = std::move(runs), done;
     while (!pending.empty()) {
       std::vector<Run> next;
       for (const Run& run : pending) {
         if (run.count <= parallel_run) {
-          small.push_back(run);
+          done.push_back(run);
         } else {
-          parallel_split(data, temp.get(), run, 11, n_threads, next);
+          std::vector<Run> parts;
+          parallel_split(data, temp.get(), run, 11, n_threads, parts);
+          if (parts.size() == 1) {
+            done.push_back(run);  // all keys equal
+          } else {
+            next.insert(next.end(), parts.begin(), parts.end());
+          }
         }
       }
       pending = std::move(next);
     }
-    runs = std::move(small);
+    std::sort(done.begin(), done.end(), [](const Run& a, const Run& b) { return a.begin < b.begin; });
+    runs = std::move(done);
   }
-  int64_t largest_small = 0;
-  for (const Run& run : runs) largest_small = std::max(largest_small, run.count);
+  int64_t largest_small = 1;
+  for (const Run& run : runs) {
+    if (run.count <= parallel_run) largest_small = std::max(largest_small, run.count);
+  }
   std::atomic<int64_t> next_run{0};
   const int64_t total = static_cast<int64_t>(runs.size());
   parallel_region(n_threads, [&](int, int) {
-    std::unique_ptr<Item[]> temp(new Item[std::max<int64_t>(largest_small, 1)]);
+    std::unique_ptr<Item[]> temp(new Item[largest_small]);
     for (int64_t r = next_run++; r < total; r = next_run++) {
-      lsd_radix_sort(data + runs[r].begin, temp.get(), runs[r].count);
+      const Run& run = runs[r];
+      if (run.count > 1 && run.count <= parallel_run) lsd_radix_sort(data + run.begin, temp.get(), run.count);
     }
   });
+  return runs;
 }
 
 }  // namespace turbometrics::ranking

@@ -2,15 +2,19 @@
 // cumulative positive and negative weight at each of them.
 //
 // `SortedScores` holds the samples sorted by descending score (a stable
-// sort, so tied samples keep their input order). `for_each_row` walks it and
-// emits one row per distinct score: (score, positive weight at or above the
-// score, negative weight at or above the score). The weight *at* a score is
-// the difference between consecutive rows. Every sweep in sweeps.hpp
-// consumes this row stream; `materialize_table` stores it.
+// radix sort, so tied samples keep their input order), cut into blocks that
+// never split a run of equal scores. Walking a block emits one row per
+// distinct score: (score, positive weight at or above it, negative weight
+// at or above it); the weight *at* a score is the difference between
+// consecutive rows. Every sweep in sweeps.hpp is a pass over these rows,
+// block by block in parallel, each block starting from its entry totals.
 //
-// Running totals are accumulated sample by sample in the sorted order, which
-// is the order scikit-learn's cumulative sums use, so weighted totals agree
-// with it to the last bit. Unweighted totals are int64 counts.
+// Running totals are accumulated sample by sample in sorted order, the
+// order of scikit-learn's cumulative sums, so weighted totals agree with it
+// to the last bit; block entry totals are computed by that same sequential
+// pass. Unweighted totals are exact int64 counts. Blocks depend only on the
+// data, never on the thread count, so every result is thread-count
+// independent.
 #pragma once
 
 #include <algorithm>
@@ -58,6 +62,14 @@ struct SortItem<Key, true> {
 template <bool Weighted>
 using RowWeight = std::conditional_t<Weighted, double, int64_t>;
 
+// One row of the table.
+template <class Score, class Weight>
+struct Row {
+  Score score;
+  Weight positive;
+  Weight negative;
+};
+
 template <class Score, bool Weighted>
 class SortedScores {
  public:
@@ -65,6 +77,7 @@ class SortedScores {
   using Key = typename ScoreKey<Score>::Key;
   using Item = SortItem<Key, Weighted>;
   using Weight = RowWeight<Weighted>;
+  using TableRow = Row<Score, Weight>;
   static constexpr int key_bits = 8 * sizeof(Key);
   static constexpr int bucket_digit_bits = 11;
   static constexpr int64_t parallel_run = int64_t{1} << 20;
@@ -72,65 +85,58 @@ class SortedScores {
   SortedScores(const RankingInput<Score>& input, int n_threads) {
     const int chunks = std::max(1, n_threads) * 4;
     scan_key_range(input, chunks, n_threads);
-    if (kept_ == 0) {
-      bucket_start_.assign(2, 0);
-      return;
+    if (kept_ > 0) {
+      plan_buckets();
+      scatter_into_buckets(input, chunks, n_threads);
+      blocks_ = sort_runs(items_.get(), bucket_runs(), parallel_run, n_threads);
     }
-    plan_buckets();
-    scatter_into_buckets(input, chunks, n_threads);
-    sort_buckets(n_threads);
+    index_blocks(n_threads);
   }
 
   int64_t size() const { return kept_; }
-  int64_t positive_count() const { return positives_; }
-  int64_t negative_count() const { return kept_ - positives_; }
+  int64_t row_count() const { return entry_row_.back(); }
+  int64_t block_count() const { return static_cast<int64_t>(blocks_.size()); }
+  // Totals of the last row (what scikit-learn's cumulative sums end at).
+  Weight total_positive() const { return entry_positive_.back(); }
+  Weight total_negative() const { return entry_negative_.back(); }
 
-  // Calls visit(score, cumulative_positive, cumulative_negative) once per
-  // distinct score, from the highest score to the lowest.
+  // State before block b: the previous row's totals and the number of rows
+  // before it. b == block_count() gives the final totals.
+  Weight entry_positive(int64_t b) const { return entry_positive_[b]; }
+  Weight entry_negative(int64_t b) const { return entry_negative_[b]; }
+  int64_t entry_row(int64_t b) const { return entry_row_[b]; }
+
+  // Calls visit(row) for each distinct score of block b, highest first.
+  template <class Visit>
+  void for_each_row_of_block(int64_t b, Visit&& visit) const {
+    const Run& block = blocks_[b];
+    const Item* item = items_.get() + block.begin;
+    const Item* end = item + block.count;
+    const Key high = high_bits(block.bucket);
+    Weight positive = entry_positive_[b], negative = entry_negative_[b];
+    while (item != end) {
+      const Key remainder = item->packed >> 1;
+      do {
+        accumulate(*item, positive, negative);
+        ++item;
+      } while (item != end && (item->packed >> 1) == remainder);
+      visit(TableRow{ScoreKey<Score>::decode(high | remainder), positive, negative});
+    }
+  }
+
+  // Calls visit(row) for every row, highest score first, on this thread.
   template <class Visit>
   void for_each_row(Visit&& visit) const {
-    Weight positive = 0, negative = 0;
-    const int64_t buckets = static_cast<int64_t>(bucket_start_.size()) - 1;
-    for (int64_t b = 0; b < buckets; ++b) {
-      const Item* item = items_.get() + bucket_start_[b];
-      const Item* end = items_.get() + bucket_start_[b + 1];
-      const Key high = base_ | (shift_ < key_bits ? (static_cast<Key>(b) << shift_) : Key{0});
-      while (item != end) {
-        const Key remainder = item->packed >> 1;
-        do {
-          accumulate(*item, positive, negative);
-          ++item;
-        } while (item != end && (item->packed >> 1) == remainder);
-        visit(ScoreKey<Score>::decode(high | remainder), positive, negative);
-      }
-    }
+    for (int64_t b = 0; b < block_count(); ++b) for_each_row_of_block(b, visit);
   }
 
-  // Number of rows for_each_row will emit.
-  int64_t distinct_count(int n_threads) const {
-    const int64_t buckets = static_cast<int64_t>(bucket_start_.size()) - 1;
-    std::vector<int64_t> per_bucket(buckets, 0);
-    parallel_for_dynamic(buckets, n_threads, [&](int64_t b) {
-      int64_t rows = 0;
-      for (int64_t i = bucket_start_[b]; i < bucket_start_[b + 1]; ++i) {
-        rows += (i == bucket_start_[b]) || ((items_[i].packed >> 1) != (items_[i - 1].packed >> 1));
-      }
-      per_bucket[b] = rows;
-    });
-    int64_t rows = 0;
-    for (int64_t r : per_bucket) rows += r;
-    return rows;
-  }
-
-  // Final running totals (the last row), as the sweeps see them.
-  std::pair<Weight, Weight> totals() const {
-    if constexpr (!Weighted) {
-      return {positive_count(), negative_count()};
-    } else {
-      Weight positive = 0, negative = 0;
-      for (int64_t i = 0; i < kept_; ++i) accumulate(items_[i], positive, negative);
-      return {positive, negative};
-    }
+  // The first and last rows of block b.
+  TableRow first_row(int64_t b) const { return first_rows_[b]; }
+  TableRow last_row(int64_t b) const {
+    const Run& block = blocks_[b];
+    const Key remainder = items_[block.begin + block.count - 1].packed >> 1;
+    return TableRow{ScoreKey<Score>::decode(high_bits(block.bucket) | remainder), entry_positive_[b + 1],
+                    entry_negative_[b + 1]};
   }
 
  private:
@@ -148,33 +154,30 @@ class SortedScores {
     return bits >= key_bits ? ~Key{0} : static_cast<Key>((Key{1} << bits) - 1);
   }
 
+  Key high_bits(int64_t bucket) const { return base_ | (static_cast<Key>(bucket) << shift_); }
+
   void scan_key_range(const RankingInput<Score>& input, int chunks, int n_threads) {
     std::vector<Key> lows(chunks, std::numeric_limits<Key>::max());
     std::vector<Key> highs(chunks, 0);
-    std::vector<int64_t> kept(chunks, 0), positives(chunks, 0);
+    std::vector<int64_t> kept(chunks, 0);
     parallel_for_dynamic(chunks, n_threads, [&](int64_t c) {
       auto [begin, end] = chunk_bounds(input.size, chunks, static_cast<int>(c));
       Key low = std::numeric_limits<Key>::max(), high = 0;
-      int64_t count = 0, positive = 0;
+      int64_t count = 0;
       for (int64_t i = begin; i < end; ++i) {
         if (!input.kept(i)) continue;
         const Key key = ScoreKey<Score>::encode(input.score_at(i));
         low = std::min(low, key);
         high = std::max(high, key);
         ++count;
-        positive += input.positive_at(i);
       }
       lows[c] = low;
       highs[c] = high;
       kept[c] = count;
-      positives[c] = positive;
     });
     low_key_ = *std::min_element(lows.begin(), lows.end());
     high_key_ = *std::max_element(highs.begin(), highs.end());
-    for (int c = 0; c < chunks; ++c) {
-      kept_ += kept[c];
-      positives_ += positives[c];
-    }
+    for (int c = 0; c < chunks; ++c) kept_ += kept[c];
   }
 
   // Buckets split on the highest bits in which the keys differ; the bits
@@ -226,21 +229,78 @@ class SortedScores {
     });
   }
 
-  void sort_buckets(int n_threads) {
-    const int64_t buckets = static_cast<int64_t>(bucket_start_.size()) - 1;
+  std::vector<Run> bucket_runs() const {
     std::vector<Run> runs;
+    const int64_t buckets = static_cast<int64_t>(bucket_start_.size()) - 1;
     for (int64_t b = 0; b < buckets; ++b) {
       const int64_t count = bucket_start_[b + 1] - bucket_start_[b];
-      if (count > 1) runs.push_back({bucket_start_[b], count});
+      if (count > 0) runs.push_back({bucket_start_[b], count, b});
     }
-    sort_runs(items_.get(), std::move(runs), parallel_run, n_threads);
+    return runs;
+  }
+
+  // Per block: its row count, first row and entry totals. Counts come from
+  // a parallel pass; weighted entry totals from one sequential pass.
+  void index_blocks(int n_threads) {
+    const int64_t blocks = block_count();
+    std::vector<int64_t> rows(blocks, 0);
+    std::vector<Weight> positives(blocks, 0), negatives(blocks, 0);
+    first_rows_.resize(blocks);
+    parallel_for_dynamic(blocks, n_threads, [&](int64_t b) {
+      const Run& block = blocks_[b];
+      const Item* item = items_.get() + block.begin;
+      int64_t distinct = 1, positive = 0;
+      for (int64_t i = 0; i < block.count; ++i) {
+        positive += item[i].packed & 1;
+        if (i > 0) distinct += (item[i].packed >> 1) != (item[i - 1].packed >> 1);
+      }
+      rows[b] = distinct;
+      if constexpr (!Weighted) {
+        positives[b] = positive;
+        negatives[b] = block.count - positive;
+      }
+    });
+    entry_row_.assign(blocks + 1, 0);
+    entry_positive_.assign(blocks + 1, 0);
+    entry_negative_.assign(blocks + 1, 0);
+    for (int64_t b = 0; b < blocks; ++b) {
+      entry_row_[b + 1] = entry_row_[b] + rows[b];
+      if constexpr (!Weighted) {
+        entry_positive_[b + 1] = entry_positive_[b] + positives[b];
+        entry_negative_[b + 1] = entry_negative_[b] + negatives[b];
+      } else {
+        Weight positive = entry_positive_[b], negative = entry_negative_[b];
+        const Item* item = items_.get() + blocks_[b].begin;
+        for (int64_t i = 0; i < blocks_[b].count; ++i) accumulate(item[i], positive, negative);
+        entry_positive_[b + 1] = positive;
+        entry_negative_[b + 1] = negative;
+      }
+    }
+    parallel_for_dynamic(blocks, n_threads, [&](int64_t b) { first_rows_[b] = compute_first_row(b); });
+  }
+
+  TableRow compute_first_row(int64_t b) const {
+    const Run& block = blocks_[b];
+    const Item* item = items_.get() + block.begin;
+    const Item* end = item + block.count;
+    const Key remainder = item->packed >> 1;
+    Weight positive = entry_positive_[b], negative = entry_negative_[b];
+    do {
+      accumulate(*item, positive, negative);
+      ++item;
+    } while (item != end && (item->packed >> 1) == remainder);
+    return TableRow{ScoreKey<Score>::decode(high_bits(block.bucket) | remainder), positive, negative};
   }
 
   std::unique_ptr<Item[]> items_;
   std::vector<int64_t> bucket_start_;
+  std::vector<Run> blocks_;
+  std::vector<int64_t> entry_row_;
+  std::vector<Weight> entry_positive_, entry_negative_;
+  std::vector<TableRow> first_rows_;
   Key low_key_ = 0, high_key_ = 0, base_ = 0;
   int bucket_bits_ = 0, shift_ = 0;
-  int64_t kept_ = 0, positives_ = 0;
+  int64_t kept_ = 0;
 };
 
 }  // namespace turbometrics::ranking

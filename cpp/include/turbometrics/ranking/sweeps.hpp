@@ -1,5 +1,7 @@
-// Sweeps over the score table. Each one is a visitor for
-// SortedScores::for_each_row, so every metric is one pass over the same rows.
+// Sweeps over the score table. Each sweep runs over the table's blocks in
+// parallel, every block starting from its entry totals, and combines the
+// blocks' results in block order, so results do not depend on the thread
+// count.
 //
 // Arithmetic mirrors scikit-learn's: rates are cumulative weight divided by
 // the total, and differences are taken between rounded rates, so values agree
@@ -9,6 +11,12 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <optional>
+#include <type_traits>
+#include <vector>
+
+#include "../parallel.hpp"
+#include "score_table.hpp"
 
 namespace turbometrics::ranking {
 
@@ -31,162 +39,129 @@ class CompensatedSum {
   double compensation_ = 0.0;
 };
 
-// Area under the ROC curve by the trapezoid rule over the rows, starting
-// from (0, 0). For integer counts the area is accumulated exactly as the
-// rank-sum statistic (ties count one half) and divided once at the end.
-template <class Weight>
-class RocAucSweep {
- public:
-  RocAucSweep(Weight total_positive, Weight total_negative)
-      : total_positive_(total_positive), total_negative_(total_negative) {}
+// Runs block_sweep(b) for every block in parallel and returns the results
+// in block order.
+template <class Table, class BlockSweep>
+auto sweep_blocks(const Table& table, int n_threads, BlockSweep&& block_sweep) {
+  using Result = decltype(block_sweep(int64_t{0}));
+  std::vector<Result> results(table.block_count());
+  parallel_for_dynamic(table.block_count(), n_threads, [&](int64_t b) { results[b] = block_sweep(b); });
+  return results;
+}
 
-  template <class Score>
-  void operator()(Score, Weight positive, Weight negative) {
-    if constexpr (std::is_integral_v<Weight>) {
-      const uint64_t new_negative = static_cast<uint64_t>(negative - previous_negative_);
-      const uint64_t twice_height = static_cast<uint64_t>(positive + previous_positive_);
-      exact_twice_area_ += static_cast<Wide>(new_negative) * twice_height;
-    } else {
-      const double fpr = negative / total_negative_, tpr = positive / total_positive_;
-      area_.add((fpr - previous_fpr_) * (tpr + previous_tpr_) / 2.0);
-      previous_fpr_ = fpr;
-      previous_tpr_ = tpr;
-    }
-    previous_positive_ = positive;
-    previous_negative_ = negative;
-  }
-
-  double value() const {
-    if constexpr (std::is_integral_v<Weight>) {
-      return static_cast<double>(exact_twice_area_) /
-             (2.0 * static_cast<double>(total_positive_) * static_cast<double>(total_negative_));
-    } else {
-      return area_.value();
-    }
-  }
-
- private:
+// Area under the ROC curve by the trapezoid rule, from (0, 0). Unweighted,
+// the area is accumulated exactly in integers as the rank-sum statistic
+// (ties count one half) and divided once; weighted, it is a compensated sum
+// of trapezoids between the rounded rates.
+template <class Table>
+double roc_auc(const Table& table, int n_threads) {
+  using Weight = typename Table::Weight;
+  const Weight positives = table.total_positive(), negatives = table.total_negative();
+  if constexpr (std::is_integral_v<Weight>) {
 #ifdef __SIZEOF_INT128__
-  using Wide = unsigned __int128;
+    using Wide = unsigned __int128;
 #else
-  using Wide = long double;
+    using Wide = long double;
 #endif
-  Weight total_positive_, total_negative_;
-  Weight previous_positive_ = 0, previous_negative_ = 0;
-  Wide exact_twice_area_ = 0;
-  double previous_fpr_ = 0.0, previous_tpr_ = 0.0;
-  CompensatedSum area_;
-};
-
-// Unnormalised area under the ROC curve up to fpr = max_fpr, with the last
-// segment linearly interpolated (as np.interp does) at max_fpr.
-template <class Weight>
-class PartialRocAreaSweep {
- public:
-  PartialRocAreaSweep(Weight total_positive, Weight total_negative, double max_fpr)
-      : total_positive_(static_cast<double>(total_positive)),
-        total_negative_(static_cast<double>(total_negative)),
-        max_fpr_(max_fpr) {}
-
-  template <class Score>
-  void operator()(Score, Weight positive, Weight negative) {
-    if (done_) return;
-    const double fpr = static_cast<double>(negative) / total_negative_;
-    const double tpr = static_cast<double>(positive) / total_positive_;
-    if (fpr > max_fpr_) {
-      const double slope = (tpr - previous_tpr_) / (fpr - previous_fpr_);
-      const double tpr_at_max = slope * (max_fpr_ - previous_fpr_) + previous_tpr_;
-      area_.add((max_fpr_ - previous_fpr_) * (tpr_at_max + previous_tpr_) / 2.0);
-      done_ = true;
-      return;
-    }
-    area_.add((fpr - previous_fpr_) * (tpr + previous_tpr_) / 2.0);
-    previous_fpr_ = fpr;
-    previous_tpr_ = tpr;
+    const auto parts = sweep_blocks(table, n_threads, [&](int64_t b) {
+      Wide twice_area = 0;
+      Weight previous_positive = table.entry_positive(b), previous_negative = table.entry_negative(b);
+      table.for_each_row_of_block(b, [&](const auto& row) {
+        twice_area += static_cast<Wide>(static_cast<uint64_t>(row.negative - previous_negative)) *
+                      static_cast<uint64_t>(row.positive + previous_positive);
+        previous_positive = row.positive;
+        previous_negative = row.negative;
+      });
+      return twice_area;
+    });
+    Wide twice_area = 0;
+    for (const Wide& part : parts) twice_area += part;
+    return static_cast<double>(twice_area) /
+           (2.0 * static_cast<double>(positives) * static_cast<double>(negatives));
+  } else {
+    const auto parts = sweep_blocks(table, n_threads, [&](int64_t b) {
+      CompensatedSum area;
+      double previous_fpr = table.entry_negative(b) / negatives, previous_tpr = table.entry_positive(b) / positives;
+      table.for_each_row_of_block(b, [&](const auto& row) {
+        const double fpr = row.negative / negatives, tpr = row.positive / positives;
+        area.add((fpr - previous_fpr) * (tpr + previous_tpr) / 2.0);
+        previous_fpr = fpr;
+        previous_tpr = tpr;
+      });
+      return area.value();
+    });
+    CompensatedSum area;
+    for (double part : parts) area.add(part);
+    return area.value();
   }
+}
 
-  double value() const { return area_.value(); }
+// Unnormalised area under the ROC curve over fpr in [0, max_fpr]; the
+// segment that crosses max_fpr is interpolated linearly (as np.interp).
+template <class Table>
+double partial_roc_area(const Table& table, double max_fpr, int n_threads) {
+  const double positives = static_cast<double>(table.total_positive());
+  const double negatives = static_cast<double>(table.total_negative());
+  const auto parts = sweep_blocks(table, n_threads, [&](int64_t b) {
+    CompensatedSum area;
+    double previous_fpr = static_cast<double>(table.entry_negative(b)) / negatives;
+    double previous_tpr = static_cast<double>(table.entry_positive(b)) / positives;
+    bool done = previous_fpr > max_fpr;  // crossed in an earlier block
+    table.for_each_row_of_block(b, [&](const auto& row) {
+      if (done) return;
+      const double fpr = static_cast<double>(row.negative) / negatives;
+      const double tpr = static_cast<double>(row.positive) / positives;
+      if (fpr > max_fpr) {
+        const double slope = (tpr - previous_tpr) / (fpr - previous_fpr);
+        const double tpr_at_max = slope * (max_fpr - previous_fpr) + previous_tpr;
+        area.add((max_fpr - previous_fpr) * (tpr_at_max + previous_tpr) / 2.0);
+        done = true;
+        return;
+      }
+      area.add((fpr - previous_fpr) * (tpr + previous_tpr) / 2.0);
+      previous_fpr = fpr;
+      previous_tpr = tpr;
+    });
+    return area.value();
+  });
+  CompensatedSum area;
+  for (double part : parts) area.add(part);
+  return area.value();
+}
 
- private:
-  double total_positive_, total_negative_, max_fpr_;
-  double previous_fpr_ = 0.0, previous_tpr_ = 0.0;
-  bool done_ = false;
-  CompensatedSum area_;
-};
-
-// Average precision: the sum over thresholds of (R_n - R_{n-1}) * P_n.
-// With no positive weight, recall is 1 everywhere (scikit-learn's rule).
-template <class Weight>
-class AveragePrecisionSweep {
- public:
-  explicit AveragePrecisionSweep(Weight total_positive) : total_positive_(static_cast<double>(total_positive)) {}
-
-  template <class Score>
-  void operator()(Score, Weight positive, Weight negative) {
-    const double tps = static_cast<double>(positive);
-    const double predicted = tps + static_cast<double>(negative);
-    const double precision = predicted != 0.0 ? tps / predicted : 0.0;
-    const double recall = total_positive_ == 0.0 ? 1.0 : tps / total_positive_;
-    sum_.add((recall - previous_recall_) * precision);
-    previous_recall_ = recall;
-  }
-
-  double value() const { return std::fmax(0.0, sum_.value()); }
-
- private:
-  double total_positive_;
-  double previous_recall_ = 0.0;
-  CompensatedSum sum_;
-};
-
-// Decides which rows a curve keeps under drop_intermediate, one row late:
-// a row is kept when it is the first or last, or when `changes(prev, row,
-// next)` says it is a corner. Calls emit(row) for every kept row in order.
-template <class Row, class Changes, class Emit>
-class IntermediateDropper {
- public:
-  IntermediateDropper(int64_t rows, bool drop, Changes changes, Emit emit)
-      : rows_(rows), drop_(drop && rows > 2), changes_(changes), emit_(emit) {}
-
-  void push(const Row& row) {
-    if (!drop_) {
-      emit_(row);
-      return;
-    }
-    if (seen_ == 0) {
-      emit_(row);
-    } else if (seen_ >= 2 && changes_(before_, middle_, row)) {
-      emit_(middle_);
-    }
-    before_ = middle_;
-    middle_ = row;
-    ++seen_;
-    if (seen_ == rows_) emit_(row);
-  }
-
- private:
-  int64_t rows_;
-  bool drop_;
-  Changes changes_;
-  Emit emit_;
-  Row before_{}, middle_{};
-  int64_t seen_ = 0;
-};
-
-template <class Score>
-struct CurveRow {
-  Score threshold;
-  double positive;
-  double negative;
-};
+// Average precision: the sum over thresholds of (R_n - R_{n-1}) * P_n,
+// clipped at 0. With no positive weight recall is 1 everywhere
+// (scikit-learn's rule).
+template <class Table>
+double average_precision(const Table& table, int n_threads) {
+  const double positives = static_cast<double>(table.total_positive());
+  auto recall_of = [&](double tps) { return positives == 0.0 ? 1.0 : tps / positives; };
+  const auto parts = sweep_blocks(table, n_threads, [&](int64_t b) {
+    CompensatedSum sum;
+    double previous_recall = b == 0 ? 0.0 : recall_of(static_cast<double>(table.entry_positive(b)));
+    table.for_each_row_of_block(b, [&](const auto& row) {
+      const double tps = static_cast<double>(row.positive);
+      const double predicted = tps + static_cast<double>(row.negative);
+      const double precision = predicted != 0.0 ? tps / predicted : 0.0;
+      const double recall = recall_of(tps);
+      sum.add((recall - previous_recall) * precision);
+      previous_recall = recall;
+    });
+    return sum.value();
+  });
+  CompensatedSum sum;
+  for (double part : parts) sum.add(part);
+  return std::fmax(0.0, sum.value());
+}
 
 // ROC rule: a row is a corner unless it is collinear with its neighbours
 // (second differences of both cumulative weights are zero).
 struct RocCorner {
   template <class Row>
   bool operator()(const Row& a, const Row& b, const Row& c) const {
-    return ((c.negative - b.negative) - (b.negative - a.negative)) != 0.0 ||
-           ((c.positive - b.positive) - (b.positive - a.positive)) != 0.0;
+    const double a_neg = a.negative, b_neg = b.negative, c_neg = c.negative;
+    const double a_pos = a.positive, b_pos = b.positive, c_pos = c.positive;
+    return ((c_neg - b_neg) - (b_neg - a_neg)) != 0.0 || ((c_pos - b_pos) - (b_pos - a_pos)) != 0.0;
   }
 };
 
@@ -195,92 +170,73 @@ struct RocCorner {
 struct PositiveChangeCorner {
   template <class Row>
   bool operator()(const Row& a, const Row& b, const Row& c) const {
-    return (b.positive - a.positive) != 0.0 || (c.positive - b.positive) != 0.0;
+    const double a_pos = a.positive, b_pos = b.positive, c_pos = c.positive;
+    return (b_pos - a_pos) != 0.0 || (c_pos - b_pos) != 0.0;
   }
 };
 
-// ROC curve: writes (fpr, tpr, threshold) for the kept rows after a leading
-// (0, 0, +inf) point. Rates are NaN when their total is not positive.
-// Returns the number of points written; outputs need rows + 1 slots.
-template <class Score, class Weight, class Table>
-int64_t roc_curve_points(const Table& table, int64_t rows, bool drop_intermediate, Weight total_positive,
-                         Weight total_negative, double* fpr, double* tpr, double* thresholds) {
-  const double positives = static_cast<double>(total_positive), negatives = static_cast<double>(total_negative);
-  const double nan = std::numeric_limits<double>::quiet_NaN();
-  int64_t written = 0;
-  auto emit = [&](const CurveRow<Score>& row) {
-    fpr[written] = negatives > 0 ? row.negative / negatives : nan;
-    tpr[written] = positives > 0 ? row.positive / positives : nan;
-    thresholds[written] = static_cast<double>(row.threshold);
-    ++written;
-  };
-  emit(CurveRow<Score>{Score{}, 0.0, 0.0});
-  thresholds[0] = std::numeric_limits<double>::infinity();
-  IntermediateDropper<CurveRow<Score>, RocCorner, decltype(emit)&> dropper(rows, drop_intermediate, RocCorner{},
-                                                                           emit);
-  table.for_each_row([&](Score score, Weight positive, Weight negative) {
-    dropper.push(CurveRow<Score>{score, static_cast<double>(positive), static_cast<double>(negative)});
-  });
-  return written;
-}
+// drop_intermediate for curves: the rows a curve keeps, found per block in
+// parallel. A row is kept when dropping is off, when it is the first or
+// last point of the curve, or when `corner(previous, row, next)` holds.
+// `leading` is an extra first point placed before the table's rows (the
+// DET curve's point at +inf), which takes part in the rule.
+template <class Table, class Corner>
+class KeptRows {
+ public:
+  using TableRow = typename Table::TableRow;
 
-// Precision-recall curve in increasing-threshold order, written backwards so
-// that the kept points end at index `rows - 1`; index `rows` holds the final
-// (precision 1, recall 0) point. Returns the index of the first point.
-template <class Score, class Weight, class Table>
-int64_t precision_recall_points(const Table& table, int64_t rows, bool drop_intermediate, Weight total_positive,
-                                double* precision, double* recall, Score* thresholds) {
-  const double positives = static_cast<double>(total_positive);
-  int64_t next = rows - 1;
-  auto emit = [&](const CurveRow<Score>& row) {
-    const double predicted = row.positive + row.negative;
-    precision[next] = predicted != 0.0 ? row.positive / predicted : 0.0;
-    recall[next] = positives == 0.0 ? 1.0 : row.positive / positives;
-    thresholds[next] = row.threshold;
-    --next;
-  };
-  precision[rows] = 1.0;
-  recall[rows] = 0.0;
-  IntermediateDropper<CurveRow<Score>, PositiveChangeCorner, decltype(emit)&> dropper(
-      rows, drop_intermediate, PositiveChangeCorner{}, emit);
-  table.for_each_row([&](Score score, Weight positive, Weight negative) {
-    dropper.push(CurveRow<Score>{score, static_cast<double>(positive), static_cast<double>(negative)});
-  });
-  return next + 1;
-}
+  KeptRows(const Table& table, bool drop_intermediate, Corner corner, std::optional<TableRow> leading, int n_threads)
+      : table_(table), corner_(corner), leading_(leading) {
+    const int64_t points = table.row_count() + (leading ? 1 : 0);
+    drop_ = drop_intermediate && points > 2;
+    const auto counts = sweep_blocks(table, n_threads, [&](int64_t b) {
+      int64_t kept = 0;
+      for_each_kept_row_of_block(b, [&](const TableRow&) { ++kept; });
+      return kept;
+    });
+    offsets_.assign(counts.size() + 1, leading ? 1 : 0);
+    for (size_t b = 0; b < counts.size(); ++b) offsets_[b + 1] = offsets_[b] + counts[b];
+  }
 
-// DET curve points before normalisation: a leading (0, 0, +inf) row and then
-// the table rows, with drop_intermediate applied to all of them (scikit-learn
-// prepends before dropping). Writes cumulative negative and positive weight
-// and the threshold; outputs need rows + 1 slots. Returns the count written.
-template <class Score, class Weight, class Table>
-int64_t det_points(const Table& table, int64_t rows, bool drop_intermediate, double* negative, double* positive,
-                   double* thresholds) {
-  int64_t written = 0;
-  auto emit = [&](const CurveRow<double>& row) {
-    negative[written] = row.negative;
-    positive[written] = row.positive;
-    thresholds[written] = row.threshold;
-    ++written;
-  };
-  IntermediateDropper<CurveRow<double>, PositiveChangeCorner, decltype(emit)&> dropper(
-      rows + 1, drop_intermediate, PositiveChangeCorner{}, emit);
-  dropper.push(CurveRow<double>{std::numeric_limits<double>::infinity(), 0.0, 0.0});
-  table.for_each_row([&](Score score, Weight pos, Weight neg) {
-    dropper.push(CurveRow<double>{static_cast<double>(score), static_cast<double>(pos), static_cast<double>(neg)});
-  });
-  return written;
-}
+  // Number of kept points, including the leading one.
+  int64_t size() const { return offsets_.back(); }
+  // Index of block b's first kept point among all kept points.
+  int64_t offset(int64_t b) const { return offsets_[b]; }
 
-// Stores the rows in three arrays of length `rows`.
-template <class Score, class Weight, class Table>
-void materialize_table(const Table& table, Score* scores, Weight* positive, Weight* negative) {
-  int64_t i = 0;
-  table.for_each_row([&](Score score, Weight pos, Weight neg) {
-    scores[i] = score;
-    positive[i] = pos;
-    negative[i] = neg;
-    ++i;
+  // Calls visit(row) for each kept row of block b, in order.
+  template <class Visit>
+  void for_each_kept_row_of_block(int64_t b, Visit&& visit) const {
+    const int64_t blocks = table_.block_count();
+    std::optional<TableRow> previous = b > 0 ? std::optional<TableRow>(table_.last_row(b - 1)) : leading_;
+    const std::optional<TableRow> after =
+        b + 1 < blocks ? std::optional<TableRow>(table_.first_row(b + 1)) : std::nullopt;
+    std::optional<TableRow> pending;
+    auto decide = [&](const TableRow& row, const std::optional<TableRow>& next) {
+      if (!drop_ || !previous || !next || corner_(*previous, row, *next)) visit(row);
+      previous = row;
+    };
+    table_.for_each_row_of_block(b, [&](const TableRow& row) {
+      if (pending) decide(*pending, row);
+      pending = row;
+    });
+    if (pending) decide(*pending, after);
+  }
+
+ private:
+  const Table& table_;
+  Corner corner_;
+  std::optional<TableRow> leading_;
+  bool drop_ = false;
+  std::vector<int64_t> offsets_;
+};
+
+// Calls write(index, row) for every kept row, in parallel over blocks;
+// indices count from the first kept point (the leading one is index 0).
+template <class Table, class Corner, class Write>
+void write_kept_rows(const Table& table, const KeptRows<Table, Corner>& kept, int n_threads, Write&& write) {
+  parallel_for_dynamic(table.block_count(), n_threads, [&](int64_t b) {
+    int64_t index = kept.offset(b);
+    kept.for_each_kept_row_of_block(b, [&](const auto& row) { write(index++, row); });
   });
 }
 
