@@ -16,9 +16,11 @@ Results go to stdout as a markdown table and to
 ``benchmarks/results/ranking.json`` (``ranking_quick.json`` with
 ``--quick``). Run ``python benchmarks/bench_ranking.py --help`` for options.
 """
+
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import platform
@@ -178,8 +180,11 @@ def time_calls(metric: Callable[..., Any], case: Case, repeats: int) -> Timing:
 
 
 def results_agree(a: Any, b: Any) -> bool:
-    """Whether two metric results agree: same structure and shapes, values
-    within ``rtol=1e-9`` (NaN equal to NaN, infinities equal to themselves)."""
+    """Whether two metric results agree.
+
+    They must have the same structure and shapes, and values within
+    ``rtol=1e-9`` (NaN equal to NaN, infinities equal to themselves).
+    """
     if isinstance(a, tuple) or isinstance(b, tuple):
         if not (isinstance(a, tuple) and isinstance(b, tuple)) or len(a) != len(b):
             return False
@@ -194,8 +199,11 @@ def describe_difference(a: Any, b: Any) -> str:
     if isinstance(a, tuple) and isinstance(b, tuple):
         if len(a) != len(b):
             return f"tuples of length {len(a)} and {len(b)}"
-        parts = [f"[{i}] {describe_difference(x, y)}" for i, (x, y) in enumerate(zip(a, b))
-                 if not results_agree(x, y)]
+        parts = [
+            f"[{i}] {describe_difference(x, y)}"
+            for i, (x, y) in enumerate(zip(a, b))
+            if not results_agree(x, y)
+        ]
         return "; ".join(parts)
     x = np.asarray(a, dtype=np.float64)
     y = np.asarray(b, dtype=np.float64)
@@ -214,9 +222,11 @@ def describe_difference(a: Any, b: Any) -> str:
 
 
 def _chunked_inputs(n: int, label_dtype: str, seed: int) -> Tuple[np.ndarray, np.ndarray]:
-    """Labels and float64 scores made chunk by chunk, so that making them
-    never needs more memory than the arrays themselves (a large temporary
-    would raise the peak RSS read before the measured call)."""
+    """Labels and float64 scores, made chunk by chunk.
+
+    Making them never needs much more memory than the arrays themselves: a
+    large temporary would raise the peak RSS read before the measured call.
+    """
     rng = np.random.default_rng(seed)
     y_true = np.empty(n, dtype=label_dtype)
     y_score = np.empty(n, dtype=np.float64)
@@ -244,23 +254,27 @@ def memory_probe(n: int, label_dtype: str, implementation: str, n_threads: Optio
     """
     import resource
 
+    metric: Callable[[np.ndarray, np.ndarray], Any]
     if implementation == "turbometrics":
         import turbometrics
 
-        def metric(y: np.ndarray, s: np.ndarray) -> float:
-            return turbometrics.roc_auc_score(y, s, n_threads=n_threads)
+        metric = functools.partial(turbometrics.roc_auc_score, n_threads=n_threads)
     elif implementation == "scikit-learn":
-        from sklearn.metrics import roc_auc_score as metric
+        from sklearn.metrics import roc_auc_score
+
+        metric = roc_auc_score
     else:
         raise ValueError(f"unknown implementation {implementation!r}")
 
     metric(*_chunked_inputs(1000, label_dtype, seed=1))
     y_true, y_score = _chunked_inputs(n, label_dtype, seed=0)
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    hwm_before = _vm_hwm_kib()
     start = time.perf_counter()
     value = metric(y_true, y_score)
     seconds = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    hwm_after = _vm_hwm_kib()
     return {
         "implementation": implementation,
         "n": n,
@@ -269,24 +283,70 @@ def memory_probe(n: int, label_dtype: str, implementation: str, n_threads: Optio
         "peak_rss_before_kib": before,
         "peak_rss_after_kib": after,
         "bytes_per_sample": (after - before) * 1024 / n,
+        "vm_hwm_before_kib": hwm_before,
+        "vm_hwm_after_kib": hwm_after,
         "input_bytes_per_sample": (y_true.itemsize + y_score.itemsize),
         "roc_auc": float(value),
         "seconds": seconds,
     }
 
 
-def run_memory_probe(n: int, label_dtype: str, implementation: str,
-                     n_threads: Optional[int]) -> Dict[str, Any]:
+def _vm_hwm_kib() -> Optional[int]:
+    """This process's own peak RSS (VmHWM in /proc/self/status, KiB), if known.
+
+    Unlike ``ru_maxrss`` it never includes a peak inherited from the parent,
+    so it serves as a cross-check.
+    """
+    try:
+        with open("/proc/self/status", encoding="ascii") as handle:
+            for line in handle:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError):
+        pass
+    return None
+
+
+# Runs the probe as a grandchild. On Linux a process's ``ru_maxrss`` starts
+# at the peak RSS of the address space it exec'd from -- with vfork, the
+# parent's -- so a probe started straight from this (large) process would
+# read the benchmark's peak and see no growth. This small launcher is that
+# address space instead.
+_LAUNCHER = "import subprocess, sys; sys.exit(subprocess.call(sys.argv[1:]))"
+
+
+def run_memory_probe(
+    n: int, label_dtype: str, implementation: str, n_threads: Optional[int]
+) -> Dict[str, Any]:
     """Run :func:`memory_probe` in a fresh Python process and return its report."""
-    command = [sys.executable, str(Path(__file__).resolve()), "--memory-probe", implementation,
-               "--memory-size", str(n), "--label-dtype", label_dtype]
+    command = [
+        sys.executable,
+        "-c",
+        _LAUNCHER,
+        sys.executable,
+        str(Path(__file__).resolve()),
+        "--memory-probe",
+        implementation,
+        "--memory-size",
+        str(n),
+        "--label-dtype",
+        label_dtype,
+    ]
     if n_threads is not None:
         command += ["--n-threads", str(n_threads)]
     completed = subprocess.run(command, capture_output=True, text=True, check=False)
     if completed.returncode != 0:
         tail = completed.stderr.strip().splitlines()[-1:] or ["no output"]
         raise RuntimeError(f"memory probe failed with code {completed.returncode}: {tail[0]}")
-    return json.loads(completed.stdout.strip().splitlines()[-1])
+    report = json.loads(completed.stdout.strip().splitlines()[-1])
+    hwm = report.get("vm_hwm_before_kib")
+    if hwm is not None and report["peak_rss_before_kib"] > hwm + 16 * 1024:
+        print(
+            f"WARNING: memory probe's ru_maxrss ({report['peak_rss_before_kib']} KiB) exceeds its own "
+            f"VmHWM ({hwm} KiB) before the call: the peak was inherited and the figure understates",
+            flush=True,
+        )
+    return report
 
 
 # --------------------------------------------------------------------------
@@ -317,6 +377,11 @@ def machine_info() -> Dict[str, Any]:
     except Exception:
         info["sklearnex_version"] = None
     return info
+
+
+def _load_average() -> Optional[float]:
+    """The 1-minute load average (other work on the machine skews timings)."""
+    return round(os.getloadavg()[0], 2) if hasattr(os, "getloadavg") else None
 
 
 def _cpu_model() -> str:
@@ -353,9 +418,14 @@ def markdown_table(rows: List[Dict[str, Any]], with_sklearnex: bool) -> str:
     header.append("agree")
     lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
     for row in rows:
-        cells = [row["function"], _size_label(row["n"]), row["kind"],
-                 _seconds(row["turbometrics"]["median_s"]), _seconds(row["scikit-learn"]["median_s"]),
-                 _ratio(row["speedup_vs_sklearn"])]
+        cells = [
+            row["function"],
+            _size_label(row["n"]),
+            row["kind"],
+            _seconds(row["turbometrics"]["median_s"]),
+            _seconds(row["scikit-learn"]["median_s"]),
+            _ratio(row["speedup_vs_sklearn"]),
+        ]
         if with_sklearnex:
             sklearnex = row.get("sklearnex")
             cells += [_seconds(sklearnex and sklearnex["median_s"]), _ratio(row.get("speedup_vs_sklearnex"))]
@@ -366,11 +436,15 @@ def markdown_table(rows: List[Dict[str, Any]], with_sklearnex: bool) -> str:
 
 def memory_table(probes: List[Dict[str, Any]]) -> str:
     """The memory probe results as a markdown table."""
-    lines = ["| roc_auc_score, unweighted float64 scores | n | labels | peak extra bytes/sample | input bytes/sample |",
-             "|---|---|---|---|---|"]
+    lines = [
+        "| roc_auc_score, float64 scores | n | labels | peak extra bytes/sample | input bytes/sample |",
+        "|---|---|---|---|---|",
+    ]
     for probe in probes:
-        lines.append(f"| {probe['implementation']} | {_size_label(probe['n'])} | {probe['label_dtype']} | "
-                     f"{probe['bytes_per_sample']:.2f} | {probe['input_bytes_per_sample']} |")
+        lines.append(
+            f"| {probe['implementation']} | {_size_label(probe['n'])} | {probe['label_dtype']} | "
+            f"{probe['bytes_per_sample']:.2f} | {probe['input_bytes_per_sample']} |"
+        )
     return "\n".join(lines)
 
 
@@ -392,12 +466,14 @@ def _sizes(text: str) -> List[int]:
 
 def _choices(allowed: Sequence[str]) -> Callable[[str], List[str]]:
     """argparse type: a comma-separated subset of ``allowed``."""
+
     def parse(text: str) -> List[str]:
         chosen = [part.strip() for part in text.split(",") if part.strip()]
         unknown = [part for part in chosen if part not in allowed]
         if unknown or not chosen:
             raise argparse.ArgumentTypeError(f"choose from {', '.join(allowed)}; got {text!r}")
         return chosen
+
     return parse
 
 
@@ -410,30 +486,46 @@ def _positive(text: str) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """The benchmark's argument parser."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter
+    )
     parser.add_argument("--sizes", type=_sizes, default=_sizes("1e6,1e7"), help="sample counts, e.g. 1e6,1e7")
-    parser.add_argument("--kinds", type=_choices(KINDS), default=list(KINDS), help="data kinds, comma-separated")
-    parser.add_argument("--functions", type=_choices(FUNCTIONS), default=list(FUNCTIONS),
-                        help="metrics to time, comma-separated")
+    parser.add_argument(
+        "--kinds", type=_choices(KINDS), default=list(KINDS), help="data kinds, comma-separated"
+    )
+    parser.add_argument(
+        "--functions",
+        type=_choices(FUNCTIONS),
+        default=list(FUNCTIONS),
+        help="metrics to time, comma-separated",
+    )
     parser.add_argument("--repeats", type=_positive, default=5, help="timed calls of turbometrics per case")
-    parser.add_argument("--sklearn-repeats", type=_positive, default=None,
-                        help="timed calls of scikit-learn and sklearnex per case "
-                             "(default: 5 up to n=1e6, 3 above)")
-    parser.add_argument("--quick", action="store_true",
-                        help="smoke test: n=1e5, 1 repeat, memory probe at 1e5")
+    parser.add_argument(
+        "--sklearn-repeats",
+        type=_positive,
+        default=None,
+        help="timed calls of scikit-learn and sklearnex per case (default: 5 up to n=1e6, 3 above)",
+    )
+    parser.add_argument(
+        "--quick", action="store_true", help="smoke test: n=1e5, 1 repeat, memory probe at 1e5"
+    )
     parser.add_argument("--n-threads", type=_positive, default=None, help="n_threads for turbometrics")
     parser.add_argument("--label-dtype", choices=LABEL_DTYPES, default="int64", help="dtype of y_true")
     parser.add_argument("--seed", type=int, default=0, help="seed of the synthetic data")
-    parser.add_argument("--memory-size", type=lambda t: int(float(t)), default=10**7,
-                        help="n of the peak-memory probe")
+    parser.add_argument(
+        "--memory-size", type=lambda t: int(float(t)), default=10**7, help="n of the peak-memory probe"
+    )
     parser.add_argument("--no-memory", action="store_true", help="skip the peak-memory probe")
     parser.add_argument("--no-sklearnex", action="store_true", help="do not time sklearnex")
-    parser.add_argument("--output", type=Path, default=None,
-                        help="JSON report (default: benchmarks/results/ranking.json, "
-                             "ranking_quick.json with --quick)")
-    parser.add_argument("--memory-probe", choices=("turbometrics", "scikit-learn"), default=None,
-                        help=argparse.SUPPRESS)  # internal: run one probe and print its JSON
+    parser.add_argument(
+        "--output",
+        type=Path,
+        default=None,
+        help="JSON report (default: benchmarks/results/ranking.json, ranking_quick.json with --quick)",
+    )
+    parser.add_argument(
+        "--memory-probe", choices=("turbometrics", "scikit-learn"), default=None, help=argparse.SUPPRESS
+    )  # internal: run one probe and print its JSON
     return parser
 
 
@@ -441,8 +533,9 @@ def _progress(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
-def benchmark_case(function: str, case: Case, implementations: List[Implementation],
-                   repeats: int, sklearn_repeats: int) -> Dict[str, Any]:
+def benchmark_case(
+    function: str, case: Case, implementations: List[Implementation], repeats: int, sklearn_repeats: int
+) -> Dict[str, Any]:
     """Time every implementation on one case and compare each with turbometrics."""
     row: Dict[str, Any] = {"function": function, "n": case.n, "kind": case.kind}
     reference = None
@@ -460,14 +553,24 @@ def benchmark_case(function: str, case: Case, implementations: List[Implementati
         agree = results_agree(reference, timing.result)
         row.setdefault("agreement", {})[implementation.name] = agree
         if not agree:
-            print(f"WARNING: {function} n={case.n} {case.kind}: turbometrics and {implementation.name} "
-                  f"disagree: {describe_difference(reference, timing.result)}", flush=True)
+            print(
+                f"WARNING: {function} n={case.n} {case.kind}: turbometrics and {implementation.name} "
+                f"disagree: {describe_difference(reference, timing.result)}",
+                flush=True,
+            )
     tm = row["turbometrics"]["median_s"]
     row["speedup_vs_sklearn"] = row["scikit-learn"]["median_s"] / tm if tm > 0 else None
     if row.get("sklearnex"):
         row["speedup_vs_sklearnex"] = row["sklearnex"]["median_s"] / tm if tm > 0 else None
     row["agree"] = all(row.get("agreement", {}).values())  # with every other implementation
     return row
+
+
+def _sklearn_repeats(args: argparse.Namespace, n: int) -> int:
+    """Timed calls of scikit-learn and sklearnex for inputs of size ``n``."""
+    if args.quick:
+        return 1
+    return args.sklearn_repeats or (5 if n <= 10**6 else 3)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -488,9 +591,10 @@ def run(args: argparse.Namespace) -> int:
             sklearnex_note = sklearnex.note
     with_sklearnex = any(impl.name == "sklearnex" for impl in implementations)
 
+    load_at_start = _load_average()
     rows = []
     for n in sizes:
-        sklearn_repeats = 1 if args.quick else args.sklearn_repeats or (5 if n <= 10**6 else 3)
+        sklearn_repeats = _sklearn_repeats(args, n)
         _progress(f"making data, n={n:,}")
         for case in make_cases(n, args.kinds, args.label_dtype, args.seed):
             for function in args.functions:
@@ -506,12 +610,23 @@ def run(args: argparse.Namespace) -> int:
             except (RuntimeError, ValueError) as exc:
                 print(f"WARNING: {exc}", flush=True)
 
-    report = {
-        "machine": machine_info(),
+    machine = machine_info()
+    machine["load_average_1min_at_start"] = load_at_start
+    machine["load_average_1min_at_end"] = _load_average()
+    report: Dict[str, Any] = {
+        "machine": machine,
         "settings": {
-            "sizes": sizes, "kinds": args.kinds, "functions": args.functions, "repeats": repeats,
-            "sklearn_repeats": args.sklearn_repeats, "quick": args.quick, "n_threads": args.n_threads,
-            "label_dtype": args.label_dtype, "seed": args.seed, "rtol": RTOL, "atol": ATOL,
+            "sizes": sizes,
+            "kinds": args.kinds,
+            "functions": args.functions,
+            "repeats": repeats,
+            "sklearn_repeats": {str(n): _sklearn_repeats(args, n) for n in sizes},
+            "quick": args.quick,
+            "n_threads": args.n_threads,
+            "label_dtype": args.label_dtype,
+            "seed": args.seed,
+            "rtol": RTOL,
+            "atol": ATOL,
             "sklearnex": sklearnex_note,
         },
         "results": rows,
@@ -521,10 +636,13 @@ def run(args: argparse.Namespace) -> int:
     output.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
 
     info = report["machine"]
-    print(f"\nturbometrics {info['turbometrics_version']} ({info['turbometrics_num_threads']} threads), "
-          f"scikit-learn {info['sklearn_version']}, numpy {info['numpy_version']}, "
-          f"{info['cpu_count']} CPUs ({info['cpu_model']}); labels {args.label_dtype}; "
-          f"median of {repeats} turbometrics runs\n")
+    print(
+        f"\nturbometrics {info['turbometrics_version']} ({info['turbometrics_num_threads']} threads), "
+        f"scikit-learn {info['sklearn_version']}, numpy {info['numpy_version']}, "
+        f"{info['cpu_count']} CPUs ({info['cpu_model']}); labels {args.label_dtype}; "
+        f"median of {repeats} turbometrics runs; load average {load_at_start} at start, "
+        f"{info['load_average_1min_at_end']} at end\n"
+    )
     print(markdown_table(rows, with_sklearnex))
     if probes:
         print()

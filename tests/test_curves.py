@@ -191,17 +191,18 @@ def test_signed_zero_thresholds_examples(name, y_score):
     assert_signed_zeros_equal(sk[-1], got[-1])
 
 
-def test_signed_zero_threshold_with_zero_weight_last():
+@pytest.mark.parametrize("name", CURVES)
+@pytest.mark.parametrize("y_score", [[-0.0, 0.0, -0.0], [0.0, -0.0, 0.0]], ids=["last_kept_pos", "last_kept_neg"])
+def test_signed_zero_threshold_with_zero_weight_last(name, y_score):
     # The zero-weight sample is filtered out before sorting, so sklearn's
     # threshold comes from the last *non-zero-weight* zero.
     y_true = np.array([0, 1, 1])
-    y_score = np.array([-0.0, 0.0, -0.0])
+    y_score = np.array(y_score)
     w = np.array([1.0, 1.0, 0.0])
-    for name in CURVES:
-        sk = getattr(skm, name)(y_true, y_score, sample_weight=w)
-        got = getattr(tm, name)(y_true, y_score, sample_weight=w)
-        curve_comparator(name)(sk, got)
-        assert_signed_zeros_equal(sk[-1], got[-1], f"{name} thresholds")
+    sk = getattr(skm, name)(y_true, y_score, sample_weight=w)
+    got = getattr(tm, name)(y_true, y_score, sample_weight=w)
+    curve_comparator(name)(sk, got)
+    assert_signed_zeros_equal(sk[-1], got[-1], f"{name} thresholds")
 
 
 # --------------------------------------------------------------------------

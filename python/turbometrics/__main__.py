@@ -1,4 +1,5 @@
 """``python -m turbometrics``: the same program as the ``turbometrics`` command."""
+
 import sys
 
 from turbometrics.cli import main

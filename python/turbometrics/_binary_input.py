@@ -12,6 +12,7 @@ from typing import Any, Optional
 
 import numpy as np
 
+from ._threads import threads_for
 from ._validation import (
     Target,
     as_array,
@@ -48,6 +49,11 @@ class BinaryInput:
         self.is_positive = is_positive
         self.weights = weights
         self.score_dtype = score_dtype
+
+    def kernel_args(self, n_threads: int) -> tuple:
+        """Positional arguments of a table kernel, ending with the thread
+        count (one thread for small inputs)."""
+        return self.scores, self.is_positive, self.weights, threads_for(n_threads, self.scores.shape[0])
 
     def thresholds_in_caller_dtype(self, thresholds: np.ndarray) -> np.ndarray:
         """Cast kernel thresholds back to the caller's score dtype."""
@@ -106,9 +112,19 @@ def prepare_binary(target: Target, y_score: Any, pos_label: Any, sample_weight: 
         weights = check_sample_weight(column_or_1d(sample_weight), is_positive.shape[0])
         if weights.dtype != np.float64:
             weights = weights.astype(np.float64)
+    if scores.dtype.kind in "OUS":
+        _sort_like_scikit_learn(scores)
     if scores.shape[0] == 0:
         raise IndexError("index -1 is out of bounds for axis 0 with size 0")
     return BinaryInput(kernel_scores(scores), is_positive, weights, scores.dtype)
+
+
+def _sort_like_scikit_learn(scores: np.ndarray) -> None:
+    """Non-numeric scores: run scikit-learn's stable descending argsort and
+    the difference of the sorted scores, so that values that cannot be
+    ordered or subtracted (None, strings) raise scikit-learn's own errors."""
+    order = np.flip(np.argsort(np.flip(scores), kind="stable"))
+    np.diff(scores[order])
 
 
 def binary_input(y_true: Any, y_score: Any, pos_label: Any, sample_weight: Any) -> BinaryInput:

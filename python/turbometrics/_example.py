@@ -6,6 +6,7 @@ distribution, and its score is the model's (noisy) estimate of that
 probability. Rounding the scores produces the many tied values that real
 classifiers emit, which is the case ranking metrics must handle carefully.
 """
+
 from __future__ import annotations
 
 from typing import Optional, Tuple
@@ -31,9 +32,7 @@ def _sigmoid(z: np.ndarray) -> np.ndarray:
     return z
 
 
-def synthetic_scores(
-    n: int, seed: int = 0, decimals: Optional[int] = None
-) -> Tuple[np.ndarray, np.ndarray]:
+def synthetic_scores(n: int, seed: int = 0, decimals: Optional[int] = None) -> Tuple[np.ndarray, np.ndarray]:
     """Draw ``n`` labelled scores from a noisy logistic model.
 
     Parameters

@@ -7,9 +7,12 @@ them raises :class:`InvalidParameterError` worded exactly as scikit-learn's
 
 from __future__ import annotations
 
+import functools
+import inspect
 import math
+import warnings
 from numbers import Integral, Real
-from typing import Any, Callable, Dict, Sequence
+from typing import Any, Callable, Dict, Sequence, TypeVar
 
 import numpy as np
 
@@ -47,7 +50,7 @@ STRING = Constraint("an instance of 'str'", lambda value: isinstance(value, str)
 def str_options(options: set) -> Constraint:
     """Strings from a set; pass a set literal in scikit-learn's order."""
     return Constraint(
-        f"a str among {{{', '.join(options)}}}",
+        f"a str among {{{', '.join(repr(option) for option in options)}}}",
         lambda value: isinstance(value, str) and value in options,
     )
 
@@ -83,3 +86,51 @@ def validate(function_name: str, values: Dict[str, Any], constraints: Dict[str, 
         raise InvalidParameterError(
             f"The {name!r} parameter of {function_name} must be {described}. Got {value!r} instead."
         )
+
+
+Function = TypeVar("Function", bound=Callable[..., Any])
+
+
+def bind_like_scikit_learn(function: Function) -> Function:
+    """Bind arguments as scikit-learn's ``validate_params`` wrapper does, so
+    that a wrong call raises its TypeError texts ("too many positional
+    arguments", "missing a required argument: 'y_score'", ...)."""
+    signature = inspect.signature(function)
+
+    @functools.wraps(function)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        signature.bind(*args, **kwargs)
+        return function(*args, **kwargs)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def keyword_only_since(version: str, positional: Sequence[str]) -> Callable[[Function], Function]:
+    """scikit-learn's ``_deprecate_positional_args``: keyword-only arguments
+    passed by position still work, with a FutureWarning. ``positional`` are
+    scikit-learn's parameter names in order (turbometrics' own keyword-only
+    parameters such as ``n_threads`` are never filled by position)."""
+
+    def decorate(function: Function) -> Function:
+        parameters = inspect.signature(function).parameters
+        leading = [name for name, p in parameters.items() if p.kind == p.POSITIONAL_OR_KEYWORD]
+        keyword_only = [name for name in positional if name not in leading]
+
+        @functools.wraps(function)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            extra = len(args) - len(leading)
+            if extra <= 0:
+                return function(*args, **kwargs)
+            described = ", ".join(f"{name}={value}" for name, value in zip(keyword_only[:extra], args[-extra:]))
+            warnings.warn(
+                f"Pass {described} as keyword args. From version {version} passing these as positional arguments "
+                "will result in an error",
+                FutureWarning,
+                stacklevel=2,
+            )
+            kwargs.update(zip(positional, args))
+            return function(**kwargs)
+
+        return wrapper  # type: ignore[return-value]
+
+    return decorate

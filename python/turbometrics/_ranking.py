@@ -17,14 +17,26 @@ import numpy as np
 
 from . import _core
 from ._averaging import average_over_labels
-from ._binary_input import BinaryInput, binary_input, prepare_binary
+from ._binary_input import binary_input, prepare_binary
 from ._exceptions import UndefinedMetricWarning
-from ._params import ARRAY_LIKE, BOOLEAN, NONE, REAL, STRING, real_interval, str_options, validate
+from ._params import (
+    ARRAY_LIKE,
+    BOOLEAN,
+    NONE,
+    REAL,
+    STRING,
+    bind_like_scikit_learn,
+    keyword_only_since,
+    real_interval,
+    str_options,
+    validate,
+)
 from ._threads import resolve_threads
 from ._validation import (
     Target,
     as_array,
     assert_all_finite,
+    check_dimensions,
     check_min_samples,
     check_score_array,
     column_or_1d,
@@ -41,10 +53,8 @@ _CURVE_CONSTRAINTS = {
 }
 
 
-def _kernel_args(data: BinaryInput) -> tuple:
-    return data.scores, data.is_positive, data.weights
-
-
+@keyword_only_since("1.11", ["y_true", "y_score", "pos_label", "sample_weight"])
+@bind_like_scikit_learn
 def confusion_matrix_at_thresholds(y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight: Any = None,
                                    n_threads: Optional[int] = None
                                    ) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -80,13 +90,15 @@ def confusion_matrix_at_thresholds(y_true: Any, y_score: Any, *, pos_label: Any 
     validate("confusion_matrix_at_thresholds",
              {"y_true": y_true, "y_score": y_score, "pos_label": pos_label, "sample_weight": sample_weight},
              _CURVE_CONSTRAINTS)
+    threads = resolve_threads(n_threads)
     data = binary_input(y_true, y_score, pos_label, sample_weight)
-    scores, positives, negatives = _core.score_table(*_kernel_args(data), resolve_threads(n_threads))
+    scores, positives, negatives = _core.score_table(*data.kernel_args(threads))
     tps = positives.astype(np.float64, copy=False)
     fps = negatives.astype(np.float64, copy=False)
     return fps[-1] - fps, fps, tps[-1] - tps, tps, data.thresholds_in_caller_dtype(scores)
 
 
+@bind_like_scikit_learn
 def roc_curve(y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight: Any = None,
               drop_intermediate: bool = True, n_threads: Optional[int] = None
               ) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -113,9 +125,11 @@ def roc_curve(y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight
     validate("roc_curve", {"y_true": y_true, "y_score": y_score, "pos_label": pos_label,
                            "sample_weight": sample_weight, "drop_intermediate": drop_intermediate},
              _CURVE_CONSTRAINTS)
+    threads = resolve_threads(n_threads)
     data = binary_input(y_true, y_score, pos_label, sample_weight)
+    scores, is_positive, weights, kernel_threads = data.kernel_args(threads)
     fpr, tpr, thresholds, positives, negatives = _core.roc_curve(
-        *_kernel_args(data), bool(drop_intermediate), resolve_threads(n_threads))
+        scores, is_positive, weights, bool(drop_intermediate), kernel_threads)
     _warn_if_one_class(positives, negatives)
     return fpr, tpr, thresholds
 
@@ -129,6 +143,7 @@ def _warn_if_one_class(positives: float, negatives: float) -> None:
                       UndefinedMetricWarning, stacklevel=3)
 
 
+@bind_like_scikit_learn
 def precision_recall_curve(y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight: Any = None,
                            drop_intermediate: bool = False, n_threads: Optional[int] = None
                            ) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -156,9 +171,11 @@ def precision_recall_curve(y_true: Any, y_score: Any, *, pos_label: Any = None, 
     validate("precision_recall_curve", {"y_true": y_true, "y_score": y_score, "pos_label": pos_label,
                                         "sample_weight": sample_weight, "drop_intermediate": drop_intermediate},
              _CURVE_CONSTRAINTS)
+    threads = resolve_threads(n_threads)
     data = binary_input(y_true, y_score, pos_label, sample_weight)
+    scores, is_positive, weights, kernel_threads = data.kernel_args(threads)
     precision, recall, thresholds, positives, _ = _core.precision_recall_curve(
-        *_kernel_args(data), bool(drop_intermediate), resolve_threads(n_threads))
+        scores, is_positive, weights, bool(drop_intermediate), kernel_threads)
     _warn_if_no_positive(positives)
     return precision, recall, data.thresholds_in_caller_dtype(thresholds)
 
@@ -168,6 +185,7 @@ def _warn_if_no_positive(positives: float) -> None:
         warnings.warn("No positive class found in y_true, recall is set to one for all thresholds.", stacklevel=3)
 
 
+@bind_like_scikit_learn
 def det_curve(y_true: Any, y_score: Any, pos_label: Any = None, sample_weight: Any = None,
               drop_intermediate: bool = False, *, n_threads: Optional[int] = None
               ) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -199,10 +217,11 @@ def det_curve(y_true: Any, y_score: Any, pos_label: Any = None, sample_weight: A
     validate("det_curve", {"y_true": y_true, "y_score": y_score, "pos_label": pos_label,
                            "sample_weight": sample_weight, "drop_intermediate": drop_intermediate},
              _CURVE_CONSTRAINTS)
+    threads = resolve_threads(n_threads)
     target = type_of_target(y_true, input_name="y_true")
     data = prepare_binary(target, as_array(y_score), pos_label, sample_weight)
-    fps, tps, thresholds = _core.det_curve(*_kernel_args(data), bool(drop_intermediate),
-                                           resolve_threads(n_threads))
+    scores, is_positive, weights, kernel_threads = data.kernel_args(threads)
+    fps, tps, thresholds = _core.det_curve(scores, is_positive, weights, bool(drop_intermediate), kernel_threads)
     classes = target.classes if target.classes is not None else np.unique(target.array)
     if classes.shape[0] != 2:
         raise ValueError("Only one class is present in y_true. Detection error tradeoff curve is not defined in "
@@ -222,12 +241,44 @@ def _binary_roc_auc(target: Target, y_score: np.ndarray, sample_weight: Optional
         return np.nan
     data = prepare_binary(target, y_score, None, sample_weight)
     partial_fpr = None if max_fpr is None or max_fpr == 1 else float(max_fpr)
-    area, positives, negatives = _core.roc_auc(*_kernel_args(data), partial_fpr, n_threads)
-    _warn_if_one_class(positives, negatives)
+    scores, is_positive, weights, kernel_threads = data.kernel_args(n_threads)
+    area, positives, negatives = _core.roc_auc(scores, is_positive, weights, partial_fpr, kernel_threads)
+    if positives <= 0 or negatives <= 0:
+        # Zero or negative total weight of a class: scikit-learn's rates are
+        # NaN; follow its arithmetic on the curve, warnings and errors included.
+        fpr, tpr, _, _, _ = _core.roc_curve(scores, is_positive, weights, True, kernel_threads)
+        _warn_if_one_class(positives, negatives)
+        return _area_from_curve(fpr, tpr, partial_fpr)
     if partial_fpr is None:
         return float(area)
-    min_area = 0.5 * partial_fpr**2
-    return 0.5 * (1 + (area - min_area) / (partial_fpr - min_area))
+    return _mcclish(area, partial_fpr)
+
+
+def _mcclish(partial_area: float, max_fpr: float) -> float:
+    """Standardise a partial AUC: 0.5 for chance, 1 for a perfect ranking."""
+    min_area = 0.5 * max_fpr**2
+    return 0.5 * (1 + (partial_area - min_area) / (max_fpr - min_area))
+
+
+def _area_from_curve(fpr: np.ndarray, tpr: np.ndarray, max_fpr: Optional[float]) -> float:
+    """scikit-learn's area computation on an ROC curve, step for step; only
+    used when a class has no positive total weight (NaN rates)."""
+    if max_fpr is not None:
+        stop = np.searchsorted(fpr, max_fpr, "right")
+        x_interp = [fpr[stop - 1], fpr[stop]]
+        y_interp = [tpr[stop - 1], tpr[stop]]
+        tpr = np.append(tpr[:stop], np.interp(max_fpr, x_interp, y_interp))
+        fpr = np.append(fpr[:stop], max_fpr)
+    if fpr.shape[0] < 2:
+        raise ValueError(f"At least 2 points are needed to compute area under curve, but x.shape = {fpr.shape[0]}")
+    steps = np.diff(fpr)
+    direction = 1
+    if np.any(steps < 0):
+        if not np.all(steps <= 0):
+            raise ValueError(f"x is neither increasing nor decreasing : {fpr}.")
+        direction = -1
+    area = float(direction * np.trapezoid(tpr, fpr))
+    return area if max_fpr is None else _mcclish(area, max_fpr)
 
 
 def _indicator_column_roc_auc(y_true: np.ndarray, y_score: np.ndarray, sample_weight: Optional[np.ndarray],
@@ -236,6 +287,7 @@ def _indicator_column_roc_auc(y_true: np.ndarray, y_score: np.ndarray, sample_we
     return _binary_roc_auc(type_of_target(y_true), as_array(y_score), sample_weight, max_fpr, n_threads)
 
 
+@bind_like_scikit_learn
 def roc_auc_score(y_true: Any, y_score: Any, *, average: Optional[str] = "macro", sample_weight: Any = None,
                   max_fpr: Optional[float] = None, multi_class: str = "raise", labels: Any = None,
                   n_threads: Optional[int] = None) -> Union[float, np.ndarray]:
@@ -281,8 +333,9 @@ def roc_auc_score(y_true: Any, y_score: Any, *, average: Optional[str] = "macro"
     threads = resolve_threads(n_threads)
     target = type_of_target(y_true, input_name="y_true")
     y_true_array = target.array
-    check_min_samples(y_true_array)
+    check_dimensions(y_true_array)
     assert_all_finite(y_true_array)
+    check_min_samples(y_true_array)
     scores = check_score_array(y_score)
     if sample_weight is not None:
         sample_weight = column_or_1d(sample_weight)
@@ -310,11 +363,12 @@ def roc_auc_score(y_true: Any, y_score: Any, *, average: Optional[str] = "macro"
 def _binary_average_precision(y_true: np.ndarray, y_score: np.ndarray, sample_weight: Optional[np.ndarray],
                               pos_label: Any, n_threads: int) -> float:
     data = binary_input(y_true, y_score, pos_label, sample_weight)
-    value, positives, _ = _core.average_precision(*_kernel_args(data), n_threads)
+    value, positives, _ = _core.average_precision(*data.kernel_args(n_threads))
     _warn_if_no_positive(positives)
     return float(value)
 
 
+@bind_like_scikit_learn
 def average_precision_score(y_true: Any, y_score: Any, *, average: Optional[str] = "macro", pos_label: Any = 1,
                             sample_weight: Any = None, n_threads: Optional[int] = None) -> Union[float, np.ndarray]:
     """Average precision: the step-wise area under the precision-recall curve.

@@ -113,6 +113,16 @@ def get_num_threads() -> int:
     return _threads_from_environment() or available_cpus()
 
 
+# Below this many samples a kernel runs on one thread: waking a thread team
+# costs more than it saves, and spinning threads hurt a loaded machine.
+SERIAL_BELOW = 1 << 17
+
+
+def threads_for(n_threads: int, n_samples: int) -> int:
+    """The thread count to use for a kernel over ``n_samples`` samples."""
+    return n_threads if n_samples >= SERIAL_BELOW else 1
+
+
 def resolve_threads(n_threads: Optional[int]) -> int:
     """Thread count for one kernel call (``n_threads=None`` means default)."""
     global _parallel_kernels_used

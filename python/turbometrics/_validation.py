@@ -14,6 +14,7 @@ from typing import Any, Optional, Tuple
 import numpy as np
 
 from . import _core
+from ._threads import resolve_threads, threads_for
 
 # dtypes the label scan reads directly; others fall back to NumPy.
 _SCANNABLE_KINDS = {("f", 8), ("f", 4), ("i", 8), ("i", 4), ("i", 2), ("i", 1), ("u", 8), ("u", 4), ("u", 2),
@@ -57,16 +58,29 @@ def check_consistent_length(*arrays: Any) -> None:
 
 
 def check_min_samples(array: np.ndarray) -> None:
-    """scikit-learn's ``ensure_min_samples=1`` check."""
+    """scikit-learn's ``ensure_min_samples=1`` and ``ensure_min_features=1``."""
     if array.ndim >= 1 and array.shape[0] < 1:
         raise ValueError(
             f"Found array with 0 sample(s) (shape={array.shape}) while a minimum of 1 is required."
         )
+    if array.ndim == 2 and array.shape[1] < 1:
+        raise ValueError(
+            f"Found array with 0 feature(s) (shape={array.shape}) while a minimum of 1 is required."
+        )
+
+
+def check_dimensions(array: np.ndarray) -> None:
+    """check_array's rejection of complex data and of more than 2 dimensions."""
+    if array.dtype.kind == "c":
+        raise ValueError(f"Complex data not supported\n{array}\n")
+    if array.ndim > 2:
+        raise ValueError(f"Found array with dim {array.ndim}, while dim <= 2 is required.")
 
 
 def column_or_1d(values: Any) -> np.ndarray:
     """A 1-D view of a 1-D array or an (n, 1) column; ValueError otherwise."""
     array = as_array(values)
+    check_dimensions(array)
     if array.ndim == 1:
         return array
     if array.ndim == 2 and array.shape[1] == 1:
@@ -80,9 +94,7 @@ def nonfinite_status(array: np.ndarray) -> int:
         return 0
     flat = array.reshape(-1)
     if (array.dtype.itemsize in (4, 8)) and array.dtype.isnative and flat.ndim == 1:
-        from ._threads import resolve_threads
-
-        return _core.finite_status(flat, resolve_threads(None))
+        return _core.finite_status(flat, threads_for(resolve_threads(None), flat.shape[0]))
     if np.isnan(flat).any():
         return 1
     return 2 if np.isinf(flat).any() else 0
@@ -90,6 +102,10 @@ def nonfinite_status(array: np.ndarray) -> int:
 
 def assert_all_finite(array: np.ndarray, input_name: str = "") -> None:
     """Raise scikit-learn's ValueError if ``array`` holds NaN or infinity."""
+    if array.dtype == object:
+        if np.any(array != array):
+            raise ValueError("Input contains NaN")
+        return
     status = nonfinite_status(array)
     if status == 0:
         return
@@ -98,15 +114,19 @@ def assert_all_finite(array: np.ndarray, input_name: str = "") -> None:
     raise ValueError(f"Input {name}contains {problem}.")
 
 
-def check_score_array(values: Any, ensure_2d_ok: bool = True) -> np.ndarray:
-    """``check_array(y_score, ensure_2d=False)``: numeric, finite, non-empty."""
+def check_score_array(values: Any) -> np.ndarray:
+    """``check_array(y_score, ensure_2d=False)``: numeric, at most 2-D,
+    finite and non-empty. Object arrays are converted to float64, but (as in
+    scikit-learn) object data that arrived as a list is left as it is."""
     array = as_array(values)
-    if array.dtype.kind == "O":
+    if array.dtype.kind in "USV":
+        raise ValueError("dtype='numeric' is not compatible with arrays of bytes/strings.Convert your data to "
+                         "numeric values explicitly instead.")
+    if array.dtype.kind == "O" and hasattr(values, "dtype"):
         array = array.astype(np.float64)
-    if array.ndim > 2:
-        raise ValueError(f"Found array with dim {array.ndim}. None expected <= 2.")
-    check_min_samples(array)
+    check_dimensions(array)
     assert_all_finite(array)
+    check_min_samples(array)
     return array
 
 
@@ -117,8 +137,7 @@ def check_sample_weight(sample_weight: Any, n_samples: int) -> np.ndarray:
         weights = weights.astype(np.float64)
     if weights.ndim == 0:
         weights = np.full(n_samples, weights, dtype=weights.dtype)
-    elif weights.ndim > 2:
-        raise ValueError(f"Found array with dim {weights.ndim}. None expected <= 2.")
+    check_dimensions(weights)
     check_min_samples(weights)
     assert_all_finite(weights, input_name="sample_weight")
     if weights.ndim != 1:
@@ -139,10 +158,8 @@ def distinct_values(array: np.ndarray, limit: int) -> Tuple[Optional[np.ndarray]
     flat = array.reshape(-1)
     kind = (array.dtype.kind, array.dtype.itemsize)
     if kind in _SCANNABLE_KINDS and array.dtype.isnative:
-        from ._threads import resolve_threads
-
         scanned = flat.view(np.uint8) if array.dtype.kind == "b" else flat
-        values, integral = _core.scan_labels(scanned, limit, resolve_threads(None))
+        values, integral = _core.scan_labels(scanned, limit, threads_for(resolve_threads(None), flat.shape[0]))
         if values is not None:
             values = values.astype(array.dtype, copy=False)
         return values, bool(integral)

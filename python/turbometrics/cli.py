@@ -8,6 +8,7 @@ evaluates those.
 
 Exit codes: 0 on success, 2 on a usage error or unusable input.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -18,7 +19,7 @@ import time
 import warnings
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import List, Optional, Sequence, Tuple, Union
+from typing import Any, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -142,9 +143,7 @@ def _load_pair(labels: str, scores: str) -> Tuple[np.ndarray, np.ndarray]:
     y_true = load_column(labels)
     y_score = load_column(scores)
     if y_true.shape != y_score.shape:
-        raise InputError(
-            f"{labels} has {y_true.shape[0]} values but {scores} has {y_score.shape[0]}"
-        )
+        raise InputError(f"{labels} has {y_true.shape[0]} values but {scores} has {y_score.shape[0]}")
     return y_true, y_score
 
 
@@ -192,7 +191,7 @@ def best_f1_threshold(
     return float(thresholds[best]), float(f1[best]), float(p[best]), float(r[best])
 
 
-def _finite_or_none(value: float) -> Optional[float]:
+def _finite_or_none(value: Any) -> Optional[float]:
     """``value`` as a float, or None when it is NaN or infinite (for JSON)."""
     value = float(value)
     return value if math.isfinite(value) else None
@@ -234,9 +233,7 @@ def evaluate(
     start = time.perf_counter()
     auc = turbometrics.roc_auc_score(y_true, y_score, n_threads=n_threads)
     ap = turbometrics.average_precision_score(y_true, y_score, n_threads=n_threads)
-    precision, recall, thresholds = turbometrics.precision_recall_curve(
-        y_true, y_score, n_threads=n_threads
-    )
+    precision, recall, thresholds = turbometrics.precision_recall_curve(y_true, y_score, n_threads=n_threads)
     threshold, f1, p_best, r_best = best_f1_threshold(precision, recall, thresholds)
     seconds = time.perf_counter() - start
     return Evaluation(

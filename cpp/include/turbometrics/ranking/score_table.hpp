@@ -18,6 +18,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -120,7 +121,7 @@ class SortedScores {
         accumulate(*item, positive, negative);
         ++item;
       } while (item != end && (item->packed >> 1) == remainder);
-      visit(TableRow{ScoreKey<Score>::decode(high | remainder), positive, negative});
+      visit(TableRow{score_of(high | remainder), positive, negative});
     }
   }
 
@@ -135,8 +136,7 @@ class SortedScores {
   TableRow last_row(int64_t b) const {
     const Run& block = blocks_[b];
     const Key remainder = items_[block.begin + block.count - 1].packed >> 1;
-    return TableRow{ScoreKey<Score>::decode(high_bits(block.bucket) | remainder), entry_positive_[b + 1],
-                    entry_negative_[b + 1]};
+    return TableRow{score_of(high_bits(block.bucket) | remainder), entry_positive_[b + 1], entry_negative_[b + 1]};
   }
 
  private:
@@ -156,28 +156,48 @@ class SortedScores {
 
   Key high_bits(int64_t bucket) const { return base_ | (static_cast<Key>(bucket) << shift_); }
 
+  // The score a row reports. -0.0 and 0.0 share a key; like scikit-learn,
+  // which reports the last tied sample in input order, the zero row carries
+  // the sign of the last zero in the input.
+  Score score_of(Key key) const {
+    if constexpr (std::is_floating_point_v<Score>) {
+      if (last_zero_negative_ && key == ScoreKey<Score>::encode(Score{0})) return -Score{0};
+    }
+    return ScoreKey<Score>::decode(key);
+  }
+
   void scan_key_range(const RankingInput<Score>& input, int chunks, int n_threads) {
     std::vector<Key> lows(chunks, std::numeric_limits<Key>::max());
     std::vector<Key> highs(chunks, 0);
     std::vector<int64_t> kept(chunks, 0);
+    std::vector<int> last_zero_sign(chunks, -1);  // -1: no zero in the chunk
     parallel_for_dynamic(chunks, n_threads, [&](int64_t c) {
       auto [begin, end] = chunk_bounds(input.size, chunks, static_cast<int>(c));
       Key low = std::numeric_limits<Key>::max(), high = 0;
       int64_t count = 0;
+      int zero_sign = -1;
       for (int64_t i = begin; i < end; ++i) {
         if (!input.kept(i)) continue;
-        const Key key = ScoreKey<Score>::encode(input.score_at(i));
+        const Score score = input.score_at(i);
+        const Key key = ScoreKey<Score>::encode(score);
         low = std::min(low, key);
         high = std::max(high, key);
         ++count;
+        if constexpr (std::is_floating_point_v<Score>) {
+          if (score == Score{0}) zero_sign = std::signbit(score) ? 1 : 0;
+        }
       }
       lows[c] = low;
       highs[c] = high;
       kept[c] = count;
+      last_zero_sign[c] = zero_sign;
     });
     low_key_ = *std::min_element(lows.begin(), lows.end());
     high_key_ = *std::max_element(highs.begin(), highs.end());
-    for (int c = 0; c < chunks; ++c) kept_ += kept[c];
+    for (int c = 0; c < chunks; ++c) {
+      kept_ += kept[c];
+      if (last_zero_sign[c] >= 0) last_zero_negative_ = last_zero_sign[c] == 1;
+    }
   }
 
   // Buckets split on the highest bits in which the keys differ; the bits
@@ -289,7 +309,7 @@ class SortedScores {
       accumulate(*item, positive, negative);
       ++item;
     } while (item != end && (item->packed >> 1) == remainder);
-    return TableRow{ScoreKey<Score>::decode(high_bits(block.bucket) | remainder), positive, negative};
+    return TableRow{score_of(high_bits(block.bucket) | remainder), positive, negative};
   }
 
   std::unique_ptr<Item[]> items_;
@@ -301,6 +321,7 @@ class SortedScores {
   Key low_key_ = 0, high_key_ = 0, base_ = 0;
   int bucket_bits_ = 0, shift_ = 0;
   int64_t kept_ = 0;
+  bool last_zero_negative_ = false;
 };
 
 }  // namespace turbometrics::ranking
