@@ -67,7 +67,7 @@ py::object roc_auc(const py::array& y_score, const py::array& is_positive, const
     double value;
     {
       py::gil_scoped_release release;
-      value = max_fpr ? ranking::partial_roc_area(table, *max_fpr, n_threads) : ranking::roc_auc(table, n_threads);
+      value = max_fpr ? ranking::roc_area_up_to(table, *max_fpr, n_threads) : ranking::roc_auc(table, n_threads);
     }
     return py::make_tuple(value, table.total_positive(), table.total_negative());
   });

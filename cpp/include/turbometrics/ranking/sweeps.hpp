@@ -49,6 +49,44 @@ auto sweep_blocks(const Table& table, int n_threads, BlockSweep&& block_sweep) {
   return results;
 }
 
+// Compensated sum of per-block partial sums, in block order.
+inline double sum_in_order(const std::vector<double>& parts) {
+  CompensatedSum sum;
+  for (double part : parts) sum.add(part);
+  return sum.value();
+}
+
+// Trapezoid area under the ROC curve over fpr in [0, max_fpr]; the segment
+// that crosses max_fpr is interpolated linearly (as np.interp does).
+template <class Table>
+double roc_area_up_to(const Table& table, double max_fpr, int n_threads) {
+  const double positives = static_cast<double>(table.total_positive());
+  const double negatives = static_cast<double>(table.total_negative());
+  const auto parts = sweep_blocks(table, n_threads, [&](int64_t b) {
+    CompensatedSum area;
+    double previous_fpr = static_cast<double>(table.entry_negative(b)) / negatives;
+    double previous_tpr = static_cast<double>(table.entry_positive(b)) / positives;
+    bool done = previous_fpr > max_fpr;  // crossed in an earlier block
+    table.for_each_row_of_block(b, [&](const auto& row) {
+      if (done) return;
+      const double fpr = static_cast<double>(row.negative) / negatives;
+      const double tpr = static_cast<double>(row.positive) / positives;
+      if (fpr > max_fpr) {
+        const double slope = (tpr - previous_tpr) / (fpr - previous_fpr);
+        const double tpr_at_max = slope * (max_fpr - previous_fpr) + previous_tpr;
+        area.add((max_fpr - previous_fpr) * (tpr_at_max + previous_tpr) / 2.0);
+        done = true;
+        return;
+      }
+      area.add((fpr - previous_fpr) * (tpr + previous_tpr) / 2.0);
+      previous_fpr = fpr;
+      previous_tpr = tpr;
+    });
+    return area.value();
+  });
+  return sum_in_order(parts);
+}
+
 // Area under the ROC curve by the trapezoid rule, from (0, 0). Unweighted,
 // the area is accumulated exactly in integers as the rank-sum statistic
 // (ties count one half) and divided once; weighted, it is a compensated sum
@@ -79,54 +117,8 @@ double roc_auc(const Table& table, int n_threads) {
     return static_cast<double>(twice_area) /
            (2.0 * static_cast<double>(positives) * static_cast<double>(negatives));
   } else {
-    const auto parts = sweep_blocks(table, n_threads, [&](int64_t b) {
-      CompensatedSum area;
-      double previous_fpr = table.entry_negative(b) / negatives, previous_tpr = table.entry_positive(b) / positives;
-      table.for_each_row_of_block(b, [&](const auto& row) {
-        const double fpr = row.negative / negatives, tpr = row.positive / positives;
-        area.add((fpr - previous_fpr) * (tpr + previous_tpr) / 2.0);
-        previous_fpr = fpr;
-        previous_tpr = tpr;
-      });
-      return area.value();
-    });
-    CompensatedSum area;
-    for (double part : parts) area.add(part);
-    return area.value();
+    return roc_area_up_to(table, std::numeric_limits<double>::infinity(), n_threads);
   }
-}
-
-// Unnormalised area under the ROC curve over fpr in [0, max_fpr]; the
-// segment that crosses max_fpr is interpolated linearly (as np.interp).
-template <class Table>
-double partial_roc_area(const Table& table, double max_fpr, int n_threads) {
-  const double positives = static_cast<double>(table.total_positive());
-  const double negatives = static_cast<double>(table.total_negative());
-  const auto parts = sweep_blocks(table, n_threads, [&](int64_t b) {
-    CompensatedSum area;
-    double previous_fpr = static_cast<double>(table.entry_negative(b)) / negatives;
-    double previous_tpr = static_cast<double>(table.entry_positive(b)) / positives;
-    bool done = previous_fpr > max_fpr;  // crossed in an earlier block
-    table.for_each_row_of_block(b, [&](const auto& row) {
-      if (done) return;
-      const double fpr = static_cast<double>(row.negative) / negatives;
-      const double tpr = static_cast<double>(row.positive) / positives;
-      if (fpr > max_fpr) {
-        const double slope = (tpr - previous_tpr) / (fpr - previous_fpr);
-        const double tpr_at_max = slope * (max_fpr - previous_fpr) + previous_tpr;
-        area.add((max_fpr - previous_fpr) * (tpr_at_max + previous_tpr) / 2.0);
-        done = true;
-        return;
-      }
-      area.add((fpr - previous_fpr) * (tpr + previous_tpr) / 2.0);
-      previous_fpr = fpr;
-      previous_tpr = tpr;
-    });
-    return area.value();
-  });
-  CompensatedSum area;
-  for (double part : parts) area.add(part);
-  return area.value();
 }
 
 // Average precision: the sum over thresholds of (R_n - R_{n-1}) * P_n,
@@ -149,9 +141,7 @@ double average_precision(const Table& table, int n_threads) {
     });
     return sum.value();
   });
-  CompensatedSum sum;
-  for (double part : parts) sum.add(part);
-  return std::fmax(0.0, sum.value());
+  return std::fmax(0.0, sum_in_order(parts));
 }
 
 // ROC rule: a row is a corner unless it is collinear with its neighbours
