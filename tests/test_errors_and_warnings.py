@@ -18,6 +18,7 @@ import textwrap
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 
 from helpers import capture, check_against_sklearn
 
@@ -210,6 +211,29 @@ def test_str_options_message_matches_under_any_hash_seed(seed):
 
 
 # --------------------------------------------------------------------------
+# scipy.sparse inputs: sklearn's "array-like" constraint rejects them with
+# InvalidParameterError (even a sparse multilabel y_true)
+
+SPARSE = []
+SPARSE += cases_for(ALL, (Y, sp.csr_matrix(S.reshape(-1, 1))), id_="sparse_column_score")
+SPARSE += cases_for(ALL, (sp.csr_matrix(Y.reshape(-1, 1)), S), id_="sparse_column_y_true")
+SPARSE += cases_for(
+    ALL, (sp.csr_matrix(np.array([[0, 1], [1, 0], [1, 1], [0, 0]])), np.array([[0.1, 0.2], [0.3, 0.4], [0.5, 0.1], [0.2, 0.3]])),
+    id_="sparse_multilabel_y_true",
+)
+SPARSE += cases_for(
+    ALL, (np.array([[0, 1], [1, 0], [1, 1], [0, 0]]), sp.csc_matrix(np.array([[0.1, 0.2], [0.3, 0.4], [0.5, 0.1], [0.2, 0.3]]))),
+    id_="sparse_multilabel_y_score",
+)
+SPARSE += cases_for(ALL, (Y, S), dict(sample_weight=sp.csr_matrix(np.ones((4, 1)))), id_="sparse_weights")
+
+
+@pytest.mark.parametrize("name,args,kwargs", SPARSE)
+def test_sparse_inputs_rejected_like_sklearn(name, args, kwargs):
+    check_against_sklearn(name, *args, **kwargs)
+
+
+# --------------------------------------------------------------------------
 # n = 0 and 2-D scores where 1-D is expected
 
 EMPTY = []
@@ -269,6 +293,11 @@ ACCIDENTAL += cases_for(ALL, (np.array([0, 1, 1]), np.array([b"a", b"b", b"c"]))
 ACCIDENTAL += cases_for(ALL, (np.array([0, 1, 1]), np.array([0.5, None, 0.2], dtype=object)), id_="none_in_scores")
 ACCIDENTAL += cases_for(ALL, (np.array([0, 1, 1]), [0.5, None, 0.2]), id_="none_in_score_list")
 ACCIDENTAL += cases_for(ALL, (np.array([0, 1, 1]), np.array(["0.5", "0.1", "0.2"], dtype=object)), id_="numeric_strings_object")
+
+
+ACCIDENTAL += cases_for(ALL, (Y, [[0.1], [0.2, 0.3], [0.4], [0.5]]), id_="ragged_score_list")
+ACCIDENTAL += cases_for(ALL, (Y, {0.1, 0.2, 0.3, 0.4}), id_="set_scores")
+ACCIDENTAL += cases_for(ALL, (Y, np.array(S, dtype=[("f", float)])), id_="structured_dtype_scores")
 
 
 @pytest.mark.parametrize("name,args,kwargs", ACCIDENTAL)
@@ -341,10 +370,9 @@ def test_multiclass_checks_that_precede_computation(name, args, kwargs):
     ],
 )
 @pytest.mark.parametrize("labels", ["int", "str"])
-def test_multiclass_not_implemented(name, kwargs, labels):
+def test_multiclass_matches_sklearn(name, kwargs, labels):
     y = MC_Y if labels == "int" else np.array(["x", "y", "z"])[MC_Y]
-    out = capture(getattr(tm, name), y, MC_S, **kwargs)
-    assert isinstance(out.exc, NotImplementedError), out.describe()
+    check_against_sklearn(name, y, MC_S, **kwargs)
 
 
 # --------------------------------------------------------------------------
@@ -409,3 +437,53 @@ def test_call_signature_errors(name, args, kwargs):
     # sklearn's validate_params binds the call with inspect.Signature.bind,
     # whose TypeError messages have no function-name prefix.
     check_against_sklearn(name, *args, **kwargs)
+
+
+# --------------------------------------------------------------------------
+# validation of inputs large enough for the parallel scans (finite check,
+# label scan): one bad element anywhere must be found
+
+
+_BIG_N = (1 << 17) + 3
+_BIG_RNG = np.random.default_rng(123)
+_BIG_Y = _BIG_RNG.integers(0, 2, _BIG_N)
+_BIG_S = _BIG_RNG.random(_BIG_N)
+_BIG_W = _BIG_RNG.random(_BIG_N)
+
+
+def _big_variant(kind, pos):
+    y, s, kw = _BIG_Y, _BIG_S, {}
+    if kind == "nan_score":
+        s = s.copy()
+        s[pos] = NAN
+    elif kind == "neginf_score_f32":
+        s = s.astype(np.float32)
+        s[pos] = -INF
+    elif kind == "nan_weight":
+        w = _BIG_W.copy()
+        w[pos] = NAN
+        kw["sample_weight"] = w
+    elif kind == "third_class":
+        y = y.copy()
+        y[pos] = 2
+    elif kind == "continuous_label":
+        y = y.astype(float)
+        y[pos] = 0.5
+    elif kind == "single_positive":
+        y = np.zeros(_BIG_N, dtype=int)
+        y[pos] = 1
+    elif kind == "minus_one_label":
+        y = np.zeros(_BIG_N, dtype=int)
+        y[pos] = -1
+    return y, s, kw
+
+
+@pytest.mark.parametrize("pos", [0, _BIG_N // 2, _BIG_N - 1])
+@pytest.mark.parametrize(
+    "kind",
+    ["nan_score", "neginf_score_f32", "nan_weight", "third_class", "continuous_label", "single_positive", "minus_one_label"],
+)
+@pytest.mark.parametrize("name", ["roc_curve", "roc_auc_score", "average_precision_score"])
+def test_large_input_validation(name, kind, pos):
+    y, s, kw = _big_variant(kind, pos)
+    check_against_sklearn(name, y, s, copy_inputs=False, **kw)

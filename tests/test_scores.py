@@ -61,7 +61,7 @@ def test_roc_auc_binary_any_max_fpr(data, max_fpr):
 @pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64, np.uint8])
 def test_roc_auc_binary_large(max_fpr, weighted, dtype):
     rng = np.random.default_rng(11)
-    n = 50_000
+    n = 140_000  # above the serial cut-off (2**17)
     y_true = (rng.random(n) < 0.2).astype(int)
     raw = rng.standard_normal(n) + y_true
     if np.dtype(dtype).kind == "f":
@@ -167,7 +167,7 @@ def test_average_precision_binary_arbitrary_weights(data):
 @pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int32, np.uint8, np.bool_])
 def test_average_precision_binary_large(weighted, dtype):
     rng = np.random.default_rng(5)
-    n = 50_000
+    n = 140_000  # above the serial cut-off (2**17)
     y_true = (rng.random(n) < 0.1).astype(int)
     raw = rng.standard_normal(n) + y_true
     if np.dtype(dtype).kind == "f":
@@ -295,6 +295,7 @@ def test_weighted_average_ignores_nan_of_zero_weight_column():
     assert not math.isnan(sk.value)
 
 
+@pytest.mark.filterwarnings("ignore::UserWarning")
 @pytest.mark.parametrize("name", ["roc_auc_score", "average_precision_score"])
 def test_results_are_python_floats(name):
     y_true = np.array([0, 1, 1, 0])

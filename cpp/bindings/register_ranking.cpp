@@ -7,10 +7,15 @@
 #include <limits>
 #include <memory>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "numpy_views.hpp"
 #include "turbometrics/ranking/score_table.hpp"
 #include "turbometrics/ranking/sweeps.hpp"
+#include "turbometrics/ranking/thresholds.hpp"
+#include "turbometrics/ranking/bootstrap.hpp"
+#include "turbometrics/ranking/delong.hpp"
 
 namespace py = pybind11;
 using namespace turbometrics;
@@ -213,6 +218,141 @@ py::object score_table(const py::array& y_score, const py::array& is_positive, c
   });
 }
 
+py::object roc_auc_delong(const py::array& y_score, const py::array& is_positive, int n_threads) {
+  return with_table(y_score, is_positive, std::nullopt, n_threads, [&](const auto& table) -> py::object {
+    double auc, variance;
+    {
+      py::gil_scoped_release release;
+      auc = ranking::roc_auc(table, n_threads);
+      variance = ranking::delong_variance(table, auc, n_threads);
+    }
+    return py::make_tuple(auc, variance, table.total_positive(), table.total_negative());
+  });
+}
+
+py::object delong_components(const py::array& y_score, const py::array& is_positive, int n_threads) {
+  return with_table(y_score, is_positive, std::nullopt, n_threads, [&](const auto& table) -> py::object {
+    const int64_t rows = table.row_count();
+    py::array_t<double> scores(rows), of_positive(rows), of_negative(rows);
+    double* scores_out = scores.mutable_data();
+    double* positive_out = of_positive.mutable_data();
+    double* negative_out = of_negative.mutable_data();
+    {
+      py::gil_scoped_release release;
+      parallel_for_dynamic(table.block_count(), n_threads, [&](int64_t b) {
+        int64_t i = table.entry_row(b);
+        ranking::for_each_component_of_block(
+            table, b, [&](const auto& row, const ranking::StructuralComponents& v, double, double) {
+              scores_out[i] = static_cast<double>(row.score);
+              positive_out[i] = v.of_positive;
+              negative_out[i] = v.of_negative;
+              ++i;
+            });
+      });
+    }
+    return py::make_tuple(scores, of_positive, of_negative, table.total_positive(), table.total_negative());
+  });
+}
+
+ranking::DecisionMetric decision_metric(const std::string& name) {
+  if (name == "fbeta") return ranking::DecisionMetric::f_beta;
+  if (name == "youden") return ranking::DecisionMetric::youden;
+  if (name == "accuracy") return ranking::DecisionMetric::accuracy;
+  if (name == "balanced_accuracy") return ranking::DecisionMetric::balanced_accuracy;
+  if (name == "mcc") return ranking::DecisionMetric::mcc;
+  throw std::invalid_argument("unknown decision metric: " + name);
+}
+
+py::object best_threshold(const py::array& y_score, const py::array& is_positive,
+                          const std::optional<py::array>& weight, const std::string& metric, double beta,
+                          int n_threads) {
+  const auto chosen = decision_metric(metric);
+  return with_table(y_score, is_positive, weight, n_threads, [&](const auto& table) -> py::object {
+    ranking::BestThreshold best;
+    {
+      py::gil_scoped_release release;
+      best = ranking::best_threshold(table, chosen, beta, n_threads);
+    }
+    const auto& c = best.confusion;
+    py::dict result;
+    result["threshold"] = best.threshold;
+    result["value"] = best.value;
+    result["precision"] = c.precision();
+    result["recall"] = c.tpr();
+    result["tpr"] = c.tpr();
+    result["fpr"] = c.fpr();
+    result["tp"] = c.tp;
+    result["fp"] = c.fp;
+    result["tn"] = c.tn;
+    result["fn"] = c.fn;
+    return result;
+  });
+}
+
+py::object metrics_at_thresholds(const py::array& y_score, const py::array& is_positive,
+                                 const std::optional<py::array>& weight, double beta, int n_threads) {
+  return with_table(y_score, is_positive, weight, n_threads, [&](const auto& table) -> py::object {
+    const int64_t rows = table.row_count();
+    const char* names[] = {"thresholds", "tp", "fp", "tn", "fn", "precision", "recall", "fbeta", "fpr"};
+    py::dict result;
+    std::vector<double*> columns;
+    for (const char* name : names) {
+      py::array_t<double> column(rows);
+      columns.push_back(column.mutable_data());
+      result[name] = column;
+    }
+    {
+      py::gil_scoped_release release;
+      const ranking::ThresholdColumns out{columns[0], columns[1], columns[2], columns[3], columns[4],
+                                          columns[5], columns[6], columns[7], columns[8]};
+      ranking::metrics_at_thresholds(table, beta, out, n_threads);
+    }
+    return result;
+  });
+}
+
+using DoubleColumn = py::array_t<double, py::array::c_style | py::array::forcecast>;
+using CountColumn = py::array_t<int64_t, py::array::c_style | py::array::forcecast>;
+
+ranking::TableMetric table_metric_named(const std::string& metric, double beta, double cutoff) {
+  ranking::TableMetric table_metric{ranking::BootstrapMetric::decision};
+  if (metric == "roc_auc") {
+    table_metric.kind = ranking::BootstrapMetric::roc_auc;
+  } else if (metric == "average_precision") {
+    table_metric.kind = ranking::BootstrapMetric::average_precision;
+  } else {
+    table_metric.decision = decision_metric(metric);
+    table_metric.beta = beta;
+    table_metric.cutoff = cutoff;
+  }
+  return table_metric;
+}
+
+double table_metric(const DoubleColumn& scores, const CountColumn& positive, const CountColumn& negative,
+                    const std::string& metric, double beta, double cutoff) {
+  const int64_t rows = scores.shape(0);
+  if (positive.shape(0) != rows || negative.shape(0) != rows) throw std::invalid_argument("table columns differ");
+  const auto evaluate = table_metric_named(metric, beta, cutoff);
+  return evaluate(ranking::CountTable(scores.data(), positive.data(), negative.data(), rows));
+}
+
+py::array_t<double> bootstrap_table_metric(const DoubleColumn& scores, const CountColumn& positive,
+                                           const CountColumn& negative, const std::string& metric, double beta,
+                                           double cutoff, int64_t replicates, uint64_t seed, int n_threads) {
+  const int64_t rows = scores.shape(0);
+  if (positive.shape(0) != rows || negative.shape(0) != rows) throw std::invalid_argument("table columns differ");
+  const auto table_metric = table_metric_named(metric, beta, cutoff);
+  std::vector<double> values;
+  {
+    py::gil_scoped_release release;
+    values = ranking::bootstrap(scores.data(), positive.data(), negative.data(), rows, table_metric, replicates, seed,
+                                n_threads);
+  }
+  py::array_t<double> out(replicates);
+  std::copy(values.begin(), values.end(), out.mutable_data());
+  return out;
+}
+
 }  // namespace
 
 void register_ranking(py::module_& m) {
@@ -226,6 +366,21 @@ void register_ranking(py::module_& m) {
         py::arg("sample_weight"), py::arg("drop_intermediate"), py::arg("n_threads"));
   m.def("det_curve", &det_curve, py::arg("y_score"), py::arg("is_positive"), py::arg("sample_weight"),
         py::arg("drop_intermediate"), py::arg("n_threads"));
+  m.def("best_threshold", &best_threshold, py::arg("y_score"), py::arg("is_positive"), py::arg("sample_weight"),
+        py::arg("metric"), py::arg("beta"), py::arg("n_threads"));
+  m.def("metrics_at_thresholds", &metrics_at_thresholds, py::arg("y_score"), py::arg("is_positive"),
+        py::arg("sample_weight"), py::arg("beta"), py::arg("n_threads"));
+  m.def("bootstrap_table_metric", &bootstrap_table_metric, py::arg("scores"), py::arg("positive"),
+        py::arg("negative"), py::arg("metric"), py::arg("beta"), py::arg("cutoff"), py::arg("replicates"),
+        py::arg("seed"), py::arg("n_threads"),
+        "Stratified bootstrap replicates of a metric of the table given by per-row counts.");
+  m.def("table_metric", &table_metric, py::arg("scores"), py::arg("positive"), py::arg("negative"),
+        py::arg("metric"), py::arg("beta"), py::arg("cutoff"), "A metric of the table given by per-row counts.");
+  m.def("roc_auc_delong", &roc_auc_delong, py::arg("y_score"), py::arg("is_positive"), py::arg("n_threads"),
+        "ROC AUC, DeLong's variance of it, and the class totals.");
+  m.def("delong_components", &delong_components, py::arg("y_score"), py::arg("is_positive"), py::arg("n_threads"),
+        "Distinct scores (float64, decreasing) with DeLong's structural components of a positive and of a "
+        "negative at each, and the class totals.");
   m.def("score_table", &score_table, py::arg("y_score"), py::arg("is_positive"), py::arg("sample_weight"),
         py::arg("n_threads"),
         "Distinct scores in descending order with cumulative positive and negative weight at each.");

@@ -15,7 +15,6 @@ import numpy as np
 from ._threads import threads_for
 from ._validation import (
     Target,
-    as_array,
     assert_all_finite,
     check_consistent_length,
     check_pos_label_consistency,
@@ -92,10 +91,13 @@ def positive_mask(labels: np.ndarray, pos_label: Any) -> np.ndarray:
     return np.asarray(labels == pos_label, dtype=bool)
 
 
-def prepare_binary(target: Target, y_score: Any, pos_label: Any, sample_weight: Any) -> BinaryInput:
+def prepare_binary(target: Target, y_score: Any, pos_label: Any, sample_weight: Any,
+                   scores_checked: bool = False) -> BinaryInput:
     """Validate binary input as scikit-learn's confusion_matrix_at_thresholds.
 
-    ``target`` is ``type_of_target(y_true, input_name="y_true")``.
+    ``target`` is ``type_of_target(y_true, input_name="y_true")``;
+    ``scores_checked`` skips the finiteness pass for scores the caller has
+    already validated.
     """
     if not (target.kind == "binary" or (target.kind == "multiclass" and pos_label is not None)):
         raise ValueError(f"{target.kind} format is not supported")
@@ -106,13 +108,14 @@ def prepare_binary(target: Target, y_score: Any, pos_label: Any, sample_weight: 
     check_consistent_length(is_positive, y_score, sample_weight)
     is_positive = column_or_1d(is_positive)
     scores = column_or_1d(y_score)
-    assert_all_finite(scores)
+    if not scores_checked:
+        assert_all_finite(scores)
     weights = None
     if sample_weight is not None:
         weights = check_sample_weight(column_or_1d(sample_weight), is_positive.shape[0])
         if weights.dtype != np.float64:
             weights = weights.astype(np.float64)
-    if scores.dtype.kind in "OUS":
+    if scores.dtype.kind in "OUSV":
         _sort_like_scikit_learn(scores)
     if scores.shape[0] == 0:
         raise IndexError("index -1 is out of bounds for axis 0 with size 0")
@@ -129,4 +132,4 @@ def _sort_like_scikit_learn(scores: np.ndarray) -> None:
 
 def binary_input(y_true: Any, y_score: Any, pos_label: Any, sample_weight: Any) -> BinaryInput:
     """Validate raw binary input (type_of_target first, as scikit-learn)."""
-    return prepare_binary(type_of_target(y_true, input_name="y_true"), as_array(y_score), pos_label, sample_weight)
+    return prepare_binary(type_of_target(y_true, input_name="y_true"), y_score, pos_label, sample_weight)

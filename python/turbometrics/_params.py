@@ -32,7 +32,14 @@ class Constraint:
         return self.phrase
 
 
+def is_sparse(value: Any) -> bool:
+    """Whether ``value`` is a SciPy sparse array or matrix (without importing SciPy)."""
+    return type(value).__module__.startswith("scipy.sparse")
+
+
 def _is_array_like(value: Any) -> bool:
+    if is_sparse(value):
+        return False  # scikit-learn declares sparse input separately; these functions refuse it
     looks_like_array = hasattr(value, "__len__") or hasattr(value, "shape") or hasattr(value, "__array__")
     return looks_like_array and not np.isscalar(value)
 

@@ -19,6 +19,7 @@ from . import _core
 from ._averaging import average_over_labels
 from ._binary_input import binary_input, prepare_binary
 from ._exceptions import UndefinedMetricWarning
+from ._multiclass import check_labels_parameter, classes_and_codes, encode, one_vs_one, one_vs_rest
 from ._params import (
     ARRAY_LIKE,
     BOOLEAN,
@@ -219,7 +220,7 @@ def det_curve(y_true: Any, y_score: Any, pos_label: Any = None, sample_weight: A
              _CURVE_CONSTRAINTS)
     threads = resolve_threads(n_threads)
     target = type_of_target(y_true, input_name="y_true")
-    data = prepare_binary(target, as_array(y_score), pos_label, sample_weight)
+    data = prepare_binary(target, y_score, pos_label, sample_weight)
     scores, is_positive, weights, kernel_threads = data.kernel_args(threads)
     fps, tps, thresholds = _core.det_curve(scores, is_positive, weights, bool(drop_intermediate), kernel_threads)
     classes = target.classes if target.classes is not None else np.unique(target.array)
@@ -239,7 +240,7 @@ def _binary_roc_auc(target: Target, y_score: np.ndarray, sample_weight: Optional
         warnings.warn("Only one class is present in y_true. ROC AUC score is not defined in that case.",
                       UndefinedMetricWarning, stacklevel=4)
         return np.nan
-    data = prepare_binary(target, y_score, None, sample_weight)
+    data = prepare_binary(target, y_score, None, sample_weight, scores_checked=True)
     partial_fpr = None if max_fpr is None or max_fpr == 1 else float(max_fpr)
     scores, is_positive, weights, kernel_threads = data.kernel_args(n_threads)
     area, positives, negatives = _core.roc_auc(scores, is_positive, weights, partial_fpr, kernel_threads)
@@ -287,14 +288,49 @@ def _indicator_column_roc_auc(y_true: np.ndarray, y_score: np.ndarray, sample_we
     return _binary_roc_auc(type_of_target(y_true), as_array(y_score), sample_weight, max_fpr, n_threads)
 
 
+def _multiclass_roc_auc(y_true: np.ndarray, scores: np.ndarray, labels: Any, multi_class: str,
+                        average: Optional[str], sample_weight: Optional[np.ndarray], n_threads: int) -> float:
+    """scikit-learn's ``_multiclass_roc_auc_score``: one-vs-rest or
+    one-vs-one (Hand and Till) over class probabilities."""
+    if scores.ndim != 2:
+        raise ValueError("`y_score` needs to be of shape `(n_samples, n_classes)`, since `y_true` contains multiple "
+                         f"classes. Got `y_score.shape={scores.shape}`.")
+    if not np.allclose(1, scores.sum(axis=1)):
+        raise ValueError("Target scores need to be probabilities for multiclass roc_auc, i.e. they should sum up to "
+                         "1.0 over classes")
+    average_options: tuple = ("macro", "weighted", None)
+    if multi_class == "ovr":
+        average_options = ("micro",) + average_options
+    if average not in average_options:
+        raise ValueError(f"average must be one of {average_options} for multiclass problems")
+    if average is None and multi_class == "ovo":
+        raise NotImplementedError("average=None is not implemented for multi_class='ovo'.")
+    y_true = y_true.reshape(-1)
+    if labels is not None:
+        classes = check_labels_parameter(
+            labels, scores.shape[1], "Number of given labels, {0}, not equal to the number of columns in 'y_score', {1}")
+        codes = encode(y_true, classes, "'y_true' contains labels not in parameter 'labels'")
+    else:
+        classes, codes = classes_and_codes(y_true)
+        if classes.shape[0] != scores.shape[1]:
+            raise ValueError("Number of classes in y_true not equal to the number of columns in 'y_score'")
+    if multi_class == "ovo":
+        if sample_weight is not None:
+            raise ValueError("sample_weight is not supported for multiclass one-vs-one ROC AUC, 'sample_weight' must "
+                             "be None in this case.")
+        return one_vs_one(partial(_binary_roc_auc, max_fpr=None, n_threads=n_threads), codes, scores, average)
+    column_metric = partial(_indicator_column_roc_auc, max_fpr=None, n_threads=n_threads)
+    return one_vs_rest(column_metric, codes, classes.shape[0], scores, average, sample_weight)
+
+
 @bind_like_scikit_learn
 def roc_auc_score(y_true: Any, y_score: Any, *, average: Optional[str] = "macro", sample_weight: Any = None,
                   max_fpr: Optional[float] = None, multi_class: str = "raise", labels: Any = None,
                   n_threads: Optional[int] = None) -> Union[float, np.ndarray]:
     """Area under the ROC curve, computed from the sorted score table.
 
-    Same as :func:`sklearn.metrics.roc_auc_score` for binary and
-    multilabel-indicator targets. The area is the rank-sum (Mann-Whitney)
+    Same as :func:`sklearn.metrics.roc_auc_score` for binary, multiclass
+    and multilabel-indicator targets. The area is the rank-sum (Mann-Whitney)
     statistic with ties counted one half, accumulated exactly in integers
     when unweighted.
 
@@ -311,10 +347,12 @@ def roc_auc_score(y_true: Any, y_score: Any, *, average: Optional[str] = "macro"
         If set, the standardised partial AUC over fpr in [0, max_fpr]
         (McClish correction): 0.5 for a random ranking, 1 for a perfect one.
     multi_class : {'raise', 'ovr', 'ovo'}, default='raise'
-        Multiclass targets are not implemented yet and raise
-        NotImplementedError (after scikit-learn's own argument checks).
+        For multiclass targets (``y_score`` of shape (n_samples, n_classes),
+        rows summing to 1): 'ovr' scores each class against the rest
+        (average micro/macro/weighted/None); 'ovo' is Hand and Till's
+        pairwise average (macro/weighted, no sample_weight); 'raise' raises.
     labels : array-like, default=None
-        Only used for multiclass targets.
+        Multiclass only: the classes, in the order of the score columns.
     n_threads : int, default=None
         Threads for the sort; the result is identical for every count.
 
@@ -345,8 +383,7 @@ def roc_auc_score(y_true: Any, y_score: Any, *, average: Optional[str] = "macro"
                              f"`None`, received `max_fpr={max_fpr}` instead")
         if multi_class == "raise":
             raise ValueError("multi_class must be in ('ovo', 'ovr')")
-        raise NotImplementedError("turbometrics does not implement multiclass roc_auc_score yet "
-                                  f"(multi_class={multi_class!r}); use scikit-learn for multiclass targets")
+        return _multiclass_roc_auc(y_true_array, scores, labels, multi_class, average, sample_weight, threads)
     if target.kind == "binary":
         # label_binarize: the greater of two labels is the positive class.
         classes = target.classes
@@ -403,20 +440,24 @@ def average_precision_score(y_true: Any, y_score: Any, *, average: Optional[str]
     if sample_weight is not None:
         sample_weight = column_or_1d(sample_weight)
     target = type_of_target(y_true, input_name="y_true")
-    present = target.classes if target.classes is not None else np.unique(target.array)
     if target.kind == "binary":
+        present = target.classes if target.classes is not None else np.unique(target.array)
         if present.shape[0] == 2 and pos_label not in present:
             raise ValueError(f"pos_label={pos_label} is not a valid label. It should be one of {present}")
     elif target.kind == "multilabel-indicator" and pos_label != 1:
         raise ValueError("Parameter pos_label is fixed to 1 for multilabel-indicator y_true. Do not set pos_label "
                          "or set pos_label to 1.")
-    elif target.kind == "multiclass":
+    metric = partial(_binary_average_precision, pos_label=pos_label, n_threads=threads)
+    if target.kind == "multiclass":
         if pos_label != 1:
             raise ValueError("Parameter pos_label is fixed to 1 for multiclass y_true. Do not set pos_label or set "
                              "pos_label to 1.")
-        raise NotImplementedError("turbometrics does not implement average_precision_score for multiclass y_true "
-                                  "yet; use scikit-learn for multiclass targets")
-    metric = partial(_binary_average_precision, pos_label=pos_label, n_threads=threads)
+        classes, codes = classes_and_codes(target.array.reshape(-1))
+        scores = as_array(y_score)
+        if scores.shape != (codes.shape[0], classes.shape[0]):
+            raise ValueError("`y_score` needs to be of shape `(n_samples, n_classes)`, since `y_true` contains "
+                             f"multiple classes. Got `y_score.shape={scores.shape}`.")
+        return one_vs_rest(metric, codes, classes.shape[0], scores, average, sample_weight)
     if target.kind == "binary":
         return metric(target.array, y_score, sample_weight)
     if target.kind != "multilabel-indicator":

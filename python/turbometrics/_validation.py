@@ -78,8 +78,9 @@ def check_dimensions(array: np.ndarray) -> None:
 
 
 def column_or_1d(values: Any) -> np.ndarray:
-    """A 1-D view of a 1-D array or an (n, 1) column; ValueError otherwise."""
-    array = as_array(values)
+    """A 1-D view of a 1-D array or an (n, 1) column; ValueError otherwise
+    (NumPy's own error for ragged sequences, as in scikit-learn)."""
+    array = np.asarray(values)
     check_dimensions(array)
     if array.ndim == 1:
         return array
@@ -118,7 +119,7 @@ def check_score_array(values: Any) -> np.ndarray:
     """``check_array(y_score, ensure_2d=False)``: numeric, at most 2-D,
     finite and non-empty. Object arrays are converted to float64, but (as in
     scikit-learn) object data that arrived as a list is left as it is."""
-    array = as_array(values)
+    array = np.asarray(values)
     if array.dtype.kind in "USV":
         raise ValueError("dtype='numeric' is not compatible with arrays of bytes/strings.Convert your data to "
                          "numeric values explicitly instead.")
@@ -130,10 +131,13 @@ def check_score_array(values: Any) -> np.ndarray:
     return array
 
 
-def check_sample_weight(sample_weight: Any, n_samples: int) -> np.ndarray:
-    """scikit-learn's ``_check_sample_weight``: float64, 1-D, finite, not all zero."""
+def check_sample_weight(sample_weight: Any, n_samples: int, force_float: bool = True) -> np.ndarray:
+    """scikit-learn's ``_check_sample_weight``: float64, 1-D, finite, not all zero.
+    With ``force_float=False`` integer and bool weights keep their dtype."""
     weights = as_array(sample_weight)
-    if weights.dtype not in (np.float64, np.float32):
+    if not force_float and weights.dtype.kind in "biu":
+        pass
+    elif weights.dtype not in (np.float64, np.float32):
         weights = weights.astype(np.float64)
     if weights.ndim == 0:
         weights = np.full(n_samples, weights, dtype=weights.dtype)

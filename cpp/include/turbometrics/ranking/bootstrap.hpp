@@ -1,0 +1,140 @@
+// Stratified bootstrap of table metrics. A replicate redraws, with
+// replacement, as many positives as there are among the positives and as
+// many negatives among the negatives; since samples at one row are
+// interchangeable, a replicate is a new count per row, and the metric is the
+// usual sweep over the resampled table. Replicate r draws from its own
+// generator seeded by (seed, r), so results do not depend on the thread
+// count.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "../parallel.hpp"
+#include "score_table.hpp"
+#include "sweeps.hpp"
+#include "thresholds.hpp"
+
+namespace turbometrics::ranking {
+
+// A table given by per-row counts (rows in decreasing score order), swept
+// as one block. It has the interface the sweeps read.
+class CountTable {
+ public:
+  using Weight = int64_t;
+  using TableRow = Row<double, int64_t>;
+
+  CountTable(const double* scores, const int64_t* positive, const int64_t* negative, int64_t rows)
+      : scores_(scores), positive_(positive), negative_(negative), rows_(rows) {
+    for (int64_t r = 0; r < rows; ++r) {
+      total_positive_ += positive[r];
+      total_negative_ += negative[r];
+    }
+  }
+
+  int64_t block_count() const { return 1; }
+  int64_t row_count() const { return rows_; }
+  int64_t entry_row(int64_t) const { return 0; }
+  Weight entry_positive(int64_t) const { return 0; }
+  Weight entry_negative(int64_t) const { return 0; }
+  Weight total_positive() const { return total_positive_; }
+  Weight total_negative() const { return total_negative_; }
+
+  template <class Visit>
+  void for_each_row_of_block(int64_t, Visit&& visit) const {
+    Weight positive = 0, negative = 0;
+    for (int64_t r = 0; r < rows_; ++r) {
+      positive += positive_[r];
+      negative += negative_[r];
+      visit(TableRow{scores_[r], positive, negative});
+    }
+  }
+
+ private:
+  const double* scores_;
+  const int64_t *positive_, *negative_;
+  int64_t rows_;
+  Weight total_positive_ = 0, total_negative_ = 0;
+};
+
+// splitmix64: a small, well-mixed 64-bit generator.
+class SplitMix64 {
+ public:
+  explicit SplitMix64(uint64_t seed) : state_(seed) {}
+  uint64_t next() {
+    uint64_t z = (state_ += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+  }
+  // Uniform in [0, bound) by the multiply-high method (bias below bound / 2^64).
+  int64_t below(int64_t bound) {
+#ifdef __SIZEOF_INT128__
+    return static_cast<int64_t>((static_cast<unsigned __int128>(next()) * static_cast<uint64_t>(bound)) >> 64);
+#else
+    return static_cast<int64_t>(next() % static_cast<uint64_t>(bound));
+#endif
+  }
+
+ private:
+  uint64_t state_;
+};
+
+enum class BootstrapMetric { roc_auc, average_precision, decision };
+
+// Metric of one (resampled) count table. `decision` evaluates `decision`
+// for predicting positive at scores >= `cutoff` (binary predictions are
+// tables with rows 1 and 0).
+struct TableMetric {
+  BootstrapMetric kind;
+  DecisionMetric decision = DecisionMetric::f_beta;
+  double beta = 1.0;
+  double cutoff = 0.5;
+
+  double operator()(const CountTable& table) const {
+    switch (kind) {
+      case BootstrapMetric::roc_auc: return roc_auc(table, 1);
+      case BootstrapMetric::average_precision: return average_precision(table, 1);
+      case BootstrapMetric::decision: break;
+    }
+    Confusion confusion{0.0, 0.0, static_cast<double>(table.total_positive()),
+                        static_cast<double>(table.total_negative())};
+    table.for_each_row_of_block(0, [&](const CountTable::TableRow& row) {
+      if (row.score >= cutoff) confusion = confusion_at(table, row);
+    });
+    return confusion.value(decision, beta * beta);
+  }
+};
+
+// `replicates` bootstrap values of `metric` over the table given by
+// per-row counts.
+inline std::vector<double> bootstrap(const double* scores, const int64_t* positive, const int64_t* negative,
+                                     int64_t rows, const TableMetric& metric, int64_t replicates, uint64_t seed,
+                                     int n_threads) {
+  // The row of every positive and of every negative sample.
+  std::vector<int64_t> positive_rows, negative_rows;
+  for (int64_t r = 0; r < rows; ++r) {
+    positive_rows.insert(positive_rows.end(), positive[r], r);
+    negative_rows.insert(negative_rows.end(), negative[r], r);
+  }
+  std::vector<double> values(replicates);
+  const int chunks = std::max(1, n_threads);
+  parallel_for_dynamic(chunks, n_threads, [&](int64_t c) {
+    auto [begin, end] = chunk_bounds(replicates, chunks, static_cast<int>(c));
+    std::vector<int64_t> drawn_positive(rows), drawn_negative(rows);
+    for (int64_t replicate = begin; replicate < end; ++replicate) {
+      SplitMix64 generator(seed ^ (0xD1B54A32D192ED03ULL * static_cast<uint64_t>(replicate + 1)));
+      std::fill(drawn_positive.begin(), drawn_positive.end(), 0);
+      std::fill(drawn_negative.begin(), drawn_negative.end(), 0);
+      const int64_t n_positive = static_cast<int64_t>(positive_rows.size());
+      const int64_t n_negative = static_cast<int64_t>(negative_rows.size());
+      for (int64_t i = 0; i < n_positive; ++i) ++drawn_positive[positive_rows[generator.below(n_positive)]];
+      for (int64_t i = 0; i < n_negative; ++i) ++drawn_negative[negative_rows[generator.below(n_negative)]];
+      values[replicate] = metric(CountTable(scores, drawn_positive.data(), drawn_negative.data(), rows));
+    }
+  });
+  return values;
+}
+
+}  // namespace turbometrics::ranking
