@@ -8,6 +8,7 @@ errors in scikit-learn's order (that of ``confusion_matrix_at_thresholds``).
 
 from __future__ import annotations
 
+import sys
 from typing import Any, Optional
 
 import numpy as np
@@ -35,8 +36,9 @@ class BinaryInput:
     ----------
     scores : ndarray
         1-D scores in a dtype the kernels read (bool is viewed as uint8).
-    is_positive : ndarray of bool
-        1-D mask of the positive class.
+    is_positive : ndarray of bool or uint8
+        1-D mask of the positive class, one byte per sample (possibly a
+        strided view of 0/1 integer labels).
     weights : ndarray of float64 or None
     score_dtype : numpy.dtype
         The caller's score dtype, which thresholds are returned in.
@@ -83,11 +85,18 @@ def kernel_scores(y_score: np.ndarray) -> np.ndarray:
     return scores
 
 
-def positive_mask(labels: np.ndarray, pos_label: Any) -> np.ndarray:
-    """``labels == pos_label`` as a bool array (the labels themselves when
-    they already are that mask)."""
-    if labels.dtype.kind == "b" and pos_label is not None and pos_label == 1 and not isinstance(pos_label, str):
+def positive_mask(labels: np.ndarray, pos_label: Any, classes: Optional[np.ndarray] = None) -> np.ndarray:
+    """``labels == pos_label`` as one byte per sample, without a copy when
+    the labels already are that mask: bool labels, or integer labels whose
+    classes are within {0, 1} with pos_label 1, read through their low byte
+    (a strided uint8 view of contiguous labels on little-endian machines)."""
+    is_one = pos_label is not None and not isinstance(pos_label, str) and pos_label == 1
+    if labels.dtype.kind == "b" and is_one:
         return labels
+    zero_one = classes is not None and classes.dtype.kind in "iu" and np.isin(classes, (0, 1)).all()
+    little_endian = labels.dtype.byteorder == "<" or (labels.dtype.byteorder == "=" and sys.byteorder == "little")
+    if is_one and zero_one and labels.ndim == 1 and labels.flags.c_contiguous and little_endian:
+        return labels.view(np.uint8)[:: labels.dtype.itemsize]
     return np.asarray(labels == pos_label, dtype=bool)
 
 
@@ -104,7 +113,7 @@ def prepare_binary(target: Target, y_score: Any, pos_label: Any, sample_weight: 
     if pos_label is None:
         classes = target.classes if target.classes is not None else np.unique(target.array)
         pos_label = check_pos_label_consistency(None, classes)
-    is_positive = positive_mask(target.array, pos_label)
+    is_positive = positive_mask(target.array, pos_label, target.classes)
     check_consistent_length(is_positive, y_score, sample_weight)
     is_positive = column_or_1d(is_positive)
     scores = column_or_1d(y_score)

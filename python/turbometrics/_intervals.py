@@ -196,7 +196,7 @@ def delong_test(y_true: Any, y_score_a: Any, y_score_b: Any, *, pos_label: Any =
         sample_scores = data.scores.astype(np.float64)
         rows = scores.shape[0] - 1 - np.searchsorted(scores[::-1], sample_scores, side="left")
         components.append((data.is_positive, v10[rows], v01[rows]))
-    is_positive = components[0][0]
+    is_positive = components[0][0].astype(bool)
     v10 = np.stack([c[1][is_positive] for c in components])
     v01 = np.stack([c[2][~is_positive] for c in components])
     auc_a, auc_b = v10.mean(axis=1)

@@ -387,9 +387,12 @@ def roc_auc_score(y_true: Any, y_score: Any, *, average: Optional[str] = "macro"
     if target.kind == "binary":
         # label_binarize: the greater of two labels is the positive class.
         classes = target.classes
-        two_classes = classes.shape[0] == 2
-        is_positive = (y_true_array == classes[-1]) if two_classes else np.zeros(y_true_array.shape, bool)
-        binarized = Target("binary", is_positive, np.array([False, True]) if two_classes else classes[:1] != classes[:1])
+        if classes.dtype.kind in "iu" and np.array_equal(classes, [0, 1]):
+            binarized = target  # already 0/1: read in place
+        elif classes.shape[0] == 2:
+            binarized = Target("binary", y_true_array == classes[-1], np.array([False, True]))
+        else:
+            binarized = Target("binary", np.zeros(y_true_array.shape, bool), np.array([False]))
         return _binary_roc_auc(binarized, scores, sample_weight, max_fpr, threads)
     if target.kind != "multilabel-indicator":
         raise ValueError(f"{target.kind} format is not supported")
