@@ -151,7 +151,7 @@ struct RocCorner {
   bool operator()(const Row& a, const Row& b, const Row& c) const {
     const double a_neg = a.negative, b_neg = b.negative, c_neg = c.negative;
     const double a_pos = a.positive, b_pos = b.positive, c_pos = c.positive;
-    return ((c_neg - b_neg) - (b_neg - a_neg)) != 0.0 || ((c_pos - b_pos) - (b_pos - a_pos)) != 0.0;
+    return (((c_neg - b_neg) - (b_neg - a_neg)) != 0.0) | (((c_pos - b_pos) - (b_pos - a_pos)) != 0.0);
   }
 };
 
@@ -161,7 +161,7 @@ struct PositiveChangeCorner {
   template <class Row>
   bool operator()(const Row& a, const Row& b, const Row& c) const {
     const double a_pos = a.positive, b_pos = b.positive, c_pos = c.positive;
-    return (b_pos - a_pos) != 0.0 || (c_pos - b_pos) != 0.0;
+    return ((b_pos - a_pos) != 0.0) | ((c_pos - b_pos) != 0.0);
   }
 };
 
@@ -181,7 +181,7 @@ class KeptRows {
     drop_ = drop_intermediate && points > 2;
     const auto counts = sweep_blocks(table, n_threads, [&](int64_t b) {
       int64_t kept = 0;
-      for_each_kept_row_of_block(b, [&](const TableRow&) { ++kept; });
+      for_each_row_of_block(b, [&](const TableRow&, bool keep) { kept += keep; });
       return kept;
     });
     offsets_.assign(counts.size() + 1, leading ? 1 : 0);
@@ -193,23 +193,30 @@ class KeptRows {
   // Index of block b's first kept point among all kept points.
   int64_t offset(int64_t b) const { return offsets_[b]; }
 
-  // Calls visit(row) for each kept row of block b, in order.
+  // Calls visit(row, keep) for each row of block b, in order; `keep` says
+  // whether the curve keeps it. (Deciding without a branch and letting the
+  // caller skip rows branch-free is much faster on unpredictable curves.)
   template <class Visit>
-  void for_each_kept_row_of_block(int64_t b, Visit&& visit) const {
+  void for_each_row_of_block(int64_t b, Visit&& visit) const {
     const int64_t blocks = table_.block_count();
-    std::optional<TableRow> previous = b > 0 ? std::optional<TableRow>(table_.last_row(b - 1)) : leading_;
-    const std::optional<TableRow> after =
-        b + 1 < blocks ? std::optional<TableRow>(table_.first_row(b + 1)) : std::nullopt;
-    std::optional<TableRow> pending;
-    auto decide = [&](const TableRow& row, const std::optional<TableRow>& next) {
-      if (!drop_ || !previous || !next || corner_(*previous, row, *next)) visit(row);
-      previous = row;
-    };
+    // The row before block b (the leading point, or the previous block's
+    // last row) and the row after it; `has_*` say whether they exist.
+    bool has_previous = b > 0 || leading_.has_value();
+    TableRow previous = b > 0 ? table_.last_row(b - 1) : leading_.value_or(TableRow{});
+    const bool has_after = b + 1 < blocks;
+    const TableRow after = has_after ? table_.first_row(b + 1) : TableRow{};
+    bool has_pending = false;
+    TableRow pending{};
     table_.for_each_row_of_block(b, [&](const TableRow& row) {
-      if (pending) decide(*pending, row);
+      if (has_pending) {
+        visit(pending, !drop_ | !has_previous | corner_(previous, pending, row));
+        previous = pending;
+        has_previous = true;
+      }
       pending = row;
+      has_pending = true;
     });
-    if (pending) decide(*pending, after);
+    if (has_pending) visit(pending, !drop_ || !has_previous || !has_after || corner_(previous, pending, after));
   }
 
  private:
@@ -222,11 +229,18 @@ class KeptRows {
 
 // Calls write(index, row) for every kept row, in parallel over blocks;
 // indices count from the first kept point (the leading one is index 0).
+// Rows that are not kept may also be passed to write() with the index of the
+// next kept row, which overwrites them; the caller's writes must be plain
+// stores.
 template <class Table, class Corner, class Write>
 void write_kept_rows(const Table& table, const KeptRows<Table, Corner>& kept, int n_threads, Write&& write) {
   parallel_for_dynamic(table.block_count(), n_threads, [&](int64_t b) {
     int64_t index = kept.offset(b);
-    kept.for_each_kept_row_of_block(b, [&](const auto& row) { write(index++, row); });
+    const int64_t end = kept.offset(b + 1);
+    kept.for_each_row_of_block(b, [&](const auto& row, bool keep) {
+      if (index < end) write(index, row);
+      index += keep;
+    });
   });
 }
 
