@@ -7,10 +7,18 @@ namespace py = pybind11;
 void register_threads(py::module_& m);
 void register_labels(py::module_& m);
 void register_ranking(py::module_& m);
+void register_density(py::module_& m);
+void register_calibration(py::module_& m);
+void register_stability(py::module_& m);
+void register_classification(py::module_& m);
 
 PYBIND11_MODULE(_core, m) {
   m.doc() = "turbometrics compiled kernels (private; use the turbometrics package).";
   register_threads(m);
   register_labels(m);
   register_ranking(m);
+  register_density(m);
+  register_calibration(m);
+  register_stability(m);
+  register_classification(m);
 }

@@ -1,6 +1,6 @@
 """Type stubs for the compiled kernels (private API)."""
 
-from typing import Optional, Tuple, Union
+from typing import Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -42,3 +42,40 @@ def det_curve(
 def score_table(
     y_score: np.ndarray, is_positive: np.ndarray, sample_weight: Optional[np.ndarray], n_threads: int
 ) -> Tuple[np.ndarray, np.ndarray, np.ndarray]: ...
+def label_values(y: np.ndarray, n_threads: int) -> np.ndarray: ...
+def confusion_table(
+    y_true: np.ndarray, y_pred: np.ndarray, labels: np.ndarray, sample_weight: Optional[np.ndarray], n_threads: int
+) -> np.ndarray: ...
+def indicator_sums(
+    y_true: np.ndarray, y_pred: np.ndarray, sample_weight: Optional[np.ndarray], n_threads: int
+) -> np.ndarray: ...
+def agreement(
+    y_true: np.ndarray, y_pred: np.ndarray, sample_weight: Optional[np.ndarray], n_threads: int
+) -> Tuple[Union[int, float], Union[int, float]]: ...
+def calibration_bin_table(
+    y_prob: np.ndarray,
+    mode: str,
+    y_true: Optional[np.ndarray],
+    sample_weight: Optional[np.ndarray],
+    edges: np.ndarray,
+    uniform: bool,
+    n_threads: int,
+) -> Tuple[np.ndarray, bool]: ...
+def hellinger_rows(p: np.ndarray, q: np.ndarray, n_threads: int) -> np.ndarray: ...
+def ensemble_per_sample(
+    P: np.ndarray, statistic: str, threshold: float, n_threads: int
+) -> Tuple[np.ndarray, bool]: ...
+def kde_log_sums(
+    data: np.ndarray,
+    weights: Optional[np.ndarray],
+    points: np.ndarray,
+    kernel: str,
+    bandwidth: float,
+    n_threads: int,
+) -> np.ndarray: ...
+def kde_linear_bin(
+    data: np.ndarray, weights: Optional[np.ndarray], low: Sequence[float], delta: float, size: Sequence[int]
+) -> np.ndarray: ...
+def kde_grid_interpolate(
+    values_on_grid: np.ndarray, low: Sequence[float], delta: float, points: np.ndarray, n_threads: int
+) -> np.ndarray: ...

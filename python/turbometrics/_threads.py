@@ -9,6 +9,7 @@ does not survive a fork, and using it in the child can hang.
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 from numbers import Integral
@@ -51,8 +52,10 @@ def _cgroup_cpu_limit() -> Optional[int]:
     return None
 
 
+@functools.lru_cache(maxsize=None)
 def available_cpus() -> int:
-    """Number of CPUs this process can actually use."""
+    """Number of CPUs this process can actually use (read once: the
+    affinity mask and the cgroup quota, at the first call)."""
     try:
         cpus = len(os.sched_getaffinity(0))
     except AttributeError:

@@ -66,6 +66,38 @@ struct KnownValues {
   }
 };
 
+// True when every value in [start, stop) is one of the stored values,
+// comparing against only as many slots as are filled (two compares per
+// value for binary labels instead of eight).
+template <int Used, class Label, int Slots, class At>
+bool first_slots_contain(const KnownValues<Label, Slots>& known, At at, int64_t start, int64_t stop) {
+  Label slots[Used];
+  for (int s = 0; s < Used; ++s) slots[s] = known.slots[s];
+  bool all = true;
+  for (int64_t i = start; i < stop; ++i) {
+    const Label x = at(i);
+    bool found = false;
+    for (int s = 0; s < Used; ++s) found |= (slots[s] == x);
+    all &= found;
+  }
+  return all;
+}
+
+template <class Label, int Slots, class At>
+bool block_known(const KnownValues<Label, Slots>& known, At at, int64_t start, int64_t stop) {
+  switch (known.count - (known.nan ? 1 : 0)) {
+    case 1: return first_slots_contain<1>(known, at, start, stop);
+    case 2: return first_slots_contain<2>(known, at, start, stop);
+    case 3: return first_slots_contain<3>(known, at, start, stop);
+    case 4: return first_slots_contain<4>(known, at, start, stop);
+    default: {
+      bool all = true;
+      for (int64_t i = start; i < stop; ++i) all &= known.contains(at(i));
+      return all;
+    }
+  }
+}
+
 // Distinct values (up to `limit`) of data[i * stride], i in [0, n), with
 // stride in bytes. Equal-comparing values (-0.0, 0.0) count once; NaN counts
 // once. Blocks whose values are all known take a vectorisable fast path.
@@ -92,7 +124,7 @@ LabelScan<Label> scan_labels(const char* data, int64_t stride, int64_t n, int64_
         bool all_integral = true;
         if (!part.overflowed) {
           const KnownValues<Label, slots> known = part.known;  // a local copy lets the loop vectorise
-          for (int64_t i = start; i < stop; ++i) all_known &= known.contains(at(i));
+          all_known = all_known && block_known(known, at, start, stop);
         }
         if constexpr (std::is_floating_point_v<Label>) {
           for (int64_t i = start; i < stop; ++i) all_integral &= is_integral_value(at(i));

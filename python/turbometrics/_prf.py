@@ -1,0 +1,289 @@
+"""Precision, recall, F-scores and the Jaccard index.
+
+All of them come from the per-label one-vs-rest counts of one confusion
+table (``_confusion.one_vs_rest``), then follow scikit-learn 1.9.1's rules
+for label selection, ``zero_division``, warnings and averaging.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any, Optional, Tuple, Union
+
+import numpy as np
+
+from ._confusion import one_vs_rest
+from ._exceptions import UndefinedMetricWarning
+from ._metric_params import (
+    AVERAGE,
+    BETA,
+    JACCARD_ZERO_DIVISION,
+    LABELS,
+    POS_LABEL,
+    WARN_FOR,
+    WEIGHTS,
+    ZERO_DIVISION,
+)
+from ._params import bind_like_scikit_learn, validate
+from ._targets import Targets, check_targets
+from ._threads import resolve_threads
+from ._validation import check_consistent_length, check_sample_weight, num_samples
+
+Score = Union[float, np.ndarray]
+_AVERAGES = (None, "micro", "macro", "weighted", "samples")
+
+
+def zero_division_value(zero_division: Any) -> float:
+    """The value an undefined ratio takes: 0 for "warn", 0 or 1, else NaN."""
+    if isinstance(zero_division, str) and zero_division == "warn":
+        return np.float64(0.0)
+    if isinstance(zero_division, (int, float)) and zero_division in [0, 1]:
+        return np.float64(zero_division)
+    return np.nan
+
+
+def _float_dtype(*arrays: np.ndarray) -> np.dtype:
+    floats = [array.dtype for array in arrays if array.dtype.kind == "f"]
+    return np.result_type(*floats) if floats else np.dtype(np.float64)
+
+
+def divide(numerator: np.ndarray, denominator: np.ndarray, metric: str, modifier: str, average: Optional[str],
+           warn_for: Any, zero_division: Any) -> np.ndarray:
+    """Ratio with zero denominators set to ``zero_division`` (and warned
+    about with scikit-learn's message when it is "warn")."""
+    numerator, denominator = np.asarray(numerator), np.asarray(denominator)
+    dtype = _float_dtype(numerator, denominator)
+    zero = denominator == 0
+    safe = np.array(denominator, dtype=dtype, copy=True)
+    safe[zero] = 1
+    result = np.asarray(numerator, dtype=dtype) / safe
+    if not np.any(zero):
+        return result
+    result[zero] = zero_division_value(zero_division)
+    if zero_division != "warn" or metric not in warn_for:
+        return result
+    _warn_undefined(average, modifier, f"{metric.capitalize()} is", result.shape[0])
+    return result
+
+
+def _warn_undefined(average: Optional[str], modifier: str, start: str, size: int) -> None:
+    axis0, axis1 = ("label", "sample") if average == "samples" else ("sample", "label")
+    where = "due to" if size == 1 else f"in {axis1}s with"
+    warnings.warn(f"{start} ill-defined and being set to 0.0 {where} no {modifier} {axis0}s. Use `zero_division` "
+                  "parameter to control this behavior.", UndefinedMetricWarning, stacklevel=5)
+
+
+def set_wise_labels(targets: Targets, average: Optional[str], labels: Any, pos_label: Any) -> Any:
+    """scikit-learn's ``_check_set_wise_labels`` on already checked targets."""
+    if average not in _AVERAGES and average != "binary":
+        raise ValueError("average has to be one of " + str(_AVERAGES))
+    present = targets.labels
+    if average == "binary":
+        if targets.kind == "binary":
+            if pos_label not in present and len(present) >= 2:
+                raise ValueError(f"pos_label={pos_label} is not a valid label. It should be one of {present}")
+            return [pos_label]
+        options = [option for option in _AVERAGES if not (targets.kind == "multiclass" and option == "samples")]
+        raise ValueError(f"Target is {targets.kind} but average='binary'. Please choose another average setting, "
+                         f"one of {options!r}.")
+    if pos_label not in (None, 1):
+        warnings.warn(f"Note that pos_label (set to {pos_label!r}) is ignored when average != 'binary' (got "
+                      f"{average!r}). You may use labels=[pos_label] to specify a single positive class.",
+                      UserWarning, stacklevel=4)
+    return labels
+
+
+def set_wise_counts(y_true: Any, y_pred: Any, labels: Any, pos_label: Any, average: Optional[str],
+                    sample_weight: Any, threads: int) -> Tuple[np.ndarray, Targets]:
+    """Validated per-label (or per-sample) 2 x 2 tables, as scikit-learn's
+    ``multilabel_confusion_matrix`` after ``_check_set_wise_labels``."""
+    targets = check_targets(y_true, y_pred, threads=threads)
+    labels = set_wise_labels(targets, average, labels, pos_label)
+    check_consistent_length(y_true, y_pred, sample_weight)
+    if sample_weight is not None:
+        targets.sample_weight = check_sample_weight(sample_weight, num_samples(y_true), force_float=False)
+    tp, fp, fn, tn = one_vs_rest(targets, labels, average == "samples", threads)
+    return np.stack([tn, fp, fn, tp]).T.reshape(-1, 2, 2), targets
+
+
+def nan_average(values: np.ndarray, weights: Optional[np.ndarray] = None) -> float:
+    """Weighted mean ignoring NaN (NaN when nothing is left); all-zero
+    weights fall back to the plain mean."""
+    if values.shape[0] == 0:
+        return np.nan
+    missing = np.isnan(values)
+    if np.all(missing):
+        return np.nan
+    if weights is None:
+        return np.nanmean(values)
+    values, weights = values[~missing], np.asarray(weights)[~missing]
+    try:
+        return np.average(values, weights=weights)
+    except ZeroDivisionError:
+        return np.average(values)
+
+
+def _prfs(y_true: Any, y_pred: Any, beta: float, labels: Any, pos_label: Any, average: Optional[str],
+          warn_for: Any, sample_weight: Any, zero_division: Any, threads: int) -> tuple:
+    counts, targets = set_wise_counts(y_true, y_pred, labels, pos_label, average, sample_weight, threads)
+    tp_sum = counts[:, 1, 1]
+    pred_sum = tp_sum + counts[:, 0, 1]
+    true_sum = tp_sum + counts[:, 1, 0]
+    if average == "micro":
+        tp_sum = np.reshape(np.sum(tp_sum), (1,))
+        pred_sum = np.reshape(np.sum(pred_sum), (1,))
+        true_sum = np.reshape(np.sum(true_sum), (1,))
+    beta2 = beta ** 2
+    precision = divide(tp_sum, pred_sum, "precision", "predicted", average, warn_for, zero_division)
+    recall = divide(tp_sum, true_sum, "recall", "true", average, warn_for, zero_division)
+    if np.isposinf(beta):
+        f_score = recall
+    elif beta == 0:
+        f_score = precision
+    else:
+        denominator = beta2 * true_sum.astype(np.float64) + pred_sum.astype(np.float64)
+        f_score = divide((1 + beta2) * tp_sum.astype(np.float64), denominator, "f-score", "true nor predicted",
+                         average, warn_for, zero_division)
+    if average is None:
+        return precision, recall, f_score, true_sum
+    weights = true_sum if average == "weighted" else (targets.sample_weight if average == "samples" else None)
+    return (float(nan_average(precision, weights)), float(nan_average(recall, weights)),
+            float(nan_average(f_score, weights)), None)
+
+
+_PRFS_CONSTRAINTS = {"y_true": LABELS, "y_pred": LABELS, "beta": BETA, "labels": WEIGHTS, "pos_label": POS_LABEL,
+                     "average": AVERAGE, "warn_for": WARN_FOR, "sample_weight": WEIGHTS,
+                     "zero_division": ZERO_DIVISION}
+
+
+def _validate(name: str, **values: Any) -> None:
+    validate(name, values, {key: _PRFS_CONSTRAINTS[key] for key in values})
+
+
+@bind_like_scikit_learn
+def precision_recall_fscore_support(y_true: Any, y_pred: Any, *, beta: float = 1.0, labels: Any = None,
+                                    pos_label: Any = 1, average: Optional[str] = None,
+                                    warn_for: Any = ("precision", "recall", "f-score"), sample_weight: Any = None,
+                                    zero_division: Any = "warn", n_threads: Optional[int] = None) -> tuple:
+    """Precision, recall, F-beta score and support for each class.
+
+    Same as :func:`sklearn.metrics.precision_recall_fscore_support`; all
+    four come from one pass over the labels.
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like or label indicator array
+    beta : float, default=1.0
+    labels : array-like, default=None
+    pos_label : int, float, bool or str, default=1
+    average : {'binary', 'micro', 'macro', 'samples', 'weighted'} or None, default=None
+    warn_for : list, tuple or set
+    sample_weight : array-like of shape (n_samples,), default=None
+    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
+    n_threads : int, default=None
+        Threads for the counting pass; the result is identical for every
+        thread count.
+
+    Returns
+    -------
+    precision, recall, fbeta_score : float or ndarray of float64
+    support : None or ndarray
+    """
+    _validate("precision_recall_fscore_support", y_true=y_true, y_pred=y_pred, beta=beta, labels=labels,
+              pos_label=pos_label, average=average, warn_for=warn_for, sample_weight=sample_weight,
+              zero_division=zero_division)
+    return _prfs(y_true, y_pred, beta, labels, pos_label, average, warn_for, sample_weight, zero_division,
+                 resolve_threads(n_threads))
+
+
+def _one_score(which: int, warn_for: tuple, y_true: Any, y_pred: Any, beta: float, labels: Any,
+               pos_label: Any, average: Optional[str], sample_weight: Any, zero_division: Any,
+               n_threads: Optional[int]) -> Score:
+    return _prfs(y_true, y_pred, beta, labels, pos_label, average, warn_for, sample_weight, zero_division,
+                 resolve_threads(n_threads))[which]
+
+
+@bind_like_scikit_learn
+def precision_score(y_true: Any, y_pred: Any, *, labels: Any = None, pos_label: Any = 1,
+                    average: Optional[str] = "binary", sample_weight: Any = None, zero_division: Any = "warn",
+                    n_threads: Optional[int] = None) -> Score:
+    """Precision, as :func:`sklearn.metrics.precision_score` (parameters as
+    in :func:`precision_recall_fscore_support`)."""
+    _validate("precision_score", y_true=y_true, y_pred=y_pred, labels=labels, pos_label=pos_label, average=average,
+              sample_weight=sample_weight, zero_division=zero_division)
+    return _one_score(0, ("precision",), y_true, y_pred, 1.0, labels, pos_label, average,
+                      sample_weight, zero_division, n_threads)
+
+
+@bind_like_scikit_learn
+def recall_score(y_true: Any, y_pred: Any, *, labels: Any = None, pos_label: Any = 1,
+                 average: Optional[str] = "binary", sample_weight: Any = None, zero_division: Any = "warn",
+                 n_threads: Optional[int] = None) -> Score:
+    """Recall, as :func:`sklearn.metrics.recall_score` (parameters as in
+    :func:`precision_recall_fscore_support`)."""
+    _validate("recall_score", y_true=y_true, y_pred=y_pred, labels=labels, pos_label=pos_label, average=average,
+              sample_weight=sample_weight, zero_division=zero_division)
+    return _one_score(1, ("recall",), y_true, y_pred, 1.0, labels, pos_label, average,
+                      sample_weight, zero_division, n_threads)
+
+
+@bind_like_scikit_learn
+def fbeta_score(y_true: Any, y_pred: Any, *, beta: float, labels: Any = None, pos_label: Any = 1,
+                average: Optional[str] = "binary", sample_weight: Any = None, zero_division: Any = "warn",
+                n_threads: Optional[int] = None) -> Score:
+    """F-beta score, as :func:`sklearn.metrics.fbeta_score` (parameters as
+    in :func:`precision_recall_fscore_support`)."""
+    _validate("fbeta_score", y_true=y_true, y_pred=y_pred, beta=beta, labels=labels, pos_label=pos_label,
+              average=average, sample_weight=sample_weight, zero_division=zero_division)
+    return _one_score(2, ("f-score",), y_true, y_pred, beta, labels, pos_label, average,
+                      sample_weight, zero_division, n_threads)
+
+
+@bind_like_scikit_learn
+def f1_score(y_true: Any, y_pred: Any, *, labels: Any = None, pos_label: Any = 1, average: Optional[str] = "binary",
+             sample_weight: Any = None, zero_division: Any = "warn", n_threads: Optional[int] = None) -> Score:
+    """F1 score, as :func:`sklearn.metrics.f1_score` (parameters as in
+    :func:`precision_recall_fscore_support`)."""
+    _validate("f1_score", y_true=y_true, y_pred=y_pred, labels=labels, pos_label=pos_label, average=average,
+              sample_weight=sample_weight, zero_division=zero_division)
+    return _one_score(2, ("f-score",), y_true, y_pred, 1, labels, pos_label, average, sample_weight,
+                      zero_division, n_threads)
+
+
+@bind_like_scikit_learn
+def jaccard_score(y_true: Any, y_pred: Any, *, labels: Any = None, pos_label: Any = 1,
+                  average: Optional[str] = "binary", sample_weight: Any = None, zero_division: Any = "warn",
+                  n_threads: Optional[int] = None) -> Score:
+    """Jaccard similarity coefficient, as :func:`sklearn.metrics.jaccard_score`.
+
+    Parameters
+    ----------
+    y_true, y_pred, labels, pos_label, average, sample_weight, n_threads
+        As in :func:`precision_recall_fscore_support`.
+    zero_division : {"warn", 0, 1}, default="warn"
+
+    Returns
+    -------
+    float, or ndarray of float64 when ``average`` is None.
+    """
+    validate("jaccard_score", {"y_true": y_true, "y_pred": y_pred, "labels": labels, "pos_label": pos_label,
+                               "average": average, "sample_weight": sample_weight, "zero_division": zero_division},
+             {**_PRFS_CONSTRAINTS, "zero_division": JACCARD_ZERO_DIVISION})
+    threads = resolve_threads(n_threads)
+    counts, targets = set_wise_counts(y_true, y_pred, labels, pos_label, average, sample_weight, threads)
+    numerator = counts[:, 1, 1]
+    denominator = counts[:, 1, 1] + counts[:, 0, 1] + counts[:, 1, 0]
+    if average == "micro":
+        numerator = np.sum(numerator, keepdims=True)
+        denominator = np.sum(denominator, keepdims=True)
+    jaccard = divide(numerator, denominator, "jaccard", "true or predicted", average, ("jaccard",), zero_division)
+    if average is None:
+        return jaccard
+    weights = None
+    if average == "weighted":
+        weights = counts[:, 1, 0] + counts[:, 1, 1]
+        if not np.any(weights):
+            weights = None
+    elif average == "samples" and targets.sample_weight is not None:
+        weights = targets.sample_weight
+    return float(np.average(jaccard, weights=weights))

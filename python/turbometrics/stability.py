@@ -1,0 +1,267 @@
+"""Ensemble stability and uncertainty.
+
+Every function reads an array ``P`` of shape (n_models, n_samples) holding
+each model's probability of the positive class (or, where stated, class
+probabilities of shape (n_models, n_samples, K)), computes one statistic per
+sample in a compiled kernel, and returns the mean over samples, or the
+per-sample vector with ``per_sample=True``.
+
+A model's label is ``P >= threshold`` (binary) or the argmax over classes,
+ties going to the first maximum (class probabilities). Entropies are in bits
+with 0 log 0 = 0. float64 and float32 are read in place through strided
+views (any memory layout, read-only arrays included); other dtypes are
+converted to float64 once. Per-sample values depend only on that sample's
+column, and the mean is NumPy's pairwise sum of them, so results are
+identical for every thread count.
+"""
+
+from __future__ import annotations
+
+from numbers import Real
+from typing import Any, Optional, Union
+
+import numpy as np
+
+from . import _core
+from ._params import ARRAY_LIKE, BOOLEAN, NONE, Constraint, real_interval, str_options, validate
+from ._threads import resolve_threads, threads_for
+from ._validation import as_array, check_sample_weight, column_or_1d
+
+__all__ = [
+    "aleatoric_uncertainty",
+    "epistemic_uncertainty",
+    "iqr",
+    "jitter",
+    "label_stability",
+    "selection_rate",
+    "std",
+]
+
+Result = Union[float, np.ndarray]
+
+
+def _ensemble(P: Any, *, allow_classes: bool, min_models: int, function: str) -> np.ndarray:
+    array = as_array(P)
+    if array.dtype.kind not in "biuf":
+        raise ValueError(f"P must hold probabilities, got dtype {array.dtype}.")
+    dims = "(n_models, n_samples) or (n_models, n_samples, n_classes)" if allow_classes else "(n_models, n_samples)"
+    if array.ndim not in ((2, 3) if allow_classes else (2,)):
+        raise ValueError(f"{function} expects P of shape {dims}, got an array of shape {array.shape}.")
+    if array.dtype not in (np.float64, np.float32) or not array.dtype.isnative or not array.flags.aligned:
+        array = array.astype(np.float64)
+    if array.shape[0] < min_models:
+        raise ValueError(f"{function} compares models, so it needs at least {min_models} models "
+                         f"(rows of P); got {array.shape[0]}.")
+    if array.shape[0] < 1 or array.shape[1] < 1 or (array.ndim == 3 and array.shape[2] < 1):
+        raise ValueError(f"P needs at least one model, one sample and one class, got shape {array.shape}.")
+    return array
+
+
+def _run(array: np.ndarray, statistic: str, threshold: float, per_sample: bool, n_threads: Optional[int]) -> Result:
+    threads = resolve_threads(n_threads)
+    values, invalid = _core.ensemble_per_sample(array, statistic, float(threshold),
+                                                threads_for(threads, array.size))
+    # The kernel flags non-probabilities as it reads (no validation pass);
+    # only then are they described.
+    if invalid:
+        if not np.isfinite(array).all():
+            raise ValueError("P contains NaN or infinity.")
+        raise ValueError(f"P must hold probabilities in [0, 1], got values in [{array.min()}, {array.max()}].")
+    return values if per_sample else float(np.mean(values))
+
+
+_THRESHOLD = [real_interval(0, 1, "both")]
+_PER_SAMPLE = [BOOLEAN]
+
+
+def label_stability(P: Any, *, threshold: float = 0.5, per_sample: bool = False,
+                    n_threads: Optional[int] = None) -> Result:
+    """Agreement of the models' labels: ``|c1 - c0| / m`` per sample.
+
+    ``c1`` and ``c0`` count the models whose label (``P >= threshold``) is
+    1 and 0, ``m`` is the number of models: 1 when all agree, 0 for an even
+    split. One model gives 1.
+
+    Parameters
+    ----------
+    P : array-like of shape (n_models, n_samples)
+        Probabilities of the positive class.
+    threshold : float, default=0.5
+    per_sample : bool, default=False
+        Return the per-sample vector instead of its mean.
+    n_threads : int, default=None
+
+    Returns
+    -------
+    float or ndarray of float64, shape (n_samples,)
+    """
+    validate("label_stability", {"P": P, "threshold": threshold, "per_sample": per_sample},
+             {"P": [ARRAY_LIKE], "threshold": _THRESHOLD, "per_sample": _PER_SAMPLE})
+    array = _ensemble(P, allow_classes=False, min_models=1, function="label_stability")
+    return _run(array, "label_stability", threshold, per_sample, n_threads)
+
+
+def jitter(P: Any, *, threshold: float = 0.5, per_sample: bool = False, n_threads: Optional[int] = None) -> Result:
+    """Mean pairwise churn: the fraction of model pairs whose labels differ.
+
+    Averaged over the m(m-1)/2 pairs of models, the churn of a pair (the
+    fraction of samples they label differently) equals the mean over
+    samples of ``2 c1 c0 / (m (m - 1))``, which is what is computed, in
+    O(n m). With class probabilities (labels by argmax) the per-sample value
+    is ``(m^2 - sum_k c_k^2) / (m (m - 1))``.
+
+    Parameters
+    ----------
+    P : array-like of shape (n_models, n_samples) or (n_models, n_samples, K)
+    threshold : float, default=0.5
+        Binary labels are ``P >= threshold`` (unused for class probabilities).
+    per_sample : bool, default=False
+    n_threads : int, default=None
+
+    Returns
+    -------
+    float or ndarray of float64, shape (n_samples,)
+
+    Raises
+    ------
+    ValueError
+        With fewer than 2 models (there is no pair).
+    """
+    validate("jitter", {"P": P, "threshold": threshold, "per_sample": per_sample},
+             {"P": [ARRAY_LIKE], "threshold": _THRESHOLD, "per_sample": _PER_SAMPLE})
+    array = _ensemble(P, allow_classes=True, min_models=2, function="jitter")
+    return _run(array, "jitter", threshold, per_sample, n_threads)
+
+
+def aleatoric_uncertainty(P: Any, *, per_sample: bool = False, n_threads: Optional[int] = None) -> Result:
+    """Expected entropy: the mean over models of each model's entropy, in bits.
+
+    Binary: ``H(p) = -p log2 p - (1 - p) log2 (1 - p)``; class
+    probabilities: ``-sum_k p_k log2 p_k``; 0 log 0 = 0.
+
+    Parameters
+    ----------
+    P : array-like of shape (n_models, n_samples) or (n_models, n_samples, K)
+    per_sample : bool, default=False
+    n_threads : int, default=None
+
+    Returns
+    -------
+    float or ndarray of float64, shape (n_samples,)
+    """
+    validate("aleatoric_uncertainty", {"P": P, "per_sample": per_sample},
+             {"P": [ARRAY_LIKE], "per_sample": _PER_SAMPLE})
+    array = _ensemble(P, allow_classes=True, min_models=1, function="aleatoric_uncertainty")
+    return _run(array, "aleatoric", 0.5, per_sample, n_threads)
+
+
+def epistemic_uncertainty(P: Any, *, method: str = "mutual_info", per_sample: bool = False,
+                          n_threads: Optional[int] = None) -> Result:
+    """Disagreement between models.
+
+    ``method="mutual_info"``: the entropy (bits) of the mean prediction
+    minus the mean entropy of the predictions (the mutual information
+    between the label and the model; it is not clipped, so rounding can
+    leave values of order -1e-16 where the models agree). Accepts class
+    probabilities. ``method="variance"``: the variance of ``P`` across
+    models with ddof = 0 (2-D ``P`` only).
+
+    Parameters
+    ----------
+    P : array-like of shape (n_models, n_samples) or (n_models, n_samples, K)
+    method : {"mutual_info", "variance"}, default="mutual_info"
+    per_sample : bool, default=False
+    n_threads : int, default=None
+
+    Returns
+    -------
+    float or ndarray of float64, shape (n_samples,)
+    """
+    validate("epistemic_uncertainty", {"P": P, "method": method, "per_sample": per_sample},
+             {"P": [ARRAY_LIKE], "method": [str_options({"mutual_info", "variance"})],
+              "per_sample": _PER_SAMPLE})
+    array = _ensemble(P, allow_classes=method == "mutual_info", min_models=1, function="epistemic_uncertainty")
+    return _run(array, "mutual_info" if method == "mutual_info" else "variance", 0.5, per_sample, n_threads)
+
+
+def std(P: Any, *, per_sample: bool = False, n_threads: Optional[int] = None) -> Result:
+    """Standard deviation of ``P`` across models, with ddof = 1.
+
+    Parameters
+    ----------
+    P : array-like of shape (n_models, n_samples)
+    per_sample : bool, default=False
+    n_threads : int, default=None
+
+    Returns
+    -------
+    float or ndarray of float64, shape (n_samples,)
+
+    Raises
+    ------
+    ValueError
+        With fewer than 2 models.
+    """
+    validate("std", {"P": P, "per_sample": per_sample}, {"P": [ARRAY_LIKE], "per_sample": _PER_SAMPLE})
+    array = _ensemble(P, allow_classes=False, min_models=2, function="std")
+    return _run(array, "std", 0.5, per_sample, n_threads)
+
+
+def iqr(P: Any, *, per_sample: bool = False, n_threads: Optional[int] = None) -> Result:
+    """Interquartile range of ``P`` across models.
+
+    ``q75 - q25`` with NumPy's default linear interpolation, computed as
+    ``np.percentile(P, [75, 25], axis=0)`` computes it (neighbour
+    differences in the dtype of ``P``, the rest in float64), so the
+    per-sample values equal NumPy's bit for bit.
+
+    Parameters
+    ----------
+    P : array-like of shape (n_models, n_samples)
+    per_sample : bool, default=False
+    n_threads : int, default=None
+
+    Returns
+    -------
+    float or ndarray of float64, shape (n_samples,)
+    """
+    validate("iqr", {"P": P, "per_sample": per_sample}, {"P": [ARRAY_LIKE], "per_sample": _PER_SAMPLE})
+    array = _ensemble(P, allow_classes=False, min_models=1, function="iqr")
+    return _run(array, "iqr", 0.5, per_sample, n_threads)
+
+
+_POS_LABEL = Constraint("an instance of 'float', 'int', 'str' or 'bool'",
+                        lambda value: isinstance(value, (Real, str, bool, np.bool_)))
+
+
+def selection_rate(y_pred: Any, *, pos_label: Any = 1, sample_weight: Any = None,
+                   n_threads: Optional[int] = None) -> Result:
+    """Fraction of predictions equal to ``pos_label``.
+
+    Parameters
+    ----------
+    y_pred : array-like of shape (n_samples,) or (n_models, n_samples)
+        Predicted labels; a 2-D array gives one rate per model (row).
+    pos_label : scalar, default=1
+    sample_weight : array-like of shape (n_samples,), default=None
+        A weighted fraction.
+    n_threads : int, default=None
+        Accepted for a uniform API; the comparison and sum are NumPy's.
+
+    Returns
+    -------
+    float, or ndarray of float64 of shape (n_models,) for 2-D input.
+    """
+    validate("selection_rate", {"y_pred": y_pred, "pos_label": pos_label, "sample_weight": sample_weight},
+             {"y_pred": [ARRAY_LIKE], "pos_label": [_POS_LABEL], "sample_weight": [ARRAY_LIKE, NONE]})
+    resolve_threads(n_threads)
+    labels = as_array(y_pred)
+    if labels.ndim not in (1, 2) or labels.shape[-1] < 1:
+        raise ValueError(f"y_pred must be 1-D or 2-D and non-empty, got shape {labels.shape}.")
+    selected = labels == pos_label
+    if sample_weight is None:
+        rates = np.mean(selected, axis=-1)
+    else:
+        weights = check_sample_weight(column_or_1d(sample_weight), labels.shape[-1]).astype(np.float64)
+        rates = (selected @ weights) / np.sum(weights)
+    return float(rates) if labels.ndim == 1 else np.asarray(rates, dtype=np.float64)

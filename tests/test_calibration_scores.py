@@ -1,0 +1,167 @@
+"""brier_score_loss and log_loss: differential tests against scikit-learn 1.9.1
+(values, exceptions and warnings), and smooth_calibration_error against the
+``relplot`` reference implementation."""
+
+import math
+
+import numpy as np
+import pytest
+import sklearn.metrics as skm
+from hypothesis import given
+from hypothesis import strategies as st
+
+import turbometrics as tm
+from helpers import assert_same_exception, assert_same_warnings, capture
+
+
+def compare(name, *args, **kwargs):
+    sk = capture(getattr(skm, name), *args, **kwargs)
+    got = capture(getattr(tm, name), *args, **kwargs)
+    context = f"{name}{args!r}{kwargs!r}"
+    if sk.exc is not None:
+        assert_same_exception(sk.exc, got, context)
+    else:
+        assert got.exc is None, f"{context}: sklearn returned {sk.value!r}, turbometrics {got.describe()}"
+        assert type(got.value) is float
+        assert math.isclose(got.value, sk.value, rel_tol=1e-12, abs_tol=1e-15), (context, got.value, sk.value)
+    assert_same_warnings(sk, got, context)
+
+
+LABEL_SETS = [[0, 1], [-1, 1], [2, 5], ["a", "b"], [0, 1, 2], ["x", "y", "z"], [True, False]]
+
+
+@st.composite
+def problems(draw):
+    n = draw(st.integers(1, 25))
+    classes = draw(st.sampled_from(LABEL_SETS))
+    y = draw(st.lists(st.sampled_from(classes), min_size=n, max_size=n))
+    shape = draw(st.sampled_from(["1d", "2d", "column"]))
+    value = st.one_of(st.sampled_from([0.0, 1.0, 0.5, 1e-20, 1 - 1e-16]), st.floats(0, 1, allow_nan=False))
+    if shape == "2d":
+        k = draw(st.sampled_from([len(classes), 2, 3]))
+        raw = np.array(draw(st.lists(value, min_size=n * k, max_size=n * k))).reshape(n, k)
+        if draw(st.booleans()):
+            raw = raw / np.maximum(raw.sum(axis=1, keepdims=True), 1e-300)
+        prob = raw
+    else:
+        prob = np.array(draw(st.lists(value, min_size=n, max_size=n)))
+        if shape == "column":
+            prob = prob[:, None]
+    if draw(st.booleans()):
+        prob = prob.astype(np.float32)
+    if draw(st.booleans()):
+        prob = prob * draw(st.sampled_from([1.5, -1.0]))  # out of range
+    weights = None
+    if draw(st.booleans()):
+        weights = draw(st.lists(st.sampled_from([0.0, 0.5, 1.0, 3.0]), min_size=n, max_size=n))
+    return y, prob, weights, classes
+
+
+@given(problems(), st.sampled_from([None, "first", "last"]), st.sampled_from(["auto", True, False]),
+       st.booleans())
+def test_brier_score_loss_matches_scikit_learn(problem, pos_label, scale_by_half, with_labels):
+    y, prob, weights, classes = problem
+    kwargs = {"sample_weight": weights, "scale_by_half": scale_by_half}
+    if pos_label is not None:
+        kwargs["pos_label"] = classes[0] if pos_label == "first" else classes[-1]
+    if with_labels:
+        kwargs["labels"] = sorted(classes)
+    compare("brier_score_loss", y, prob, **kwargs)
+
+
+@given(problems(), st.booleans(), st.booleans())
+def test_log_loss_matches_scikit_learn(problem, normalize, with_labels):
+    y, prob, weights, classes = problem
+    kwargs = {"sample_weight": weights, "normalize": normalize}
+    if with_labels:
+        kwargs["labels"] = sorted(classes)
+    compare("log_loss", y, prob, **kwargs)
+
+
+@pytest.mark.parametrize("call", [
+    lambda f: f([0, 1], [0.2, 0.7], scale_by_half="yes"),
+    lambda f: f([0, 1], [0.2, 0.7], pos_label=[1]),
+    lambda f: f([0, 1], [0.2, 0.7], sample_weight=3),
+    lambda f: f([0, 1], [0.2, 0.7], 1),
+    lambda f: f([0, 1, 2], [0.2, 0.7, 0.5]),
+    lambda f: f(["a", "b"], [0.2, 0.7]),
+    lambda f: f([0, 1], [0.2, np.nan]),
+    lambda f: f([0, 1, 1], [0.2, 0.7]),
+    lambda f: f([0, 1], [[0.2, 0.8], [0.5, 0.5]], labels=[1, 0]),
+    lambda f: f([0, 2], [[0.2, 0.8], [0.5, 0.5]], labels=[0, 1]),
+    lambda f: f([0, 0], [[0.2, 0.8], [0.5, 0.5]]),
+    lambda f: f([0, 1], [[0.2, 0.8], [0.5, 0.5]], labels=[0]),
+    lambda f: f([0, 1], [0.2, 0.7], sample_weight=[1, -1]),
+])
+@pytest.mark.parametrize("name", ["brier_score_loss", "log_loss"])
+def test_errors_and_warnings_match_scikit_learn(name, call):
+    sk = capture(call, getattr(skm, name))
+    got = capture(call, getattr(tm, name))
+    if sk.exc is not None:
+        assert_same_exception(sk.exc, got, name)
+    else:
+        assert got.exc is None and math.isclose(got.value, sk.value, rel_tol=1e-12)
+    assert_same_warnings(sk, got, name)
+
+
+def test_log_loss_y_pred_deprecation():
+    compare("log_loss", [0, 1], y_pred=[0.2, 0.7])
+    compare("log_loss", [0, 1], [0.2, 0.7], y_pred=[0.2, 0.7])
+    compare("log_loss", [0, 1], [0.2, 0.7], normalize="yes")
+
+
+# --------------------------------------------------------------------------
+# smooth calibration error
+
+
+relplot = pytest.importorskip("relplot")
+
+
+def _calibrated(seed, n, distortion):
+    rng = np.random.default_rng(seed)
+    f = rng.beta(2, 2, n)
+    truth = np.clip(f + distortion * rng.normal(0, 0.1, n), 0, 1)
+    return (rng.random(n) < truth).astype(int), f
+
+
+@pytest.mark.parametrize("seed,n,distortion", [(0, 300, 0.0), (1, 3000, 0.5), (2, 20000, 1.0), (3, 1000, 2.0)])
+def test_smooth_calibration_error_matches_relplot(seed, n, distortion):
+    y, f = _calibrated(seed, n, distortion)
+    for sigma in (0.02, 0.05, 0.1):
+        got = tm.smooth_calibration_error(y, f, bandwidth=sigma)
+        want = float(relplot.smECE_sigma(f, y, sigma))
+        assert math.isclose(got, want, rel_tol=2e-2, abs_tol=1e-4), (sigma, got, want)
+    got, width = tm.smooth_calibration_error(y, f, return_bandwidth=True)
+    want, want_width = relplot.smECE(f, y, return_width=True)
+    # relplot resolves the bandwidth to 2**-10 only.
+    assert abs(width - want_width) < 2e-3
+    assert abs(got - float(want)) < 1e-3
+    assert abs(got - width) < 1e-6  # the fixed point
+
+
+def test_smooth_calibration_error_properties():
+    y, f = _calibrated(5, 2000, 1.0)
+    w = np.random.default_rng(0).integers(1, 3, 2000).astype(float)
+    repeated = tm.smooth_calibration_error(np.repeat(y, w.astype(int)), np.repeat(f, w.astype(int)), bandwidth=0.05)
+    assert math.isclose(tm.smooth_calibration_error(y, f, sample_weight=w, bandwidth=0.05), repeated, rel_tol=1e-9)
+    assert tm.smooth_calibration_error(y, f.astype(np.float32), bandwidth=0.05) == pytest.approx(
+        tm.smooth_calibration_error(y, f, bandwidth=0.05), rel=1e-5)
+    # perfectly calibrated in expectation: small; constant wrong prediction: large
+    assert tm.smooth_calibration_error(np.zeros(100, int), np.full(100, 0.9)) > 0.5
+    with pytest.raises(ValueError):
+        tm.smooth_calibration_error([0, 1], [0.2, 1.2])
+    with pytest.raises(tm.InvalidParameterError, match="'bandwidth' parameter"):
+        tm.smooth_calibration_error([0, 1], [0.2, 0.7], bandwidth=-1.0)
+
+
+@pytest.mark.parametrize("name", ["brier_score_loss", "log_loss"])
+def test_signature_is_sklearns_plus_n_threads(name):
+    import inspect
+
+    sk = list(inspect.signature(getattr(skm, name)).parameters.values())
+    got = inspect.signature(getattr(tm, name))
+    params = list(got.parameters.values())
+    assert [p.name for p in params] == [p.name for p in sk] + ["n_threads"]
+    for a, b in zip(sk, params):
+        assert (a.kind, a.default) == (b.kind, b.default)
+    assert got.parameters["n_threads"].kind is inspect.Parameter.KEYWORD_ONLY

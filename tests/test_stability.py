@@ -1,0 +1,191 @@
+"""Ensemble stability metrics against NumPy / SciPy references."""
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from scipy.special import xlogy
+
+from turbometrics import stability as S
+
+
+def entropy_bits(p, axis=None):
+    if axis is None:  # binary
+        return -(xlogy(p, p) + xlogy(1 - p, 1 - p)) / np.log(2)
+    return -np.sum(xlogy(p, p), axis=axis) / np.log(2)
+
+
+def ref_per_sample(name, P, threshold=0.5):
+    m = P.shape[0]
+    if P.ndim == 3:
+        labels = np.argmax(P, axis=2)
+        if name == "jitter":
+            # the definition: mean churn over all pairs of models
+            pairs = list(itertools.combinations(range(m), 2))
+            return np.mean([labels[a] != labels[b] for a, b in pairs], axis=0)
+        if name == "aleatoric":
+            return np.mean(entropy_bits(P, axis=2), axis=0)
+        if name == "mutual_info":
+            return entropy_bits(P.mean(axis=0), axis=1) - np.mean(entropy_bits(P, axis=2), axis=0)
+    labels = P >= threshold
+    c1 = labels.sum(axis=0)
+    c0 = m - c1
+    if name == "label_stability":
+        return np.abs(c1 - c0) / m
+    if name == "jitter":
+        pairs = list(itertools.combinations(range(m), 2))
+        return np.mean([labels[a] != labels[b] for a, b in pairs], axis=0)
+    if name == "aleatoric":
+        return np.mean(entropy_bits(P.astype(np.float64)), axis=0)
+    if name == "mutual_info":
+        return entropy_bits(P.astype(np.float64).mean(axis=0)) - np.mean(entropy_bits(P.astype(np.float64)), axis=0)
+    if name == "variance":
+        return np.var(P.astype(np.float64), axis=0)
+    if name == "std":
+        return np.std(P.astype(np.float64), axis=0, ddof=1)
+    if name == "iqr":
+        q75, q25 = np.percentile(P, [75, 25], axis=0)
+        return (q75 - q25).astype(np.float64)
+    raise AssertionError(name)
+
+
+CALLS = {
+    "label_stability": lambda P, **kw: S.label_stability(P, **kw),
+    "jitter": lambda P, **kw: S.jitter(P, **kw),
+    "aleatoric": lambda P, **kw: S.aleatoric_uncertainty(P, **kw),
+    "mutual_info": lambda P, **kw: S.epistemic_uncertainty(P, **kw),
+    "variance": lambda P, **kw: S.epistemic_uncertainty(P, method="variance", **kw),
+    "std": lambda P, **kw: S.std(P, **kw),
+    "iqr": lambda P, **kw: S.iqr(P, **kw),
+}
+NEEDS_PAIRS = {"jitter", "std"}
+PROBS = st.one_of(st.sampled_from([0.0, 1.0, 0.5, 0.25, 0.75, 0.49999999999999994]),
+                  st.floats(0, 1, allow_nan=False))
+
+
+@st.composite
+def ensembles(draw, min_models=1):
+    m = draw(st.integers(min_models, 7))
+    n = draw(st.integers(1, 12))
+    P = np.array(draw(st.lists(PROBS, min_size=m * n, max_size=m * n))).reshape(m, n)
+    return P.astype(draw(st.sampled_from([np.float64, np.float32])))
+
+
+@pytest.mark.parametrize("name", sorted(CALLS))
+@given(data=st.data())
+def test_matches_reference(name, data):
+    P = data.draw(ensembles(min_models=2 if name in NEEDS_PAIRS else 1))
+    threshold = data.draw(st.sampled_from([0.5, 0.25, 0.0, 1.0]))
+    kw = {"threshold": threshold} if name in ("label_stability", "jitter") else {}
+    got = CALLS[name](P, per_sample=True, **kw)
+    want = ref_per_sample(name, P, threshold)
+    assert got.dtype == np.float64 and got.shape == (P.shape[1],)
+    if name in ("iqr", "label_stability"):
+        np.testing.assert_array_equal(got, want)  # NumPy's own arithmetic
+    else:
+        np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-15)
+    assert math.isclose(CALLS[name](P, **kw), float(np.mean(got)), rel_tol=1e-15, abs_tol=0)
+
+
+@pytest.mark.parametrize("name", ["jitter", "aleatoric", "mutual_info"])
+@given(data=st.data())
+def test_class_probabilities_match_reference(name, data):
+    m = data.draw(st.integers(2, 6))
+    n = data.draw(st.integers(1, 8))
+    k = data.draw(st.integers(2, 4))
+    raw = np.array(data.draw(st.lists(st.sampled_from([0.0, 1.0, 2.0, 0.5]), min_size=m * n * k,
+                                      max_size=m * n * k))).reshape(m, n, k)
+    raw[..., 0][raw.sum(axis=2) == 0] = 1.0
+    P = raw / raw.sum(axis=2, keepdims=True)  # exact ties in the argmax
+    np.testing.assert_allclose(CALLS[name](P, per_sample=True), ref_per_sample(name, P), rtol=1e-12, atol=1e-15)
+
+
+def test_known_values():
+    P = np.array([[0.9, 0.2, 0.5], [0.8, 0.7, 0.4], [0.6, 0.1, 0.3], [0.1, 0.3, 0.2]])
+    np.testing.assert_allclose(S.label_stability(P, per_sample=True), [0.5, 0.5, 0.5])
+    np.testing.assert_allclose(S.jitter(P, per_sample=True), [0.5, 0.5, 0.5])
+    assert S.label_stability(np.ones((3, 2))) == 1.0
+    assert S.jitter(np.ones((3, 2))) == 0.0
+    assert S.aleatoric_uncertainty(np.array([[0.0, 1.0, 0.5]])) == 1 / 3  # 0 log 0 = 0
+    assert S.epistemic_uncertainty(np.array([[0.0], [1.0]])) == 1.0
+
+
+def test_one_model():
+    P = np.array([[0.2, 0.7]])
+    assert S.label_stability(P) == 1.0
+    assert S.iqr(P) == 0.0
+    assert S.epistemic_uncertainty(P, method="variance") == 0.0
+    for f in (S.jitter, S.std):
+        with pytest.raises(ValueError, match="at least 2 models"):
+            f(P)
+
+
+def test_thread_count_does_not_change_results():
+    rng = np.random.default_rng(0)
+    P = rng.random((5, 300_001))
+    P3 = rng.dirichlet(np.ones(3), (4, 50_001))
+    for name, call in CALLS.items():
+        outs = [call(P, per_sample=True, n_threads=t) for t in (1, 2, 3)]
+        assert all(np.array_equal(outs[0], o) for o in outs[1:]), name
+        means = {call(P, n_threads=t) for t in (1, 2, 3)}
+        assert len(means) == 1, name
+    for name in ("jitter", "aleatoric", "mutual_info"):
+        outs = [CALLS[name](P3, per_sample=True, n_threads=t) for t in (1, 2)]
+        assert np.array_equal(outs[0], outs[1])
+
+
+def test_strided_fortran_and_readonly_input():
+    rng = np.random.default_rng(1)
+    P = rng.random((6, 2000))
+    for view in (P[:, ::3], P[::2], np.asfortranarray(P), P.T.copy().T):
+        view = view.view()
+        view.setflags(write=False)
+        for name, call in CALLS.items():
+            np.testing.assert_allclose(call(view, per_sample=True), ref_per_sample(name, np.ascontiguousarray(view)),
+                                       rtol=1e-12, atol=1e-15)
+
+
+def test_integer_and_bool_input_are_converted():
+    P = np.array([[0, 1, 1], [1, 1, 0]])
+    np.testing.assert_array_equal(S.label_stability(P, per_sample=True), [0.0, 1.0, 0.0])
+    np.testing.assert_array_equal(S.jitter(P.astype(bool), per_sample=True), [1.0, 0.0, 1.0])
+
+
+def test_errors():
+    with pytest.raises(ValueError, match=r"\[0, 1\]"):
+        S.jitter(np.array([[0.2, 1.2], [0.1, 0.3]]))
+    with pytest.raises(ValueError, match="NaN"):
+        S.aleatoric_uncertainty(np.array([[0.2, np.nan]]))
+    for f in (S.iqr, S.std, S.label_stability):
+        with pytest.raises(ValueError, match="NaN"):
+            f(np.array([[0.2, np.nan], [np.nan, 0.1]]))
+    with pytest.raises(ValueError, match="NaN"):
+        S.jitter(np.full((3, 2, 2), np.nan))
+    with pytest.raises(ValueError, match="NaN or infinity"):
+        S.iqr(np.array([[0.2, np.inf], [0.3, 0.1]]))
+    with pytest.raises(ValueError, match="shape"):
+        S.std(np.ones(4))
+    with pytest.raises(ValueError, match="shape"):
+        S.label_stability(np.full((2, 3, 2), 0.5))
+    with pytest.raises(ValueError, match="shape"):
+        S.epistemic_uncertainty(np.full((2, 3, 2), 0.5), method="variance")
+    with pytest.raises(Exception, match="'method' parameter"):
+        S.epistemic_uncertainty(np.ones((2, 2)), method="entropy")
+    with pytest.raises(Exception, match="'threshold' parameter"):
+        S.jitter(np.ones((2, 2)), threshold=1.5)
+    with pytest.raises(TypeError):
+        S.jitter(np.ones((2, 2)), 0.5)  # keyword-only
+    with pytest.raises(ValueError, match="one sample"):
+        S.iqr(np.ones((2, 0)))
+
+
+def test_selection_rate():
+    y = np.array([1, 0, 1, 1])
+    assert S.selection_rate(y) == 0.75
+    assert S.selection_rate(y, pos_label=0) == 0.25
+    assert S.selection_rate(y, sample_weight=[1, 1, 0, 2]) == 0.75
+    np.testing.assert_array_equal(S.selection_rate(np.array([[1, 0], [1, 1]])), [0.5, 1.0])
+    assert S.selection_rate(["a", "b"], pos_label="a") == 0.5
