@@ -1,6 +1,6 @@
 """Type stubs for the compiled kernels (private API)."""
 
-from typing import Optional, Sequence, Tuple, Union
+from typing import Dict, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -78,4 +78,35 @@ def kde_linear_bin(
 ) -> np.ndarray: ...
 def kde_grid_interpolate(
     values_on_grid: np.ndarray, low: Sequence[float], delta: float, points: np.ndarray, n_threads: int
+) -> np.ndarray: ...
+def best_threshold(
+    y_score: np.ndarray,
+    is_positive: np.ndarray,
+    sample_weight: Optional[np.ndarray],
+    metric: str,
+    beta: float,
+    n_threads: int,
+) -> Dict[str, float]: ...
+def metrics_at_thresholds(
+    y_score: np.ndarray, is_positive: np.ndarray, sample_weight: Optional[np.ndarray], beta: float, n_threads: int
+) -> Dict[str, np.ndarray]: ...
+def roc_auc_delong(
+    y_score: np.ndarray, is_positive: np.ndarray, n_threads: int
+) -> Tuple[float, float, int, int]: ...
+def delong_components(
+    y_score: np.ndarray, is_positive: np.ndarray, n_threads: int
+) -> Tuple[np.ndarray, np.ndarray, np.ndarray, int, int]: ...
+def table_metric(
+    scores: np.ndarray, positive: np.ndarray, negative: np.ndarray, metric: str, beta: float, cutoff: float
+) -> float: ...
+def bootstrap_table_metric(
+    scores: np.ndarray,
+    positive: np.ndarray,
+    negative: np.ndarray,
+    metric: str,
+    beta: float,
+    cutoff: float,
+    replicates: int,
+    seed: int,
+    n_threads: int,
 ) -> np.ndarray: ...

@@ -13,6 +13,7 @@
 #include <cstring>
 #include <vector>
 
+#include "../buffer.hpp"
 #include "../parallel.hpp"
 
 namespace turbometrics::ranking {
@@ -89,6 +90,7 @@ template <class Item>
 void lsd_radix_sort(Item* data, Item* temp, int64_t count) {
   constexpr int digit_bits = 8;
   constexpr int64_t radix = int64_t{1} << digit_bits;
+  constexpr int64_t few_top_digits = 16;
   if (count <= 32) {
     insertion_sort(data, count);
     return;
@@ -105,6 +107,24 @@ void lsd_radix_sort(Item* data, Item* temp, int64_t count) {
   for (int64_t i = 0; i < count; ++i) {
     const Key key = data[i].packed >> low;
     for (int p = 0; p < passes; ++p) ++counts[p][(key >> (p * digit_bits)) & (radix - 1)];
+  }
+  // Few distinct top digits (rounded or clustered scores): split on the top
+  // digit first, since sub-runs of equal keys then need no further pass.
+  int64_t distinct_top_digits = 0;
+  for (int64_t d = 0; d < radix; ++d) distinct_top_digits += counts[passes - 1][d] != 0;
+  if (passes > 1 && distinct_top_digits <= few_top_digits) {
+    const int shift = low + (passes - 1) * digit_bits;
+    int64_t starts[radix + 1];
+    starts[0] = 0;
+    for (int64_t d = 0; d < radix; ++d) starts[d + 1] = starts[d] + counts[passes - 1][d];
+    int64_t next[radix];
+    std::memcpy(next, starts, sizeof next);
+    for (int64_t i = 0; i < count; ++i) temp[next[(data[i].packed >> shift) & (radix - 1)]++] = data[i];
+    std::memcpy(data, temp, sizeof(Item) * count);
+    for (int64_t d = 0; d < radix; ++d) {
+      if (starts[d + 1] - starts[d] > 1) lsd_radix_sort(data + starts[d], temp, starts[d + 1] - starts[d]);
+    }
+    return;
   }
   Item* source = data;
   Item* target = temp;
@@ -186,7 +206,7 @@ std::vector<Run> sort_runs(Item* data, std::vector<Run> runs, int64_t parallel_r
   int64_t largest = 0;
   for (const Run& run : runs) largest = std::max(largest, run.count);
   if (largest > parallel_run) {
-    std::unique_ptr<Item[]> temp(new Item[largest]);
+    Buffer<Item> temp = make_buffer<Item>(largest);
     std::vector<Run> pending = std::move(runs), done;
     while (!pending.empty()) {
       std::vector<Run> next;
@@ -215,7 +235,7 @@ std::vector<Run> sort_runs(Item* data, std::vector<Run> runs, int64_t parallel_r
   std::atomic<int64_t> next_run{0};
   const int64_t total = static_cast<int64_t>(runs.size());
   parallel_region(n_threads, [&](int, int) {
-    std::unique_ptr<Item[]> temp(new Item[largest_small]);
+    Buffer<Item> temp = make_buffer<Item>(largest_small);
     for (int64_t r = next_run++; r < total; r = next_run++) {
       const Run& run = runs[r];
       if (run.count > 1 && run.count <= parallel_run) lsd_radix_sort(data + run.begin, temp.get(), run.count);

@@ -24,6 +24,7 @@
 #include <memory>
 #include <vector>
 
+#include "../buffer.hpp"
 #include "../parallel.hpp"
 #include "radix_sort.hpp"
 #include "score_keys.hpp"
@@ -143,7 +144,10 @@ class SortedScores {
   static void accumulate(const Item& item, Weight& positive, Weight& negative) {
     const bool is_positive = item.packed & 1;
     if constexpr (Weighted) {
-      if (is_positive) positive += item.weight; else negative += item.weight;
+      // Branch-free: the other class gains +0.0, which leaves its sum
+      // unchanged (as in scikit-learn's cumsum of y * w and (1 - y) * w).
+      positive += is_positive ? item.weight : 0.0;
+      negative += is_positive ? 0.0 : item.weight;
     } else {
       positive += is_positive;
       negative += !is_positive;
@@ -234,7 +238,7 @@ class SortedScores {
       }
     }
     bucket_start_[buckets] = running;
-    items_.reset(new Item[kept_]);  // left uninitialised: every slot is written below
+    items_ = make_buffer<Item>(kept_);  // left uninitialised: every slot is written below
     const Key remainder_mask = low_mask(shift_);
     parallel_for_dynamic(chunks, n_threads, [&](int64_t c) {
       auto [begin, end] = chunk_bounds(input.size, chunks, static_cast<int>(c));
@@ -312,7 +316,7 @@ class SortedScores {
     return TableRow{score_of(high_bits(block.bucket) | remainder), positive, negative};
   }
 
-  std::unique_ptr<Item[]> items_;
+  Buffer<Item> items_;
   std::vector<int64_t> bucket_start_;
   std::vector<Run> blocks_;
   std::vector<int64_t> entry_row_;
