@@ -135,9 +135,8 @@ def check_sample_weight(sample_weight: Any, n_samples: int, force_float: bool = 
     """scikit-learn's ``_check_sample_weight``: float64, 1-D, finite, not all zero.
     With ``force_float=False`` integer and bool weights keep their dtype."""
     weights = as_array(sample_weight)
-    if not force_float and weights.dtype.kind in "biu":
-        pass
-    elif weights.dtype not in (np.float64, np.float32):
+    keep_integers = not force_float and weights.dtype.kind in "biu"
+    if not keep_integers and weights.dtype not in (np.float64, np.float32):
         weights = weights.astype(np.float64)
     if weights.ndim == 0:
         weights = np.full(n_samples, weights, dtype=weights.dtype)
@@ -151,7 +150,7 @@ def check_sample_weight(sample_weight: Any, n_samples: int, force_float: bool = 
         )
     if weights.shape != (n_samples,):
         raise ValueError(f"sample_weight.shape == {weights.shape}, expected {(n_samples,)}!")
-    if not np.any(weights != 0):
+    if np.count_nonzero(weights) == 0:  # no temporary array, unlike weights != 0
         raise ValueError("Sample weights must contain at least one non-zero number.")
     return weights
 
