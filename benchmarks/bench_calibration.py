@@ -25,11 +25,11 @@ import argparse
 import json
 import os
 import platform
-import statistics
-import time
 from pathlib import Path
 
 import numpy as np
+
+from timing import timed
 
 import turbometrics as tm
 
@@ -56,14 +56,6 @@ def numpy_calibration_error(y, proba, n_bins=15, mode="top_label", sample_weight
     return float(np.mean([one(proba[:, k], y == k) for k in range(proba.shape[1])]))
 
 
-def timed(function, repeats):
-    times = []
-    result = None
-    for _ in range(repeats):
-        start = time.perf_counter()
-        result = function()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times), result
 
 
 def main() -> int:

@@ -25,25 +25,18 @@ import argparse
 import json
 import os
 import platform
-import statistics
-import time
 from pathlib import Path
 from typing import Any, Callable, Dict, List
 
 import numpy as np
+
+from timing import timed
 
 import turbometrics as tm
 
 RESULTS_DIR = Path(__file__).resolve().parent / "results"
 
 
-def timed(function: Callable[[], Any], repeat: int) -> tuple:
-    times, result = [], None
-    for _ in range(repeat):
-        start = time.perf_counter()
-        result = function()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times), result
 
 
 def exact_cases(n: int, m: int, repeat: int, threads: int, rows: List[Dict[str, Any]]) -> None:

@@ -17,24 +17,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
-import time
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence
 
 import numpy as np
 
 from bench_ranking import RESULTS_DIR, _load_average, machine_info
+from timing import timed
 
 
-def median_seconds(call: Callable[[], Any], repeats: int) -> float:
-    """Median wall time of ``repeats`` calls."""
-    seconds = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        call()
-        seconds.append(time.perf_counter() - start)
-    return statistics.median(seconds)
 
 
 def multiclass_data(n: int, n_classes: int, seed: int = 0):
@@ -57,16 +48,16 @@ def run(args: argparse.Namespace) -> List[Dict[str, Any]]:
     for multi_class in ("ovr", "ovo"):
         ours = tm.roc_auc_score(y, proba, multi_class=multi_class)
         theirs = skm.roc_auc_score(y, proba, multi_class=multi_class)
-        tm_time = median_seconds(lambda: tm.roc_auc_score(y, proba, multi_class=multi_class), args.repeats)
-        sk_time = median_seconds(lambda: skm.roc_auc_score(y, proba, multi_class=multi_class), args.sklearn_repeats)
+        tm_time, _ = timed(lambda: tm.roc_auc_score(y, proba, multi_class=multi_class), args.repeats)
+        sk_time, _ = timed(lambda: skm.roc_auc_score(y, proba, multi_class=multi_class), args.sklearn_repeats)
         rows.append({"case": f"roc_auc_score 10-class {multi_class}", "n": args.multiclass_rows,
                      "turbometrics_s": tm_time, "reference": "scikit-learn", "reference_s": sk_time,
                      "ratio": sk_time / tm_time, "agree": bool(np.isclose(ours, theirs, rtol=1e-9))})
     rng = np.random.default_rng(1)
     y_binary = rng.random(args.binary_rows) < 0.3
     scores = rng.random(args.binary_rows) + 0.3 * y_binary
-    auc_time = median_seconds(lambda: tm.roc_auc_score(y_binary, scores), args.repeats)
-    ci_time = median_seconds(lambda: tm.roc_auc_ci(y_binary, scores), args.repeats)
+    auc_time, _ = timed(lambda: tm.roc_auc_score(y_binary, scores), args.repeats)
+    ci_time, _ = timed(lambda: tm.roc_auc_ci(y_binary, scores), args.repeats)
     rows.append({"case": "roc_auc_ci(delong) / roc_auc_score", "n": args.binary_rows, "turbometrics_s": ci_time,
                  "reference": "turbometrics.roc_auc_score", "reference_s": auc_time, "ratio": ci_time / auc_time,
                  "agree": tm.roc_auc_ci(y_binary, scores).value == tm.roc_auc_score(y_binary, scores)})

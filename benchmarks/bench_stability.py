@@ -19,11 +19,11 @@ import argparse
 import json
 import os
 import platform
-import statistics
-import time
 from pathlib import Path
 
 import numpy as np
+
+from timing import timed
 
 import turbometrics as tm
 from turbometrics import stability as S
@@ -65,13 +65,6 @@ def numpy_versions(threshold=0.5):
 THREADS = None
 
 
-def timed(function, repeats):
-    times, result = [], None
-    for _ in range(repeats):
-        start = time.perf_counter()
-        result = function()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times), result
 
 
 def main() -> int:
