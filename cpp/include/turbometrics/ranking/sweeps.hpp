@@ -175,17 +175,24 @@ class KeptRows {
  public:
   using TableRow = typename Table::TableRow;
 
+  // Without dropping every row is kept and the offsets are the table's; with
+  // dropping, one sweep counts each block's kept rows.
   KeptRows(const Table& table, bool drop_intermediate, Corner corner, std::optional<TableRow> leading, int n_threads)
       : table_(table), corner_(corner), leading_(leading) {
     const int64_t points = table.row_count() + (leading ? 1 : 0);
     drop_ = drop_intermediate && points > 2;
+    const int64_t blocks = table.block_count();
+    offsets_.assign(blocks + 1, leading ? 1 : 0);
+    if (!drop_) {
+      for (int64_t b = 0; b <= blocks; ++b) offsets_[b] += table.entry_row(b);
+      return;
+    }
     const auto counts = sweep_blocks(table, n_threads, [&](int64_t b) {
       int64_t kept = 0;
       for_each_row_of_block(b, [&](const TableRow&, bool keep) { kept += keep; });
       return kept;
     });
-    offsets_.assign(counts.size() + 1, leading ? 1 : 0);
-    for (size_t b = 0; b < counts.size(); ++b) offsets_[b + 1] = offsets_[b] + counts[b];
+    for (int64_t b = 0; b < blocks; ++b) offsets_[b + 1] = offsets_[b] + counts[b];
   }
 
   // Number of kept points, including the leading one.
@@ -229,16 +236,13 @@ class KeptRows {
 
 // Calls write(index, row) for every kept row, in parallel over blocks;
 // indices count from the first kept point (the leading one is index 0).
-// Rows that are not kept may also be passed to write() with the index of the
-// next kept row, which overwrites them; the caller's writes must be plain
-// stores.
 template <class Table, class Corner, class Write>
 void write_kept_rows(const Table& table, const KeptRows<Table, Corner>& kept, int n_threads, Write&& write) {
   parallel_for_dynamic(table.block_count(), n_threads, [&](int64_t b) {
     int64_t index = kept.offset(b);
     const int64_t end = kept.offset(b + 1);
     kept.for_each_row_of_block(b, [&](const auto& row, bool keep) {
-      if (index < end) write(index, row);
+      if (index < end) write(index, row);  // a dropped row is overwritten by the next kept one
       index += keep;
     });
   });
