@@ -26,6 +26,15 @@ inline StridedView view_1d(const py::array& array, const char* name) {
           static_cast<int64_t>(array.shape(0))};
 }
 
+// The first `count` elements of a 1-D array that a kernel filled only
+// partly: a view when most of it is used, else a compact copy, so that a
+// short result does not pin a much larger allocation.
+inline py::array leading_part(const py::array& array, int64_t count) {
+  if (count == array.shape(0)) return array;
+  py::array view = array[py::slice(0, count, 1)];
+  return 2 * count < array.shape(0) ? py::array(view.attr("copy")()) : view;
+}
+
 // Calls f(T{}) with T the C++ type of a score array's dtype.
 template <class F>
 decltype(auto) visit_score_dtype(const py::array& array, F&& f) {

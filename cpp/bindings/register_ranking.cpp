@@ -4,6 +4,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <cstring>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -94,18 +95,16 @@ py::object roc_curve(const py::array& y_score, const py::array& is_positive, con
                      bool drop_intermediate, int n_threads) {
   return with_table(y_score, is_positive, weight, n_threads, [&](const auto& table) -> py::object {
     using Table = std::decay_t<decltype(table)>;
-    std::optional<ranking::KeptRows<Table, ranking::RocCorner>> kept;
-    {
-      py::gil_scoped_release release;
-      kept.emplace(table, drop_intermediate, ranking::RocCorner{}, std::nullopt, n_threads);
-    }
-    const int64_t points = kept->size() + 1;
-    py::array_t<double> fpr(points), tpr(points), thresholds(points);
+    const int64_t capacity = table.row_count() + 1;
+    py::array_t<double> fpr(capacity), tpr(capacity), thresholds(capacity);
     double* fpr_out = fpr.mutable_data();
     double* tpr_out = tpr.mutable_data();
     double* thresholds_out = thresholds.mutable_data();
+    int64_t points;
     {
       py::gil_scoped_release release;
+      const ranking::KeptRows<Table, ranking::RocCorner> decisions(table, drop_intermediate, ranking::RocCorner{},
+                                                                   std::nullopt, n_threads, false);
       // Rates are NaN when their total is not positive (scikit-learn's rule).
       const double positives = static_cast<double>(table.total_positive());
       const double negatives = static_cast<double>(table.total_negative());
@@ -114,13 +113,21 @@ py::object roc_curve(const py::array& y_score, const py::array& is_positive, con
       fpr_out[0] = rate(0.0, negatives);
       tpr_out[0] = rate(0.0, positives);
       thresholds_out[0] = std::numeric_limits<double>::infinity();
-      ranking::write_kept_rows(table, *kept, n_threads, [&](int64_t i, const auto& row) {
-        fpr_out[i + 1] = rate(static_cast<double>(row.negative), negatives);
-        tpr_out[i + 1] = rate(static_cast<double>(row.positive), positives);
-        thresholds_out[i + 1] = static_cast<double>(row.score);
-      });
+      points = ranking::write_kept_rows_in_place(
+          table, decisions, 1, n_threads,
+          [&](int64_t i, const auto& row) {
+            fpr_out[i] = rate(static_cast<double>(row.negative), negatives);
+            tpr_out[i] = rate(static_cast<double>(row.positive), positives);
+            thresholds_out[i] = static_cast<double>(row.score);
+          },
+          [&](int64_t from, int64_t to, int64_t count) {
+            for (double* column : {fpr_out, tpr_out, thresholds_out}) {
+              std::memmove(column + to, column + from, sizeof(double) * count);
+            }
+          });
     }
-    return py::make_tuple(fpr, tpr, thresholds, table.total_positive(), table.total_negative());
+    return py::make_tuple(bindings::leading_part(fpr, points), bindings::leading_part(tpr, points),
+                          bindings::leading_part(thresholds, points), table.total_positive(), table.total_negative());
   });
 }
 

@@ -176,14 +176,16 @@ class KeptRows {
   using TableRow = typename Table::TableRow;
 
   // Without dropping every row is kept and the offsets are the table's; with
-  // dropping, one sweep counts each block's kept rows.
-  KeptRows(const Table& table, bool drop_intermediate, Corner corner, std::optional<TableRow> leading, int n_threads)
+  // dropping, one sweep counts each block's kept rows (unless `count` is
+  // false: then only the decisions are available, for write_kept_rows_in_place).
+  KeptRows(const Table& table, bool drop_intermediate, Corner corner, std::optional<TableRow> leading, int n_threads,
+           bool count = true)
       : table_(table), corner_(corner), leading_(leading) {
     const int64_t points = table.row_count() + (leading ? 1 : 0);
     drop_ = drop_intermediate && points > 2;
     const int64_t blocks = table.block_count();
     offsets_.assign(blocks + 1, leading ? 1 : 0);
-    if (!drop_) {
+    if (!drop_ || !count) {
       for (int64_t b = 0; b <= blocks; ++b) offsets_[b] += table.entry_row(b);
       return;
     }
@@ -246,6 +248,35 @@ void write_kept_rows(const Table& table, const KeptRows<Table, Corner>& kept, in
       index += keep;
     });
   });
+}
+
+// Writes every kept row in one sweep, without counting first: block b
+// writes from index leading + entry_row(b) (the most it can need), then the
+// blocks' outputs are moved down in block order to close the gaps, with
+// move_down(from, to, count). Cheaper than counting when most rows are kept.
+// Returns the number of points, including a leading one at index 0.
+template <class Table, class Corner, class Write, class MoveDown>
+int64_t write_kept_rows_in_place(const Table& table, const KeptRows<Table, Corner>& decisions, int64_t leading,
+                                 int n_threads, Write&& write, MoveDown&& move_down) {
+  const int64_t blocks = table.block_count();
+  std::vector<int64_t> written(blocks, 0);
+  parallel_for_dynamic(blocks, n_threads, [&](int64_t b) {
+    const int64_t start = leading + table.entry_row(b);
+    const int64_t end = leading + table.entry_row(b + 1);
+    int64_t index = start;
+    decisions.for_each_row_of_block(b, [&](const auto& row, bool keep) {
+      if (index < end) write(index, row);  // a dropped row is overwritten by the next kept one
+      index += keep;
+    });
+    written[b] = index - start;
+  });
+  int64_t points = leading;
+  for (int64_t b = 0; b < blocks; ++b) {
+    const int64_t start = leading + table.entry_row(b);
+    if (start != points && written[b] > 0) move_down(start, points, written[b]);
+    points += written[b];
+  }
+  return points;
 }
 
 }  // namespace turbometrics::ranking
