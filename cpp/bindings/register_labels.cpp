@@ -62,5 +62,6 @@ void register_labels(py::module_& m) {
   m.def("scan_labels", &scan_labels, py::arg("y"), py::arg("limit"), py::arg("n_threads"),
         "Sorted distinct values of a 1-D array (None past `limit`) and whether all values are integral.");
   m.def("finite_status", &finite_status, py::arg("x"), py::arg("n_threads"),
-        "0 if all values are finite, 1 if any is NaN, 2 if any is infinite (and none NaN).");
+        "Bits 0-1: 0 if all values are finite, 1 if any is NaN, 2 if any is infinite (and none NaN); "
+        "bit 2 (4): every value is zero. Non-float arrays give 0.");
 }

@@ -89,25 +89,34 @@ def column_or_1d(values: Any) -> np.ndarray:
     raise ValueError(f"y should be a 1d array, got an array of shape {array.shape} instead.")
 
 
-def nonfinite_status(array: np.ndarray) -> int:
-    """0 if finite, 1 if some value is NaN, 2 if some is infinite (no NaN)."""
+def value_status(array: np.ndarray) -> Tuple[int, Optional[bool]]:
+    """(0 if finite, 1 if some value is NaN, 2 if some is infinite and none
+    NaN; whether every value is zero, or None where it was not computed)."""
     if array.dtype.kind != "f":
-        return 0
+        return 0, None
     flat = array.reshape(-1)
     if (array.dtype.itemsize in (4, 8)) and array.dtype.isnative and flat.ndim == 1:
-        return _core.finite_status(flat, threads_for(resolve_threads(None), flat.shape[0]))
+        bits = _core.finite_status(flat, threads_for(resolve_threads(None), flat.shape[0]))
+        return bits & 3, bool(bits & 4)
     if np.isnan(flat).any():
-        return 1
-    return 2 if np.isinf(flat).any() else 0
+        return 1, None
+    return (2 if np.isinf(flat).any() else 0), None
 
 
-def assert_all_finite(array: np.ndarray, input_name: str = "") -> None:
-    """Raise scikit-learn's ValueError if ``array`` holds NaN or infinity."""
+def nonfinite_status(array: np.ndarray) -> int:
+    """0 if finite, 1 if some value is NaN, 2 if some is infinite (no NaN)."""
+    return value_status(array)[0]
+
+
+def assert_all_finite(array: np.ndarray, input_name: str = "", status: Optional[int] = None) -> None:
+    """Raise scikit-learn's ValueError if ``array`` holds NaN or infinity
+    (``status``: a precomputed :func:`nonfinite_status`)."""
     if array.dtype == object:
         if np.any(array != array):
             raise ValueError("Input contains NaN")
         return
-    status = nonfinite_status(array)
+    if status is None:
+        status = nonfinite_status(array)
     if status == 0:
         return
     name = f"{input_name} " if input_name else ""
@@ -142,7 +151,8 @@ def check_sample_weight(sample_weight: Any, n_samples: int, force_float: bool = 
         weights = np.full(n_samples, weights, dtype=weights.dtype)
     check_dimensions(weights)
     check_min_samples(weights)
-    assert_all_finite(weights, input_name="sample_weight")
+    status, all_zero = value_status(weights)  # one pass for both checks
+    assert_all_finite(weights, input_name="sample_weight", status=status)
     if weights.ndim != 1:
         raise ValueError(
             f"Sample weights must be 1D array or scalar, got {weights.ndim}D array. "
@@ -150,7 +160,7 @@ def check_sample_weight(sample_weight: Any, n_samples: int, force_float: bool = 
         )
     if weights.shape != (n_samples,):
         raise ValueError(f"sample_weight.shape == {weights.shape}, expected {(n_samples,)}!")
-    if np.count_nonzero(weights) == 0:  # no temporary array, unlike weights != 0
+    if all_zero if all_zero is not None else np.count_nonzero(weights) == 0:
         raise ValueError("Sample weights must contain at least one non-zero number.")
     return weights
 

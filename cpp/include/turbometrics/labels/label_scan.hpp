@@ -161,28 +161,33 @@ LabelScan<Label> scan_labels(const char* data, int64_t stride, int64_t n, int64_
   return result;
 }
 
-// 0 when every value is finite, 1 when some value is NaN, 2 when some value
-// is infinite and none is NaN (NaN is reported first, as scikit-learn does).
+// Bits 0-1: 0 when every value is finite, 1 when some value is NaN, 2 when
+// some value is infinite and none is NaN (NaN is reported first, as
+// scikit-learn does). Bit 2 (value 4): every value is zero.
 template <class Value>
 int finite_status(const char* data, int64_t stride, int64_t n, int n_threads) {
   const int chunks = std::max(1, n_threads);
   std::vector<int> status(chunks, 0);
+  std::vector<char> nonzero(chunks, 0);
   parallel_for_dynamic(chunks, n_threads, [&](int64_t c) {
     auto [begin, end] = chunk_bounds(n, chunks, static_cast<int>(c));
-    bool nan = false, inf = false;
+    bool nan = false, inf = false, any_nonzero = false;
     for (int64_t i = begin; i < end; ++i) {
       const Value x = *reinterpret_cast<const Value*>(data + i * stride);
       nan |= (x != x);
       inf |= std::isinf(x);
+      any_nonzero |= (x != Value{0});
     }
     status[c] = nan ? 1 : (inf ? 2 : 0);
+    nonzero[c] = any_nonzero;
   });
   int result = 0;
-  for (int s : status) {
-    if (s == 1) return 1;
-    result = std::max(result, s);
+  bool any_nonzero = false;
+  for (int c = 0; c < chunks; ++c) {
+    result = (result == 1 || status[c] == 1) ? 1 : std::max(result, status[c]);
+    any_nonzero = any_nonzero || nonzero[c];
   }
-  return result;
+  return result | (any_nonzero ? 0 : 4);
 }
 
 }  // namespace turbometrics::labels
