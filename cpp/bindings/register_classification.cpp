@@ -3,6 +3,7 @@
 #include <pybind11/pybind11.h>
 
 #include <string>
+#include <utility>
 
 #include "numpy_views.hpp"
 #include "turbometrics/classification/confusion.hpp"
@@ -59,6 +60,13 @@ py::array_t<Weight> to_square(std::vector<Weight>&& table, int64_t k) {
   return out;
 }
 
+// Pointer and byte stride of int64 sample weights, or (nullptr, 0).
+std::pair<const int64_t*, int64_t> integer_weights(const py::array& weights, bool weighted) {
+  if (!weighted) return {nullptr, 0};
+  const auto w = view_1d(weights, "sample_weight");
+  return {reinterpret_cast<const int64_t*>(w.data), w.stride};
+}
+
 // Confusion table over sorted distinct `labels` (same dtype as y_true and
 // y_pred). sample_weight: None (int64 counts), int64 or float64 array.
 py::array confusion_table(const py::array& y_true, const py::array& y_pred, const py::array& labels,
@@ -99,13 +107,7 @@ py::array confusion_table(const py::array& y_true, const py::array& y_pred, cons
       }
       return to_square(std::move(table), l.size);
     }
-    const int64_t* wdata = nullptr;
-    int64_t wstride = 0;
-    if (weighted) {
-      const auto w = view_1d(weights, "sample_weight");
-      wdata = reinterpret_cast<const int64_t*>(w.data);
-      wstride = w.stride;
-    }
+    const auto [wdata, wstride] = integer_weights(weights, weighted);
     std::vector<int64_t> table;
     {
       py::gil_scoped_release release;
@@ -158,13 +160,7 @@ py::array indicator_sums(const py::array& y_true, const py::array& y_pred, const
       }
       return finish(sums);
     }
-    const int64_t* wdata = nullptr;
-    int64_t wstride = 0;
-    if (weighted) {
-      const auto w = view_1d(weights, "sample_weight");
-      wdata = reinterpret_cast<const int64_t*>(w.data);
-      wstride = w.stride;
-    }
+    const auto [wdata, wstride] = integer_weights(weights, weighted);
     std::vector<int64_t> sums;
     {
       py::gil_scoped_release release;

@@ -52,15 +52,6 @@ void parallel_for_dynamic(int64_t count, int n_threads, Body&& body) {
   for (int64_t i = 0; i < count; ++i) body(i);
 }
 
-// Number of threads OpenMP would use by default; 1 in a serial build.
-inline int openmp_default_threads() {
-#ifdef TURBOMETRICS_HAS_OPENMP
-  return omp_get_max_threads();
-#else
-  return 1;
-#endif
-}
-
 inline bool openmp_enabled() {
 #ifdef TURBOMETRICS_HAS_OPENMP
   return true;

@@ -126,12 +126,6 @@ class SortedScores {
     }
   }
 
-  // Calls visit(row) for every row, highest score first, on this thread.
-  template <class Visit>
-  void for_each_row(Visit&& visit) const {
-    for (int64_t b = 0; b < block_count(); ++b) for_each_row_of_block(b, visit);
-  }
-
   // The first and last rows of block b.
   TableRow first_row(int64_t b) const { return first_rows_[b]; }
   TableRow last_row(int64_t b) const {
