@@ -1,0 +1,107 @@
+// The detection primitive: per (category, image) block, the block's kept
+// detections (best score first) with their score and, per area range and IoU
+// threshold, their outcome; and per (area range, block) the number of
+// ground truths that are not ignored. Accumulation is a sort-and-sweep over
+// these rows.
+//
+// Blocks are independent, so they are matched in parallel; each block writes
+// only its own rows, so the table is the same for every thread count.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <vector>
+
+#include "turbometrics/detection/image_matching.hpp"
+#include "turbometrics/parallel.hpp"
+
+namespace turbometrics::detection {
+
+// Ground truths and detections grouped by block (compressed rows: block b owns
+// members[offsets[b] .. offsets[b + 1])).
+struct BlockMembers {
+  const int64_t* gt_offsets;
+  const int64_t* gt_members;
+  const int64_t* dt_offsets;
+  const int64_t* dt_members;
+  int64_t n_blocks;
+};
+
+struct MatchTable {
+  int64_t n_blocks = 0, n_area_ranges = 0, n_thresholds = 0;
+  std::vector<int64_t> row_offsets;   // n_blocks + 1: the block's kept detections
+  std::vector<uint8_t> present;       // per block: it has a ground truth or a detection
+  std::vector<double> score;          // per row
+  // Per (area, row, group of 64 thresholds): bit t - 64 * group is set where
+  // the row counts as a true (false) positive at threshold t; a row that is
+  // neither is ignored there.
+  std::vector<uint64_t> true_positive, false_positive;
+  std::vector<int64_t> regular_gts;   // [area][block]: ground truths not ignored
+
+  int64_t n_rows() const { return row_offsets.empty() ? 0 : row_offsets.back(); }
+  int64_t n_groups() const { return (n_thresholds + 63) / 64; }
+  int64_t mask_index(int64_t area, int64_t row, int64_t group) const {
+    return (area * n_rows() + row) * n_groups() + group;
+  }
+};
+
+// Matches every block. `fill_ious` is as in BlockMatcher::load and must be
+// safe to call from several threads at once.
+template <class FillIous>
+MatchTable build_match_table(const BlockMembers& blocks, const GroundTruthColumns& gts, const DetectionColumns& dts,
+                             const MatchingParams& params, const FillIous& fill_ious, int n_threads) {
+  MatchTable table;
+  const int64_t B = blocks.n_blocks, A = params.n_area_ranges, T = params.n_thresholds;
+  table.n_blocks = B;
+  table.n_area_ranges = A;
+  table.n_thresholds = T;
+  table.row_offsets.resize(static_cast<size_t>(B + 1));
+  table.present.resize(static_cast<size_t>(B));
+  table.row_offsets[0] = 0;
+  const int64_t max_det = std::max<int64_t>(params.max_detections, 0);
+  for (int64_t b = 0; b < B; ++b) {
+    const int64_t n_dt = blocks.dt_offsets[b + 1] - blocks.dt_offsets[b];
+    const int64_t n_gt = blocks.gt_offsets[b + 1] - blocks.gt_offsets[b];
+    table.present[b] = n_dt > 0 || n_gt > 0;
+    table.row_offsets[b + 1] = table.row_offsets[b] + std::min(n_dt, max_det);
+  }
+  const int64_t rows = table.n_rows();
+  table.score.resize(static_cast<size_t>(rows));
+  table.true_positive.assign(static_cast<size_t>(A * rows * table.n_groups()), 0);
+  table.false_positive.assign(static_cast<size_t>(A * rows * table.n_groups()), 0);
+  table.regular_gts.resize(static_cast<size_t>(A * B));
+
+  constexpr int64_t chunk = 256;  // blocks handed out at a time
+  const int64_t n_chunks = (B + chunk - 1) / chunk;
+  std::atomic<int64_t> next{0};
+  parallel_region(n_chunks > 1 ? n_threads : 1, [&](int, int) {
+    BlockMatcher matcher;
+    for (int64_t c = next.fetch_add(1); c < n_chunks; c = next.fetch_add(1)) {
+      for (int64_t b = c * chunk; b < std::min(B, (c + 1) * chunk); ++b) {
+        const int64_t g0 = blocks.gt_offsets[b], d0 = blocks.dt_offsets[b];
+        matcher.load(b, gts, dts, blocks.gt_members + g0, blocks.gt_offsets[b + 1] - g0, blocks.dt_members + d0,
+                     blocks.dt_offsets[b + 1] - d0, params, fill_ious);
+        const int64_t first = table.row_offsets[b], D = matcher.n_dt();
+        for (int64_t d = 0; d < D; ++d) table.score[first + d] = dts.score[matcher.detections()[d]];
+        for (int64_t a = 0; a < A; ++a) {
+          table.regular_gts[a * B + b] = 0;
+          if (!table.present[b]) continue;
+          matcher.match(a);
+          table.regular_gts[a * B + b] = matcher.n_regular_gts();
+          for (int64_t d = 0; d < D; ++d) {
+            for (int64_t t = 0; t < T; ++t) {
+              const Outcome o = matcher.outcome(t, d);
+              const int64_t at = table.mask_index(a, first + d, t / 64);
+              if (o == Outcome::true_positive) table.true_positive[at] |= uint64_t{1} << (t % 64);
+              if (o == Outcome::false_positive) table.false_positive[at] |= uint64_t{1} << (t % 64);
+            }
+          }
+        }
+      }
+    }
+  });
+  return table;
+}
+
+}  // namespace turbometrics::detection

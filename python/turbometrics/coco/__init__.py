@@ -1,0 +1,12 @@
+"""COCO detection evaluation, bit-identical to pycocotools 2.0.11.
+
+``from turbometrics.coco import COCO, COCOeval`` mirrors
+``pycocotools.coco.COCO`` and ``pycocotools.cocoeval.COCOeval``; the
+matching and accumulation run in C++.
+"""
+
+from ._coco import COCO
+from ._cocoeval import COCOeval
+from ._params import Params
+
+__all__ = ["COCO", "COCOeval", "Params"]

@@ -1,0 +1,117 @@
+"""Annotations selected for an evaluation, as NumPy columns.
+
+pycocotools' ``COCOeval._prepare`` takes the ground truths and detections of
+``params.imgIds`` (image by image in that order, each image's annotations in
+file order), of ``params.catIds`` when ``useCats`` is set, through
+``loadAnns(getAnnIds(...))`` (so a repeated id yields its last annotation).
+``select`` does the same with sets and dict lookups; ``columns`` turns the
+selection into arrays, checking the fields the evaluation reads and naming
+the offending annotation when one is missing or malformed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Dict, Iterable, List, Optional, Sequence
+
+import numpy as np
+
+from ._describe import describe
+from ._results import check_box
+
+
+def select(coco: Any, img_ids: Sequence, cat_ids: Optional[Iterable]) -> List[Dict]:
+    """The annotations of ``img_ids`` (and of ``cat_ids`` unless None), in
+    pycocotools' order."""
+    img_to_anns = coco.imgToAnns
+    table = coco.anns
+    if len(img_ids) == 0:
+        selected = list(coco.dataset["annotations"])
+    else:
+        selected = []
+        for img_id in img_ids:
+            anns = img_to_anns.get(img_id)
+            if anns:
+                selected.extend(anns)
+    if cat_ids is not None and len(cat_ids) != 0:
+        wanted = set(cat_ids)
+        selected = [ann for ann in selected if ann["category_id"] in wanted]
+    return [table[ann["id"]] for ann in selected]
+
+
+def _values(anns: List[Dict], key: str, kind: str) -> List[Any]:
+    try:
+        return [ann[key] for ann in anns]
+    except (KeyError, TypeError):
+        for index, ann in enumerate(anns):
+            if not isinstance(ann, dict) or key not in ann:
+                raise ValueError(f"{describe(kind, ann, index)} has no '{key}'") from None
+        raise
+
+
+def _floats(anns: List[Dict], values: List[Any], key: str, kind: str) -> np.ndarray:
+    try:
+        array = np.asarray(values, dtype=np.float64)
+        if array.ndim == 1:
+            return array
+    except (TypeError, ValueError):
+        pass
+    for index, value in enumerate(values):
+        try:
+            float(value)
+        except (TypeError, ValueError):
+            raise ValueError(f"{describe(kind, anns[index], index)}: '{key}' must be a number, got {value!r}") from None
+    raise ValueError(f"'{key}' values must be numbers")
+
+
+@dataclass
+class Columns:
+    """One side (ground truths or detections) of an evaluation."""
+
+    annotations: List[Dict]
+    image_id: List[Any]
+    category_id: List[Any]
+    id: np.ndarray  # float64, as pycocotools stores ids in float arrays
+    area: np.ndarray
+    score: Optional[np.ndarray] = None  # detections
+    crowd: Optional[np.ndarray] = None  # ground truths: int(iscrowd) != 0
+    ignore: Optional[np.ndarray] = None  # ground truths: the ignore flag
+    boxes: Optional[np.ndarray] = None  # (n, 4), bbox evaluations
+
+    def __len__(self) -> int:
+        return len(self.annotations)
+
+
+def columns(anns: List[Dict], *, ground_truth: bool, iou_type: str) -> Columns:
+    """Columns of ``anns`` for an evaluation of ``iou_type``."""
+    kind = "ground-truth annotation" if ground_truth else "result"
+    image_id = _values(anns, "image_id", kind)
+    category_id = _values(anns, "category_id", kind)
+    ids = _floats(anns, _values(anns, "id", kind), "id", kind)
+    area = _floats(anns, _values(anns, "area", kind), "area", kind)
+    out = Columns(anns, image_id, category_id, ids, area)
+    if ground_truth:
+        crowd_values = _values(anns, "iscrowd", kind)
+        try:
+            crowd = np.array([int(c) for c in crowd_values], dtype=np.int64) != 0
+        except (TypeError, ValueError):
+            raise ValueError(f"{kind}s' 'iscrowd' must be 0 or 1") from None
+        out.crowd = crowd.astype(np.uint8)
+        ignore = np.array([bool(c) for c in crowd_values], dtype=bool)
+        if iou_type == "keypoints":
+            ignore |= np.array([n == 0 for n in _values(anns, "num_keypoints", kind)], dtype=bool)
+        out.ignore = ignore.astype(np.uint8)
+    else:
+        out.score = _floats(anns, _values(anns, "score", kind), "score", kind)
+    if iou_type == "bbox":
+        boxes = _values(anns, "bbox", kind)
+        try:
+            array = np.asarray(boxes, dtype=np.float64)
+            ok = array.shape == (len(anns), 4) and np.isfinite(array).all() and (array[:, 2:] >= 0).all()
+        except (TypeError, ValueError):
+            ok = False
+        if not ok:
+            for index, box in enumerate(boxes):
+                check_box(box, describe(kind, anns[index], index))
+        out.boxes = array.reshape(len(anns), 4)
+    return out

@@ -1,0 +1,171 @@
+"""COCO evaluation, as ``pycocotools.cocoeval.COCOeval`` (2.0.11), with the
+matching and accumulation in C++."""
+
+from __future__ import annotations
+
+import copy
+import datetime
+import time
+from typing import Any, Dict, List, Optional
+
+import numpy as np
+
+from .. import _core
+from .._threads import resolve_threads
+from . import _annotations
+from ._blocks import Blocks, assign_blocks
+from ._eval_images import EvaluatedImages, IouMatrices
+from ._iou_sources import attach_iou_source
+from ._params import Params
+from ._summary import summarize
+
+
+class COCOeval:
+    """Evaluate detection results against a COCO ground truth.
+
+    A drop-in for ``pycocotools.cocoeval.COCOeval``: the same constructor,
+    ``params``, ``evaluate()``, ``accumulate()``, ``summarize()``, ``stats``,
+    ``eval`` (``precision``, ``recall`` and ``scores`` bit-identical to
+    pycocotools 2.0.11), ``evalImgs`` and ``ious``. ``cocoGt`` and ``cocoDt``
+    may be turbometrics or pycocotools ``COCO`` objects.
+
+    Parameters
+    ----------
+    cocoGt, cocoDt : COCO
+        Ground truth and results (``cocoGt.loadRes(...)``).
+    iouType : {'segm', 'bbox', 'keypoints'}
+        What is compared: masks, boxes or keypoints (OKS).
+    n_threads : int, optional, keyword-only
+        Threads for matching and accumulation (default: the global setting);
+        results are identical for every thread count.
+
+    Notes
+    -----
+    ``evalImgs`` and ``ious`` are computed on access, one (category, image)
+    block at a time, from the same kernel as the evaluation, so ``evaluate()``
+    never builds a dict per block. Unlike pycocotools, ``evaluate()`` does not
+    write ``ignore``, ``_ignore`` or RLE segmentations into the annotation
+    dicts.
+    """
+
+    def __init__(self, cocoGt: Any = None, cocoDt: Any = None, iouType: str = "segm", *,
+                 n_threads: Optional[int] = None) -> None:
+        if not iouType:
+            print("iouType not specified. use default iouType segm")
+        self.cocoGt = cocoGt
+        self.cocoDt = cocoDt
+        self.evalImgs: Any = []
+        self.eval: Dict[str, Any] = {}
+        self.params = Params(iouType=iouType)
+        self._paramsEval: Any = {}
+        self.stats: Any = []
+        self.ious: Any = {}
+        self.n_threads = n_threads
+        self._evaluation: Optional[Any] = None
+        self._blocks: Optional[Blocks] = None
+        if cocoGt is not None:
+            self.params.imgIds = sorted(cocoGt.getImgIds())
+            self.params.catIds = sorted(cocoGt.getCatIds())
+
+    # -- evaluate -------------------------------------------------------------------
+    def evaluate(self) -> None:
+        """Match detections to ground truths on every image and category.
+
+        Afterwards ``evalImgs`` (category-major, then area range, then image)
+        and ``ious`` give pycocotools' per-image results.
+        """
+        tic = time.time()
+        print("Running per image evaluation...")
+        p = self.params
+        if p.useSegm is not None:
+            p.iouType = "segm" if p.useSegm == 1 else "bbox"
+            print("useSegm (deprecated) is not None. Running {} evaluation".format(p.iouType))
+        print("Evaluate annotation type *{}*".format(p.iouType))
+        if p.iouType not in ("segm", "bbox", "keypoints"):
+            raise Exception("unknown iouType for iou computation")
+        p.imgIds = list(np.unique(p.imgIds))
+        if p.useCats:
+            p.catIds = list(np.unique(p.catIds))
+        p.maxDets = sorted(p.maxDets)
+        self.params = p
+
+        cat_filter = p.catIds if p.useCats else None
+        gts = _annotations.columns(
+            _annotations.select(self.cocoGt, p.imgIds, cat_filter), ground_truth=True, iou_type=p.iouType
+        )
+        dts = _annotations.columns(
+            _annotations.select(self.cocoDt, p.imgIds, cat_filter), ground_truth=False, iou_type=p.iouType
+        )
+        blocks = assign_blocks(gts, dts, p)
+        evaluation = _core.CocoEvaluation(
+            gts.id, gts.area, gts.ignore, gts.crowd, dts.id, dts.area, dts.score,
+            blocks.gt_offsets, blocks.gt_members, blocks.dt_offsets, blocks.dt_members,
+            np.asarray(p.iouThrs, dtype=np.float64),
+            np.asarray(p.areaRng, dtype=np.float64).reshape(-1, 2),
+            int(p.maxDets[-1]) if len(p.maxDets) else 0,
+        )
+        attach_iou_source(evaluation, gts, dts, blocks, p, self.cocoGt, self.cocoDt)
+        evaluation.match(resolve_threads(self.n_threads))
+        self._evaluation, self._blocks = evaluation, blocks
+        self._paramsEval = copy.deepcopy(self.params)
+        self.evalImgs = EvaluatedImages(evaluation, blocks, self._paramsEval, gts, dts)
+        self.ious = IouMatrices(evaluation, blocks, self._paramsEval)
+        self.eval = {}
+        print("DONE (t={:0.2f}s).".format(time.time() - tic))
+
+    # -- accumulate -----------------------------------------------------------------
+    def accumulate(self, p: Optional[Params] = None) -> None:
+        """Precision, recall and score at every (IoU threshold, recall
+        threshold, category, area range, max detections), into ``eval``."""
+        print("Accumulating evaluation results...")
+        tic = time.time()
+        if self._evaluation is None:
+            print("Please run evaluate() first")
+            raise RuntimeError("COCOeval.accumulate() needs evaluate() to have run first")
+        if p is None:
+            p = self.params
+        p.catIds = p.catIds if p.useCats == 1 else [-1]
+        T, R = len(p.iouThrs), len(p.recThrs)
+        K = len(p.catIds) if p.useCats else 1
+        A, M = len(p.areaRng), len(p.maxDets)
+        pe = self._paramsEval
+        cat_ids = pe.catIds if pe.useCats else [-1]
+        set_k, set_a, set_m, set_i = set(cat_ids), set(map(tuple, pe.areaRng)), set(pe.maxDets), set(pe.imgIds)
+        k_list = [n for n, k in enumerate(p.catIds) if k in set_k]
+        m_list = [m for m in p.maxDets if m in set_m]
+        a_list = [n for n, a in enumerate(map(tuple, p.areaRng)) if a in set_a]
+        i_list = [n for n, i in enumerate(p.imgIds) if i in set_i]
+        I0, A0 = len(pe.imgIds), len(pe.areaRng)
+        T0 = len(pe.iouThrs)
+        rows = max(T, T0)
+        precision = -np.ones((rows, R, K, A, M))
+        recall = -np.ones((rows, K, A, M))
+        scores = -np.ones((rows, R, K, A, M))
+        self._evaluation.accumulate(
+            np.asarray(k_list, dtype=np.int64), np.asarray(a_list, dtype=np.int64),
+            np.asarray(i_list, dtype=np.int64), A0, I0, np.asarray(m_list, dtype=np.int64), np.asarray(p.recThrs, dtype=np.float64),
+            precision, recall, scores, resolve_threads(self.n_threads),
+        )
+        if rows > T and (recall[T:] != -1).any():
+            raise IndexError(f"index {T} is out of bounds for axis 0 with size {T}")
+        self.eval = {
+            "params": p,
+            "counts": [T, R, K, A, M],
+            "date": datetime.datetime.now().strftime("%Y-%m-%d %H:%M:%S"),
+            "precision": precision[:T],
+            "recall": recall[:T],
+            "scores": scores[:T],
+        }
+        print("DONE (t={:0.2f}s).".format(time.time() - tic))
+
+    # -- summarize ------------------------------------------------------------------
+    def summarize(self) -> None:
+        """Print pycocotools' summary (12 lines for boxes and masks, 10 for
+        keypoints) and store it in ``stats``."""
+        if not self.eval:
+            raise Exception("Please run accumulate() first")
+        self.stats = summarize(self.eval, self.params)
+
+    def __str__(self) -> str:
+        self.summarize()
+        return ""

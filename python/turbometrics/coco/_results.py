@@ -1,0 +1,131 @@
+"""``COCO.loadRes``: reading detection results and completing them as
+pycocotools does (ids 1..N, area, box or segmentation, iscrowd)."""
+
+from __future__ import annotations
+
+import copy
+import math
+import os
+from numbers import Real
+from typing import TYPE_CHECKING, Any, Dict, List
+
+import numpy as np
+
+from . import _json
+from ._describe import describe
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ._coco import COCO
+
+
+def check_box(box: Any, what: str) -> None:
+    """Raise ValueError unless ``box`` is 4 finite numbers with non-negative
+    width and height."""
+    if not isinstance(box, (list, tuple, np.ndarray)) or len(box) != 4:
+        raise ValueError(f"{what}: 'bbox' must be a list of 4 numbers [x, y, w, h], got {box!r}")
+    for value in box:
+        if isinstance(value, bool) or not isinstance(value, (Real, np.integer, np.floating)):
+            raise ValueError(f"{what}: 'bbox' must hold numbers, got {box!r}")
+        if not math.isfinite(value):
+            raise ValueError(f"{what}: 'bbox' must hold finite numbers, got {box!r}")
+    if box[2] < 0 or box[3] < 0:
+        raise ValueError(f"{what}: 'bbox' has a negative width or height: {box!r}")
+
+
+def _read(gt: "COCO", resFile: Any) -> List[Dict]:
+    if isinstance(resFile, (str, os.PathLike)):
+        return _json.load(resFile)
+    if type(resFile) == np.ndarray:
+        return gt.loadNumpyAnnotations(resFile)
+    return resFile
+
+
+def _check_images(gt: "COCO", anns: List[Dict]) -> None:
+    images = gt.imgs
+    for index, ann in enumerate(anns):
+        if type(ann) != dict:
+            raise ValueError(f"result {index} is not an object: {ann!r}")
+        if "image_id" not in ann:
+            raise ValueError(f"{describe('result', ann, index)} has no 'image_id'")
+        if ann["image_id"] not in images:
+            raise AssertionError(
+                "Results do not correspond to current coco set: "
+                f"{describe('result', ann, index)} has image_id {ann['image_id']!r}, "
+                "which is not an image of the ground truth"
+            )
+
+
+def _require(ann: Dict, index: int, key: str) -> Any:
+    if key not in ann:
+        raise ValueError(f"{describe('result', ann, index)} has no '{key}'")
+    return ann[key]
+
+
+def _complete_boxes(anns: List[Dict]) -> None:
+    for index, ann in enumerate(anns):
+        box = _require(ann, index, "bbox")
+        check_box(box, describe("result", ann, index))
+        _require(ann, index, "category_id")
+        x1, x2, y1, y2 = box[0], box[0] + box[2], box[1], box[1] + box[3]
+        if "segmentation" not in ann:
+            ann["segmentation"] = [[x1, y1, x1, y2, x2, y2, x2, y1]]
+        ann["area"] = box[2] * box[3]
+        ann["id"] = index + 1
+        ann["iscrowd"] = 0
+
+
+def _complete_masks(anns: List[Dict]) -> None:
+    from . import mask as mask_utils
+
+    for index, ann in enumerate(anns):
+        segmentation = _require(ann, index, "segmentation")
+        _require(ann, index, "category_id")
+        try:
+            ann["area"] = mask_utils.area(segmentation)
+            if "bbox" not in ann:
+                ann["bbox"] = mask_utils.toBbox(segmentation)
+        except (TypeError, ValueError, KeyError) as error:
+            raise ValueError(f"{describe('result', ann, index)}: malformed segmentation: {error}") from None
+        ann["id"] = index + 1
+        ann["iscrowd"] = 0
+
+
+def _complete_keypoints(anns: List[Dict]) -> None:
+    for index, ann in enumerate(anns):
+        points = _require(ann, index, "keypoints")
+        _require(ann, index, "category_id")
+        if not isinstance(points, list) or len(points) < 3:
+            raise ValueError(f"{describe('result', ann, index)}: 'keypoints' must be a list of x, y, v triples")
+        x, y = points[0::3], points[1::3]
+        x0, x1, y0, y1 = np.min(x), np.max(x), np.min(y), np.max(y)
+        ann["area"] = (x1 - x0) * (y1 - y0)
+        ann["id"] = index + 1
+        ann["bbox"] = [x0, y0, x1 - x0, y1 - y0]
+
+
+def load_results(gt: "COCO", res: "COCO", resFile: Any) -> None:
+    """Fill the empty results dataset ``res`` (whose ``images`` are set)
+    from ``resFile``, with pycocotools' semantics."""
+    anns = _read(gt, resFile)
+    assert type(anns) == list, "results in not an array of objects"
+    _check_images(gt, anns)
+    dataset = res._dataset
+    if anns:
+        first = anns[0]
+        if "caption" in first:
+            with_captions = {ann["image_id"] for ann in anns}
+            dataset["images"] = [img for img in dataset["images"] if img["id"] in with_captions]
+            for index, ann in enumerate(anns):
+                ann["id"] = index + 1
+        else:
+            dataset["categories"] = copy.deepcopy(gt.dataset["categories"])
+            if "bbox" in first and not first["bbox"] == []:
+                _complete_boxes(anns)
+            elif "segmentation" in first:
+                _complete_masks(anns)
+            elif "keypoints" in first:
+                _complete_keypoints(anns)
+    else:
+        dataset["categories"] = copy.deepcopy(gt.dataset.get("categories", []))
+    dataset["annotations"] = anns
+    res.createIndex()
