@@ -317,3 +317,68 @@ def test_pairwise_row_sums_add_in_numpys_order(rows, n, seed):
     x = np.exp(-np.random.default_rng(seed).exponential(20, size=(rows, n)))
     expected = np.array([np.sum(row) for row in x])
     assert np.array_equal(pairwise_row_sums(x), expected)
+
+
+# -- beyond pycocotools -----------------------------------------------------------
+
+def _accumulated():
+    return both(INSTANCES, BBOX_RESULTS, "bbox")[1]
+
+
+def test_results_per_category_match_the_eval_arrays():
+    ours = _accumulated()
+    table = ours.results_per_category(as_frame=False)
+    precision, recall = ours.eval["precision"], ours.eval["recall"]
+    for k, category_id in enumerate(ours.params.catIds):
+        cells = precision[:, :, k, 0, -1]
+        expected = np.mean(cells[cells > -1]) if (cells > -1).any() else -1
+        assert table[category_id]["AP"] == expected
+        cells = precision[0, :, k, 0, -1]
+        assert table[category_id]["AP50"] == (np.mean(cells[cells > -1]) if (cells > -1).any() else -1)
+        cells = recall[:, k, 0, -1]
+        assert table[category_id]["AR100"] == (np.mean(cells[cells > -1]) if (cells > -1).any() else -1)
+        assert table[category_id]["name"] == ours.cocoGt.cats[category_id]["name"]
+
+
+def test_results_per_category_as_a_frame():
+    pd = pytest.importorskip("pandas")
+    frame = _accumulated().results_per_category()
+    assert isinstance(frame, pd.DataFrame)
+    assert list(frame.columns) == ["name", "AP", "AP50", "AP75", "AR100"]
+    assert frame.index.name == "category_id"
+
+
+def test_category_curve_reads_precision_and_scores():
+    ours = _accumulated()
+    k = 0
+    category_id = ours.params.catIds[k]
+    curve = ours.category_curve(category_id, iou_threshold=0.75)
+    t = 5
+    reached = ours.eval["recall"][t, k, 0, -1]
+    n = int(np.count_nonzero(ours.params.recThrs <= reached))
+    assert np.array_equal(curve["precision"], ours.eval["precision"][t, :n, k, 0, -1])
+    assert np.array_equal(curve["scores"], ours.eval["scores"][t, :n, k, 0, -1])
+    p, r = curve["precision"], curve["recall"]
+    assert np.allclose(curve["f1"][r > 0], 2 * p[r > 0] * r[r > 0] / (p[r > 0] + r[r > 0]))
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(category_id=12345), "not evaluated"),
+    (dict(category_id=1, iou_threshold=0.33), "IoU threshold"),
+    (dict(category_id=1, area="huge"), "area"),
+    (dict(category_id=1, max_detections=7), "max_detections"),
+])
+def test_category_curve_errors(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        _accumulated().category_curve(**kwargs)
+
+
+def test_progress_bar(capsys):
+    pytest.importorskip("tqdm")
+    gt = COCO()
+    gt.dataset = copy.deepcopy(INSTANCES)
+    quiet(gt.createIndex)
+    dt = quiet(lambda: gt.loadRes(copy.deepcopy(BBOX_RESULTS)))
+    evaluation = COCOeval(gt, dt, "bbox")
+    evaluation.evaluate(progress=True)
+    assert "evaluate" in capsys.readouterr().err

@@ -107,14 +107,23 @@ class Evaluation {
     source_ = PrecomputedIous{values.data(), offsets.data()};
   }
 
-  void match(int n_threads) {
+  // Matches every block; with a progress callback, in about 100 steps,
+  // calling progress(done_blocks, total_blocks) with the GIL held after each.
+  void match(int n_threads, const py::object& progress) {
     auto& source = require_source();
     table_.reset();
-    auto table = std::make_shared<MatchTable>();
-    {
-      py::gil_scoped_release release;
-      std::visit([&](const auto& s) { *table = build_match_table(blocks_, gts_, dts_, params_, s, n_threads); },
-                 source);
+    auto table = std::make_shared<MatchTable>(empty_match_table(blocks_, params_));
+    const int64_t total = blocks_.n_blocks;
+    const int64_t step = progress.is_none() ? std::max<int64_t>(total, 1) : std::max<int64_t>(total / 100, 4096);
+    for (int64_t begin = 0; begin < total; begin += step) {
+      const int64_t end = std::min(total, begin + step);
+      {
+        py::gil_scoped_release release;
+        std::visit(
+            [&](const auto& s) { match_blocks(*table, begin, end, blocks_, gts_, dts_, params_, s, n_threads); },
+            source);
+      }
+      if (!progress.is_none()) progress(end, total);
     }
     table_ = table;
   }
@@ -268,7 +277,7 @@ void register_detection(py::module_& m) {
            py::arg("max_detections"))
       .def("use_boxes", &Evaluation::use_boxes, py::arg("dt_boxes"), py::arg("gt_boxes"))
       .def("use_precomputed", &Evaluation::use_precomputed, py::arg("values"), py::arg("offsets"))
-      .def("match", &Evaluation::match, py::arg("n_threads"))
+      .def("match", &Evaluation::match, py::arg("n_threads"), py::arg("progress") = py::none())
       .def("accumulate", &Evaluation::accumulate, py::arg("k_rows"), py::arg("a_rows"), py::arg("i_rows"),
            py::arg("evaluated_areas"), py::arg("evaluated_images"), py::arg("max_detections"), py::arg("recall_thresholds"), py::arg("precision"), py::arg("recall"),
            py::arg("scores"), py::arg("n_threads"))

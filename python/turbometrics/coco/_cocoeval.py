@@ -11,12 +11,14 @@ from typing import Any, Dict, List, Optional
 import numpy as np
 
 from .. import _core
+from .._progress import progress_callback
 from .._threads import resolve_threads
 from . import _annotations
 from ._blocks import Blocks, assign_blocks
 from ._eval_images import EvaluatedImages, IouMatrices
 from ._iou_sources import attach_iou_source
 from ._params import Params
+from ._per_category import category_curve, results_per_category
 from ._summary import summarize
 
 
@@ -68,11 +70,17 @@ class COCOeval:
             self.params.catIds = sorted(cocoGt.getCatIds())
 
     # -- evaluate -------------------------------------------------------------------
-    def evaluate(self) -> None:
+    def evaluate(self, *, progress: bool = False) -> None:
         """Match detections to ground truths on every image and category.
 
         Afterwards ``evalImgs`` (category-major, then area range, then image)
         and ``ious`` give pycocotools' per-image results.
+
+        Parameters
+        ----------
+        progress : bool, keyword-only
+            Show a progress bar over the (category, image) blocks (needs
+            tqdm, the ``progress`` extra).
         """
         tic = time.time()
         print("Running per image evaluation...")
@@ -105,7 +113,7 @@ class COCOeval:
             int(p.maxDets[-1]) if len(p.maxDets) else 0,
         )
         attach_iou_source(evaluation, gts, dts, blocks, p, self.cocoGt, self.cocoDt)
-        evaluation.match(resolve_threads(self.n_threads))
+        evaluation.match(resolve_threads(self.n_threads), progress_callback(progress, "evaluate"))
         self._evaluation, self._blocks = evaluation, blocks
         self._paramsEval = copy.deepcopy(self.params)
         self.evalImgs = EvaluatedImages(evaluation, blocks, self._paramsEval, gts, dts)
@@ -165,6 +173,45 @@ class COCOeval:
         if not self.eval:
             raise Exception("Please run accumulate() first")
         self.stats = summarize(self.eval, self.params)
+
+    # -- beyond pycocotools --------------------------------------------------------
+    def results_per_category(self, *, as_frame: Optional[bool] = None) -> Any:
+        """AP (IoU .50:.95), AP50, AP75 and AR at ``maxDets[-1]`` (AR100 by
+        default) for each category, -1 where it has no ground truth.
+
+        Returns a pandas DataFrame indexed by category id (with the category
+        name) when ``as_frame`` is true, or is None and pandas is installed;
+        otherwise ``{category_id: {"name", "AP", "AP50", "AP75", "AR100"}}``.
+        Needs ``accumulate()``.
+        """
+        self._require_eval()
+        categories = getattr(self.cocoGt, "cats", {}) or {}
+        return results_per_category(self.eval, self.eval["params"], categories, as_frame)
+
+    def category_curve(self, category_id: Any, *, iou_threshold: float = 0.5, area: str = "all",
+                       max_detections: Optional[int] = None) -> Dict[str, np.ndarray]:
+        """One category's precision-recall and F1-vs-score curve.
+
+        At each recall threshold the category reaches (``params.recThrs``
+        up to its final recall): ``recall``, the interpolated ``precision``
+        of ``eval['precision']``, the ``scores`` of ``eval['scores']`` (the
+        detection score where that recall is first reached) and
+        ``f1 = 2 P R / (P + R)``. Use ``category_id=-1`` when ``useCats`` is
+        0; ``max_detections`` defaults to ``maxDets[-1]``. Needs
+        ``accumulate()``.
+
+        Raises
+        ------
+        ValueError
+            For a category, IoU threshold, area label or max detections that
+            was not evaluated, or a category without ground truth.
+        """
+        self._require_eval()
+        return category_curve(self.eval, self.eval["params"], category_id, iou_threshold, area, max_detections)
+
+    def _require_eval(self) -> None:
+        if not self.eval:
+            raise RuntimeError("run evaluate() and accumulate() first")
 
     def __str__(self) -> str:
         self.summarize()

@@ -11,15 +11,18 @@ _LINE = " {:<18} {} @[ IoU={:<9} | area={:>6s} | maxDets={:>3d} ] = {:0.3f}"
 
 
 def summary_value(evaluation: Dict[str, Any], p: Any, ap: int = 1, iouThr: Optional[float] = None,
-                  areaRng: str = "all", maxDets: int = 100) -> Tuple[float, str]:
+                  areaRng: str = "all", maxDets: int = 100, category: Optional[int] = None) -> Tuple[float, str]:
     """The mean of the valid (> -1) precision (``ap=1``) or recall cells at
-    the given IoU threshold (all when None), area label and max detections,
-    -1 when there is none; and its summary line."""
+    the given IoU threshold (all when None), area label and max detections
+    (and category index, all when None), -1 when there is none; and its
+    summary line."""
     areas = [i for i, label in enumerate(p.areaRngLbl) if label == areaRng]
     max_dets = [i for i, m in enumerate(p.maxDets) if m == maxDets]
     cells = evaluation["precision"] if ap == 1 else evaluation["recall"]
     if iouThr is not None:
         cells = cells[np.where(iouThr == p.iouThrs)[0]]
+    if category is not None:
+        cells = cells[:, :, [category]] if ap == 1 else cells[:, [category]]
     cells = cells[:, :, :, areas, max_dets] if ap == 1 else cells[:, :, areas, max_dets]
     valid = cells[cells > -1]
     mean = -1 if len(valid) == 0 else np.mean(valid)

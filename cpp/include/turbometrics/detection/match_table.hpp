@@ -46,11 +46,8 @@ struct MatchTable {
   }
 };
 
-// Matches every block. `fill_ious` is as in BlockMatcher::load and must be
-// safe to call from several threads at once.
-template <class FillIous>
-MatchTable build_match_table(const BlockMembers& blocks, const GroundTruthColumns& gts, const DetectionColumns& dts,
-                             const MatchingParams& params, const FillIous& fill_ious, int n_threads) {
+// The table's shape for these blocks, with every row still unmatched.
+inline MatchTable empty_match_table(const BlockMembers& blocks, const MatchingParams& params) {
   MatchTable table;
   const int64_t B = blocks.n_blocks, A = params.n_area_ranges, T = params.n_thresholds;
   table.n_blocks = B;
@@ -71,14 +68,24 @@ MatchTable build_match_table(const BlockMembers& blocks, const GroundTruthColumn
   table.true_positive.assign(static_cast<size_t>(A * rows * table.n_groups()), 0);
   table.false_positive.assign(static_cast<size_t>(A * rows * table.n_groups()), 0);
   table.regular_gts.resize(static_cast<size_t>(A * B));
+  return table;
+}
 
+// Matches blocks [begin, end) into `table` (from empty_match_table).
+// `fill_ious` is as in BlockMatcher::load and must be safe to call from
+// several threads at once.
+template <class FillIous>
+void match_blocks(MatchTable& table, int64_t begin, int64_t end, const BlockMembers& blocks,
+                  const GroundTruthColumns& gts, const DetectionColumns& dts, const MatchingParams& params,
+                  const FillIous& fill_ious, int n_threads) {
+  const int64_t B = table.n_blocks, A = table.n_area_ranges, T = table.n_thresholds;
   constexpr int64_t chunk = 256;  // blocks handed out at a time
-  const int64_t n_chunks = (B + chunk - 1) / chunk;
+  const int64_t n_chunks = (end - begin + chunk - 1) / chunk;
   std::atomic<int64_t> next{0};
   parallel_region(n_chunks > 1 ? n_threads : 1, [&](int, int) {
     BlockMatcher matcher;
     for (int64_t c = next.fetch_add(1); c < n_chunks; c = next.fetch_add(1)) {
-      for (int64_t b = c * chunk; b < std::min(B, (c + 1) * chunk); ++b) {
+      for (int64_t b = begin + c * chunk; b < std::min(end, begin + (c + 1) * chunk); ++b) {
         const int64_t g0 = blocks.gt_offsets[b], d0 = blocks.dt_offsets[b];
         matcher.load(b, gts, dts, blocks.gt_members + g0, blocks.gt_offsets[b + 1] - g0, blocks.dt_members + d0,
                      blocks.dt_offsets[b + 1] - d0, params, fill_ious);
@@ -101,7 +108,6 @@ MatchTable build_match_table(const BlockMembers& blocks, const GroundTruthColumn
       }
     }
   });
-  return table;
 }
 
 }  // namespace turbometrics::detection
