@@ -66,11 +66,13 @@ def _floats(anns: List[Dict], values: List[Any], key: str, kind: str) -> np.ndar
 
 @dataclass
 class Columns:
-    """One side (ground truths or detections) of an evaluation."""
+    """One side (ground truths or detections) of an evaluation: from
+    annotation dicts, or (results read by the compiled reader) from columns,
+    with ``annotations`` None."""
 
-    annotations: List[Dict]
-    image_id: List[Any]
-    category_id: List[Any]
+    annotations: Optional[List[Dict]]
+    image_id: Any  # a list, or an int64 array
+    category_id: Any
     id: np.ndarray  # float64, as pycocotools stores ids in float arrays
     area: np.ndarray
     score: Optional[np.ndarray] = None  # detections
@@ -79,7 +81,34 @@ class Columns:
     boxes: Optional[np.ndarray] = None  # (n, 4), bbox evaluations
 
     def __len__(self) -> int:
-        return len(self.annotations)
+        return len(self.id)
+
+    def ids_of(self, rows: Sequence[int]) -> List[Any]:
+        """The annotations' ids, as pycocotools reports them."""
+        if self.annotations is None:
+            return self.id[rows].astype(np.int64).tolist()
+        return [self.annotations[r]["id"] for r in rows]
+
+    def scores_of(self, rows: Sequence[int]) -> List[Any]:
+        """The detections' scores, as pycocotools reports them."""
+        if self.annotations is None:
+            return self.score[rows].tolist()
+        return [self.annotations[r]["score"] for r in rows]
+
+
+def detection_columns(coco: Any, p: Any, cat_ids: Optional[Iterable]) -> Columns:
+    """The results to evaluate: straight from the columns of results that
+    ``loadRes`` read from a file (box evaluations), else from the dicts."""
+    held = getattr(coco, "_columns", None)
+    if held is None or p.iouType != "bbox":
+        return columns(select(coco, p.imgIds, cat_ids), ground_truth=False, iou_type=p.iouType)
+    table = held.columns
+    missing = np.flatnonzero(np.isnan(table.score))
+    if len(missing):
+        raise ValueError(f"result {int(missing[0])} has no numeric 'score'")
+    n = table.n_rows
+    return Columns(None, table.image_id, table.category_id, np.arange(1, n + 1, dtype=np.float64), held.area,
+                   score=table.score, boxes=table.bbox)
 
 
 def columns(anns: List[Dict], *, ground_truth: bool, iou_type: str) -> Columns:

@@ -107,7 +107,7 @@ class COCO:
         """Build ``anns``, ``imgs``, ``cats``, ``imgToAnns`` and ``catToImgs``
         from ``dataset`` (later entries win on repeated ids)."""
         print("creating index...")
-        dataset = self.dataset
+        dataset = self._dataset  # results still held as columns stay so
         anns: Dict[Any, Dict] = {}
         imgs: Dict[Any, Dict] = {}
         cats: Dict[Any, Dict] = {}

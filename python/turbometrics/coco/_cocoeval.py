@@ -101,9 +101,7 @@ class COCOeval:
         gts = _annotations.columns(
             _annotations.select(self.cocoGt, p.imgIds, cat_filter), ground_truth=True, iou_type=p.iouType
         )
-        dts = _annotations.columns(
-            _annotations.select(self.cocoDt, p.imgIds, cat_filter), ground_truth=False, iou_type=p.iouType
-        )
+        dts = _annotations.detection_columns(self.cocoDt, p, cat_filter)
         blocks = assign_blocks(gts, dts, p)
         evaluation = _core.CocoEvaluation(
             gts.id, gts.area, gts.ignore, gts.crowd, dts.id, dts.area, dts.score,

@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import math
 import os
+from pathlib import Path
 from numbers import Real
 from typing import TYPE_CHECKING, Any, Dict, List
 
@@ -33,8 +34,8 @@ def check_box(box: Any, what: str) -> None:
 
 
 def _read(gt: "COCO", resFile: Any) -> List[Dict]:
-    if isinstance(resFile, (str, os.PathLike)):
-        return _json.load(resFile)
+    if isinstance(resFile, bytes):
+        return _json.loads(resFile)
     if type(resFile) == np.ndarray:
         return gt.loadNumpyAnnotations(resFile)
     return resFile
@@ -103,9 +104,79 @@ def _complete_keypoints(anns: List[Dict]) -> None:
         ann["bbox"] = [x0, y0, x1 - x0, y1 - y0]
 
 
+def _first_missing(columns: Any, bit: int) -> int:
+    return int(np.flatnonzero((columns.present & bit) == 0)[0])
+
+
+def _columnar_boxes(gt: "COCO", res: "COCO", data: bytes) -> bool:
+    """Load box results straight from the file's columns, leaving the dicts
+    to be built when asked for. Returns False (nothing done) when the file
+    is not a plain list of box results the columns hold exactly."""
+    from . import _results_reader as reader
+
+    columns = reader.read_results_file(data)
+    n = columns.n_rows
+    if n == 0 or (columns.present & reader.PRESENT_UNSTORED).any():
+        return False
+    first = int(columns.present[0])
+    if first & reader.PRESENT_EXTRA_KEY or not first & reader.PRESENT_BBOX or first & reader.PRESENT_BBOX_EMPTY:
+        return False  # captions, segmentation or keypoint results: the dict path
+    for bit, key in ((reader.PRESENT_IMAGE_ID, "image_id"), (reader.PRESENT_BBOX, "bbox"),
+                     (reader.PRESENT_CATEGORY_ID, "category_id")):
+        if not (columns.present & bit).all():
+            raise ValueError(f"result {_first_missing(columns, bit)} has no '{key}'")
+    image_ids = np.fromiter(gt.imgs.keys(), dtype=np.int64, count=len(gt.imgs)) if all(
+        type(i) is int for i in gt.imgs) else None
+    if image_ids is None:
+        return False
+    unknown = np.flatnonzero(~np.isin(columns.image_id, image_ids))
+    if len(unknown):
+        row = int(unknown[0])
+        raise AssertionError(
+            "Results do not correspond to current coco set: "
+            f"result {row} has image_id {int(columns.image_id[row])}, which is not an image of the ground truth")
+    boxes = columns.bbox
+    bad = np.flatnonzero(((columns.present & reader.PRESENT_BBOX_EMPTY) != 0) | ~np.isfinite(boxes).all(axis=1)
+                         | (boxes[:, 2] < 0) | (boxes[:, 3] < 0))
+    if len(bad):
+        row = int(bad[0])
+        raise ValueError(f"result {row}: 'bbox' must be 4 finite numbers with non-negative width and height, "
+                         f"got {boxes[row].tolist()}")
+    res._dataset["categories"] = copy.deepcopy(gt.dataset["categories"])
+    res._columns = ResultColumns(columns, boxes[:, 2] * boxes[:, 3])
+
+    def materialize() -> List[Dict]:
+        anns = _json.loads(data)
+        _complete_boxes(anns)
+        return anns
+
+    res._materialize = materialize
+    res._dataset["annotations"] = []
+    res.createIndex()
+    return True
+
+
+class ResultColumns:
+    """Box results held as columns (ids 1..N, area w * h, iscrowd 0)."""
+
+    def __init__(self, columns: Any, area: np.ndarray) -> None:
+        self.columns = columns
+        self.area = area
+
+    def __len__(self) -> int:
+        return self.columns.n_rows
+
+
 def load_results(gt: "COCO", res: "COCO", resFile: Any) -> None:
     """Fill the empty results dataset ``res`` (whose ``images`` are set)
-    from ``resFile``, with pycocotools' semantics."""
+    from ``resFile``, with pycocotools' semantics. A file of box results is
+    read into columns by the compiled reader; its dicts are built only when
+    asked for."""
+    if isinstance(resFile, (str, os.PathLike)):
+        data = Path(resFile).read_bytes()
+        if _columnar_boxes(gt, res, data):
+            return
+        resFile = data
     anns = _read(gt, resFile)
     assert type(anns) == list, "results in not an array of objects"
     _check_images(gt, anns)
