@@ -12,6 +12,7 @@ void register_calibration(py::module_& m);
 void register_stability(py::module_& m);
 void register_classification(py::module_& m);
 void register_detection(py::module_& m);
+void register_coco_json(py::module_& m);
 
 PYBIND11_MODULE(_core, m) {
   m.doc() = "turbometrics compiled kernels (private; use the turbometrics package).";
@@ -23,4 +24,5 @@ PYBIND11_MODULE(_core, m) {
   register_stability(m);
   register_classification(m);
   register_detection(m);
+  register_coco_json(m);
 }

@@ -1,6 +1,6 @@
 """Type stubs for the compiled kernels (private API)."""
 
-from typing import Dict, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -109,3 +109,4 @@ def bootstrap_table_metric(
     seed: int,
     n_threads: int,
 ) -> np.ndarray: ...
+def read_coco_results(data: Union[bytes, bytearray, memoryview, np.ndarray]) -> Dict[str, Any]: ...
