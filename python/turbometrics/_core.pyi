@@ -110,3 +110,46 @@ def bootstrap_table_metric(
     n_threads: int,
 ) -> np.ndarray: ...
 def read_coco_results(data: Union[bytes, bytearray, memoryview, np.ndarray]) -> Dict[str, Any]: ...
+def group_by_key(keys: np.ndarray, n_keys: int) -> Tuple[np.ndarray, np.ndarray]: ...
+
+class CocoEvaluation:
+    def __init__(
+        self,
+        gt_id: np.ndarray,
+        gt_area: np.ndarray,
+        gt_ignore: np.ndarray,
+        gt_crowd: np.ndarray,
+        dt_id: np.ndarray,
+        dt_area: np.ndarray,
+        dt_score: np.ndarray,
+        gt_offsets: np.ndarray,
+        gt_members: np.ndarray,
+        dt_offsets: np.ndarray,
+        dt_members: np.ndarray,
+        iou_thresholds: np.ndarray,
+        area_ranges: np.ndarray,
+        max_detections: int,
+    ) -> None: ...
+    def use_boxes(self, dt_boxes: np.ndarray, gt_boxes: np.ndarray) -> None: ...
+    def use_precomputed(self, values: np.ndarray, offsets: np.ndarray) -> None: ...
+    def match(self, n_threads: int, progress: Optional[Any] = None) -> None: ...
+    def accumulate(
+        self,
+        k_rows: np.ndarray,
+        a_rows: np.ndarray,
+        i_rows: np.ndarray,
+        evaluated_areas: int,
+        evaluated_images: int,
+        max_detections: np.ndarray,
+        recall_thresholds: np.ndarray,
+        precision: np.ndarray,
+        recall: np.ndarray,
+        scores: np.ndarray,
+        n_threads: int,
+    ) -> None: ...
+    def block(self, block: int) -> Dict[str, Any]: ...
+    def block_present(self, block: int) -> bool: ...
+    @property
+    def n_blocks(self) -> int: ...
+    @property
+    def matched(self) -> bool: ...

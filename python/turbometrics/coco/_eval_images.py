@@ -115,7 +115,7 @@ class IouMatrices(Mapping):
         self._blocks = blocks
         self._images = {img: i for i, img in enumerate(params.imgIds)}
         self._categories = {cat: k for k, cat in enumerate(blocks.category_ids)}
-        self._keys: List[Tuple[Any, Any]] = [(img, cat) for img in params.imgIds for cat in blocks.category_ids]
+        self._image_ids = params.imgIds
 
     def __getitem__(self, key: Tuple[Any, Any]) -> Any:
         img, cat = key
@@ -126,7 +126,7 @@ class IouMatrices(Mapping):
         return [] if ious is None else ious
 
     def __iter__(self) -> Iterator[Tuple[Any, Any]]:
-        return iter(self._keys)
+        return ((img, cat) for img in self._image_ids for cat in self._blocks.category_ids)
 
     def __len__(self) -> int:
-        return len(self._keys)
+        return len(self._image_ids) * len(self._blocks.category_ids)

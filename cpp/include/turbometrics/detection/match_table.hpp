@@ -71,6 +71,32 @@ inline MatchTable empty_match_table(const BlockMembers& blocks, const MatchingPa
   return table;
 }
 
+// A block without ground truths: nothing matches, so its kept detections
+// are false positives, or ignored where their area is outside the range.
+inline void unmatched_block(MatchTable& table, int64_t b, const int64_t* dts, int64_t n_dt,
+                            const DetectionColumns& columns, const MatchingParams& params,
+                            std::vector<OrderedDetection>& order) {
+  const int64_t first = table.row_offsets[b], kept = table.row_offsets[b + 1] - first;
+  const int64_t A = table.n_area_ranges, T = table.n_thresholds, groups = table.n_groups();
+  for (int64_t a = 0; a < A; ++a) table.regular_gts[a * table.n_blocks + b] = 0;
+  order.resize(static_cast<size_t>(n_dt));
+  for (int64_t i = 0; i < n_dt; ++i) order[i] = {descending_score_key(columns.score[dts[i]]), i};
+  std::sort(order.begin(), order.end());
+  for (int64_t d = 0; d < kept; ++d) {
+    const int64_t c = dts[order[d].position];
+    table.score[first + d] = columns.score[c];
+    const double area = columns.area[c];
+    for (int64_t a = 0; a < A; ++a) {
+      if (area < params.area_ranges[2 * a] || area > params.area_ranges[2 * a + 1]) continue;  // ignored
+      for (int64_t g = 0; g < groups; ++g) {
+        const int64_t width = std::min<int64_t>(64, T - 64 * g);
+        table.false_positive[table.mask_index(a, first + d, g)] =
+            width == 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1;
+      }
+    }
+  }
+}
+
 // Matches blocks [begin, end) into `table` (from empty_match_table).
 // `fill_ious` is as in BlockMatcher::load and must be safe to call from
 // several threads at once.
@@ -84,9 +110,14 @@ void match_blocks(MatchTable& table, int64_t begin, int64_t end, const BlockMemb
   std::atomic<int64_t> next{0};
   parallel_region(n_chunks > 1 ? n_threads : 1, [&](int, int) {
     BlockMatcher matcher;
+    std::vector<OrderedDetection> order;
     for (int64_t c = next.fetch_add(1); c < n_chunks; c = next.fetch_add(1)) {
       for (int64_t b = begin + c * chunk; b < std::min(end, begin + (c + 1) * chunk); ++b) {
         const int64_t g0 = blocks.gt_offsets[b], d0 = blocks.dt_offsets[b];
+        if (blocks.gt_offsets[b + 1] == g0) {
+          unmatched_block(table, b, blocks.dt_members + d0, blocks.dt_offsets[b + 1] - d0, dts, params, order);
+          continue;
+        }
         matcher.load(b, gts, dts, blocks.gt_members + g0, blocks.gt_offsets[b + 1] - g0, blocks.dt_members + d0,
                      blocks.dt_offsets[b + 1] - d0, params, fill_ious);
         const int64_t first = table.row_offsets[b], D = matcher.n_dt();
