@@ -11,6 +11,7 @@ void register_density(py::module_& m);
 void register_calibration(py::module_& m);
 void register_stability(py::module_& m);
 void register_classification(py::module_& m);
+void register_mask(py::module_& m);
 
 PYBIND11_MODULE(_core, m) {
   m.doc() = "turbometrics compiled kernels (private; use the turbometrics package).";
@@ -21,4 +22,5 @@ PYBIND11_MODULE(_core, m) {
   register_calibration(m);
   register_stability(m);
   register_classification(m);
+  register_mask(m);
 }
