@@ -13,6 +13,7 @@ void register_stability(py::module_& m);
 void register_classification(py::module_& m);
 void register_detection(py::module_& m);
 void register_coco_json(py::module_& m);
+void register_mask(py::module_& m);
 
 PYBIND11_MODULE(_core, m) {
   m.doc() = "turbometrics compiled kernels (private; use the turbometrics package).";
@@ -25,4 +26,5 @@ PYBIND11_MODULE(_core, m) {
   register_classification(m);
   register_detection(m);
   register_coco_json(m);
+  register_mask(m);
 }

@@ -2,11 +2,14 @@
 
 ``from turbometrics.coco import COCO, COCOeval`` mirrors
 ``pycocotools.coco.COCO`` and ``pycocotools.cocoeval.COCOeval``; the
-matching and accumulation run in C++.
+matching and accumulation run in C++. :mod:`turbometrics.coco.mask` is a
+drop-in for ``pycocotools.mask`` (run-length encoded masks, polygons, boxes
+and their IoU), computed by turbometrics' own C++ kernels.
 """
 
+from . import mask
 from ._coco import COCO
 from ._cocoeval import COCOeval
 from ._params import Params
 
-__all__ = ["COCO", "COCOeval", "Params"]
+__all__ = ["COCO", "COCOeval", "Params", "mask"]

@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-#include "turbometrics/detection/box_iou.hpp"
+#include "turbometrics/detection/rle_ops.hpp"
 
 namespace turbometrics::detection {
 
