@@ -18,6 +18,7 @@ from turbometrics.coco import COCO, COCOeval  # noqa: E402
 
 INSTANCES = fixture("instances_val2014_100.json")
 BBOX_RESULTS = fixture("instances_val2014_fakebbox100_results.json")
+SEGM_RESULTS = fixture("instances_val2014_fakesegm100_results.json")
 KEYPOINTS_GT = fixture("keypoints_gt.json")
 KEYPOINTS_DT = fixture("keypoints_dt.json")
 
@@ -44,6 +45,16 @@ TWEAKS = {"default": None, "useCats=0": use_cats_off, "custom": custom, "subset"
 @pytest.mark.parametrize("tweak", TWEAKS.values(), ids=TWEAKS.keys())
 def test_bbox_fixture(tweak):
     assert_same_evaluation(*both(INSTANCES, BBOX_RESULTS, "bbox", tweak))
+
+
+@pytest.mark.parametrize("tweak", TWEAKS.values(), ids=TWEAKS.keys())
+def test_segm_fixture(tweak):
+    assert_same_evaluation(*both(INSTANCES, SEGM_RESULTS, "segm", tweak))
+
+
+def test_segm_of_box_results():
+    # box results evaluated as masks: loadRes gives each a box polygon
+    assert_same_evaluation(*both(INSTANCES, BBOX_RESULTS, "segm"))
 
 
 @pytest.mark.parametrize("tweak", TWEAKS.values(), ids=TWEAKS.keys())
@@ -290,6 +301,63 @@ def test_bad_result_boxes_are_named(box):
     results[4]["bbox"] = box
     with pytest.raises(ValueError, match="result 4"):
         quiet(lambda: gt.loadRes(results))
+
+
+def _segm_evaluation(results):
+    gt = COCO()
+    gt.dataset = copy.deepcopy(INSTANCES)
+    quiet(gt.createIndex)
+    dt = quiet(lambda: gt.loadRes(results))
+    return COCOeval(gt, dt, "segm")
+
+
+def test_malformed_rle_result_is_named_by_load_res():
+    results = copy.deepcopy(SEGM_RESULTS[:6])
+    results[4]["segmentation"]["counts"] = "\x7f\x7f" + results[4]["segmentation"]["counts"]
+    with pytest.raises(ValueError, match=r"result 4: malformed segmentation"):
+        _segm_evaluation(results)
+
+
+def test_malformed_rle_ground_truth_is_named():
+    dataset = copy.deepcopy(INSTANCES)
+    crowd = next(i for i, a in enumerate(dataset["annotations"]) if a["iscrowd"])
+    rle = dataset["annotations"][crowd]["segmentation"]
+    from turbometrics.coco import mask
+
+    compressed = mask.frPyObjects(rle, *rle["size"])
+    dataset["annotations"][crowd]["segmentation"] = {"size": rle["size"], "counts": "~~" + compressed["counts"].decode()}
+    gt = COCO()
+    gt.dataset = dataset
+    quiet(gt.createIndex)
+    evaluation = COCOeval(gt, quiet(lambda: gt.loadRes(copy.deepcopy(SEGM_RESULTS))), "segm")
+    with pytest.raises(ValueError, match=rf"ground-truth annotation \d+ \(id {dataset['annotations'][crowd]['id']}\)"
+                                         r".*malformed RLE"):
+        quiet(evaluation.evaluate)
+
+
+def test_rle_counts_that_do_not_cover_the_mask_are_named():
+    results = copy.deepcopy(SEGM_RESULTS[:6])
+    results[2]["bbox"] = [0, 0, 1, 1]  # loadRes would otherwise reject the RLE itself
+    from turbometrics.coco import mask
+
+    rle = results[2]["segmentation"]
+    short = mask.frPyObjects({"size": rle["size"], "counts": [5, 5]}, *rle["size"])  # covers 10 pixels
+    rle["counts"] = short["counts"].decode()
+    evaluation = _segm_evaluation(results)
+    with pytest.raises(ValueError, match=r"result 2 .*malformed RLE"):
+        quiet(evaluation.evaluate)
+
+
+def test_mask_of_another_size_than_its_image_is_named():
+    results = copy.deepcopy(SEGM_RESULTS[:6])
+    h, w = results[1]["segmentation"]["size"]
+    from turbometrics.coco import mask
+
+    results[1]["segmentation"] = mask.encode(np.asfortranarray(np.ones((h + 1, w), dtype=np.uint8)))
+    results[1]["segmentation"]["counts"] = results[1]["segmentation"]["counts"].decode()
+    evaluation = _segm_evaluation(results)
+    with pytest.raises(ValueError, match=r"result 1 .*mask is"):
+        quiet(evaluation.evaluate)
 
 
 def test_ground_truth_missing_area_is_named():

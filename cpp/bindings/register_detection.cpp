@@ -109,6 +109,35 @@ class Evaluation {
 
   // Matches every block; with a progress callback, in about 100 steps,
   // calling progress(done_blocks, total_blocks) with the GIL held after each.
+  // Masks as compressed RLE text: counts of object i at
+  // text[offsets[i]:offsets[i + 1]], size sizes[i] = (h, w). Decoded in
+  // parallel; ValueError("mask <i>: ...") names the first malformed one.
+  void use_masks(py::bytes dt_text, Array<int64_t> dt_offsets, Array<int64_t> dt_sizes, py::bytes gt_text,
+                 Array<int64_t> gt_offsets, Array<int64_t> gt_sizes, int n_threads) {
+    auto prepare_side = [&](const py::bytes& text, const Array<int64_t>& offsets, const Array<int64_t>& sizes,
+                            int64_t n, const char* side) {
+      checked(offsets, n + 1, side);
+      checked(sizes, 2 * n, side);
+      const std::string_view view(text);
+      const int64_t* o = offsets.data();
+      for (int64_t i = 0; i < n; ++i)
+        if (o[i] < 0 || o[i + 1] < o[i] || o[i + 1] > static_cast<int64_t>(view.size()))
+          throw std::invalid_argument(std::string(side) + " offsets are inconsistent");
+      for (int64_t i = 0; i < 2 * n; ++i)
+        if (sizes.data()[i] < 0) throw std::invalid_argument("mask sizes must be non-negative");
+      py::gil_scoped_release release;
+      try {
+        return std::make_shared<PreparedMasks>(view.data(), o, sizes.data(), n, n_threads);
+      } catch (const std::invalid_argument& error) {
+        throw std::invalid_argument(std::string(side) + ": " + error.what());
+      }
+    };
+    auto dts = prepare_side(dt_text, dt_offsets, dt_sizes, dt_id_.size(), "detection masks");
+    auto gts = prepare_side(gt_text, gt_offsets, gt_sizes, gt_id_.size(), "ground-truth masks");
+    keep_masks_ = {dts, gts};
+    source_ = MaskIous{dts->prepared.data(), gts->prepared.data(), gts_.crowd};
+  }
+
   void match(int n_threads, const py::object& progress) {
     auto& source = require_source();
     table_.reset();
@@ -239,7 +268,7 @@ class Evaluation {
     for (int64_t i = 0; i < members.size(); ++i)
       if (members.data()[i] < 0 || members.data()[i] >= n) throw std::out_of_range("block member out of range");
   }
-  const std::variant<BoxIous, PrecomputedIous>& require_source() const {
+  const std::variant<BoxIous, PrecomputedIous, MaskIous>& require_source() const {
     if (!source_) throw std::logic_error("no IoU source set");
     return *source_;
   }
@@ -258,7 +287,8 @@ class Evaluation {
   DetectionColumns dts_{};
   BlockMembers blocks_{};
   MatchingParams params_{};
-  std::optional<std::variant<BoxIous, PrecomputedIous>> source_;
+  std::optional<std::variant<BoxIous, PrecomputedIous, MaskIous>> source_;
+  std::vector<std::shared_ptr<PreparedMasks>> keep_masks_;  // what a MaskIous source reads
   std::shared_ptr<MatchTable> table_;
 };
 
@@ -277,6 +307,8 @@ void register_detection(py::module_& m) {
            py::arg("max_detections"))
       .def("use_boxes", &Evaluation::use_boxes, py::arg("dt_boxes"), py::arg("gt_boxes"))
       .def("use_precomputed", &Evaluation::use_precomputed, py::arg("values"), py::arg("offsets"))
+      .def("use_masks", &Evaluation::use_masks, py::arg("dt_text"), py::arg("dt_offsets"), py::arg("dt_sizes"),
+           py::arg("gt_text"), py::arg("gt_offsets"), py::arg("gt_sizes"), py::arg("n_threads"))
       .def("match", &Evaluation::match, py::arg("n_threads"), py::arg("progress") = py::none())
       .def("accumulate", &Evaluation::accumulate, py::arg("k_rows"), py::arg("a_rows"), py::arg("i_rows"),
            py::arg("evaluated_areas"), py::arg("evaluated_images"), py::arg("max_detections"), py::arg("recall_thresholds"), py::arg("precision"), py::arg("recall"),

@@ -11,6 +11,8 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Unio
 import numpy as np
 
 from . import _json
+from . import mask as mask_utils
+from ._masks import segmentation_to_rle
 from ._results import load_results
 
 
@@ -255,19 +257,9 @@ class COCO:
     def annToRLE(self, ann: Dict) -> Dict:
         """The annotation's segmentation as a compressed RLE (polygons are
         merged into one mask; uncompressed RLE is compressed)."""
-        from . import mask as mask_utils
-
         image = self.imgs[ann["image_id"]]
-        height, width = image["height"], image["width"]
-        segmentation = ann["segmentation"]
-        if type(segmentation) == list:
-            return mask_utils.merge(mask_utils.frPyObjects(segmentation, height, width))
-        if type(segmentation["counts"]) == list:
-            return mask_utils.frPyObjects(segmentation, height, width)
-        return segmentation
+        return segmentation_to_rle(ann["segmentation"], image["height"], image["width"])
 
     def annToMask(self, ann: Dict) -> np.ndarray:
         """The annotation's segmentation as an ``(h, w)`` uint8 mask."""
-        from . import mask as mask_utils
-
         return mask_utils.decode(self.annToRLE(ann))

@@ -110,8 +110,9 @@ class COCOeval:
             np.asarray(p.areaRng, dtype=np.float64).reshape(-1, 2),
             int(p.maxDets[-1]) if len(p.maxDets) else 0,
         )
-        attach_iou_source(evaluation, gts, dts, blocks, p, self.cocoGt, self.cocoDt)
-        evaluation.match(resolve_threads(self.n_threads), progress_callback(progress, "evaluate"))
+        n_threads = resolve_threads(self.n_threads)
+        attach_iou_source(evaluation, gts, dts, blocks, p, self.cocoGt, self.cocoDt, n_threads)
+        evaluation.match(n_threads, progress_callback(progress, "evaluate"))
         self._evaluation, self._blocks = evaluation, blocks
         self._paramsEval = copy.deepcopy(self.params)
         self.evalImgs = EvaluatedImages(evaluation, blocks, self._paramsEval, gts, dts)

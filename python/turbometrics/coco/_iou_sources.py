@@ -5,15 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from ._annotations import Columns
 from ._blocks import Blocks
 from ._keypoints import keypoint_similarities
+from ._masks import attach_masks
 
 
 def attach_iou_source(evaluation: Any, gts: Columns, dts: Columns, blocks: Blocks, p: Any, coco_gt: Any,
-                      coco_dt: Any) -> None:
+                      coco_dt: Any, n_threads: int) -> None:
     """Set the IoU source of ``evaluation`` for ``p.iouType``."""
     if p.iouType == "bbox":
         evaluation.use_boxes(dts.boxes, gts.boxes)
@@ -21,6 +20,4 @@ def attach_iou_source(evaluation: Any, gts: Columns, dts: Columns, blocks: Block
         values, offsets = keypoint_similarities(gts, dts, blocks, p)
         evaluation.use_precomputed(values, offsets)
     else:
-        from ._masks import attach_masks
-
-        attach_masks(evaluation, gts, dts, coco_gt, coco_dt)
+        attach_masks(evaluation, gts, dts, coco_gt, coco_dt, n_threads)
