@@ -93,15 +93,23 @@ def _evaluate(eval_class: Any, ground_truth: Any, detections: Any, iou_type: str
     return _quiet(run)
 
 
+def _peak_rss_mib() -> float:
+    """This process's peak resident set size (VmHWM: unlike ru_maxrss it
+    does not carry the parent's size across fork and exec)."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
 def memory_probe(library: str, gt: Path, results: Path, iou_type: str) -> None:
     """Run in a child process: load and evaluate with one library, print the
     peak RSS in MiB (and the RSS after imports, the baseline)."""
     coco_class, eval_class = _libraries()[library]
-    baseline = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    baseline = _peak_rss_mib()
     ground_truth, detections = _load(coco_class, gt, results)
     _evaluate(eval_class, ground_truth, detections, iou_type, None)
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(json.dumps({"baseline_mib": baseline, "peak_mib": peak}))
+    print(json.dumps({"baseline_mib": baseline, "peak_mib": _peak_rss_mib()}))
 
 
 def main() -> int:
