@@ -59,6 +59,107 @@ py::tuple group_by_key(const Array<int64_t>& keys, int64_t n_keys) {
   return py::make_tuple(offsets, Array<int64_t>(static_cast<py::ssize_t>(members.size()), members.data()));
 }
 
+// Indices as pycocotools' accumulate builds them (k_list, a_list, i_list,
+// the m values); an evalImgs index past the end raises IndexError.
+void accumulate_table(const MatchTable& table, Array<int64_t> k_rows, Array<int64_t> a_rows, Array<int64_t> i_rows, int64_t evaluated_areas,
+                int64_t evaluated_images, Array<int64_t> max_detections, Array<double> recall_thresholds,
+                py::array_t<double, py::array::c_style> precision, py::array_t<double, py::array::c_style> recall,
+                py::array_t<double, py::array::c_style> scores, int n_threads) {
+  if (precision.ndim() != 5 || recall.ndim() != 4 || scores.ndim() != 5)
+    throw std::invalid_argument("outputs must be (T, R, K, A, M) and (T, K, A, M) arrays");
+  AccumulationLayout layout{k_rows.data(), k_rows.size(), a_rows.data(), a_rows.size(), i_rows.data(),
+                            i_rows.size(), evaluated_areas, evaluated_images, max_detections.data(),
+                            max_detections.size(), recall_thresholds.data(), recall_thresholds.size(),
+                            precision.shape(0), precision.shape(1), precision.shape(2), precision.shape(3),
+                            precision.shape(4)};
+  const int64_t n_images = evaluated_images, n_areas = evaluated_areas;
+  if (n_areas != table.n_area_ranges || n_images < 0 ||
+      (n_images > 0 && table.n_blocks % n_images != 0))
+    throw std::invalid_argument("evaluated areas and images disagree with the match table");
+  const int64_t n_entries = table.n_blocks * n_areas;  // len(evalImgs)
+  auto check = [&](const Array<int64_t>& rows) {
+    for (int64_t i = 0; i < rows.size(); ++i)
+      if (rows.data()[i] < 0) throw py::index_error("list index out of range");
+  };
+  check(k_rows);
+  check(a_rows);
+  check(i_rows);
+  if (layout.n_categories && layout.n_areas && layout.n_entries) {
+    // the largest evalImgs index any cell reads
+    const int64_t k = *std::max_element(k_rows.data(), k_rows.data() + k_rows.size());
+    const int64_t a = *std::max_element(a_rows.data(), a_rows.data() + a_rows.size());
+    const int64_t i = *std::max_element(i_rows.data(), i_rows.data() + i_rows.size());
+    if ((k * n_areas + a) * n_images + i >= n_entries) throw py::index_error("list index out of range");
+  }
+  for (int i = 0; i < 5; ++i)
+    if (scores.shape(i) != precision.shape(i)) throw std::invalid_argument("scores and precision shapes differ");
+  if (recall.shape(0) != layout.out_T || recall.shape(1) != layout.out_K || recall.shape(2) != layout.out_A ||
+      recall.shape(3) != layout.out_M || layout.out_R != layout.n_recall_thresholds ||
+      layout.out_T < table.n_thresholds || layout.n_categories > layout.out_K ||
+      layout.n_areas > layout.out_A || layout.n_max_detections > layout.out_M)
+    throw std::invalid_argument("accumulation outputs have the wrong shape");
+  double* p = precision.mutable_data();
+  double* r = recall.mutable_data();
+  double* s = scores.mutable_data();
+  py::gil_scoped_release release;
+  detection::accumulate(table, layout, p, r, s, n_threads);
+}
+
+
+template <class T>
+py::array_t<T> to_array(const std::vector<T>& values, std::vector<py::ssize_t> shape) {
+  py::array_t<T> out(shape);
+  std::copy(values.begin(), values.end(), out.mutable_data());
+  return out;
+}
+
+// A match table as NumPy arrays (copies): row_offsets (B + 1), present (B),
+// score (rows), true_positive / false_positive (A, rows, groups) and
+// regular_gts (A, B).
+py::dict table_arrays(const MatchTable& table) {
+  const py::ssize_t A = table.n_area_ranges, B = table.n_blocks, rows = table.n_rows(), G = table.n_groups();
+  py::dict out;
+  out["n_thresholds"] = table.n_thresholds;
+  out["row_offsets"] = to_array(table.row_offsets, {B + 1});
+  out["present"] = to_array(table.present, {B});
+  out["score"] = to_array(table.score, {rows});
+  out["true_positive"] = to_array(table.true_positive, {A, rows, G});
+  out["false_positive"] = to_array(table.false_positive, {A, rows, G});
+  out["regular_gts"] = to_array(table.regular_gts, {A, B});
+  return out;
+}
+
+template <class T>
+std::vector<T> from_array(const Array<T>& array, int64_t size, const char* name) {
+  const T* data = checked(array, size, name);
+  return std::vector<T>(data, data + size);
+}
+
+// The inverse of table_arrays, validated so that accumulation stays in
+// bounds whatever the arrays hold.
+std::shared_ptr<MatchTable> table_from_arrays(int64_t n_thresholds, Array<int64_t> row_offsets, Array<uint8_t> present,
+                                              Array<double> score, Array<uint64_t> true_positive,
+                                              Array<uint64_t> false_positive, Array<int64_t> regular_gts) {
+  auto table = std::make_shared<MatchTable>();
+  if (n_thresholds < 0 || row_offsets.size() < 1 || regular_gts.ndim() != 2)
+    throw std::invalid_argument("malformed match table");
+  table->n_thresholds = n_thresholds;
+  table->n_blocks = row_offsets.size() - 1;
+  table->n_area_ranges = regular_gts.shape(0);
+  const int64_t B = table->n_blocks, A = table->n_area_ranges;
+  table->row_offsets = from_array(row_offsets, B + 1, "row_offsets");
+  if (table->row_offsets[0] != 0) throw std::invalid_argument("row_offsets must start at 0");
+  for (int64_t b = 0; b < B; ++b)
+    if (table->row_offsets[b + 1] < table->row_offsets[b]) throw std::invalid_argument("row_offsets must not decrease");
+  const int64_t rows = table->n_rows(), G = table->n_groups();
+  table->present = from_array(present, B, "present");
+  table->score = from_array(score, rows, "score");
+  table->true_positive = from_array(true_positive, A * rows * G, "true_positive");
+  table->false_positive = from_array(false_positive, A * rows * G, "false_positive");
+  table->regular_gts = from_array(regular_gts, A * B, "regular_gts");
+  return table;
+}
+
 // One evaluation: the annotations' columns, their blocks, the parameters, the
 // IoU source and, once matched, the match table.
 class Evaluation {
@@ -157,53 +258,6 @@ class Evaluation {
     table_ = table;
   }
 
-  // Indices as pycocotools' accumulate builds them (k_list, a_list, i_list,
-  // the m values); an evalImgs index past the end raises IndexError.
-  void accumulate(Array<int64_t> k_rows, Array<int64_t> a_rows, Array<int64_t> i_rows, int64_t evaluated_areas,
-                  int64_t evaluated_images, Array<int64_t> max_detections, Array<double> recall_thresholds,
-                  py::array_t<double, py::array::c_style> precision, py::array_t<double, py::array::c_style> recall,
-                  py::array_t<double, py::array::c_style> scores, int n_threads) {
-    const MatchTable& table = require_table();
-    if (precision.ndim() != 5 || recall.ndim() != 4 || scores.ndim() != 5)
-      throw std::invalid_argument("outputs must be (T, R, K, A, M) and (T, K, A, M) arrays");
-    AccumulationLayout layout{k_rows.data(), k_rows.size(), a_rows.data(), a_rows.size(), i_rows.data(),
-                              i_rows.size(), evaluated_areas, evaluated_images, max_detections.data(),
-                              max_detections.size(), recall_thresholds.data(), recall_thresholds.size(),
-                              precision.shape(0), precision.shape(1), precision.shape(2), precision.shape(3),
-                              precision.shape(4)};
-    const int64_t n_images = evaluated_images, n_areas = evaluated_areas;
-    if (n_areas != table.n_area_ranges || n_images < 0 ||
-        (n_images > 0 && table.n_blocks % n_images != 0))
-      throw std::invalid_argument("evaluated areas and images disagree with the match table");
-    const int64_t n_entries = table.n_blocks * n_areas;  // len(evalImgs)
-    auto check = [&](const Array<int64_t>& rows) {
-      for (int64_t i = 0; i < rows.size(); ++i)
-        if (rows.data()[i] < 0) throw py::index_error("list index out of range");
-    };
-    check(k_rows);
-    check(a_rows);
-    check(i_rows);
-    if (layout.n_categories && layout.n_areas && layout.n_entries) {
-      // the largest evalImgs index any cell reads
-      const int64_t k = *std::max_element(k_rows.data(), k_rows.data() + k_rows.size());
-      const int64_t a = *std::max_element(a_rows.data(), a_rows.data() + a_rows.size());
-      const int64_t i = *std::max_element(i_rows.data(), i_rows.data() + i_rows.size());
-      if ((k * n_areas + a) * n_images + i >= n_entries) throw py::index_error("list index out of range");
-    }
-    for (int i = 0; i < 5; ++i)
-      if (scores.shape(i) != precision.shape(i)) throw std::invalid_argument("scores and precision shapes differ");
-    if (recall.shape(0) != layout.out_T || recall.shape(1) != layout.out_K || recall.shape(2) != layout.out_A ||
-        recall.shape(3) != layout.out_M || layout.out_R != layout.n_recall_thresholds ||
-        layout.out_T < table.n_thresholds || layout.n_categories > layout.out_K ||
-        layout.n_areas > layout.out_A || layout.n_max_detections > layout.out_M)
-      throw std::invalid_argument("accumulation outputs have the wrong shape");
-    double* p = precision.mutable_data();
-    double* r = recall.mutable_data();
-    double* s = scores.mutable_data();
-    py::gil_scoped_release release;
-    detection::accumulate(table, layout, p, r, s, n_threads);
-  }
-
   // The matching of one block in full, for evalImgs and ious: a dict with the
   // kept detections (column indices, best first), the IoU matrix (or None)
   // and, per area range, the ground-truth order, the number of regular
@@ -250,6 +304,10 @@ class Evaluation {
     return out;
   }
 
+  std::shared_ptr<MatchTable> table() const {
+    require_table();
+    return table_;
+  }
   int64_t n_blocks() const { return blocks_.n_blocks; }
   bool matched() const { return static_cast<bool>(table_); }
   bool block_present(int64_t b) const {
@@ -297,6 +355,15 @@ class Evaluation {
 void register_detection(py::module_& m) {
   m.def("group_by_key", &group_by_key, py::arg("keys"), py::arg("n_keys"),
         "(offsets, members): a stable counting sort of keys into n_keys groups; negative keys are left out.");
+  py::class_<MatchTable, std::shared_ptr<MatchTable>>(m, "CocoMatchTable",
+                                                      "Matched detections: the rows accumulation sweeps.")
+      .def(py::init(&table_from_arrays), py::arg("n_thresholds"), py::arg("row_offsets"), py::arg("present"),
+           py::arg("score"), py::arg("true_positive"), py::arg("false_positive"), py::arg("regular_gts"))
+      .def("arrays", &table_arrays)
+      .def("accumulate", &accumulate_table, py::arg("k_rows"), py::arg("a_rows"), py::arg("i_rows"),
+           py::arg("evaluated_areas"), py::arg("evaluated_images"), py::arg("max_detections"),
+           py::arg("recall_thresholds"), py::arg("precision"), py::arg("recall"), py::arg("scores"),
+           py::arg("n_threads"));
   py::class_<Evaluation>(m, "CocoEvaluation")
       .def(py::init<Array<double>, Array<double>, Array<uint8_t>, Array<uint8_t>, Array<double>, Array<double>,
                     Array<double>, Array<int64_t>, Array<int64_t>, Array<int64_t>, Array<int64_t>, Array<double>,
@@ -310,9 +377,7 @@ void register_detection(py::module_& m) {
       .def("use_masks", &Evaluation::use_masks, py::arg("dt_text"), py::arg("dt_offsets"), py::arg("dt_sizes"),
            py::arg("gt_text"), py::arg("gt_offsets"), py::arg("gt_sizes"), py::arg("n_threads"))
       .def("match", &Evaluation::match, py::arg("n_threads"), py::arg("progress") = py::none())
-      .def("accumulate", &Evaluation::accumulate, py::arg("k_rows"), py::arg("a_rows"), py::arg("i_rows"),
-           py::arg("evaluated_areas"), py::arg("evaluated_images"), py::arg("max_detections"), py::arg("recall_thresholds"), py::arg("precision"), py::arg("recall"),
-           py::arg("scores"), py::arg("n_threads"))
+      .def_property_readonly("table", &Evaluation::table)
       .def("block", &Evaluation::block, py::arg("block"))
       .def("block_present", &Evaluation::block_present, py::arg("block"))
       .def_property_readonly("n_blocks", &Evaluation::n_blocks)

@@ -11,5 +11,6 @@ from . import mask
 from ._coco import COCO
 from ._cocoeval import COCOeval
 from ._params import Params
+from ._state import DetectionState
 
-__all__ = ["COCO", "COCOeval", "Params", "mask"]
+__all__ = ["COCO", "COCOeval", "DetectionState", "Params", "mask"]

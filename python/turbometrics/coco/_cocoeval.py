@@ -4,7 +4,6 @@ matching and accumulation in C++."""
 from __future__ import annotations
 
 import copy
-import datetime
 import time
 from typing import Any, Dict, List, Optional
 
@@ -17,6 +16,7 @@ from . import _annotations
 from ._blocks import Blocks, assign_blocks
 from ._eval_images import EvaluatedImages, IouMatrices
 from ._iou_sources import attach_iou_source
+from ._accumulate import accumulate_table
 from ._params import Params
 from ._per_category import category_curve, results_per_category
 from ._summary import summarize
@@ -131,38 +131,7 @@ class COCOeval:
             raise RuntimeError("COCOeval.accumulate() needs evaluate() to have run first")
         if p is None:
             p = self.params
-        p.catIds = p.catIds if p.useCats == 1 else [-1]
-        T, R = len(p.iouThrs), len(p.recThrs)
-        K = len(p.catIds) if p.useCats else 1
-        A, M = len(p.areaRng), len(p.maxDets)
-        pe = self._paramsEval
-        cat_ids = pe.catIds if pe.useCats else [-1]
-        set_k, set_a, set_m, set_i = set(cat_ids), set(map(tuple, pe.areaRng)), set(pe.maxDets), set(pe.imgIds)
-        k_list = [n for n, k in enumerate(p.catIds) if k in set_k]
-        m_list = [m for m in p.maxDets if m in set_m]
-        a_list = [n for n, a in enumerate(map(tuple, p.areaRng)) if a in set_a]
-        i_list = [n for n, i in enumerate(p.imgIds) if i in set_i]
-        I0, A0 = len(pe.imgIds), len(pe.areaRng)
-        T0 = len(pe.iouThrs)
-        rows = max(T, T0)
-        precision = -np.ones((rows, R, K, A, M))
-        recall = -np.ones((rows, K, A, M))
-        scores = -np.ones((rows, R, K, A, M))
-        self._evaluation.accumulate(
-            np.asarray(k_list, dtype=np.int64), np.asarray(a_list, dtype=np.int64),
-            np.asarray(i_list, dtype=np.int64), A0, I0, np.asarray(m_list, dtype=np.int64), np.asarray(p.recThrs, dtype=np.float64),
-            precision, recall, scores, resolve_threads(self.n_threads),
-        )
-        if rows > T and (recall[T:] != -1).any():
-            raise IndexError(f"index {T} is out of bounds for axis 0 with size {T}")
-        self.eval = {
-            "params": p,
-            "counts": [T, R, K, A, M],
-            "date": datetime.datetime.now().strftime("%Y-%m-%d %H:%M:%S"),
-            "precision": precision[:T],
-            "recall": recall[:T],
-            "scores": scores[:T],
-        }
+        self.eval = accumulate_table(self._evaluation.table, p, self._paramsEval, resolve_threads(self.n_threads))
         print("DONE (t={:0.2f}s).".format(time.time() - tic))
 
     # -- summarize ------------------------------------------------------------------

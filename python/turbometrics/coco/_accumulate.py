@@ -1,0 +1,46 @@
+"""pycocotools' accumulate over a match table: which evalImgs entries each
+output cell reads, and the eval dict."""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any, Dict
+
+import numpy as np
+
+
+def accumulate_table(table: Any, p: Any, pe: Any, n_threads: int) -> Dict[str, Any]:
+    """The ``eval`` dict of ``COCOeval.accumulate(p)`` for a match table
+    evaluated with parameters ``pe``. As in pycocotools, ``p.catIds``
+    becomes ``[-1]`` when ``p.useCats`` is 0, and output cells read the
+    evalImgs entries that pycocotools' index arithmetic names (so changed
+    parameters give pycocotools' results, or its IndexError)."""
+    p.catIds = p.catIds if p.useCats == 1 else [-1]
+    T, R = len(p.iouThrs), len(p.recThrs)
+    K = len(p.catIds) if p.useCats else 1
+    A, M = len(p.areaRng), len(p.maxDets)
+    cat_ids = pe.catIds if pe.useCats else [-1]
+    set_k, set_a, set_m, set_i = set(cat_ids), set(map(tuple, pe.areaRng)), set(pe.maxDets), set(pe.imgIds)
+    k_list = [n for n, k in enumerate(p.catIds) if k in set_k]
+    m_list = [m for m in p.maxDets if m in set_m]
+    a_list = [n for n, a in enumerate(map(tuple, p.areaRng)) if a in set_a]
+    i_list = [n for n, i in enumerate(p.imgIds) if i in set_i]
+    rows = max(T, len(pe.iouThrs))
+    precision = -np.ones((rows, R, K, A, M))
+    recall = -np.ones((rows, K, A, M))
+    scores = -np.ones((rows, R, K, A, M))
+    table.accumulate(
+        np.asarray(k_list, dtype=np.int64), np.asarray(a_list, dtype=np.int64), np.asarray(i_list, dtype=np.int64),
+        len(pe.areaRng), len(pe.imgIds), np.asarray(m_list, dtype=np.int64),
+        np.asarray(p.recThrs, dtype=np.float64), precision, recall, scores, n_threads,
+    )
+    if rows > T and (recall[T:] != -1).any():
+        raise IndexError(f"index {T} is out of bounds for axis 0 with size {T}")
+    return {
+        "params": p,
+        "counts": [T, R, K, A, M],
+        "date": datetime.datetime.now().strftime("%Y-%m-%d %H:%M:%S"),
+        "precision": precision[:T],
+        "recall": recall[:T],
+        "scores": scores[:T],
+    }
