@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import copy
 import itertools
+import os
 import time
 from collections import defaultdict
-from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Union
+from typing import Any, Callable, Dict, List, Optional, Union
 
 import numpy as np
 
@@ -36,7 +37,7 @@ class COCO:
     builds one dict per detection.
     """
 
-    def __init__(self, annotation_file: Optional[Union[str, "os.PathLike[str]"]] = None) -> None:
+    def __init__(self, annotation_file: Optional[Union[str, os.PathLike]] = None) -> None:
         self._dataset: Dict[str, Any] = {}
         self._anns: Dict[Any, Dict] = {}
         self._imgToAnns: Dict[Any, List[Dict]] = defaultdict(list)
