@@ -2,7 +2,7 @@
 """Benchmark COCO evaluation: turbometrics.coco vs faster-coco-eval vs
 pycocotools, in one process on the same files.
 
-The data is ``coco_synthetic.make_coco_set``: by default 5,000 images, 80
+The data is ``turbometrics.coco.synthetic.make_coco_set``: by default 5,000 images, 80
 categories, about 7 ground truths per image (1 % crowd) and 100 box
 detections per image (500,000, scores rounded to 3 decimals), written once
 to ``--data-dir``.
@@ -39,7 +39,7 @@ from typing import Any, Callable, Dict, Optional, Tuple
 
 import numpy as np
 
-from coco_synthetic import write_coco_set
+from turbometrics.coco.synthetic import write_coco_set
 from timing import timed
 
 RESULTS_DIR = Path(__file__).resolve().parent / "results"

@@ -2,7 +2,7 @@
 """Benchmark reading a COCO detection results JSON file, in one process.
 
 Times (medians) ``turbometrics.coco._results_reader.read_results_file`` on
-the synthetic results file of ``coco_synthetic.py`` (500,000 detections,
+the synthetic results file of ``turbometrics.coco.synthetic`` (500,000 detections,
 about 47 MB), the standard library's ``json.load`` of the same file, the
 list path ``results_from_dicts`` on the loaded objects, and pycocotools'
 ``COCO(gt)`` followed by ``loadRes(path)`` when pycocotools is installed.
@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from coco_synthetic import write_coco_set
+from turbometrics.coco.synthetic import write_coco_set
 from timing import timed
 
 from turbometrics.coco._results_reader import read_results_file, results_from_dicts

@@ -4,7 +4,8 @@
 average precision and the threshold that maximises F1. Without input files
 it evaluates a built-in example of one million predictions; with
 ``--labels FILE --scores FILE`` (``.npy`` or one-column ``.csv``) it
-evaluates those.
+evaluates those. ``turbometrics coco`` evaluates COCO detections (see
+``_cli_coco``).
 
 Exit codes: 0 on success, 2 on a usage error or unusable input.
 """
@@ -306,7 +307,7 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``turbometrics`` program."""
     parser = argparse.ArgumentParser(
         prog="turbometrics",
-        description="Fast, exact ranking metrics for binary classifiers.",
+        description="Fast, exact evaluation metrics: binary classifiers and COCO detection.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -335,6 +336,9 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate_parser.add_argument(
         "--json", action="store_true", help="print one JSON object instead of a report"
     )
+    from turbometrics import _cli_coco
+
+    _cli_coco.add_parser(commands, _thread_count)
     return parser
 
 
@@ -404,6 +408,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return exc.code if isinstance(exc.code, int) else EXIT_USAGE
     if args.command == "evaluate":
         return run_evaluate(args)
+    if args.command == "coco":
+        from turbometrics import _cli_coco
+
+        return _cli_coco.run(args, _error)
     parser.print_help(sys.stderr)
     return EXIT_USAGE
 

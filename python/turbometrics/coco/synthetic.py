@@ -1,4 +1,5 @@
-"""A synthetic COCO detection set for the detection benchmarks.
+"""A synthetic COCO detection set: the detection benchmarks' data and the
+``turbometrics coco`` command's built-in example.
 
 ``make_coco_set`` builds, with a fixed seed:
 

@@ -1,0 +1,60 @@
+"""``turbometrics coco``: the summary, JSON, per-category table and exit
+codes."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from coco_helpers import DATA, both, fixture
+
+from turbometrics.cli import main
+
+GT = str(DATA / "instances_val2014_100.json")
+BOXES = str(DATA / "instances_val2014_fakebbox100_results.json")
+
+
+def test_builtin_example_prints_twelve_summary_lines(capsys):
+    assert main(["coco"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert sum(line.startswith(" Average") for line in out) == 12
+    assert "built-in example" in out[-1]
+
+
+def test_json_stats_equal_pycocotools(capsys):
+    pytest.importorskip("pycocotools")
+    reference, _ = both(fixture("instances_val2014_100.json"), fixture("instances_val2014_fakebbox100_results.json"),
+                        "bbox")
+    assert main(["coco", GT, BOXES, "--json", "--per-category"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert list(report["stats"].values()) == [float(v) for v in reference.stats]
+    assert report["source"] == [GT, BOXES]
+    assert set(report["per_category"]["1"]) == {"name", "AP", "AP50", "AP75", "AR100"}
+
+
+def test_per_category_table(capsys):
+    assert main(["coco", GT, BOXES, "--per-category"]) == 0
+    out = capsys.readouterr().out
+    assert "category" in out and "person" in out
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["coco", GT], "give both"),
+    (["coco", "missing.json", BOXES], "missing.json"),
+    (["coco", "--iou-type", "segm"], "boxes only"),
+])
+def test_bad_usage_exits_2_with_one_line(capsys, argv, message):
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and message in err[0]
+
+
+def test_results_for_unknown_images_exit_2(tmp_path, capsys):
+    results = fixture("instances_val2014_fakebbox100_results.json")[:3]
+    results[1]["image_id"] = 999999999
+    path = tmp_path / "results.json"
+    path.write_text(json.dumps(results))
+    assert main(["coco", GT, str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "result 1 has image_id 999999999" in err
