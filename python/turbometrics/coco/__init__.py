@@ -11,6 +11,7 @@ from . import mask
 from ._coco import COCO
 from ._cocoeval import COCOeval
 from ._params import Params
+from ._patch import patch_pycocotools, unpatch_pycocotools
 from ._state import DetectionState
 
-__all__ = ["COCO", "COCOeval", "DetectionState", "Params", "mask"]
+__all__ = ["COCO", "COCOeval", "DetectionState", "Params", "mask", "patch_pycocotools", "unpatch_pycocotools"]

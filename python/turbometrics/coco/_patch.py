@@ -1,0 +1,63 @@
+"""Making pycocotools use turbometrics: ``patch_pycocotools()`` swaps
+``pycocotools.cocoeval.COCOeval`` and the functions of
+``pycocotools.mask`` for turbometrics' (bit-identical) ones, so tools built
+on pycocotools run faster unchanged; ``unpatch_pycocotools()`` restores
+them. Both are idempotent, and ``patch_pycocotools()`` also works as a
+context manager."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any, Dict, Tuple
+
+from . import mask as _mask
+
+_MASK_FUNCTIONS = ("encode", "decode", "area", "toBbox", "iou", "merge", "frPyObjects")
+_saved: Dict[Tuple[str, str], Any] = {}
+
+
+class _Patched:
+    def __enter__(self) -> "_Patched":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        unpatch_pycocotools()
+
+
+def _targets() -> Dict[Tuple[str, str], Any]:
+    from ._cocoeval import COCOeval
+
+    targets: Dict[Tuple[str, str], Any] = {("pycocotools.cocoeval", "COCOeval"): COCOeval}
+    for name in _MASK_FUNCTIONS:
+        targets[("pycocotools.mask", name)] = getattr(_mask, name)
+    return targets
+
+
+def patch_pycocotools() -> _Patched:
+    """Swap pycocotools' ``COCOeval`` and mask functions for turbometrics'.
+
+    Code that looks them up after the call (``pycocotools.cocoeval.COCOeval``,
+    ``from pycocotools.cocoeval import COCOeval`` run later, and everything
+    that calls ``pycocotools.mask.*`` — ``pycocotools.coco.COCO`` included)
+    gets turbometrics'. ``pycocotools.coco.COCO`` stays pycocotools' own;
+    turbometrics' ``COCOeval`` accepts it.
+
+    Raises
+    ------
+    ImportError
+        If pycocotools is not installed.
+    """
+    for (module_name, attribute), replacement in _targets().items():
+        module = importlib.import_module(module_name)
+        key = (module_name, attribute)
+        if key not in _saved:
+            _saved[key] = getattr(module, attribute)
+        setattr(module, attribute, replacement)
+    return _Patched()
+
+
+def unpatch_pycocotools() -> None:
+    """Restore what ``patch_pycocotools()`` replaced."""
+    while _saved:
+        (module_name, attribute), original = _saved.popitem()
+        setattr(importlib.import_module(module_name), attribute, original)
