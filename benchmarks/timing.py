@@ -17,3 +17,21 @@ def timed(function: Callable[[], Any], repeats: int) -> Tuple[float, Any]:
         result = function()
         times.append(time.perf_counter() - start)
     return statistics.median(times), result
+
+
+def timed_pair(first: Callable[[], Any], second: Callable[[], Any], repeats: int) -> Tuple[dict, dict]:
+    """Call ``first`` and ``second`` alternately ``repeats`` times each, so
+    that both see the same machine state (a shared machine's load drifts).
+    Return, for each, the median wall time, the median CPU time of the whole
+    process (all threads: ``time.process_time``) and the last result, as
+    ``{"wall": s, "cpu": s, "result": value}``."""
+    record = ([], [], [None]), ([], [], [None])
+    for _ in range(repeats):
+        for function, (walls, cpus, last) in zip((first, second), record):
+            last[0] = None
+            wall, cpu = time.perf_counter(), time.process_time()
+            last[0] = function()
+            walls.append(time.perf_counter() - wall)
+            cpus.append(time.process_time() - cpu)
+    return tuple({"wall": statistics.median(w), "cpu": statistics.median(c), "result": r[0]}  # type: ignore
+                 for w, c, r in record)

@@ -329,3 +329,82 @@ def test_inner_edge_differs_from_scikit_learn_calibration_curve():
     prob_true, _ = calibration_curve(y, p, n_bins=2)
     np.testing.assert_array_equal(prob_true, [0.5, 1.0])  # 0.5 joins [0, 0.5]
     np.testing.assert_array_equal(tm.reliability_diagram(y, p, n_bins=2).accuracy, [0.0, 1.0])  # 0.5 in [0.5, 1]
+
+
+# --------------------------------------------------------------------------
+# the bin-table kernel's paths: unrolled row kernels for 2-16 columns (and the
+# runtime-width and strided ones), vectorised bins, fused label checks
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("k", [2, 3, 4, 5, 7, 8, 9, 10, 11, 15, 16, 17, 33, 70])
+def test_top_label_every_row_width(k, dtype):
+    """Exact ties (first maximum wins), values on bin edges, 1.0 and 0.0."""
+    rng = np.random.default_rng(k)
+    n = 3001
+    raw = rng.choice([0.0, 0.5, 1.0, 2.0, 3.0], size=(n, k))
+    raw[raw.sum(axis=1) == 0, 0] = 1.0
+    prob = (raw / raw.sum(axis=1, keepdims=True)).astype(dtype)
+    y = rng.integers(0, k, n)
+    w = rng.choice([0.0, 0.5, 2.0], n)
+    for weights in (None, w):
+        for strategy in ("uniform", "quantile"):
+            got = tm.calibration_error(y, prob, n_bins=7, strategy=strategy, sample_weight=weights)
+            want = ref_calibration_error(y, prob, 7, strategy, "l1", "top_label", weights)
+            assert math.isclose(got, want, rel_tol=1e-12, abs_tol=1e-15), (k, strategy)
+    # strided rows and columns take the element-wise path
+    wide = np.zeros((n, 2 * k), dtype=dtype)
+    wide[:, ::2] = prob
+    assert math.isclose(tm.calibration_error(y, wide[:, ::2], n_bins=7),
+                        ref_calibration_error(y, prob, 7), rel_tol=1e-12, abs_tol=1e-15)
+
+
+@pytest.mark.parametrize("n_bins", [1, 2, 3, 10, 15, 100, 4099])
+def test_binary_kernel_paths(n_bins):
+    rng = np.random.default_rng(n_bins)
+    n = 5003
+    edges = np.linspace(0, 1, n_bins + 1)
+    p = np.concatenate([rng.random(n), edges, np.nextafter(edges, 2).clip(0, 1), np.nextafter(edges, -1).clip(0, 1)])
+    y = (rng.random(p.shape[0]) < p).astype(np.int64)
+    w = rng.random(p.shape[0])
+    for prob in (p, p.astype(np.float32), np.repeat(p, 2)[::2]):
+        for weights in (None, w):
+            got = tm.calibration_error(y, prob, n_bins=n_bins, sample_weight=weights)
+            assert math.isclose(got, ref_calibration_error(y, prob, n_bins, "uniform", "l1", "binary", weights),
+                                rel_tol=1e-12, abs_tol=1e-15)
+
+
+def test_class_index_range_is_checked_by_the_kernel():
+    prob = np.full((4, 3), 1 / 3)
+    for y in ([0, 1, 2, 3], [0, -1, 2, 1], np.array([0, 1, 2, 7], dtype=np.int32)):
+        with pytest.raises(ValueError, match=r"class indices outside \[0, 2\]"):
+            tm.calibration_error(y, prob)
+        with pytest.raises(ValueError, match=r"class indices outside \[0, 2\]"):
+            tm.reliability_diagram(y, prob, strategy="quantile")
+    # an out-of-range class is reported before invalid weights and probabilities, as before
+    with pytest.raises(ValueError, match="class indices"):
+        tm.calibration_error([0, 1, 2, 5], prob, sample_weight=[1, 1, -1, 1])
+    with pytest.raises(ValueError, match="non-negative"):
+        tm.calibration_error([0, 1, 2, 2], prob, sample_weight=[1, 1, -1, 1])
+    with pytest.raises(ValueError, match="class indices"):
+        tm.calibration_error([0, 1, 2, 5], np.full((4, 3), 1.7))
+    with pytest.raises(ValueError, match="greater than 1"):
+        tm.calibration_error([0, 1, 2, 2], np.full((4, 3), 1.7))
+
+
+@pytest.mark.parametrize("mode", ["binary", "top_label"])
+def test_identical_for_every_thread_count_one_table_modes(mode):
+    rng = np.random.default_rng(8)
+    n = 300_007
+    if mode == "binary":
+        prob = rng.random(n)
+        y = (rng.random(n) < prob).astype(int)
+    else:
+        prob = rng.dirichlet(np.ones(10), n).astype(np.float32)
+        y = rng.integers(0, 10, n)
+    w = rng.random(n)
+    for weights in (None, w):
+        results = {t: tm.reliability_diagram(y, prob, sample_weight=weights, n_threads=t) for t in (1, 2, 3)}
+        for t in (2, 3):
+            for a, b in zip(results[1], results[t]):
+                np.testing.assert_array_equal(a, b)

@@ -165,3 +165,101 @@ def test_signature_is_sklearns_plus_n_threads(name):
     for a, b in zip(sk, params):
         assert (a.kind, a.default) == (b.kind, b.default)
     assert got.parameters["n_threads"].kind is inspect.Parameter.KEYWORD_ONLY
+
+
+# --------------------------------------------------------------------------
+# the compiled passes of brier_score_loss, log_loss and smooth_calibration_error
+
+
+@pytest.mark.parametrize("name", ["brier_score_loss", "log_loss"])
+def test_large_inputs_match_scikit_learn_for_every_thread_count(name):
+    rng = np.random.default_rng(11)
+    n = 200_003
+    for k in (2, 3, 10, 17):
+        prob = rng.dirichlet(np.full(k, 0.5), n)
+        y = rng.integers(0, k, n)
+        w = rng.random(n)
+        cases = [(y, prob, {}), (y, prob, {"sample_weight": w}), (y, np.asfortranarray(prob), {}),
+                 (y.astype(np.int8), prob, {}), (np.array(list("abcdefghijklmnopq"))[y], prob, {})]
+        if name == "log_loss":
+            cases.append((y, prob, {"normalize": False, "sample_weight": w}))
+        if k == 2:
+            cases += [(y, prob[:, 1], {}), (y * 2 - 1, prob[:, 1].copy()[:, None], {"sample_weight": w}),
+                      (y.astype(bool), prob[::-1, 1], {})]
+        for y_true, y_prob, kwargs in cases:
+            want = getattr(skm, name)(y_true, y_prob, **kwargs)
+            got = {t: getattr(tm, name)(y_true, y_prob, n_threads=t, **kwargs) for t in (1, 2, 3)}
+            assert len(set(got.values())) == 1, (k, kwargs, got)
+            assert math.isclose(got[1], want, rel_tol=1e-12), (k, kwargs, got[1], want)
+
+
+@pytest.mark.parametrize("name", ["brier_score_loss", "log_loss"])
+def test_labels_argument_and_label_dtypes(name):
+    rng = np.random.default_rng(12)
+    prob = rng.dirichlet(np.ones(3), 500)
+    y = rng.integers(0, 3, 500)
+    for y_true, labels in [(y, [0, 1, 2]), (y.astype(np.uint8), [0, 1, 2]), (y + 10, np.array([10, 11, 12])),
+                           (y.astype(np.int16), [0, 1, 2]), (y.astype(float), [0.0, 1.0, 2.0]),
+                           (y, [0, 1, 2, 3]), (y.astype(np.uint8), [-1, 0, 1])]:
+        compare(name, y_true, prob if len(labels) == 3 else rng.dirichlet(np.ones(len(labels)), 500), labels=labels)
+
+
+def test_probability_facts_errors_and_warnings_match_scikit_learn():
+    prob = np.array([[0.2, 0.8], [0.5, 0.5], [0.1, 0.9]])
+    for bad in (np.nan, np.inf, -np.inf, 1.5, -0.25):
+        p = prob.copy()
+        p[1, 0] = bad
+        for name in ("brier_score_loss", "log_loss"):
+            compare(name, [0, 1, 1], p)
+            compare(name, [0, 1, 1], p[:, 1])
+            compare(name, [0, 1, 1], np.asfortranarray(p))
+    not_normalised = prob * 1.01
+    for name in ("brier_score_loss", "log_loss"):
+        compare(name, [0, 1, 1], not_normalised)
+        compare(name, [0, 1, 1], not_normalised, labels=[1, 0])  # both warnings, in scikit-learn's order
+        compare(name, [0, 1, 2], not_normalised)  # the warning, then the class-count error
+
+
+def test_smooth_calibration_error_deposit_is_the_definition():
+    """The compiled deposit equals the NumPy definition (to rounding), for
+    every thread count, binary and top-label, weighted, float32 and strided."""
+    from turbometrics import _smooth_calibration as sc
+
+    rng = np.random.default_rng(13)
+    n = 300_001
+    f = rng.beta(2, 2, n)
+    y = (rng.random(n) < f).astype(int)
+    w = rng.random(n)
+    proba = rng.dirichlet(np.ones(4), n)
+    labels = rng.integers(0, 4, n)
+    cases = [(y, f, None), (y, f, w), (y, f.astype(np.float32), None), (y, np.repeat(f, 2)[::2], w),
+             (labels, proba, None), (labels, np.asfortranarray(proba), w)]
+    for y_true, y_prob, weights in cases:
+        prob = np.asarray(y_prob, dtype=np.float64)
+        if prob.ndim == 1:
+            conf, outcome = prob, (np.asarray(y_true) == 1).astype(float)
+        else:
+            arg = prob.argmax(axis=1)
+            conf, outcome = prob[np.arange(n), arg], (arg == y_true).astype(float)
+        ww = np.ones(n) if weights is None else weights
+        mass, signed = sc._deposit(conf, outcome - conf, ww / ww.sum(), sc._GRID)
+        smoother = sc._Smoother(mass, signed)
+        for bandwidth in (0.01, 0.1):
+            want = smoother.error(bandwidth)
+            got = {t: tm.smooth_calibration_error(y_true, y_prob, sample_weight=weights, bandwidth=bandwidth,
+                                                  n_threads=t) for t in (1, 2, 3)}
+            assert len(set(got.values())) == 1, got
+            assert math.isclose(got[1], want, rel_tol=1e-9), (got[1], want)
+
+
+def test_smooth_calibration_error_errors():
+    with pytest.raises(ValueError, match="greater than 1"):
+        tm.smooth_calibration_error([0, 1], [0.2, 1.2])
+    with pytest.raises(ValueError, match="less than 0"):
+        tm.smooth_calibration_error([0, 1], [[0.2, 0.8], [-0.1, 0.9]])
+    with pytest.raises(ValueError, match="NaN"):
+        tm.smooth_calibration_error([0, 1], [0.2, np.nan])
+    with pytest.raises(ValueError, match="class indices outside"):
+        tm.smooth_calibration_error([0, 2], [[0.2, 0.8], [0.5, 0.5]])
+    with pytest.raises(ValueError, match="non-negative"):
+        tm.smooth_calibration_error([0, 1], [0.2, 0.7], sample_weight=[1, -1])

@@ -189,3 +189,81 @@ def test_selection_rate():
     assert S.selection_rate(y, sample_weight=[1, 1, 0, 2]) == 0.75
     np.testing.assert_array_equal(S.selection_rate(np.array([[1, 0], [1, 1]])), [0.5, 1.0])
     assert S.selection_rate(["a", "b"], pos_label="a") == 0.5
+
+
+# --------------------------------------------------------------------------
+# the block kernels: every model count for the iqr selection network, every
+# layout and dtype, values that stress the logarithm
+
+
+@pytest.mark.parametrize("m", [1, 2, 3, 4, 5, 7, 8, 9, 16, 17, 31, 50, 64, 65, 100])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_iqr_equals_numpy_for_every_model_count(m, dtype):
+    rng = np.random.default_rng(m)
+    n = 2500  # more than one block, partial tiles
+    P = rng.choice([0.0, 0.25, 0.5, 1.0, 0.3], size=(m, n)).astype(dtype)  # many ties
+    P[:, : n // 2] = rng.random((m, n // 2)).astype(dtype)
+    want = ref_per_sample("iqr", P)
+    np.testing.assert_array_equal(S.iqr(P, per_sample=True), want)
+    np.testing.assert_array_equal(S.iqr(np.asfortranarray(P), per_sample=True), want)
+
+
+@pytest.mark.parametrize("name", sorted(CALLS))
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_layouts_and_blocks_match_reference(name, dtype):
+    rng = np.random.default_rng(2)
+    m, n = 9, 5000  # several blocks, a partial last one
+    P = rng.random((m, n)).astype(dtype)
+    P[:, :7] = np.array([0.0, 1.0, 0.5, 1e-310, 1 - 1e-16, 5e-324, 0.75])[None, :].astype(dtype)
+    want = ref_per_sample(name, P)
+    for view in (P, np.asfortranarray(P), P[::-1], np.repeat(P, 2, axis=1)[:, ::2]):
+        got = CALLS[name](view, per_sample=True)
+        want_view = ref_per_sample(name, np.ascontiguousarray(view))
+        if name in ("iqr", "label_stability"):
+            np.testing.assert_array_equal(got, want_view)
+        else:
+            np.testing.assert_allclose(got, want_view, rtol=1e-12, atol=1e-15)
+    assert np.all(np.isfinite(want))
+
+
+def test_entropy_of_tiny_probabilities():
+    """Subnormal and tiny probabilities: x log x to full relative accuracy."""
+    p = np.array([5e-324, 1e-310, 2.2250738585072014e-308, 1e-300, 1e-20, 1e-8, 0.5, 1 - 1e-16, 1.0])
+    P = np.stack([p, p[::-1]])
+    np.testing.assert_allclose(S.aleatoric_uncertainty(P, per_sample=True), ref_per_sample("aleatoric", P),
+                               rtol=1e-13, atol=0)
+    P3 = np.stack([np.stack([p, 1 - p], axis=1)] * 3)
+    np.testing.assert_allclose(S.aleatoric_uncertainty(P3, per_sample=True), ref_per_sample("aleatoric", P3),
+                               rtol=1e-13, atol=0)
+
+
+def test_every_statistic_flags_invalid_values_anywhere():
+    rng = np.random.default_rng(3)
+    for name, call in CALLS.items():
+        for bad in (np.nan, -1e-300, 1 + 1e-15, -1e-30, 1.001, np.inf):
+            P = rng.random((4, 3000))
+            P[rng.integers(0, 4), rng.integers(0, 3000)] = bad
+            with pytest.raises(ValueError, match="NaN or infinity" if not np.isfinite(bad) else r"\[0, 1\]"):
+                call(P)
+            if bad not in (-1e-300, 1 + 1e-15):  # those round to valid float32 values
+                with pytest.raises(ValueError):
+                    call(P.astype(np.float32))
+
+
+def test_selection_rate_matches_numpy():
+    rng = np.random.default_rng(4)
+    y = rng.integers(0, 3, (4, 300_001))
+    w = rng.random(300_001)
+    for labels, pos in [(y, 1), (y.astype(np.uint8), 2), (y.astype(np.int16), np.int64(0)), (y.astype(bool), True),
+                        (y.astype(bool), 1), (y.astype(bool), 2), (y.astype(np.float32), 1), (y * 0.1, 0.1),
+                        (y.astype(np.float32) * np.float32(0.1), 0.1), (y.astype(np.uint8), 300), (y, 1.0),
+                        (y.astype(str), "1")]:
+        for rows in (labels, labels[0], labels[:, ::3]):
+            sel = rows == pos
+            want = np.mean(sel, axis=-1)
+            got = {t: S.selection_rate(rows, pos_label=pos, n_threads=t) for t in (1, 2)}
+            np.testing.assert_array_equal(got[1], got[2])
+            np.testing.assert_array_equal(got[1], want)
+            ww = w[: rows.shape[-1]]
+            np.testing.assert_allclose(S.selection_rate(rows, pos_label=pos, sample_weight=ww),
+                                       (sel @ ww) / ww.sum(), rtol=1e-12)

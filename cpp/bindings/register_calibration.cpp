@@ -12,6 +12,9 @@
 #include "numpy_views.hpp"
 #include "turbometrics/calibration/bin_table.hpp"
 #include "turbometrics/calibration/posterior.hpp"
+#include "turbometrics/calibration/proper_scores.hpp"
+#include "turbometrics/calibration/smooth.hpp"
+#include "turbometrics/labels/encode.hpp"
 
 namespace py = pybind11;
 using namespace turbometrics;
@@ -102,7 +105,7 @@ py::tuple bin_table(const py::array& prob, const std::string& mode_name,
     }
     py::array_t<double> out({static_cast<py::ssize_t>(tables), static_cast<py::ssize_t>(in.n_bins), py::ssize_t{3}});
     std::copy(table.cells.begin(), table.cells.end(), out.mutable_data());
-    return py::make_tuple(out, table.invalid);
+    return py::make_tuple(out, table.invalid, table.invalid_label);
   });
 }
 
@@ -124,13 +127,144 @@ py::array_t<double> hellinger_rows(const py::array& p, const py::array& q, int n
   });
 }
 
+calibration::ProbRows prob_rows(const py::array& y_prob, bool two_column) {
+  if (!(y_prob.dtype().kind() == 'f' && y_prob.dtype().itemsize() == 8))
+    throw py::type_error("proper-score kernels read float64 probabilities");
+  calibration::ProbRows rows;
+  rows.m = matrix_view<double>(y_prob, "y_prob");
+  rows.two_column = two_column;
+  if (two_column && rows.m.cols != 1) throw std::invalid_argument("two_column reads a 1-D y_prob");
+  return rows;
+}
+
+py::tuple probability_facts(const py::array& y_prob, bool check_rows, double rtol, double atol, int n_threads) {
+  const auto rows = prob_rows(y_prob, y_prob.ndim() == 1 && check_rows);
+  calibration::ProbabilityFacts facts;
+  {
+    py::gil_scoped_release release;
+    facts = calibration::probability_facts(rows, check_rows, rtol, atol, n_threads);
+  }
+  return py::make_tuple(facts.status, facts.min, facts.max, facts.rows_sum_to_one);
+}
+
+// Calls f(Label{}) for integer and bool label dtypes (bool read as uint8).
+template <class F>
+decltype(auto) visit_integer_labels(const py::dtype& dtype, F&& f) {
+  const char kind = dtype.kind();
+  const auto size = dtype.itemsize();
+  if (kind == 'i' && size == 8) return f(int64_t{});
+  if (kind == 'i' && size == 4) return f(int32_t{});
+  if (kind == 'i' && size == 2) return f(int16_t{});
+  if (kind == 'i' && size == 1) return f(int8_t{});
+  if (kind == 'u' && size == 8) return f(uint64_t{});
+  if (kind == 'u' && size == 4) return f(uint32_t{});
+  if (kind == 'u' && size == 2) return f(uint16_t{});
+  if ((kind == 'u' || kind == 'b') && size == 1) return f(uint8_t{});
+  throw py::type_error("score kernels read integer or bool labels, got " + std::string(py::str(dtype)));
+}
+
+py::tuple score_sums(const py::array& y_prob, const py::array& labels, const py::array& classes,
+                     const std::optional<py::array>& weight, const std::string& score, double eps, int n_threads) {
+  const auto rows = prob_rows(y_prob, y_prob.ndim() == 1);
+  if (!labels.dtype().equal(classes.dtype())) throw py::type_error("classes must share the dtype of the labels");
+  if (!labels.dtype().attr("isnative").cast<bool>()) throw py::type_error("labels must be native-endian");
+  const auto l = view_1d(labels, "labels");
+  if (l.size != rows.m.rows) throw std::invalid_argument("labels and y_prob differ in length");
+  const auto cl = view_1d(classes, "classes");
+  if (cl.size != rows.cols()) throw std::invalid_argument("one class per column of y_prob is needed");
+  const char* w = nullptr;
+  int64_t w_stride = 0;
+  if (weight) {
+    const auto wv = view_1d(*weight, "sample_weight");
+    if (wv.size != rows.m.rows) throw std::invalid_argument("sample_weight and y_prob differ in length");
+    if (!(weight->dtype().kind() == 'f' && weight->dtype().itemsize() == 8))
+      throw py::type_error("sample_weight must be float64");
+    w = wv.data;
+    w_stride = wv.stride;
+  }
+  calibration::Score kind;
+  if (score == "brier") kind = calibration::Score::brier;
+  else if (score == "log") kind = calibration::Score::log;
+  else throw std::invalid_argument("unknown score " + score);
+  return visit_integer_labels(labels.dtype(), [&](auto tag) -> py::tuple {
+    using Label = decltype(tag);
+    std::vector<Label> class_list(static_cast<size_t>(cl.size));
+    for (int64_t i = 0; i < cl.size; ++i) class_list[i] = labels::load_label<Label>(cl.data, cl.stride, i);
+    if (!std::is_sorted(class_list.begin(), class_list.end()) ||
+        std::adjacent_find(class_list.begin(), class_list.end()) != class_list.end())
+      throw std::invalid_argument("classes must be sorted and distinct");
+    calibration::ScoreSums sums;
+    {
+      py::gil_scoped_release release;
+      labels::LabelEncoder<Label> encoder(class_list);
+      sums = calibration::score_sums<Label>(rows, l.data, l.stride, encoder, w, w_stride, kind, eps, n_threads);
+    }
+    return py::make_tuple(sums.total, sums.weight, sums.unknown_label);
+  });
+}
+
+py::tuple smooth_deposit(const py::array& prob, const std::string& mode_name, const py::array& labels,
+                         const std::optional<py::array>& weight, int64_t grid, int n_threads) {
+  calibration::Mode mode;
+  if (mode_name == "binary") mode = calibration::Mode::binary;
+  else if (mode_name == "top_label") mode = calibration::Mode::top_label;
+  else throw std::invalid_argument("smooth_deposit reads binary or top_label input");
+  if (grid < 1) throw std::invalid_argument("the grid needs at least one step");
+  return visit_float(prob, [&](auto tag) -> py::tuple {
+    using T = decltype(tag);
+    const auto view = matrix_view<T>(prob, "y_prob");
+    if (mode == calibration::Mode::binary && view.cols != 1)
+      throw std::invalid_argument("binary mode reads a 1-D y_prob");
+    calibration::BinInput in;
+    const auto l = view_1d(labels, "y_true");
+    if (l.size != view.rows) throw std::invalid_argument("y_true and y_prob differ in length");
+    const py::dtype dtype = labels.dtype();
+    const bool mask = dtype.itemsize() == 1 && (dtype.kind() == 'b' || dtype.kind() == 'u');
+    const bool index = dtype.kind() == 'i' && dtype.itemsize() == 8;
+    if (mode == calibration::Mode::binary ? !mask : !index)
+      throw py::type_error("y_true must be a bool mask (binary) or int64 class indices");
+    in.label = l.data;
+    in.label_stride = l.stride;
+    if (weight) {
+      const auto w = view_1d(*weight, "sample_weight");
+      if (w.size != view.rows) throw std::invalid_argument("sample_weight and y_prob differ in length");
+      if (!(weight->dtype().kind() == 'f' && weight->dtype().itemsize() == 8))
+        throw py::type_error("sample_weight must be float64");
+      in.weight = w.data;
+      in.weight_stride = w.stride;
+    }
+    calibration::Deposit d;
+    {
+      py::gil_scoped_release release;
+      d = calibration::smooth_deposit(view, mode, in, grid, n_threads);
+    }
+    py::array_t<double> mass(static_cast<py::ssize_t>(d.mass.size())), residual(static_cast<py::ssize_t>(d.residual.size()));
+    std::copy(d.mass.begin(), d.mass.end(), mass.mutable_data());
+    std::copy(d.residual.begin(), d.residual.end(), residual.mutable_data());
+    return py::make_tuple(mass, residual, d.total_weight, d.invalid, d.invalid_label);
+  });
+}
+
 }  // namespace
 
 void register_calibration(py::module_& m) {
   m.def("calibration_bin_table", &bin_table, py::arg("y_prob"), py::arg("mode"), py::arg("y_true"),
         py::arg("sample_weight"), py::arg("edges"), py::arg("uniform"), py::arg("n_threads"),
-        "(table, invalid): per-bin (weight, sum of weighted confidence, sum of weighted correctness) of shape "
-        "(tables, n_bins, 3), and whether some probability read was NaN or outside [0, 1].");
+        "(table, invalid, invalid_label): per-bin (weight, sum of weighted confidence, sum of weighted "
+        "correctness) of shape (tables, n_bins, 3), whether some probability read was NaN or outside [0, 1], and "
+        "whether some int64 class index was outside [0, K).");
+  m.def("probability_facts", &probability_facts, py::arg("y_prob"), py::arg("check_rows"), py::arg("rtol"),
+        py::arg("atol"), py::arg("n_threads"),
+        "(status, min, max, rows_sum_to_one) of float64 probabilities in one pass: status 0 finite, 1 NaN, 2 "
+        "infinity; whether every row (1-D: the pair 1 - p, p) sums to 1 within atol + rtol.");
+  m.def("score_sums", &score_sums, py::arg("y_prob"), py::arg("labels"), py::arg("classes"),
+        py::arg("sample_weight"), py::arg("score"), py::arg("eps"), py::arg("n_threads"),
+        "(sum of w * loss, sum of w, some label not a class): Brier ('brier') or log loss ('log', probabilities "
+        "clipped to [eps, 1 - eps]) of float64 probabilities (1-D: columns 1 - p, p) against integer labels "
+        "encoded by the sorted distinct classes.");
+  m.def("smooth_deposit", &smooth_deposit, py::arg("y_prob"), py::arg("mode"), py::arg("y_true"),
+        py::arg("sample_weight"), py::arg("grid"), py::arg("n_threads"),
+        "(mass, residual, total weight, invalid, invalid_label): the smECE grid deposit by linear interpolation.");
   m.def("hellinger_rows", &hellinger_rows, py::arg("p"), py::arg("q"), py::arg("n_threads"),
         "Hellinger distance of each pair of rows.");
 }

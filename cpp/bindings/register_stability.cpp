@@ -2,11 +2,14 @@
 // place through a strided view (float32 stays float32), GIL released.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
 
+#include <optional>
 #include <stdexcept>
 #include <string>
 
 #include "turbometrics/stability/ensemble.hpp"
+#include "turbometrics/stability/selection.hpp"
 
 namespace py = pybind11;
 using namespace turbometrics;
@@ -60,10 +63,65 @@ py::tuple ensemble_per_sample(const py::array& P, const std::string& statistic, 
   throw py::type_error("stability kernels read float64 or float32, got " + std::string(py::str(dtype)));
 }
 
+// Per row of a 1-D (one row) or 2-D label array: the (weighted) number of
+// labels equal to pos_label, and the total weight. pos_label is given as a
+// value of the labels' dtype (a 0-d array).
+py::tuple selected_sums(const py::array& y, const py::array& pos_label, const std::optional<py::array>& weight,
+                        int n_threads) {
+  if (y.ndim() != 1 && y.ndim() != 2) throw std::invalid_argument("y_pred must be 1-D or 2-D");
+  if (!y.dtype().equal(pos_label.dtype()) || pos_label.size() != 1)
+    throw py::type_error("pos_label must be one value of the labels' dtype");
+  if (!y.dtype().attr("isnative").cast<bool>()) throw py::type_error("labels must be native-endian");
+  const int64_t rows = y.ndim() == 2 ? y.shape(0) : 1;
+  const int64_t cols = y.shape(y.ndim() - 1);
+  const char* w = nullptr;
+  int64_t w_stride = 0;
+  if (weight) {
+    if (weight->ndim() != 1 || weight->shape(0) != cols) throw std::invalid_argument("sample_weight differs in length");
+    if (!(weight->dtype().kind() == 'f' && weight->dtype().itemsize() == 8))
+      throw py::type_error("sample_weight must be float64");
+    w = static_cast<const char*>(weight->data());
+    w_stride = weight->strides(0);
+  }
+  py::array_t<double> out(static_cast<py::ssize_t>(rows));
+  double total = 0.0;
+  auto run = [&](auto tag) {
+    using Label = decltype(tag);
+    stability::LabelRows<Label> view;
+    view.data = static_cast<const char*>(y.data());
+    view.rows = rows;
+    view.cols = cols;
+    view.row_stride = y.ndim() == 2 ? y.strides(0) : 0;
+    view.col_stride = y.strides(y.ndim() - 1);
+    const Label pos = *static_cast<const Label*>(pos_label.data());
+    double* o = out.mutable_data();
+    py::gil_scoped_release release;
+    stability::selected_sums<Label>(view, pos, w, w_stride, o, total, n_threads);
+  };
+  const py::dtype dtype = y.dtype();
+  const char kind = dtype.kind();
+  const auto size = dtype.itemsize();
+  if (kind == 'i' && size == 8) run(int64_t{});
+  else if (kind == 'i' && size == 4) run(int32_t{});
+  else if (kind == 'i' && size == 2) run(int16_t{});
+  else if (kind == 'i' && size == 1) run(int8_t{});
+  else if (kind == 'u' && size == 8) run(uint64_t{});
+  else if (kind == 'u' && size == 4) run(uint32_t{});
+  else if (kind == 'u' && size == 2) run(uint16_t{});
+  else if ((kind == 'u' || kind == 'b') && size == 1) run(uint8_t{});
+  else if (kind == 'f' && size == 8) run(double{});
+  else if (kind == 'f' && size == 4) run(float{});
+  else throw py::type_error("selection rate kernels read integer, bool or float labels");
+  return py::make_tuple(out, total);
+}
+
 }  // namespace
 
 void register_stability(py::module_& m) {
   m.def("ensemble_per_sample", &ensemble_per_sample, py::arg("P"), py::arg("statistic"), py::arg("threshold"),
         py::arg("n_threads"),
         "(values, invalid): one statistic per sample, and whether some value was NaN or outside [0, 1].");
+  m.def("selected_sums", &selected_sums, py::arg("y_pred"), py::arg("pos_label"), py::arg("sample_weight"),
+        py::arg("n_threads"),
+        "(per-row sums, total weight): per row the (weighted) number of labels equal to pos_label.");
 }

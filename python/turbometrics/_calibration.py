@@ -90,9 +90,13 @@ class ReliabilityDiagram(NamedTuple):
 
 def _table(data: CalibrationInput, edges: np.ndarray, uniform: bool, n_threads: int) -> np.ndarray:
     threads = threads_for(n_threads, data.n_samples * (data.prob.shape[1] if data.prob.ndim == 2 else 1))
-    table, invalid = _core.calibration_bin_table(
+    table, invalid, invalid_label = _core.calibration_bin_table(
         data.prob, data.mode, data.labels, data.weights, edges, uniform, threads)
-    if invalid:  # flagged by the kernel as it read; described only now
+    # Flagged by the kernel as it read; described only now (class indices
+    # first, as a separate check would have raised before the kernel ran).
+    if invalid_label and data.unchecked_labels is not None:
+        data.raise_for_labels()
+    if invalid:
         raise_for_invalid_probabilities(data.prob)
     return table
 
@@ -193,7 +197,7 @@ def calibration_error(y_true: Any, y_prob: Any, *, n_bins: int = 15, strategy: s
                                                     sample_weight), "norm": norm},
              {**_COMMON, "norm": [str_options({"l1", "l2", "max"})]})
     threads = resolve_threads(n_threads)
-    data = calibration_input(y_true, y_prob, mode, pos_label, sample_weight)
+    data = calibration_input(y_true, y_prob, mode, pos_label, sample_weight, kernel_checks_labels=True)
     edges, uniform = bin_edges(data, n_bins, strategy)
     return _error_from_table(_table(data, edges, uniform, threads), norm)
 
@@ -220,7 +224,7 @@ def reliability_diagram(y_true: Any, y_prob: Any, *, n_bins: int = 15, strategy:
     validate("reliability_diagram", _common_values(y_true, y_prob, n_bins, strategy, mode, pos_label,
                                                    sample_weight), _COMMON)
     threads = resolve_threads(n_threads)
-    data = calibration_input(y_true, y_prob, mode, pos_label, sample_weight)
+    data = calibration_input(y_true, y_prob, mode, pos_label, sample_weight, kernel_checks_labels=True)
     edges, uniform = bin_edges(data, n_bins, strategy)
     table = _table(data, edges, uniform, threads)
     share, confidence, accuracy = _diagram_from_table(table)

@@ -39,11 +39,20 @@ class CalibrationInput:
     weights : ndarray of float64 or None
     """
 
-    def __init__(self, prob: np.ndarray, mode: str, labels: np.ndarray, weights: Optional[np.ndarray]) -> None:
+    def __init__(self, prob: np.ndarray, mode: str, labels: np.ndarray, weights: Optional[np.ndarray],
+                 unchecked_labels: Optional[np.ndarray] = None) -> None:
         self.prob = prob
         self.mode = mode
         self.labels = labels
         self.weights = weights
+        # Class indices whose range [0, K) the bin-table kernel checks as it
+        # reads them (None when already checked).
+        self.unchecked_labels = unchecked_labels
+
+    def raise_for_labels(self) -> None:
+        """Raise the error for class indices outside [0, K) (the kernel
+        flagged them)."""
+        _check_class_range(self.unchecked_labels, self.prob.shape[1])
 
     @property
     def n_samples(self) -> int:
@@ -98,10 +107,21 @@ def _binary_mask(y_true: Any, pos_label: Any) -> np.ndarray:
     if pos_label is None:
         classes = target.classes if target.classes is not None else np.unique(target.array)
         pos_label = check_pos_label_consistency(None, classes)
-    return column_or_1d(positive_mask(target.array, pos_label))
+    return column_or_1d(positive_mask(target.array, pos_label, target.classes))
 
 
-def _class_indices(y_true: Any, n_classes: int) -> np.ndarray:
+def _check_class_range(labels: np.ndarray, n_classes: int) -> None:
+    if labels.size and (labels.min() < 0 or labels.max() >= n_classes):
+        raise ValueError(
+            f"y_true holds class indices outside [0, {n_classes - 1}], the columns of y_prob "
+            f"(got values in [{labels.min()}, {labels.max()}])."
+        )
+
+
+def _class_indices(y_true: Any, n_classes: int, check_range: bool = True) -> Tuple[np.ndarray, np.ndarray]:
+    """int64 class indices, and the labels they came from. Without
+    ``check_range`` native int64 labels are returned unchecked (the kernel
+    that reads them checks their range)."""
     labels = column_or_1d(y_true)
     if labels.dtype.kind == "b":
         labels = labels.astype(np.int64)
@@ -110,20 +130,19 @@ def _class_indices(y_true: Any, n_classes: int) -> np.ndarray:
     assert_all_finite(labels, input_name="y_true")
     if labels.dtype.kind == "f" and labels.size and np.any(labels != np.floor(labels)):
         raise ValueError("With a 2-D y_prob, y_true must hold integer class indices 0 .. n_classes - 1.")
-    if labels.size and (labels.min() < 0 or labels.max() >= n_classes):
-        raise ValueError(
-            f"y_true holds class indices outside [0, {n_classes - 1}], the columns of y_prob "
-            f"(got values in [{labels.min()}, {labels.max()}])."
-        )
-    if labels.dtype != np.int64 or not labels.dtype.isnative:
-        labels = labels.astype(np.int64)
-    return labels
+    if labels.dtype == np.int64 and labels.dtype.isnative and not check_range:
+        return labels, labels
+    _check_class_range(labels, n_classes)
+    return labels.astype(np.int64, copy=False), labels
 
 
-def calibration_input(y_true: Any, y_prob: Any, mode: str, pos_label: Any, sample_weight: Any) -> CalibrationInput:
+def calibration_input(y_true: Any, y_prob: Any, mode: str, pos_label: Any, sample_weight: Any,
+                      kernel_checks_labels: bool = False) -> CalibrationInput:
     """Validate calibration input. A 1-D ``y_prob`` with mode "top_label" or
     "classwise" is expanded to the (N, 2) array ``[1 - p, p]`` (the one case
-    that copies the probabilities)."""
+    that copies the probabilities). With ``kernel_checks_labels``, int64
+    class indices are left for the bin-table kernel to range-check as it
+    reads them (``raise_for_labels`` then describes the error)."""
     check_consistent_length(y_true, y_prob, sample_weight)
     prob = float_probabilities(y_prob)
     if prob.ndim == 2 and prob.shape[1] == 1:
@@ -133,21 +152,28 @@ def calibration_input(y_true: Any, y_prob: Any, mode: str, pos_label: Any, sampl
     if mode == "binary" and prob.ndim != 1:
         raise ValueError(f"mode='binary' needs a 1-D y_prob (probability of the positive class), got shape "
                          f"{prob.shape}.")
+    unchecked = None
     if prob.ndim == 1 and mode != "binary":
         labels = _binary_mask(y_true, pos_label).astype(np.int64)
         prob = np.stack([1 - prob, prob], axis=1)
     elif prob.ndim == 1:
         labels = _binary_mask(y_true, pos_label)
     else:
-        labels = _class_indices(y_true, prob.shape[1])
+        labels, source = _class_indices(y_true, prob.shape[1], check_range=not kernel_checks_labels)
+        unchecked = source if kernel_checks_labels else None
     weights = None
     if sample_weight is not None:
-        weights = check_sample_weight(column_or_1d(sample_weight), prob.shape[0])
-        if weights.dtype != np.float64:
-            weights = weights.astype(np.float64)
-        if np.any(weights < 0):
-            raise ValueError("sample_weight must be non-negative for calibration metrics.")
-    return CalibrationInput(prob, mode, labels, weights)
+        try:
+            weights = check_sample_weight(column_or_1d(sample_weight), prob.shape[0])
+            if weights.dtype != np.float64:
+                weights = weights.astype(np.float64)
+            if np.any(weights < 0):
+                raise ValueError("sample_weight must be non-negative for calibration metrics.")
+        except (ValueError, TypeError):
+            if unchecked is not None:  # the class indices' error came first
+                _check_class_range(unchecked, prob.shape[1])
+            raise
+    return CalibrationInput(prob, mode, labels, weights, unchecked)
 
 
 def bin_edges(data: CalibrationInput, n_bins: int, strategy: str) -> Tuple[np.ndarray, bool]:

@@ -60,11 +60,29 @@ def calibration_bin_table(
     edges: np.ndarray,
     uniform: bool,
     n_threads: int,
-) -> Tuple[np.ndarray, bool]: ...
+) -> Tuple[np.ndarray, bool, bool]: ...
+def probability_facts(
+    y_prob: np.ndarray, check_rows: bool, rtol: float, atol: float, n_threads: int
+) -> Tuple[int, float, float, bool]: ...
+def score_sums(
+    y_prob: np.ndarray,
+    labels: np.ndarray,
+    classes: np.ndarray,
+    sample_weight: Optional[np.ndarray],
+    score: str,
+    eps: float,
+    n_threads: int,
+) -> Tuple[float, float, bool]: ...
+def smooth_deposit(
+    y_prob: np.ndarray, mode: str, y_true: np.ndarray, sample_weight: Optional[np.ndarray], grid: int, n_threads: int
+) -> Tuple[np.ndarray, np.ndarray, float, bool, bool]: ...
 def hellinger_rows(p: np.ndarray, q: np.ndarray, n_threads: int) -> np.ndarray: ...
 def ensemble_per_sample(
     P: np.ndarray, statistic: str, threshold: float, n_threads: int
 ) -> Tuple[np.ndarray, bool]: ...
+def selected_sums(
+    y_pred: np.ndarray, pos_label: np.ndarray, sample_weight: Optional[np.ndarray], n_threads: int
+) -> Tuple[np.ndarray, float]: ...
 def kde_log_sums(
     data: np.ndarray,
     weights: Optional[np.ndarray],

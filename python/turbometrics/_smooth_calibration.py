@@ -12,8 +12,9 @@ discretisation). With ``bandwidth=None`` the bandwidth is the fixed point
 in the ``relplot`` package).
 
 The samples are deposited once onto a uniform grid of G + 1 points by linear
-interpolation (O(n), NumPy ``bincount``); every bandwidth tried then costs
-one inverse FFT: the reflected kernel is a Gaussian periodised with
+interpolation (O(n), one compiled pass that also finds the top-label
+confidence and correctness and validates the input); every bandwidth tried
+then costs one inverse FFT: the reflected kernel is a Gaussian periodised with
 period 2 acting on the even extension of the grid, whose spectrum is known
 in closed form. The integrals are trapezoid sums. G is 20000 (at least 20 grid points per bandwidth), so the
 discretisation error is far below the bisection tolerance.
@@ -25,9 +26,10 @@ from typing import Any, Optional, Tuple, Union
 
 import numpy as np
 
+from . import _core
 from ._calibration_input import calibration_input, raise_for_invalid_probabilities
 from ._params import ARRAY_LIKE, BOOLEAN, NONE, REAL, STRING, Constraint, validate
-from ._threads import resolve_threads
+from ._threads import resolve_threads, threads_for
 
 _GRID = 20000
 _MIN_BANDWIDTH = 1e-3
@@ -37,6 +39,8 @@ _BANDWIDTH = Constraint("a float in the range (0.0, inf) or None",
 
 
 def _deposit(conf: np.ndarray, residual: np.ndarray, weights: np.ndarray, grid: int) -> Tuple[np.ndarray, np.ndarray]:
+    """The deposit in NumPy (the definition; the compiled pass computes the
+    same sums in another order)."""
     position = conf * grid
     lo = np.clip(position.astype(np.int64), 0, grid - 1)
     frac = position - lo
@@ -101,7 +105,8 @@ def smooth_calibration_error(y_true: Any, y_prob: Any, *, bandwidth: Optional[fl
     return_bandwidth : bool, default=False
         Also return the bandwidth used.
     n_threads : int, default=None
-        Accepted and validated; the grid deposit and FFTs are NumPy's.
+        Threads for the grid deposit (the result is identical for every
+        thread count); the FFTs are NumPy's.
 
     Returns
     -------
@@ -119,22 +124,19 @@ def smooth_calibration_error(y_true: Any, y_prob: Any, *, bandwidth: Optional[fl
              {"y_true": [ARRAY_LIKE], "y_prob": [ARRAY_LIKE], "bandwidth": [_BANDWIDTH],
               "pos_label": [REAL, STRING, BOOLEAN, NONE], "sample_weight": [ARRAY_LIKE, NONE],
               "return_bandwidth": [BOOLEAN]})
-    resolve_threads(n_threads)
-    data = calibration_input(y_true, y_prob, "auto", pos_label, sample_weight)
-    prob = data.prob
-    if not (np.all(prob >= 0) and np.all(prob <= 1)):
-        raise_for_invalid_probabilities(prob)
-    if data.mode == "binary":
-        conf = prob.astype(np.float64)
-        outcome = data.labels.astype(np.float64)
-    else:
-        arg = np.argmax(prob, axis=1)
-        conf = prob[np.arange(prob.shape[0]), arg].astype(np.float64)
-        outcome = (arg == data.labels).astype(np.float64)
-    weights = np.ones_like(conf) if data.weights is None else data.weights
-    weights = weights / np.sum(weights)
+    threads = resolve_threads(n_threads)
+    data = calibration_input(y_true, y_prob, "auto", pos_label, sample_weight, kernel_checks_labels=True)
     grid = _GRID if bandwidth is None else max(_GRID, int(np.ceil(20.0 / bandwidth)))
-    smoother = _Smoother(*_deposit(conf, outcome - conf, weights, grid))
+    labels = data.labels.view(np.uint8) if data.labels.dtype == np.bool_ else data.labels
+    mass, signed, total, invalid, invalid_label = _core.smooth_deposit(
+        data.prob, data.mode, labels, data.weights, grid, threads_for(threads, data.prob.size))
+    # Flagged by the kernel as it read (class indices first, as before).
+    if invalid_label and data.unchecked_labels is not None:
+        data.raise_for_labels()
+    if invalid:
+        raise_for_invalid_probabilities(data.prob)
+    # Weights normalised to sum to one, as in the definition.
+    smoother = _Smoother(mass / total, signed / total)
     if bandwidth is None:
         bandwidth = _fixed_point(smoother.error)
     value = smoother.error(float(bandwidth))

@@ -124,10 +124,12 @@ def assert_all_finite(array: np.ndarray, input_name: str = "", status: Optional[
     raise ValueError(f"Input {name}contains {problem}.")
 
 
-def check_score_array(values: Any) -> np.ndarray:
+def check_score_array(values: Any, status: Optional[int] = None) -> np.ndarray:
     """``check_array(y_score, ensure_2d=False)``: numeric, at most 2-D,
     finite and non-empty. Object arrays are converted to float64, but (as in
-    scikit-learn) object data that arrived as a list is left as it is."""
+    scikit-learn) object data that arrived as a list is left as it is.
+    ``status``: the finiteness of ``values`` (a :func:`nonfinite_status`)
+    when a compiled pass already found it."""
     array = np.asarray(values)
     if array.dtype.kind in "USV":
         raise ValueError("dtype='numeric' is not compatible with arrays of bytes/strings.Convert your data to "
@@ -135,7 +137,7 @@ def check_score_array(values: Any) -> np.ndarray:
     if array.dtype.kind == "O" and hasattr(values, "dtype"):
         array = array.astype(np.float64)
     check_dimensions(array)
-    assert_all_finite(array)
+    assert_all_finite(array, status=status)
     check_min_samples(array)
     return array
 

@@ -8,11 +8,12 @@ per-sample vector with ``per_sample=True``.
 
 A model's label is ``P >= threshold`` (binary) or the argmax over classes,
 ties going to the first maximum (class probabilities). Entropies are in bits
-with 0 log 0 = 0. float64 and float32 are read in place through strided
-views (any memory layout, read-only arrays included); other dtypes are
-converted to float64 once. Per-sample values depend only on that sample's
-column, and the mean is NumPy's pairwise sum of them, so results are
-identical for every thread count.
+with 0 log 0 = 0. float64 and float32 are read in place (C-ordered rows
+directly, any other layout block by block through a small buffer;
+read-only arrays included); other dtypes are converted to float64 once.
+Per-sample values depend only on that sample's column, and the mean is
+NumPy's pairwise sum of them, so results are identical for every thread
+count.
 """
 
 from __future__ import annotations
@@ -246,7 +247,8 @@ def selection_rate(y_pred: Any, *, pos_label: Any = 1, sample_weight: Any = None
     sample_weight : array-like of shape (n_samples,), default=None
         A weighted fraction.
     n_threads : int, default=None
-        Accepted for a uniform API; the comparison and sum are NumPy's.
+        Threads for the compiled count (numeric labels and pos_label); the
+        result is identical for every thread count.
 
     Returns
     -------
@@ -254,14 +256,48 @@ def selection_rate(y_pred: Any, *, pos_label: Any = 1, sample_weight: Any = None
     """
     validate("selection_rate", {"y_pred": y_pred, "pos_label": pos_label, "sample_weight": sample_weight},
              {"y_pred": [ARRAY_LIKE], "pos_label": [_POS_LABEL], "sample_weight": [ARRAY_LIKE, NONE]})
-    resolve_threads(n_threads)
+    threads = resolve_threads(n_threads)
     labels = as_array(y_pred)
     if labels.ndim not in (1, 2) or labels.shape[-1] < 1:
         raise ValueError(f"y_pred must be 1-D or 2-D and non-empty, got shape {labels.shape}.")
-    selected = labels == pos_label
-    if sample_weight is None:
-        rates = np.mean(selected, axis=-1)
-    else:
+    weights = None
+    if sample_weight is not None:
         weights = check_sample_weight(column_or_1d(sample_weight), labels.shape[-1]).astype(np.float64)
-        rates = (selected @ weights) / np.sum(weights)
-    return float(rates) if labels.ndim == 1 else np.asarray(rates, dtype=np.float64)
+    pos = _kernel_pos_label(labels, pos_label)
+    if pos is not None:
+        sums, total = _core.selected_sums(labels, pos, weights, threads_for(threads, labels.size))
+        rates = sums / total
+    else:
+        selected = labels == pos_label
+        rates = np.mean(selected, axis=-1) if weights is None else (selected @ weights) / np.sum(weights)
+    return float(rates[0] if np.ndim(rates) else rates) if labels.ndim == 1 else np.asarray(rates, dtype=np.float64)
+
+
+def _kernel_pos_label(labels: np.ndarray, pos_label: Any) -> Optional[np.ndarray]:
+    """pos_label as a 0-d array of the labels' dtype when the compiled count
+    compares exactly as ``labels == pos_label`` does (integer and bool labels
+    with an integer or bool pos_label in their range, float labels with a
+    real pos_label (NumPy compares in the labels' precision)); else None."""
+    dtype = labels.dtype
+    if not dtype.isnative or dtype.kind not in "biuf" or dtype.itemsize not in (1, 2, 4, 8):
+        return None
+    if isinstance(pos_label, (bool, np.bool_)):
+        pos_label = int(pos_label)
+    if dtype.kind in "biu":
+        if not isinstance(pos_label, (int, np.integer)):
+            return None
+        value = int(pos_label)
+        if dtype.kind == "b":
+            # True == 1 and False == 0; no other integer equals a bool.
+            return np.array(value == 1, dtype=np.bool_) if value in (0, 1) else None
+        info = np.iinfo(dtype)
+        if not info.min <= value <= info.max:
+            return None
+        return np.array(value, dtype=dtype)
+    if isinstance(pos_label, (int, float, np.integer, np.floating)) and dtype.itemsize in (4, 8):
+        if isinstance(pos_label, (np.floating, np.integer)) and np.result_type(pos_label, dtype) != dtype:
+            return None  # a NumPy scalar of wider precision promotes the comparison
+        if isinstance(pos_label, int) and abs(pos_label) > 2**53:
+            return None
+        return np.array(pos_label, dtype=dtype)
+    return None

@@ -1,18 +1,44 @@
 // Per-sample statistics of an ensemble's predictions P[model, sample(, class)].
 //
-// Samples are processed in blocks (sized from the number of classes); inside a block the models are the
-// outer loop and the samples the inner one, so a C-ordered P is read row by
-// row. Every sample's value depends on that sample's column only (summed in
-// model order), so results are identical for every thread count.
+// Samples are processed in blocks of a fixed length (from the shape of P
+// only). Inside a block the models are the outer loop and the samples the
+// inner one, so each model's row segment is read once, in order, and every
+// inner loop is an element-wise update of small per-sample accumulators that
+// compilers vectorise. Blocks of other layouts (strided, Fortran-ordered)
+// are first copied into a contiguous block buffer. Every sample's value
+// depends on that sample's column only (summed in model order), so results
+// are identical for every thread count.
+//
+// Validation costs no extra pass: the statistic's own pass counts, per
+// sample, the values that are not probabilities (NaN, or outside [0, 1]);
+// the caller describes the offending values only on error.
+//
+// The loops are compiled for the baseline instruction set and, on x86-64,
+// for AVX2+FMA and AVX-512, picked at run time (as the density kernels are).
+// FMA can change the last bits of sums of products (entropies, variances)
+// between machines; on one machine every call takes the same path. The
+// interquartile range uses only min, max and numpy's interpolation outside
+// the compiled-per-instruction-set code, so it equals numpy's bit for bit.
 #pragma once
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
+#include "../isa.hpp"
 #include "../parallel.hpp"
+#include "log.hpp"
+
+#if defined(__GNUC__)
+#define TURBOMETRICS_STABILITY_INLINE inline __attribute__((always_inline))
+#else
+#define TURBOMETRICS_STABILITY_INLINE inline
+#endif
 
 namespace turbometrics::stability {
 
@@ -34,17 +60,14 @@ struct Ensemble {
 
 enum class Statistic { label_stability, jitter, aleatoric, mutual_info, variance, std, iqr };
 
-// Samples per block: row segments of 4096 samples keep the hardware
-// prefetcher streaming each model's row; class probabilities use shorter
-// blocks so the per-class accumulators stay small. It depends on the shape
-// of P only, never on the thread count.
+// Samples per block: 2048 for 2-D P (a model's segment is 16 KB of float64,
+// long enough runs for the hardware prefetcher; the per-sample accumulators
+// stay in L1 or L2); for class probabilities, blocks of about 2048 values
+// per model. A function of the shape of P only.
+constexpr int64_t kBinaryBlock = 2048;
 inline int64_t block_length(int64_t classes) {
-  return std::clamp<int64_t>((int64_t{1} << 17) / std::max<int64_t>(1, classes) / 16 * 16, 256, 4096);
+  return classes == 1 ? kBinaryBlock : std::max<int64_t>(1, 2048 / classes);
 }
-
-// x * log2(x) with 0 log 0 = 0.
-inline double xlog2x(double x) { return x > 0.0 ? x * std::log2(x) : 0.0; }
-inline double binary_entropy(double p) { return -(xlog2x(p) + xlog2x(1.0 - p)); }
 
 // Position of numpy's linear-interpolation quantile q among m sorted values:
 // the lower neighbour's index and the weight of the upper one.
@@ -57,7 +80,8 @@ inline void quantile_position(int64_t m, double q, int64_t& lo, double& gamma) {
 
 // numpy's two-sided lerp, evaluated as np.percentile(P, [75, 25]) evaluates
 // it: the neighbours' difference in T, the rest in float64 (its float64
-// gamma promotes the product).
+// gamma promotes the product). Compiled for the baseline instruction set
+// only (no FMA contraction), as numpy's separate multiply and add.
 template <class T>
 double numpy_lerp(T a, T b, double gamma) {
   const double diff = static_cast<double>(static_cast<T>(b - a));
@@ -65,200 +89,419 @@ double numpy_lerp(T a, T b, double gamma) {
   return static_cast<double>(a) + diff * gamma;
 }
 
-// q75 - q25 of v[0..m) with numpy's default (linear) method. Reorders v:
-// one selection for the 75th percentile, then one inside the part below it.
-template <class T>
-double interquartile_range(T* v, int64_t m) {
-  int64_t lo75, lo25;
-  double g75, g25;
-  quantile_position(m, 0.75, lo75, g75);
-  quantile_position(m, 0.25, lo25, g25);
-  std::nth_element(v, v + lo75, v + m);
-  const T a75 = v[lo75];
-  const T b75 = lo75 + 1 < m ? *std::min_element(v + lo75 + 1, v + m) : a75;
-  T a25 = a75, b25 = b75;
-  if (lo25 < lo75) {  // v[0 .. lo75) holds the values below a75
-    std::nth_element(v, v + lo25, v + lo75);
-    a25 = v[lo25];
-    b25 = lo25 + 1 < lo75 ? *std::min_element(v + lo25 + 1, v + lo75) : a75;
-  }
-  return numpy_lerp(a75, b75, g75) - numpy_lerp(a25, b25, g25);
-}
+namespace detail {
 
-// Counts, per sample of one block, the values that are not probabilities
-// (NaN, or outside [0, 1]) during the statistic's own first pass, so that
-// validation costs no extra pass; one element-wise counter keeps the loops
-// vectorised. The caller describes the offending values only on error.
-template <class T>
-struct BlockCheck {
-  std::vector<T> bad;
-  explicit BlockCheck(int64_t len) : bad(static_cast<size_t>(len), T(0)) {}
-  void see(int64_t jj, T v) { bad[jj] += (v >= T(0) && v <= T(1)) ? T(0) : T(1); }
-  bool any() const {
-    bool found = false;
-    for (const T b : bad) found |= b != T(0);
-    return found;
-  }
-};
-
-// per_sample with an element accessor get(model, sample, class).
-template <class T, class Get>
-bool per_sample_with(const Ensemble<T>& P, const Get& get, Statistic stat, double threshold,
-                                        double* out, int n_threads) {
-  const int64_t m = P.models;
-  const int64_t K = P.classes;
-  const double md = static_cast<double>(m);
-  const int64_t block = block_length(K);
-  const int64_t blocks = (P.samples + block - 1) / block;
-  std::vector<char> flagged(static_cast<size_t>(blocks), 0);
-  parallel_for_dynamic(blocks, n_threads, [&](int64_t b) {
-    const int64_t j0 = b * block;
-    const int64_t len = std::min<int64_t>(block, P.samples - j0);
-    BlockCheck<T> seen(len);
-    double* o = out + j0;
-    if (stat == Statistic::iqr) {
-      std::vector<T> column(static_cast<size_t>(m));
-      for (int64_t jj = 0; jj < len; ++jj) {
-        bool nan = false;
-        for (int64_t i = 0; i < m; ++i) {
-          column[i] = get(i, j0 + jj);
-          seen.see(jj, column[i]);
-          nan |= column[i] != column[i];
-        }
-        if (nan) {  // flagged invalid; never hand NaN to nth_element
-          o[jj] = std::numeric_limits<double>::quiet_NaN();
-          continue;
-        }
-        o[jj] = interquartile_range(column.data(), m);
-      }
-    } else if (K == 1) {
-      std::vector<double> acc(static_cast<size_t>(len), 0.0), acc2(static_cast<size_t>(len), 0.0);
-      switch (stat) {
-        case Statistic::label_stability:
-        case Statistic::jitter:
-          for (int64_t i = 0; i < m; ++i)
-            for (int64_t jj = 0; jj < len; ++jj) {
-              const T v = get(i, j0 + jj);
-              seen.see(jj, v);
-              acc[jj] += static_cast<double>(v) >= threshold;
-            }
-          for (int64_t jj = 0; jj < len; ++jj) {
-            const double c1 = acc[jj], c0 = md - c1;
-            o[jj] = stat == Statistic::jitter ? 2.0 * c1 * c0 / (md * (md - 1.0)) : std::fabs(c1 - c0) / md;
-          }
-          break;
-        case Statistic::aleatoric:
-        case Statistic::mutual_info:
-          for (int64_t i = 0; i < m; ++i)
-            for (int64_t jj = 0; jj < len; ++jj) {
-              const T v = get(i, j0 + jj);
-              seen.see(jj, v);
-              const double p = static_cast<double>(v);
-              acc[jj] += p;
-              acc2[jj] += binary_entropy(p);
-            }
-          for (int64_t jj = 0; jj < len; ++jj)
-            o[jj] = stat == Statistic::aleatoric ? acc2[jj] / md : binary_entropy(acc[jj] / md) - acc2[jj] / md;
-          break;
-        case Statistic::variance:
-        case Statistic::std:
-          // Two passes: the mean, then the squared deviations (ddof 0 or 1).
-          for (int64_t i = 0; i < m; ++i)
-            for (int64_t jj = 0; jj < len; ++jj) {
-              const T v = get(i, j0 + jj);
-              seen.see(jj, v);
-              acc[jj] += static_cast<double>(v);
-            }
-          for (int64_t jj = 0; jj < len; ++jj) acc[jj] /= md;
-          for (int64_t i = 0; i < m; ++i)
-            for (int64_t jj = 0; jj < len; ++jj) {
-              const double d = static_cast<double>(get(i, j0 + jj)) - acc[jj];
-              acc2[jj] += d * d;
-            }
-          for (int64_t jj = 0; jj < len; ++jj)
-            o[jj] = stat == Statistic::std ? std::sqrt(acc2[jj] / (md - 1.0)) : acc2[jj] / md;
-          break;
-        default:
-          break;
-      }
-    } else if (stat == Statistic::jitter) {
-      // Class probabilities: labels by argmax (first maximum).
-      std::vector<int64_t> counts(static_cast<size_t>(len * K), 0);
-      for (int64_t i = 0; i < m; ++i)
-        for (int64_t jj = 0; jj < len; ++jj) {
-          T best = get(i, j0 + jj, 0);
-          seen.see(jj, best);
-          int64_t arg = 0;
-          for (int64_t k = 1; k < K; ++k) {
-            const T v = get(i, j0 + jj, k);
-            seen.see(jj, v);
-            if (v > best) {
-              best = v;
-              arg = k;
-            }
-          }
-          ++counts[jj * K + arg];
-        }
-      for (int64_t jj = 0; jj < len; ++jj) {
-        double squares = 0.0;
-        for (int64_t k = 0; k < K; ++k) squares += static_cast<double>(counts[jj * K + k] * counts[jj * K + k]);
-        o[jj] = (md * md - squares) / (md * (md - 1.0));
-      }
-    } else if (stat == Statistic::aleatoric || stat == Statistic::mutual_info) {
-      // Class probabilities: entropy over the K classes.
-      const bool mi = stat == Statistic::mutual_info;
-      std::vector<double> entropy(static_cast<size_t>(len), 0.0);
-      std::vector<double> mean(mi ? static_cast<size_t>(len * K) : 0, 0.0);
-      for (int64_t i = 0; i < m; ++i)
-        for (int64_t jj = 0; jj < len; ++jj) {
-          double h = 0.0;
-          for (int64_t k = 0; k < K; ++k) {
-            const T v = get(i, j0 + jj, k);
-            seen.see(jj, v);
-            const double p = static_cast<double>(v);
-            h -= xlog2x(p);
-            if (mi) mean[jj * K + k] += p;
-          }
-          entropy[jj] += h;
-        }
-      for (int64_t jj = 0; jj < len; ++jj) {
-        if (!mi) {
-          o[jj] = entropy[jj] / md;
-          continue;
-        }
-        double h = 0.0;
-        for (int64_t k = 0; k < K; ++k) h -= xlog2x(mean[jj * K + k] / md);
-        o[jj] = h - entropy[jj] / md;
+// Knuth's merge exchange (Batcher's odd-even merge sort) for m wires, keeping
+// only the comparators that can influence the wires in `outputs`: applied to
+// m values it puts the sorted values at those positions. Comparators are
+// (lower wire, upper wire); the smaller value goes to the lower wire.
+inline std::vector<std::pair<int32_t, int32_t>> selection_network(int64_t m, const std::vector<int64_t>& outputs) {
+  std::vector<std::pair<int32_t, int32_t>> all;
+  if (m > 1) {
+    int t = 0;
+    while ((int64_t{1} << t) < m) ++t;
+    for (int64_t p = int64_t{1} << (t - 1); p > 0; p >>= 1) {
+      int64_t q = int64_t{1} << (t - 1), r = 0, d = p;
+      while (true) {
+        for (int64_t i = 0; i < m - d; ++i)
+          if ((i & p) == r) all.emplace_back(static_cast<int32_t>(i), static_cast<int32_t>(i + d));
+        if (q == p) break;
+        d = q - p;
+        q >>= 1;
+        r = p;
       }
     }
-    flagged[b] = seen.any();
-  });
-  return std::find(flagged.begin(), flagged.end(), 1) != flagged.end();
+  }
+  std::vector<char> needed(static_cast<size_t>(m), 0);
+  for (int64_t o : outputs) needed[o] = 1;
+  std::vector<std::pair<int32_t, int32_t>> kept;
+  for (auto it = all.rbegin(); it != all.rend(); ++it) {
+    if (needed[it->first] || needed[it->second]) {
+      kept.push_back(*it);
+      needed[it->first] = needed[it->second] = 1;
+    }
+  }
+  std::reverse(kept.begin(), kept.end());
+  return kept;
 }
+
+// What a block kernel needs besides the data.
+struct Job {
+  Statistic stat;
+  double threshold;       // label threshold (2-D)
+  float threshold_float;  // the smallest float >= threshold (float32 P)
+  const std::pair<int32_t, int32_t>* network = nullptr;  // iqr
+  int64_t network_size = 0;
+  int64_t wires[4] = {0, 0, 0, 0};  // iqr: lo25, hi25, lo75, hi75
+};
+
+// A block of contiguous data: value (model i, sample jj, class k) at
+// rows[i * step + jj * classes + k], jj < len.
+template <class T>
+struct Block {
+  const T* rows;
+  int64_t step;
+  int64_t models;
+  int64_t len;
+  int64_t classes;
+};
+
+// Adds 1 to bad[jj] for a value that is not a probability (NaN fails both).
+template <class T, class A>
+TURBOMETRICS_STABILITY_INLINE A not_probability(T v) {
+  return (v >= T(0)) & (v <= T(1)) ? A(0) : A(1);
+}
+
+// Tiles of samples that the iqr network sorts lane-wise: 512 bytes per wire
+// (several vectors per comparator keep the processor busy while each one
+// waits on the stores of the comparators before it).
+template <class T>
+constexpr int64_t kTile = 512 / sizeof(T);
+
+// One comparator applied to every lane: the smaller values to lo, the
+// larger to hi (two different wires, so the pointers never alias).
+// With GCC and Clang, a generic 64-byte vector (one AVX-512 register, two
+// AVX2 or four SSE2 registers); compilers do not vectorise the plain loop.
+template <class T, int64_t L>
+TURBOMETRICS_STABILITY_INLINE void compare_exchange(T* __restrict lo, T* __restrict hi) {
+#if defined(__GNUC__)
+  typedef T V __attribute__((vector_size(64)));
+  constexpr int64_t per = 64 / sizeof(T);
+  static_assert(L % per == 0, "a tile is whole vectors");
+  for (int64_t l = 0; l < L; l += per) {
+    V a, z;
+    std::memcpy(&a, lo + l, sizeof a);
+    std::memcpy(&z, hi + l, sizeof z);
+    const V small = z < a ? z : a;
+    const V large = a < z ? z : a;
+    std::memcpy(lo + l, &small, sizeof small);
+    std::memcpy(hi + l, &large, sizeof large);
+  }
+#else
+  for (int64_t l = 0; l < L; ++l) {
+    const T a = lo[l], z = hi[l];
+    lo[l] = z < a ? z : a;
+    hi[l] = a < z ? z : a;
+  }
+#endif
+}
+
+// out[j] = statistic of sample j of a 2-D block; returns whether some value
+// was not a probability. A: the count type (T, or double when T = float and
+// m >= 2^24). For iqr, out receives nothing: the four order statistics of
+// each sample go to order[0..3][j].
+//
+// Validation rides on the accumulators, so that each element costs one
+// update: a value that is not a probability adds 2^40 to a count (counts of
+// valid values stay below m < 2^40), or NaN to a sum (sums of valid values
+// are finite). Selections are between constants, so that they stay selects
+// and the loops vectorise.
+template <class T, class A>
+TURBOMETRICS_STABILITY_INLINE bool binary_block(const Block<T>& b, const Job& job, double* out, T* order[4]) {
+  constexpr int64_t B = kBinaryBlock;
+  constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+  const int64_t m = b.models, len = b.len;
+  const double md = static_cast<double>(m);
+  bool bad = false;
+  switch (job.stat) {
+    case Statistic::label_stability:
+    case Statistic::jitter: {
+      const T thr = std::is_same_v<T, float> ? static_cast<T>(job.threshold_float) : static_cast<T>(job.threshold);
+      constexpr A flag = A(1099511627776.0);  // 2^40
+      alignas(64) A ones[B];
+      for (int64_t jj = 0; jj < len; ++jj) ones[jj] = A(0);
+      for (int64_t i = 0; i < m; ++i) {
+        const T* row = b.rows + i * b.step;
+        for (int64_t jj = 0; jj < len; ++jj) {
+          const T v = row[jj];
+          ones[jj] += (v >= thr ? A(1) : A(0)) + ((v >= T(0)) & (v <= T(1)) ? A(0) : flag);
+        }
+      }
+      for (int64_t jj = 0; jj < len; ++jj) {
+        bad |= ones[jj] > A(md);
+        const double c1 = static_cast<double>(ones[jj]), c0 = md - c1;
+        out[jj] = job.stat == Statistic::jitter ? 2.0 * c1 * c0 / (md * (md - 1.0)) : std::fabs(c1 - c0) / md;
+      }
+      break;
+    }
+    case Statistic::aleatoric:
+    case Statistic::mutual_info: {
+      // Sums over models of p log p + q log q (nats) and of p.
+      alignas(64) double h[B], sum[B];
+      for (int64_t jj = 0; jj < len; ++jj) h[jj] = sum[jj] = 0.0;
+      for (int64_t i = 0; i < m; ++i) {
+        const T* row = b.rows + i * b.step;
+        if (job.stat == Statistic::mutual_info) {
+          for (int64_t jj = 0; jj < len; ++jj) {
+            const double p = static_cast<double>(row[jj]);
+            h[jj] += binary_xlogx(p) + ((p >= 0.0) & (p <= 1.0) ? 0.0 : nan);
+            sum[jj] += p;
+          }
+        } else {
+          for (int64_t jj = 0; jj < len; ++jj) {
+            const double p = static_cast<double>(row[jj]);
+            h[jj] += binary_xlogx(p) + ((p >= 0.0) & (p <= 1.0) ? 0.0 : nan);
+          }
+        }
+      }
+      // Entropies in bits: -(nats) / ln 2.
+      constexpr double inv_ln2 = 1.4426950408889634074;
+      for (int64_t jj = 0; jj < len; ++jj) {
+        bad |= h[jj] != h[jj];
+        const double mean_entropy = -h[jj] * inv_ln2 / md;
+        out[jj] = job.stat == Statistic::aleatoric ? mean_entropy
+                                                   : -binary_xlogx(sum[jj] / md) * inv_ln2 - mean_entropy;
+      }
+      break;
+    }
+    case Statistic::variance:
+    case Statistic::std: {
+      // One pass of sums shifted by the first model's value v0:
+      // S1 = sum (v - v0), S2 = sum (v - v0)^2, m var = S2 - S1^2 / m. The
+      // shift bounds the cancellation: m (mean - v0)^2 <= m * (m var), so
+      // the relative error stays within a small multiple of m^2 ulp.
+      alignas(64) double s1[B], s2[B];
+      const T* first = b.rows;
+      for (int64_t jj = 0; jj < len; ++jj) {
+        const T v = first[jj];
+        s1[jj] = 0.0;
+        s2[jj] = (v >= T(0)) & (v <= T(1)) ? 0.0 : nan;
+      }
+      for (int64_t i = 1; i < m; ++i) {
+        const T* row = b.rows + i * b.step;
+        for (int64_t jj = 0; jj < len; ++jj) {
+          const T v = row[jj];
+          const double d = static_cast<double>(v) - static_cast<double>(first[jj]);
+          s1[jj] += d;
+          s2[jj] += d * d + ((v >= T(0)) & (v <= T(1)) ? 0.0 : nan);
+        }
+      }
+      for (int64_t jj = 0; jj < len; ++jj) {
+        bad |= s2[jj] != s2[jj];
+        const double centred = std::max(0.0, s2[jj] - s1[jj] * s1[jj] / md);
+        out[jj] = job.stat == Statistic::std ? std::sqrt(centred / (md - 1.0)) : centred / md;
+      }
+      break;
+    }
+    case Statistic::iqr: {
+      // Tiles of kTile samples: wire i holds model i's values (one row
+      // segment, copied into the state); the selection network sorts every
+      // lane (sample) at once with vector min and max.
+      constexpr int64_t L = kTile<T>;
+      // Wires aligned to 64 bytes: a vector store across two cache lines
+      // costs two.
+      std::vector<T> state(static_cast<size_t>(m * L + 64 / sizeof(T)));
+      T* s = state.data();
+      s += ((64 - reinterpret_cast<uintptr_t>(s) % 64) % 64) / sizeof(T);
+      A flags[L] = {};
+      for (int64_t t0 = 0; t0 < len; t0 += L) {
+        const int64_t lanes = std::min(L, len - t0);
+        for (int64_t i = 0; i < m; ++i) {
+          const T* row = b.rows + i * b.step + t0;
+          T* wire = s + i * L;
+          for (int64_t l = 0; l < lanes; ++l) {
+            const T v = row[l];
+            wire[l] = v;
+            flags[l] += (v >= T(0)) & (v <= T(1)) ? A(0) : A(1);
+          }
+          for (int64_t l = lanes; l < L; ++l) wire[l] = T(0);
+        }
+        // The next tile's row segments are fetched while this one is sorted
+        // (the network takes longer than the memory latency).
+        if (t0 + L < len) {
+          const int64_t next = std::min(L, len - t0 - L) * static_cast<int64_t>(sizeof(T));
+          for (int64_t i = 0; i < m; ++i) {
+            const char* row = reinterpret_cast<const char*>(b.rows + i * b.step + t0 + L);
+            for (int64_t o = 0; o < next; o += 64) __builtin_prefetch(row + o);
+          }
+        }
+        for (int64_t c = 0; c < job.network_size; ++c)
+          compare_exchange<T, L>(s + job.network[c].first * L, s + job.network[c].second * L);
+        for (int w = 0; w < 4; ++w)
+          for (int64_t l = 0; l < lanes; ++l) order[w][t0 + l] = s[job.wires[w] * L + l];
+      }
+      for (int64_t l = 0; l < L; ++l) bad |= flags[l] != A(0);
+      break;
+    }
+  }
+  return bad;
+}
+
+// Class probabilities (m, n, K): jitter by argmax (first maximum), entropies
+// over the K classes. For the entropies the element-wise x log x (and, for
+// the mutual information, the running mean) are vectorised over a model's
+// whole contiguous block segment; the sums over k then run in class order.
+template <class T>
+TURBOMETRICS_STABILITY_INLINE bool class_block(const Block<T>& b, const Job& job, double* out) {
+  constexpr int64_t values = 2048;  // len * K <= max(2048, K)
+  const int64_t m = b.models, len = b.len, K = b.classes, count = len * K;
+  const double md = static_cast<double>(m);
+  std::vector<double> scratch(static_cast<size_t>(std::max(values, count)));
+  double bad = 0.0;
+  if (job.stat == Statistic::jitter) {
+    std::vector<int64_t> counts(static_cast<size_t>(count), 0);
+    for (int64_t i = 0; i < m; ++i) {
+      const T* row = b.rows + i * b.step;
+      for (int64_t e = 0; e < count; ++e) bad += not_probability<T, double>(row[e]);
+      for (int64_t jj = 0; jj < len; ++jj) {
+        const T* v = row + jj * K;
+        T best = v[0];
+        int64_t arg = 0;
+        for (int64_t k = 1; k < K; ++k) {
+          const bool greater = v[k] > best;
+          best = greater ? v[k] : best;
+          arg = greater ? k : arg;
+        }
+        ++counts[jj * K + arg];
+      }
+    }
+    for (int64_t jj = 0; jj < len; ++jj) {
+      double squares = 0.0;
+      for (int64_t k = 0; k < K; ++k) squares += static_cast<double>(counts[jj * K + k] * counts[jj * K + k]);
+      out[jj] = (md * md - squares) / (md * (md - 1.0));
+    }
+    return bad != 0.0;
+  }
+  const bool mi = job.stat == Statistic::mutual_info;
+  std::vector<double> entropy(static_cast<size_t>(len), 0.0);
+  std::vector<double> mean(mi ? static_cast<size_t>(count) : 0, 0.0);
+  double* t = scratch.data();
+  for (int64_t i = 0; i < m; ++i) {
+    const T* row = b.rows + i * b.step;
+    for (int64_t e = 0; e < count; ++e) {
+      const double p = static_cast<double>(row[e]);
+      bad += not_probability<double, double>(p);
+      t[e] = xlogx(p);
+    }
+    if (mi)
+      for (int64_t e = 0; e < count; ++e) mean[e] += static_cast<double>(row[e]);
+    for (int64_t jj = 0; jj < len; ++jj) {
+      double h = 0.0;
+      for (int64_t k = 0; k < K; ++k) h -= t[jj * K + k];
+      entropy[jj] += h;
+    }
+  }
+  constexpr double inv_ln2 = 1.4426950408889634074;
+  for (int64_t jj = 0; jj < len; ++jj) {
+    const double mean_entropy = entropy[jj] * inv_ln2 / md;
+    if (!mi) {
+      out[jj] = mean_entropy;
+      continue;
+    }
+    double h = 0.0;
+    for (int64_t k = 0; k < K; ++k) h -= xlogx(mean[jj * K + k] / md);
+    out[jj] = h * inv_ln2 - mean_entropy;
+  }
+  return bad != 0.0;
+}
+
+template <class T, class A>
+TURBOMETRICS_STABILITY_INLINE bool any_block(const Block<T>& b, const Job& job, double* out, T* order[4]) {
+  if (b.classes == 1) return binary_block<T, A>(b, job, out, order);
+  return class_block<T>(b, job, out);
+}
+
+// One copy of the block code per instruction set, chosen at run time.
+#define TURBOMETRICS_STABILITY_BLOCK(NAME, ATTRIBUTES)                                            \
+  template <class T, class A>                                                                    \
+  ATTRIBUTES bool NAME(const Block<T>& b, const Job& job, double* out, T* order[4]) {            \
+    return any_block<T, A>(b, job, out, order);                                                  \
+  }
+
+TURBOMETRICS_STABILITY_BLOCK(block_generic, )
+#ifdef TURBOMETRICS_HAS_CLONES
+TURBOMETRICS_STABILITY_BLOCK(block_avx2, TURBOMETRICS_TARGET_AVX2)
+TURBOMETRICS_STABILITY_BLOCK(block_avx512, TURBOMETRICS_TARGET_AVX512)
+#endif
+#undef TURBOMETRICS_STABILITY_BLOCK
+
+template <class T, class A>
+bool run_block(Isa isa, const Block<T>& b, const Job& job, double* out, T* order[4]) {
+#ifdef TURBOMETRICS_HAS_CLONES
+  if (isa == Isa::avx512) return block_avx512<T, A>(b, job, out, order);
+  if (isa == Isa::avx2) return block_avx2<T, A>(b, job, out, order);
+#endif
+  (void)isa;
+  return block_generic<T, A>(b, job, out, order);
+}
+
+// The smallest float f with double(f) >= t (for t in [0, 1]): then for every
+// float v, v >= f exactly when double(v) >= t.
+inline float float_threshold(double t) {
+  float f = static_cast<float>(t);
+  if (static_cast<double>(f) < t) f = std::nextafter(f, std::numeric_limits<float>::infinity());
+  return f;
+}
+
+}  // namespace detail
 
 // Writes the statistic of every sample to out[0 .. samples) and returns
 // whether some value read was not a probability (NaN or outside [0, 1]); the
 // caller then rejects the input.
-// C-contiguous samples (and classes) get an accessor the compiler can
-// vectorise; any other layout is read through its strides.
 template <class T>
-bool per_sample(const Ensemble<T>& P, Statistic stat, double threshold, double* out,
-                                   int n_threads) {
+bool per_sample(const Ensemble<T>& P, Statistic stat, double threshold, double* out, int n_threads) {
+  const int64_t m = P.models, K = P.classes, n = P.samples;
   const int64_t item = static_cast<int64_t>(sizeof(T));
-  if (P.classes == 1 && P.sample_stride == item) {
-    auto get = [&P](int64_t i, int64_t j, int64_t = 0) {
-      return reinterpret_cast<const T*>(P.data + i * P.model_stride)[j];
-    };
-    return per_sample_with(P, get, stat, threshold, out, n_threads);
+  const int64_t block = block_length(K);
+  const int64_t blocks = (n + block - 1) / block;
+  detail::Job job;
+  job.stat = stat;
+  job.threshold = threshold;
+  job.threshold_float = detail::float_threshold(threshold);
+  std::vector<std::pair<int32_t, int32_t>> network;
+  int64_t lo25 = 0, lo75 = 0;
+  double g25 = 0.0, g75 = 0.0;
+  if (stat == Statistic::iqr) {
+    quantile_position(m, 0.75, lo75, g75);
+    quantile_position(m, 0.25, lo25, g25);
+    job.wires[0] = lo25;
+    job.wires[1] = std::min(lo25 + 1, m - 1);
+    job.wires[2] = lo75;
+    job.wires[3] = std::min(lo75 + 1, m - 1);
+    network = detail::selection_network(m, {job.wires[0], job.wires[1], job.wires[2], job.wires[3]});
+    job.network = network.data();
+    job.network_size = static_cast<int64_t>(network.size());
   }
-  if (P.classes > 1 && P.class_stride == item && P.sample_stride == P.classes * item) {
-    auto get = [&P](int64_t i, int64_t j, int64_t k = 0) {
-      return reinterpret_cast<const T*>(P.data + i * P.model_stride)[j * P.classes + k];
-    };
-    return per_sample_with(P, get, stat, threshold, out, n_threads);
-  }
-  auto get = [&P](int64_t i, int64_t j, int64_t k = 0) { return P.at(i, j, k); };
-  return per_sample_with(P, get, stat, threshold, out, n_threads);
+  // Rows of contiguous samples (and classes) are read in place; any other
+  // layout is copied block by block into a contiguous buffer.
+  const bool in_place = K == 1 ? P.sample_stride == item
+                               : (P.class_stride == item && P.sample_stride == K * item);
+  const bool double_counts = std::is_same_v<T, float> && m >= (int64_t{1} << 24);
+  const Isa isa = best_isa();
+  std::vector<char> flagged(static_cast<size_t>(blocks), 0);
+  parallel_for_dynamic(blocks, n_threads, [&](int64_t blk) {
+    const int64_t j0 = blk * block;
+    const int64_t len = std::min(block, n - j0);
+    detail::Block<T> b{nullptr, 0, m, len, K};
+    std::vector<T> copy;
+    if (in_place) {
+      b.rows = reinterpret_cast<const T*>(P.data + j0 * P.sample_stride);
+      b.step = P.model_stride / item;
+      if (P.model_stride % item != 0) b.rows = nullptr;  // unaligned model stride: copy instead
+    }
+    if (!b.rows) {
+      copy.resize(static_cast<size_t>(m * len * K));
+      for (int64_t i = 0; i < m; ++i)
+        for (int64_t jj = 0; jj < len; ++jj)
+          for (int64_t k = 0; k < K; ++k) copy[(i * len + jj) * K + k] = P.at(i, j0 + jj, k);
+      b.rows = copy.data();
+      b.step = len * K;
+    }
+    double* o = out + j0;
+    std::vector<T> order_buffer(stat == Statistic::iqr ? static_cast<size_t>(4 * len) : 0);
+    T* order[4] = {nullptr, nullptr, nullptr, nullptr};
+    if (stat == Statistic::iqr)
+      for (int w = 0; w < 4; ++w) order[w] = order_buffer.data() + w * len;
+    const bool bad = double_counts ? detail::run_block<T, double>(isa, b, job, o, order)
+                                   : detail::run_block<T, T>(isa, b, job, o, order);
+    if (stat == Statistic::iqr) {
+      // numpy's interpolation, compiled for the baseline instruction set.
+      for (int64_t jj = 0; jj < len; ++jj)
+        o[jj] = numpy_lerp(order[2][jj], order[3][jj], g75) - numpy_lerp(order[0][jj], order[1][jj], g25);
+    }
+    flagged[blk] = bad;
+  });
+  return std::find(flagged.begin(), flagged.end(), 1) != flagged.end();
 }
 
 }  // namespace turbometrics::stability
