@@ -131,6 +131,33 @@ def bootstrap_table_metric(
 def read_coco_results(data: Union[bytes, bytearray, memoryview, np.ndarray]) -> Dict[str, Any]: ...
 def group_by_key(keys: np.ndarray, n_keys: int) -> Tuple[np.ndarray, np.ndarray]: ...
 
+class CocoMatchTable:
+    def __init__(
+        self,
+        n_thresholds: int,
+        row_offsets: np.ndarray,
+        present: np.ndarray,
+        score: np.ndarray,
+        true_positive: np.ndarray,
+        false_positive: np.ndarray,
+        regular_gts: np.ndarray,
+    ) -> None: ...
+    def arrays(self) -> Dict[str, Any]: ...
+    def accumulate(
+        self,
+        k_rows: np.ndarray,
+        a_rows: np.ndarray,
+        i_rows: np.ndarray,
+        evaluated_areas: int,
+        evaluated_images: int,
+        max_detections: np.ndarray,
+        recall_thresholds: np.ndarray,
+        precision: np.ndarray,
+        recall: np.ndarray,
+        scores: np.ndarray,
+        n_threads: int,
+    ) -> None: ...
+
 class CocoEvaluation:
     def __init__(
         self,
@@ -151,21 +178,19 @@ class CocoEvaluation:
     ) -> None: ...
     def use_boxes(self, dt_boxes: np.ndarray, gt_boxes: np.ndarray) -> None: ...
     def use_precomputed(self, values: np.ndarray, offsets: np.ndarray) -> None: ...
-    def match(self, n_threads: int, progress: Optional[Any] = None) -> None: ...
-    def accumulate(
+    def use_masks(
         self,
-        k_rows: np.ndarray,
-        a_rows: np.ndarray,
-        i_rows: np.ndarray,
-        evaluated_areas: int,
-        evaluated_images: int,
-        max_detections: np.ndarray,
-        recall_thresholds: np.ndarray,
-        precision: np.ndarray,
-        recall: np.ndarray,
-        scores: np.ndarray,
+        dt_text: bytes,
+        dt_offsets: np.ndarray,
+        dt_sizes: np.ndarray,
+        gt_text: bytes,
+        gt_offsets: np.ndarray,
+        gt_sizes: np.ndarray,
         n_threads: int,
     ) -> None: ...
+    def match(self, n_threads: int, progress: Optional[Any] = None) -> None: ...
+    @property
+    def table(self) -> CocoMatchTable: ...
     def block(self, block: int) -> Dict[str, Any]: ...
     def block_present(self, block: int) -> bool: ...
     @property
