@@ -6,9 +6,10 @@
 //
 // * binary calibration_error: counting 1e6 float64 values (in cache) into
 //   15 bins, 2 threads with private tables, vs summing them;
-// * entropies: the two logarithms per element of P (50 x 1e6), the kernel's
-//   vectorised log (AVX-512 build of the loop), 2 threads, vs summing P in
-//   the same blocked order;
+// * entropies: the two logarithms per element of P (50 x 1e6), the
+//   portable fdlibm-style log (AVX-512 build of the loop), and the AVX-512
+//   kernel's whole row update with its table-driven log (log_table.hpp),
+//   2 threads, vs summing P in the same blocked order;
 // * iqr: the selection network of m = 50 alone on one core (data in L1,
 //   wires aligned to 64 bytes as in the kernel).
 #include <omp.h>
@@ -21,6 +22,7 @@
 
 #include "turbometrics/stability/ensemble.hpp"
 #include "turbometrics/stability/log.hpp"
+#include "turbometrics/stability/log_table.hpp"
 
 using namespace turbometrics::stability;
 
@@ -44,6 +46,13 @@ FLOORS_AVX512 void logs_only(const double* P, int64_t m, int64_t n, int64_t j0, 
     for (int64_t jj = 0; jj < len; ++jj) h[jj] += log_positive(row[jj]) + log_positive(1.0 - row[jj]);
   }
 }
+
+#ifdef TURBOMETRICS_HAS_LOG_TABLE_AVX512
+FLOORS_AVX512 void table_entropy(const double* P, int64_t m, int64_t n, int64_t j0, int64_t len, double* h) {
+  for (int64_t jj = 0; jj < len; ++jj) h[jj] = 0;
+  for (int64_t i = 0; i < m; ++i) log_table::entropy_row(P + i * n + j0, h, nullptr, len);
+}
+#endif
 
 FLOORS_AVX512 void sums_only(const double* P, int64_t m, int64_t n, int64_t j0, int64_t len, double* h) {
   for (int64_t jj = 0; jj < len; ++jj) h[jj] = 0;
@@ -109,6 +118,10 @@ int main() {
     const double logs = blocked(logs_only);
     std::printf("entropies, P (50, 1e6) float64, 2 threads: blocked read pass %.1f ms, the 1e8 logarithms only %.1f ms\n",
                 sums, logs);
+#ifdef TURBOMETRICS_HAS_LOG_TABLE_AVX512
+    std::printf("  the AVX-512 table-log row update (log a + log b, validation included) %.1f ms\n",
+                blocked(table_entropy));
+#endif
   }
   {
     const int64_t m = 50, lanes = 64;

@@ -33,6 +33,7 @@
 #include "../isa.hpp"
 #include "../parallel.hpp"
 #include "log.hpp"
+#include "log_table.hpp"
 
 #if defined(__GNUC__)
 #define TURBOMETRICS_STABILITY_INLINE inline __attribute__((always_inline))
@@ -133,6 +134,7 @@ struct Job {
   const std::pair<int32_t, int32_t>* network = nullptr;  // iqr
   int64_t network_size = 0;
   int64_t wires[4] = {0, 0, 0, 0};  // iqr: lo25, hi25, lo75, hi75
+  Isa isa = Isa::generic;  // the entropies' AVX-512 logarithm (log_table.hpp)
 };
 
 // A block of contiguous data: value (model i, sample jj, class k) at
@@ -229,6 +231,13 @@ TURBOMETRICS_STABILITY_INLINE bool binary_block(const Block<T>& b, const Job& jo
       // Sums over models of p log p + q log q (nats) and of p.
       alignas(64) double h[B], sum[B];
       for (int64_t jj = 0; jj < len; ++jj) h[jj] = sum[jj] = 0.0;
+#ifdef TURBOMETRICS_HAS_LOG_TABLE_AVX512
+      // AVX-512: the same sums with the table-driven logarithm.
+      if (job.isa == Isa::avx512) {
+        double* s = job.stat == Statistic::mutual_info ? sum : nullptr;
+        for (int64_t i = 0; i < m; ++i) log_table::entropy_row(b.rows + i * b.step, h, s, len);
+      } else
+#endif
       for (int64_t i = 0; i < m; ++i) {
         const T* row = b.rows + i * b.step;
         if (job.stat == Statistic::mutual_info) {
@@ -446,6 +455,7 @@ bool per_sample(const Ensemble<T>& P, Statistic stat, double threshold, double* 
   const int64_t blocks = (n + block - 1) / block;
   detail::Job job;
   job.stat = stat;
+  job.isa = best_isa();
   job.threshold = threshold;
   job.threshold_float = detail::float_threshold(threshold);
   std::vector<std::pair<int32_t, int32_t>> network;
