@@ -45,11 +45,33 @@ ranking::RankingInput<Score> make_input(const py::array& y_score, const py::arra
   return input;
 }
 
+// Raised when the input holds values scikit-learn's validation rejects;
+// Python turns it into scikit-learn's error (turbometrics._binary_input).
+// (A strong reference kept for the life of the process, never released.)
+PyObject*& invalid_values_error() {
+  static PyObject* error = nullptr;  // set once, when the module is registered
+  return error;
+}
+
+void raise_value_problems(const ranking::ValueProblems& problems) {
+  if (!problems.any()) return;
+  PyErr_SetObject(invalid_values_error(),
+                  py::make_tuple(problems.scores, problems.weights, problems.all_weights_zero).ptr());
+  throw py::error_already_set();
+}
+
+// Faults in the pages of new output columns (see prefault_huge_pages);
+// called without the GIL, on pointers taken with it.
+template <class... T>
+void prefault_columns(int64_t size, int n_threads, T*... columns) {
+  (prefault_huge_pages(columns, sizeof(T) * static_cast<size_t>(size), n_threads), ...);
+}
+
 // Builds the table for the array's dtype and weighting, then calls
 // sweep(table) with the GIL held; the sweep releases it while it runs.
 template <class Sweep>
 py::object with_table(const py::array& y_score, const py::array& is_positive, const std::optional<py::array>& weight,
-                      int n_threads, Sweep&& sweep) {
+                      int n_threads, Sweep&& sweep, int checks = ranking::check_nothing) {
   return bindings::visit_score_dtype(y_score, [&](auto score_tag) -> py::object {
     using Score = decltype(score_tag);
     const auto input = make_input<Score>(y_score, is_positive, weight);
@@ -58,8 +80,9 @@ py::object with_table(const py::array& y_score, const py::array& is_positive, co
       std::unique_ptr<ranking::SortedScores<Score, weighted>> table;
       {
         py::gil_scoped_release release;
-        table = std::make_unique<ranking::SortedScores<Score, weighted>>(input, n_threads);
+        table = std::make_unique<ranking::SortedScores<Score, weighted>>(input, n_threads, checks);
       }
+      raise_value_problems(table->problems());
       return sweep(*table);
     };
     if (weight) return build(std::true_type{});
@@ -68,7 +91,8 @@ py::object with_table(const py::array& y_score, const py::array& is_positive, co
 }
 
 py::object roc_auc(const py::array& y_score, const py::array& is_positive, const std::optional<py::array>& weight,
-                   std::optional<double> max_fpr, int n_threads) {
+                   std::optional<double> max_fpr, int n_threads,
+                   int check_values) {
   return with_table(y_score, is_positive, weight, n_threads, [&](const auto& table) -> py::object {
     double value;
     {
@@ -76,11 +100,12 @@ py::object roc_auc(const py::array& y_score, const py::array& is_positive, const
       value = max_fpr ? ranking::roc_area_up_to(table, *max_fpr, n_threads) : ranking::roc_auc(table, n_threads);
     }
     return py::make_tuple(value, table.total_positive(), table.total_negative());
-  });
+  }, check_values);
 }
 
 py::object average_precision(const py::array& y_score, const py::array& is_positive,
-                             const std::optional<py::array>& weight, int n_threads) {
+                             const std::optional<py::array>& weight, int n_threads,
+                             int check_values) {
   return with_table(y_score, is_positive, weight, n_threads, [&](const auto& table) -> py::object {
     double value;
     {
@@ -88,51 +113,70 @@ py::object average_precision(const py::array& y_score, const py::array& is_posit
       value = ranking::average_precision(table, n_threads);
     }
     return py::make_tuple(value, table.total_positive(), table.total_negative());
-  });
+  }, check_values);
 }
 
 py::object roc_curve(const py::array& y_score, const py::array& is_positive, const std::optional<py::array>& weight,
-                     bool drop_intermediate, int n_threads) {
+                     bool drop_intermediate, int n_threads,
+                     int check_values) {
   return with_table(y_score, is_positive, weight, n_threads, [&](const auto& table) -> py::object {
     using Table = std::decay_t<decltype(table)>;
-    const int64_t capacity = table.row_count() + 1;
+    std::optional<ranking::KeptRows<Table, ranking::RocCorner>> kept;
+    bool in_place;
+    {
+      py::gil_scoped_release release;
+      kept.emplace(table, drop_intermediate, ranking::RocCorner{}, std::nullopt, n_threads, false);
+      // When every row of the first blocks is kept (as with continuous
+      // weights) the points are written in place, without a counting sweep;
+      // else (as with unit weights, where runs of one class are collinear)
+      // counted first, so that the outputs have their final size and
+      // nothing has to be moved.
+      in_place = kept->kept_fraction_of_first_rows(int64_t{1} << 16) == 1.0;
+      if (!in_place) kept->count_kept(n_threads);
+    }
+    const int64_t capacity = (in_place ? table.row_count() : kept->size()) + 1;
     py::array_t<double> fpr(capacity), tpr(capacity), thresholds(capacity);
     double* fpr_out = fpr.mutable_data();
     double* tpr_out = tpr.mutable_data();
     double* thresholds_out = thresholds.mutable_data();
-    int64_t points;
+    int64_t points = capacity;
     {
       py::gil_scoped_release release;
-      const ranking::KeptRows<Table, ranking::RocCorner> decisions(table, drop_intermediate, ranking::RocCorner{},
-                                                                   std::nullopt, n_threads, false);
+      prefault_columns(capacity, n_threads, fpr_out, tpr_out, thresholds_out);
       // Rates are NaN when their total is not positive (scikit-learn's rule).
       const double positives = static_cast<double>(table.total_positive());
       const double negatives = static_cast<double>(table.total_negative());
       const double nan = std::numeric_limits<double>::quiet_NaN();
-      auto rate = [&](double value, double total) { return total > 0 ? value / total : nan; };
+      auto rate = [nan](double value, double total) { return total > 0 ? value / total : nan; };
       fpr_out[0] = rate(0.0, negatives);
       tpr_out[0] = rate(0.0, positives);
       thresholds_out[0] = std::numeric_limits<double>::infinity();
-      points = ranking::write_kept_rows_in_place(
-          table, decisions, 1, n_threads,
-          [&](int64_t i, const auto& row) {
-            fpr_out[i] = rate(static_cast<double>(row.negative), negatives);
-            tpr_out[i] = rate(static_cast<double>(row.positive), positives);
-            thresholds_out[i] = static_cast<double>(row.score);
-          },
-          [&](int64_t from, int64_t to, int64_t count) {
-            for (double* column : {fpr_out, tpr_out, thresholds_out}) {
-              std::memmove(column + to, column + from, sizeof(double) * count);
-            }
-          });
+      // Point i (after the one at +inf). (Captures by value, so that the
+      // sweep keeps the output pointers in registers.)
+      auto write = [=](int64_t i, const auto& row) {
+        fpr_out[i] = rate(static_cast<double>(row.negative), negatives);
+        tpr_out[i] = rate(static_cast<double>(row.positive), positives);
+        thresholds_out[i] = static_cast<double>(row.score);
+      };
+      if (in_place) {
+        points = ranking::write_kept_rows_in_place(table, *kept, 1, n_threads, write,
+                                                   [&](int64_t from, int64_t to, int64_t count) {
+                                                     for (double* column : {fpr_out, tpr_out, thresholds_out}) {
+                                                       std::memmove(column + to, column + from, sizeof(double) * count);
+                                                     }
+                                                   });
+      } else {
+        ranking::write_kept_rows(table, *kept, n_threads, [&](int64_t i, const auto& row) { write(i + 1, row); });
+      }
     }
     return py::make_tuple(bindings::leading_part(fpr, points), bindings::leading_part(tpr, points),
                           bindings::leading_part(thresholds, points), table.total_positive(), table.total_negative());
-  });
+  }, check_values);
 }
 
 py::object precision_recall_curve(const py::array& y_score, const py::array& is_positive,
-                                  const std::optional<py::array>& weight, bool drop_intermediate, int n_threads) {
+                                  const std::optional<py::array>& weight, bool drop_intermediate, int n_threads,
+                                  int check_values) {
   return with_table(y_score, is_positive, weight, n_threads, [&](const auto& table) -> py::object {
     using Table = std::decay_t<decltype(table)>;
     using Score = typename Table::ScoreType;
@@ -149,11 +193,12 @@ py::object precision_recall_curve(const py::array& y_score, const py::array& is_
     Score* thresholds_out = thresholds.mutable_data();
     {
       py::gil_scoped_release release;
+      prefault_columns(points, n_threads, precision_out, recall_out, thresholds_out);
       // Increasing-threshold order, then the final (precision 1, recall 0).
       const double positives = static_cast<double>(table.total_positive());
       precision_out[points] = 1.0;
       recall_out[points] = 0.0;
-      ranking::write_kept_rows(table, *kept, n_threads, [&](int64_t i, const auto& row) {
+      ranking::write_kept_rows(table, *kept, n_threads, [=](int64_t i, const auto& row) {
         const int64_t at = points - 1 - i;
         const double tps = static_cast<double>(row.positive);
         const double predicted = tps + static_cast<double>(row.negative);
@@ -163,11 +208,12 @@ py::object precision_recall_curve(const py::array& y_score, const py::array& is_
       });
     }
     return py::make_tuple(precision, recall, thresholds, table.total_positive(), table.total_negative());
-  });
+  }, check_values);
 }
 
 py::object det_curve(const py::array& y_score, const py::array& is_positive, const std::optional<py::array>& weight,
-                     bool drop_intermediate, int n_threads) {
+                     bool drop_intermediate, int n_threads,
+                     int check_values) {
   return with_table(y_score, is_positive, weight, n_threads, [&](const auto& table) -> py::object {
     using Table = std::decay_t<decltype(table)>;
     using TableRow = typename Table::TableRow;
@@ -184,6 +230,7 @@ py::object det_curve(const py::array& y_score, const py::array& is_positive, con
     double* thresholds_out = thresholds.mutable_data();
     {
       py::gil_scoped_release release;
+      prefault_columns(points, n_threads, negative_out, positive_out, thresholds_out);
       negative_out[0] = 0.0;
       positive_out[0] = 0.0;
       thresholds_out[0] = std::numeric_limits<double>::infinity();
@@ -194,11 +241,12 @@ py::object det_curve(const py::array& y_score, const py::array& is_positive, con
       });
     }
     return py::make_tuple(negative, positive, thresholds);
-  });
+  }, check_values);
 }
 
 py::object score_table(const py::array& y_score, const py::array& is_positive, const std::optional<py::array>& weight,
-                       int n_threads) {
+                       int n_threads,
+                       int check_values) {
   return with_table(y_score, is_positive, weight, n_threads, [&](const auto& table) -> py::object {
     using Table = std::decay_t<decltype(table)>;
     using Score = typename Table::ScoreType;
@@ -211,6 +259,7 @@ py::object score_table(const py::array& y_score, const py::array& is_positive, c
     Weight* negative_out = negative.mutable_data();
     {
       py::gil_scoped_release release;
+      prefault_columns(rows, n_threads, scores_out, positive_out, negative_out);
       parallel_for_dynamic(table.block_count(), n_threads, [&](int64_t b) {
         int64_t i = table.entry_row(b);
         table.for_each_row_of_block(b, [&](const auto& row) {
@@ -222,7 +271,7 @@ py::object score_table(const py::array& y_score, const py::array& is_positive, c
       });
     }
     return py::make_tuple(scores, positive, negative);
-  });
+  }, check_values);
 }
 
 py::object roc_auc_delong(const py::array& y_score, const py::array& is_positive, int n_threads) {
@@ -363,16 +412,35 @@ py::array_t<double> bootstrap_table_metric(const DoubleColumn& scores, const Cou
 }  // namespace
 
 void register_ranking(py::module_& m) {
+  invalid_values_error() = PyErr_NewExceptionWithDoc(
+      "turbometrics._core.InvalidInputValues",
+      "Input values scikit-learn rejects: args are (score status, weight status, all weights zero); a status "
+      "is 0 (finite), 1 (NaN) or 2 (infinity, no NaN).",
+      PyExc_ValueError, nullptr);
+  if (!invalid_values_error()) throw py::error_already_set();
+  m.attr("InvalidInputValues") = py::reinterpret_borrow<py::object>(invalid_values_error());
+  m.def(
+      "_set_table_strategy",
+      [](const std::string& name) {
+        using ranking::TableStrategy;
+        if (name != "automatic" && name != "always_sort") throw std::invalid_argument("unknown strategy: " + name);
+        const TableStrategy previous = ranking::table_strategy().exchange(
+            name == "automatic" ? TableStrategy::automatic : TableStrategy::always_sort);
+        return std::string(previous == TableStrategy::automatic ? "automatic" : "always_sort");
+      },
+      py::arg("name"),
+      "Testing only: 'automatic' (count unweighted input with few distinct scores) or 'always_sort'. Returns "
+      "the previous strategy.");
   m.def("roc_auc", &roc_auc, py::arg("y_score"), py::arg("is_positive"), py::arg("sample_weight"),
-        py::arg("max_fpr"), py::arg("n_threads"));
+        py::arg("max_fpr"), py::arg("n_threads"), py::arg("check_values") = 0);
   m.def("average_precision", &average_precision, py::arg("y_score"), py::arg("is_positive"),
-        py::arg("sample_weight"), py::arg("n_threads"));
+        py::arg("sample_weight"), py::arg("n_threads"), py::arg("check_values") = 0);
   m.def("roc_curve", &roc_curve, py::arg("y_score"), py::arg("is_positive"), py::arg("sample_weight"),
-        py::arg("drop_intermediate"), py::arg("n_threads"));
+        py::arg("drop_intermediate"), py::arg("n_threads"), py::arg("check_values") = 0);
   m.def("precision_recall_curve", &precision_recall_curve, py::arg("y_score"), py::arg("is_positive"),
-        py::arg("sample_weight"), py::arg("drop_intermediate"), py::arg("n_threads"));
+        py::arg("sample_weight"), py::arg("drop_intermediate"), py::arg("n_threads"), py::arg("check_values") = 0);
   m.def("det_curve", &det_curve, py::arg("y_score"), py::arg("is_positive"), py::arg("sample_weight"),
-        py::arg("drop_intermediate"), py::arg("n_threads"));
+        py::arg("drop_intermediate"), py::arg("n_threads"), py::arg("check_values") = 0);
   m.def("best_threshold", &best_threshold, py::arg("y_score"), py::arg("is_positive"), py::arg("sample_weight"),
         py::arg("metric"), py::arg("beta"), py::arg("n_threads"));
   m.def("metrics_at_thresholds", &metrics_at_thresholds, py::arg("y_score"), py::arg("is_positive"),
@@ -389,6 +457,6 @@ void register_ranking(py::module_& m) {
         "Distinct scores (float64, decreasing) with DeLong's structural components of a positive and of a "
         "negative at each, and the class totals.");
   m.def("score_table", &score_table, py::arg("y_score"), py::arg("is_positive"), py::arg("sample_weight"),
-        py::arg("n_threads"),
+        py::arg("n_threads"), py::arg("check_values") = 0,
         "Distinct scores in descending order with cumulative positive and negative weight at each.");
 }

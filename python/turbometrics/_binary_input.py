@@ -4,25 +4,40 @@ It turns ``(y_true, y_score, pos_label, sample_weight)`` into what the
 compiled table builder reads: a 1-D score array of a supported dtype, a
 one-byte positive mask and optional float64 weights, raising scikit-learn's
 errors in scikit-learn's order (that of ``confusion_matrix_at_thresholds``).
+
+The finiteness checks of float scores and of weights, and the check that
+not every weight is zero, can be left to the table builder, which makes
+them in its first pass over the input instead of three extra passes here
+(``kernel_checks=True``); the caller then runs the kernel inside
+:meth:`BinaryInput.raising_value_errors`, which raises scikit-learn's error
+for what the kernel found, in scikit-learn's order (scores, then weights).
 """
 
 from __future__ import annotations
 
+import contextlib
 import sys
-from typing import Any, Optional
+from typing import Any, Iterator, Optional
 
 import numpy as np
 
+from . import _core
 from ._threads import threads_for
 from ._validation import (
+    ALL_ZERO_WEIGHTS,
     Target,
     assert_all_finite,
     check_consistent_length,
     check_pos_label_consistency,
     check_sample_weight,
     column_or_1d,
+    nonfinite_error,
     type_of_target,
 )
+
+# check_values bits of the table kernels.
+_CHECK_SCORES = 1
+_CHECK_WEIGHTS = 2
 
 # Score dtypes the kernels read natively; the rest are widened losslessly.
 _NATIVE_SCORES = {("f", 8), ("f", 4), ("i", 8), ("i", 4), ("u", 8), ("u", 4), ("u", 1), ("b", 1)}
@@ -42,19 +57,42 @@ class BinaryInput:
     weights : ndarray of float64 or None
     score_dtype : numpy.dtype
         The caller's score dtype, which thresholds are returned in.
+    check_values : int
+        The value checks left to the kernel (its ``check_values`` argument).
+    weight_dtype : numpy.dtype or None
+        The dtype scikit-learn's weight checks report (before widening).
     """
 
     def __init__(self, scores: np.ndarray, is_positive: np.ndarray, weights: Optional[np.ndarray],
-                 score_dtype: np.dtype) -> None:
+                 score_dtype: np.dtype, check_values: int = 0, weight_dtype: Optional[np.dtype] = None) -> None:
         self.scores = scores
         self.is_positive = is_positive
         self.weights = weights
         self.score_dtype = score_dtype
+        self.check_values = check_values
+        self.weight_dtype = weight_dtype
 
     def kernel_args(self, n_threads: int) -> tuple:
         """Positional arguments of a table kernel, ending with the thread
         count (one thread for small inputs)."""
         return self.scores, self.is_positive, self.weights, threads_for(n_threads, self.scores.shape[0])
+
+    @contextlib.contextmanager
+    def raising_value_errors(self) -> Iterator[None]:
+        """Turn the kernel's report of values left to it into scikit-learn's
+        error (non-finite scores first, then non-finite weights, then
+        all-zero weights)."""
+        try:
+            yield
+        except _core.InvalidInputValues as error:
+            score_status, weight_status, all_zero = error.args
+            if score_status:
+                raise nonfinite_error(self.score_dtype, "", score_status) from None
+            if weight_status:
+                raise nonfinite_error(self.weight_dtype, "sample_weight", weight_status) from None
+            if all_zero:
+                raise ValueError(ALL_ZERO_WEIGHTS) from None
+            raise
 
     def thresholds_in_caller_dtype(self, thresholds: np.ndarray) -> np.ndarray:
         """Cast kernel thresholds back to the caller's score dtype."""
@@ -101,12 +139,15 @@ def positive_mask(labels: np.ndarray, pos_label: Any, classes: Optional[np.ndarr
 
 
 def prepare_binary(target: Target, y_score: Any, pos_label: Any, sample_weight: Any,
-                   scores_checked: bool = False) -> BinaryInput:
+                   scores_checked: bool = False, kernel_checks: bool = False) -> BinaryInput:
     """Validate binary input as scikit-learn's confusion_matrix_at_thresholds.
 
     ``target`` is ``type_of_target(y_true, input_name="y_true")``;
     ``scores_checked`` skips the finiteness pass for scores the caller has
-    already validated.
+    already validated. With ``kernel_checks`` the checks of values that the
+    table kernel can make (float scores finite; weights finite and not all
+    zero) are left to it: pass ``check_values`` to the kernel and call it
+    inside :meth:`BinaryInput.raising_value_errors`.
     """
     if not (target.kind == "binary" or (target.kind == "multiclass" and pos_label is not None)):
         raise ValueError(f"{target.kind} format is not supported")
@@ -117,18 +158,29 @@ def prepare_binary(target: Target, y_score: Any, pos_label: Any, sample_weight: 
     check_consistent_length(is_positive, y_score, sample_weight)
     is_positive = column_or_1d(is_positive)
     scores = column_or_1d(y_score)
+    # Numeric scores only: the checks of other scores may raise after the
+    # weights' checks, which must then come first.
+    kernel_checks = kernel_checks and scores.dtype.kind in "biuf"
+    check_values = 0
     if not scores_checked:
-        assert_all_finite(scores)
-    weights = None
+        if kernel_checks and scores.dtype.kind == "f" and scores.dtype.itemsize <= 8:
+            # Read in place or widened exactly, so the kernel sees the same non-finite values.
+            check_values |= _CHECK_SCORES
+        else:
+            assert_all_finite(scores)
+    weights = weight_dtype = None
     if sample_weight is not None:
-        weights = check_sample_weight(column_or_1d(sample_weight), is_positive.shape[0])
+        weights = check_sample_weight(column_or_1d(sample_weight), is_positive.shape[0], check_values=not kernel_checks)
+        weight_dtype = weights.dtype
+        if kernel_checks:
+            check_values |= _CHECK_WEIGHTS
         if weights.dtype != np.float64:
             weights = weights.astype(np.float64)
     if scores.dtype.kind in "OUSV":
         _sort_like_scikit_learn(scores)
     if scores.shape[0] == 0:
         raise IndexError("index -1 is out of bounds for axis 0 with size 0")
-    return BinaryInput(kernel_scores(scores), is_positive, weights, scores.dtype)
+    return BinaryInput(kernel_scores(scores), is_positive, weights, scores.dtype, check_values, weight_dtype)
 
 
 def _sort_like_scikit_learn(scores: np.ndarray) -> None:
@@ -139,6 +191,8 @@ def _sort_like_scikit_learn(scores: np.ndarray) -> None:
     np.diff(scores[order])
 
 
-def binary_input(y_true: Any, y_score: Any, pos_label: Any, sample_weight: Any) -> BinaryInput:
+def binary_input(y_true: Any, y_score: Any, pos_label: Any, sample_weight: Any,
+                 kernel_checks: bool = False) -> BinaryInput:
     """Validate raw binary input (type_of_target first, as scikit-learn)."""
-    return prepare_binary(type_of_target(y_true, input_name="y_true"), y_score, pos_label, sample_weight)
+    return prepare_binary(type_of_target(y_true, input_name="y_true"), y_score, pos_label, sample_weight,
+                          kernel_checks=kernel_checks)

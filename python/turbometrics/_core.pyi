@@ -8,15 +8,28 @@ import numpy as np
 def openmp_enabled() -> bool: ...
 def scan_labels(y: np.ndarray, limit: int, n_threads: int) -> Tuple[Optional[np.ndarray], bool]: ...
 def finite_status(x: np.ndarray, n_threads: int) -> int: ...
+class InvalidInputValues(ValueError):
+    """args: (score status, weight status, all weights zero); a status is
+    0 (finite), 1 (some NaN) or 2 (some infinity, no NaN)."""
+
+# check_values (ranking table kernels): bit 1 checks the scores for NaN and
+# infinity, bit 2 the weights (and that not all are zero); a failed check
+# raises InvalidInputValues.
+def _set_table_strategy(name: str) -> str: ...
 def roc_auc(
     y_score: np.ndarray,
     is_positive: np.ndarray,
     sample_weight: Optional[np.ndarray],
     max_fpr: Optional[float],
     n_threads: int,
+    check_values: int = 0,
 ) -> Tuple[float, Union[int, float], Union[int, float]]: ...
 def average_precision(
-    y_score: np.ndarray, is_positive: np.ndarray, sample_weight: Optional[np.ndarray], n_threads: int
+    y_score: np.ndarray,
+    is_positive: np.ndarray,
+    sample_weight: Optional[np.ndarray],
+    n_threads: int,
+    check_values: int = 0,
 ) -> Tuple[float, Union[int, float], Union[int, float]]: ...
 def roc_curve(
     y_score: np.ndarray,
@@ -24,6 +37,7 @@ def roc_curve(
     sample_weight: Optional[np.ndarray],
     drop_intermediate: bool,
     n_threads: int,
+    check_values: int = 0,
 ) -> Tuple[np.ndarray, np.ndarray, np.ndarray, Union[int, float], Union[int, float]]: ...
 def precision_recall_curve(
     y_score: np.ndarray,
@@ -31,6 +45,7 @@ def precision_recall_curve(
     sample_weight: Optional[np.ndarray],
     drop_intermediate: bool,
     n_threads: int,
+    check_values: int = 0,
 ) -> Tuple[np.ndarray, np.ndarray, np.ndarray, Union[int, float], Union[int, float]]: ...
 def det_curve(
     y_score: np.ndarray,
@@ -38,9 +53,14 @@ def det_curve(
     sample_weight: Optional[np.ndarray],
     drop_intermediate: bool,
     n_threads: int,
+    check_values: int = 0,
 ) -> Tuple[np.ndarray, np.ndarray, np.ndarray]: ...
 def score_table(
-    y_score: np.ndarray, is_positive: np.ndarray, sample_weight: Optional[np.ndarray], n_threads: int
+    y_score: np.ndarray,
+    is_positive: np.ndarray,
+    sample_weight: Optional[np.ndarray],
+    n_threads: int,
+    check_values: int = 0,
 ) -> Tuple[np.ndarray, np.ndarray, np.ndarray]: ...
 def label_values(y: np.ndarray, n_threads: int) -> np.ndarray: ...
 def confusion_table(

@@ -92,8 +92,9 @@ def confusion_matrix_at_thresholds(y_true: Any, y_score: Any, *, pos_label: Any 
              {"y_true": y_true, "y_score": y_score, "pos_label": pos_label, "sample_weight": sample_weight},
              _CURVE_CONSTRAINTS)
     threads = resolve_threads(n_threads)
-    data = binary_input(y_true, y_score, pos_label, sample_weight)
-    scores, positives, negatives = _core.score_table(*data.kernel_args(threads))
+    data = binary_input(y_true, y_score, pos_label, sample_weight, kernel_checks=True)
+    with data.raising_value_errors():
+        scores, positives, negatives = _core.score_table(*data.kernel_args(threads), data.check_values)
     tps = positives.astype(np.float64, copy=False)
     fps = negatives.astype(np.float64, copy=False)
     return fps[-1] - fps, fps, tps[-1] - tps, tps, data.thresholds_in_caller_dtype(scores)
@@ -127,10 +128,11 @@ def roc_curve(y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight
                            "sample_weight": sample_weight, "drop_intermediate": drop_intermediate},
              _CURVE_CONSTRAINTS)
     threads = resolve_threads(n_threads)
-    data = binary_input(y_true, y_score, pos_label, sample_weight)
+    data = binary_input(y_true, y_score, pos_label, sample_weight, kernel_checks=True)
     scores, is_positive, weights, kernel_threads = data.kernel_args(threads)
-    fpr, tpr, thresholds, positives, negatives = _core.roc_curve(
-        scores, is_positive, weights, bool(drop_intermediate), kernel_threads)
+    with data.raising_value_errors():
+        fpr, tpr, thresholds, positives, negatives = _core.roc_curve(
+            scores, is_positive, weights, bool(drop_intermediate), kernel_threads, data.check_values)
     _warn_if_one_class(positives, negatives)
     return fpr, tpr, thresholds
 
@@ -173,10 +175,11 @@ def precision_recall_curve(y_true: Any, y_score: Any, *, pos_label: Any = None, 
                                         "sample_weight": sample_weight, "drop_intermediate": drop_intermediate},
              _CURVE_CONSTRAINTS)
     threads = resolve_threads(n_threads)
-    data = binary_input(y_true, y_score, pos_label, sample_weight)
+    data = binary_input(y_true, y_score, pos_label, sample_weight, kernel_checks=True)
     scores, is_positive, weights, kernel_threads = data.kernel_args(threads)
-    precision, recall, thresholds, positives, _ = _core.precision_recall_curve(
-        scores, is_positive, weights, bool(drop_intermediate), kernel_threads)
+    with data.raising_value_errors():
+        precision, recall, thresholds, positives, _ = _core.precision_recall_curve(
+            scores, is_positive, weights, bool(drop_intermediate), kernel_threads, data.check_values)
     _warn_if_no_positive(positives)
     return precision, recall, data.thresholds_in_caller_dtype(thresholds)
 
@@ -220,9 +223,11 @@ def det_curve(y_true: Any, y_score: Any, pos_label: Any = None, sample_weight: A
              _CURVE_CONSTRAINTS)
     threads = resolve_threads(n_threads)
     target = type_of_target(y_true, input_name="y_true")
-    data = prepare_binary(target, y_score, pos_label, sample_weight)
+    data = prepare_binary(target, y_score, pos_label, sample_weight, kernel_checks=True)
     scores, is_positive, weights, kernel_threads = data.kernel_args(threads)
-    fps, tps, thresholds = _core.det_curve(scores, is_positive, weights, bool(drop_intermediate), kernel_threads)
+    with data.raising_value_errors():
+        fps, tps, thresholds = _core.det_curve(scores, is_positive, weights, bool(drop_intermediate), kernel_threads,
+                                               data.check_values)
     classes = target.classes if target.classes is not None else np.unique(target.array)
     if classes.shape[0] != 2:
         raise ValueError("Only one class is present in y_true. Detection error tradeoff curve is not defined in "
@@ -240,10 +245,12 @@ def _binary_roc_auc(target: Target, y_score: np.ndarray, sample_weight: Optional
         warnings.warn("Only one class is present in y_true. ROC AUC score is not defined in that case.",
                       UndefinedMetricWarning, stacklevel=4)
         return np.nan
-    data = prepare_binary(target, y_score, None, sample_weight, scores_checked=True)
+    data = prepare_binary(target, y_score, None, sample_weight, scores_checked=True, kernel_checks=True)
     partial_fpr = None if max_fpr is None or max_fpr == 1 else float(max_fpr)
     scores, is_positive, weights, kernel_threads = data.kernel_args(n_threads)
-    area, positives, negatives = _core.roc_auc(scores, is_positive, weights, partial_fpr, kernel_threads)
+    with data.raising_value_errors():
+        area, positives, negatives = _core.roc_auc(scores, is_positive, weights, partial_fpr, kernel_threads,
+                                                   data.check_values)
     if positives <= 0 or negatives <= 0:
         # Zero or negative total weight of a class: scikit-learn's rates are
         # NaN; follow its arithmetic on the curve, warnings and errors included.
@@ -401,9 +408,14 @@ def roc_auc_score(y_true: Any, y_score: Any, *, average: Optional[str] = "macro"
 
 
 def _binary_average_precision(y_true: np.ndarray, y_score: np.ndarray, sample_weight: Optional[np.ndarray],
-                              pos_label: Any, n_threads: int) -> float:
-    data = binary_input(y_true, y_score, pos_label, sample_weight)
-    value, positives, _ = _core.average_precision(*data.kernel_args(n_threads))
+                              pos_label: Any, n_threads: int, target: Optional[Target] = None) -> float:
+    """Average precision of binary input; ``target`` is
+    ``type_of_target(y_true)`` when the caller has it."""
+    if target is None:
+        target = type_of_target(y_true, input_name="y_true")
+    data = prepare_binary(target, y_score, pos_label, sample_weight, kernel_checks=True)
+    with data.raising_value_errors():
+        value, positives, _ = _core.average_precision(*data.kernel_args(n_threads), data.check_values)
     _warn_if_no_positive(positives)
     return float(value)
 
@@ -462,7 +474,7 @@ def average_precision_score(y_true: Any, y_score: Any, *, average: Optional[str]
                              f"multiple classes. Got `y_score.shape={scores.shape}`.")
         return one_vs_rest(metric, codes, classes.shape[0], scores, average, sample_weight)
     if target.kind == "binary":
-        return metric(target.array, y_score, sample_weight)
+        return metric(target.array, y_score, sample_weight, target=target)
     if target.kind != "multilabel-indicator":
         raise ValueError(f"{target.kind} format is not supported")
     return average_over_labels(metric, target.array, y_score, average, sample_weight)

@@ -119,9 +119,18 @@ def assert_all_finite(array: np.ndarray, input_name: str = "", status: Optional[
         status = nonfinite_status(array)
     if status == 0:
         return
+    raise nonfinite_error(array.dtype, input_name, status)
+
+
+def nonfinite_error(dtype: np.dtype, input_name: str, status: int) -> ValueError:
+    """scikit-learn's error for values of ``dtype`` with a non-finite
+    status (1: NaN, 2: infinity)."""
     name = f"{input_name} " if input_name else ""
-    problem = "NaN" if status == 1 else f"infinity or a value too large for {array.dtype!r}"
-    raise ValueError(f"Input {name}contains {problem}.")
+    problem = "NaN" if status == 1 else f"infinity or a value too large for {dtype!r}"
+    return ValueError(f"Input {name}contains {problem}.")
+
+
+ALL_ZERO_WEIGHTS = "Sample weights must contain at least one non-zero number."
 
 
 def check_score_array(values: Any, status: Optional[int] = None) -> np.ndarray:
@@ -142,9 +151,12 @@ def check_score_array(values: Any, status: Optional[int] = None) -> np.ndarray:
     return array
 
 
-def check_sample_weight(sample_weight: Any, n_samples: int, force_float: bool = True) -> np.ndarray:
+def check_sample_weight(sample_weight: Any, n_samples: int, force_float: bool = True,
+                        check_values: bool = True) -> np.ndarray:
     """scikit-learn's ``_check_sample_weight``: float64, 1-D, finite, not all zero.
-    With ``force_float=False`` integer and bool weights keep their dtype."""
+    With ``force_float=False`` integer and bool weights keep their dtype;
+    with ``check_values=False`` the finiteness and all-zero checks are left
+    to the caller (the checks of shape and size are made)."""
     weights = as_array(sample_weight)
     keep_integers = not force_float and weights.dtype.kind in "biu"
     if not keep_integers and weights.dtype not in (np.float64, np.float32):
@@ -153,7 +165,7 @@ def check_sample_weight(sample_weight: Any, n_samples: int, force_float: bool = 
         weights = np.full(n_samples, weights, dtype=weights.dtype)
     check_dimensions(weights)
     check_min_samples(weights)
-    status, all_zero = value_status(weights)  # one pass for both checks
+    status, all_zero = value_status(weights) if check_values else (0, False)  # one pass for both checks
     assert_all_finite(weights, input_name="sample_weight", status=status)
     if weights.ndim != 1:
         raise ValueError(
@@ -162,8 +174,8 @@ def check_sample_weight(sample_weight: Any, n_samples: int, force_float: bool = 
         )
     if weights.shape != (n_samples,):
         raise ValueError(f"sample_weight.shape == {weights.shape}, expected {(n_samples,)}!")
-    if all_zero if all_zero is not None else np.count_nonzero(weights) == 0:
-        raise ValueError("Sample weights must contain at least one non-zero number.")
+    if check_values and (all_zero if all_zero is not None else np.count_nonzero(weights) == 0):
+        raise ValueError(ALL_ZERO_WEIGHTS)
     return weights
 
 

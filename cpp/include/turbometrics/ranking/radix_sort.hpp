@@ -82,6 +82,27 @@ struct Digit {
   int64_t operator()(Key key) const { return static_cast<int64_t>((key >> shift) & mask); }
 };
 
+// Histograms of the `passes` digits of the keys shifted right by `low`,
+// one read pass; the loop over digits is unrolled for each digit count.
+template <int DigitBits, int Passes, class Item, class Counts>
+void count_digits_unrolled(const Item* data, int64_t count, int low, Counts& counts) {
+  using Key = decltype(data->packed);
+  constexpr Key mask = (Key{1} << DigitBits) - 1;
+  for (int64_t i = 0; i < count; ++i) {
+    const Key key = data[i].packed >> low;
+    for (int p = 0; p < Passes; ++p) ++counts[p][(key >> (p * DigitBits)) & mask];
+  }
+}
+
+// count_digits_unrolled for 1 <= passes <= Max (the histograms' extent).
+template <int DigitBits, int Max, class Item, class Counts>
+void count_digits(const Item* data, int64_t count, int low, int passes, Counts& counts) {
+  if constexpr (Max > 1) {
+    if (passes < Max) return count_digits<DigitBits, Max - 1>(data, count, low, passes, counts);
+  }
+  count_digits_unrolled<DigitBits, Max>(data, count, low, counts);
+}
+
 // Sorts data[0, count) stably by LSD radix passes over the bits that vary,
 // `digit_bits` at a time; temp must hold `count` records. The histograms of
 // every digit are order-independent, so one read pass counts them all and
@@ -104,10 +125,7 @@ void lsd_radix_sort(Item* data, Item* temp, int64_t count) {
   const int passes = (high - low + digit_bits - 1) / digit_bits;
   constexpr int max_passes = (8 * sizeof(Key) + digit_bits - 1) / digit_bits;
   int64_t counts[max_passes][radix] = {};
-  for (int64_t i = 0; i < count; ++i) {
-    const Key key = data[i].packed >> low;
-    for (int p = 0; p < passes; ++p) ++counts[p][(key >> (p * digit_bits)) & (radix - 1)];
-  }
+  count_digits<digit_bits, max_passes>(data, count, low, passes, counts);
   // Few distinct top digits (rounded or clustered scores): split on the top
   // digit first, since sub-runs of equal keys then need no further pass.
   int64_t distinct_top_digits = 0;
@@ -196,38 +214,47 @@ void parallel_split(Item* data, Item* temp, Run run, int digit_bits, int n_threa
   }
 }
 
-// Sorts each run of `runs` (disjoint ranges of data) stably and returns the
-// runs, in order, that the data now falls into: runs longer than
-// `parallel_run` are first split in parallel on their top digit (never
-// separating equal keys) until none is; the others are sorted one per
-// thread. The result does not depend on n_threads.
+// Splits the runs of `runs` (disjoint ranges of data) that are longer than
+// `parallel_run`, in parallel on their top digit (never separating equal
+// keys), until none is, and returns the runs, in order, that the data then
+// falls into. Runs of one key are left whole.
 template <class Item>
-std::vector<Run> sort_runs(Item* data, std::vector<Run> runs, int64_t parallel_run, int n_threads) {
+std::vector<Run> split_long_runs(Item* data, std::vector<Run> runs, int64_t parallel_run, int n_threads) {
   int64_t largest = 0;
   for (const Run& run : runs) largest = std::max(largest, run.count);
-  if (largest > parallel_run) {
-    Buffer<Item> temp = make_buffer<Item>(largest);
-    std::vector<Run> pending = std::move(runs), done;
-    while (!pending.empty()) {
-      std::vector<Run> next;
-      for (const Run& run : pending) {
-        if (run.count <= parallel_run) {
-          done.push_back(run);
+  if (largest <= parallel_run) return runs;
+  Buffer<Item> temp = make_buffer<Item>(largest);
+  prefault_huge_pages(temp.get(), sizeof(Item) * static_cast<size_t>(largest), n_threads);
+  std::vector<Run> pending = std::move(runs), done;
+  while (!pending.empty()) {
+    std::vector<Run> next;
+    for (const Run& run : pending) {
+      if (run.count <= parallel_run) {
+        done.push_back(run);
+      } else {
+        std::vector<Run> parts;
+        parallel_split(data, temp.get(), run, 11, n_threads, parts);
+        if (parts.size() == 1) {
+          done.push_back(run);  // all keys equal
         } else {
-          std::vector<Run> parts;
-          parallel_split(data, temp.get(), run, 11, n_threads, parts);
-          if (parts.size() == 1) {
-            done.push_back(run);  // all keys equal
-          } else {
-            next.insert(next.end(), parts.begin(), parts.end());
-          }
+          next.insert(next.end(), parts.begin(), parts.end());
         }
       }
-      pending = std::move(next);
     }
-    std::sort(done.begin(), done.end(), [](const Run& a, const Run& b) { return a.begin < b.begin; });
-    runs = std::move(done);
+    pending = std::move(next);
   }
+  std::sort(done.begin(), done.end(), [](const Run& a, const Run& b) { return a.begin < b.begin; });
+  return done;
+}
+
+// Sorts every run of `runs` stably, one run per thread, the runs handed out
+// in order; right after run r is sorted (while it is in cache) the thread
+// that sorted it calls after_sort(r). Runs longer than `parallel_run` must
+// hold one key (see split_long_runs). The result does not depend on
+// n_threads.
+template <class Item, class AfterSort>
+void sort_each_run(Item* data, const std::vector<Run>& runs, int64_t parallel_run, int n_threads,
+                   AfterSort&& after_sort) {
   int64_t largest_small = 1;
   for (const Run& run : runs) {
     if (run.count <= parallel_run) largest_small = std::max(largest_small, run.count);
@@ -239,9 +266,9 @@ std::vector<Run> sort_runs(Item* data, std::vector<Run> runs, int64_t parallel_r
     for (int64_t r = next_run++; r < total; r = next_run++) {
       const Run& run = runs[r];
       if (run.count > 1 && run.count <= parallel_run) lsd_radix_sort(data + run.begin, temp.get(), run.count);
+      after_sort(r);
     }
   });
-  return runs;
 }
 
 }  // namespace turbometrics::ranking

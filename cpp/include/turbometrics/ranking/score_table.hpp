@@ -15,11 +15,21 @@
 // pass. Unweighted totals are exact int64 counts. Blocks depend only on the
 // data, never on the thread count, so every result is thread-count
 // independent.
+//
+// Unweighted input with few distinct scores (rounded or discrete scores) is
+// counted instead of sorted: the first pass over the input also counts the
+// samples of each distinct score in a small hash table, and the table is
+// then those scores in order with their counts, one row each, swept as one
+// block. Counts are exact integers, so the rows are the same either way.
+// (Weighted totals must be summed in sorted sample order, so weighted input
+// is always sorted.)
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <memory>
 #include <vector>
@@ -72,6 +82,109 @@ struct Row {
   Weight negative;
 };
 
+// How unweighted tables are built: counting when the scores have at most
+// `distinct_key_limit` distinct values (automatic), or always by sorting.
+// Both give the same table; the switch exists so that tests can run both.
+enum class TableStrategy { automatic, always_sort };
+
+inline std::atomic<TableStrategy>& table_strategy() {
+  static std::atomic<TableStrategy> strategy{TableStrategy::automatic};
+  return strategy;
+}
+
+// Per-score sample and positive counts of unweighted input, in an
+// open-addressing hash table keyed by the scores' bit patterns (-0.0 counted
+// as 0.0). It gives up once it has seen more than `limit` distinct scores.
+template <class Score>
+class DistinctScoreCounts {
+ public:
+  using Bits = std::conditional_t<sizeof(Score) == 8, uint64_t,
+                                  std::conditional_t<sizeof(Score) == 4, uint32_t, uint8_t>>;
+  struct Slot {
+    Bits bits;
+    int64_t total;  // 0: empty
+    int64_t positive;
+  };
+
+  DistinctScoreCounts(int64_t limit, int64_t samples) : limit_(limit) {
+    const int64_t wanted = 2 * std::max<int64_t>(1, std::min(limit, samples));
+    while ((int64_t{1} << bits_) < wanted) ++bits_;
+    slots_.assign(size_t{1} << bits_, Slot{Bits{0}, 0, 0});
+  }
+
+  // Counts samples [begin, end) of `input`, noting in `last_zero` the index
+  // of the last zero score. Returns end, or, when the sample at i takes the
+  // table past `limit` distinct scores, i + 1 (the table is then incomplete).
+  int64_t count(const RankingInput<Score>& input, int64_t begin, int64_t end, int64_t& last_zero) {
+    Slot* const slots = slots_.data();
+    const uint64_t mask = (uint64_t{1} << bits_) - 1;
+    const int shift = 64 - bits_;
+    int64_t distinct = distinct_;
+    const char* score = input.score + begin * input.score_stride;
+    const char* label = input.is_positive + begin * input.label_stride;
+    for (int64_t i = begin; i < end; ++i, score += input.score_stride, label += input.label_stride) {
+      Bits bits;
+      std::memcpy(&bits, score, sizeof bits);
+      if constexpr (std::is_floating_point_v<Score>) {
+        if (static_cast<Bits>(bits << 1) == 0) {  // +0.0 or -0.0
+          last_zero = i;
+          bits = 0;
+        }
+      }
+      const int64_t positive = *label != 0;
+      uint64_t h = (static_cast<uint64_t>(bits) * 0x9E3779B97F4A7C15ULL) >> shift;
+      for (;;) {
+        Slot& slot = slots[h];
+        // An empty slot holding bits 0 matches score 0 and becomes its slot.
+        if (slot.bits == bits) {
+          ++slot.total;
+          slot.positive += positive;
+          break;
+        }
+        if (slot.total == 0) {
+          slot = Slot{bits, 1, positive};
+          if (++distinct > limit_) {
+            distinct_ = distinct;
+            return i + 1;
+          }
+          break;
+        }
+        h = (h + 1) & mask;
+      }
+    }
+    distinct_ = distinct;
+    return end;
+  }
+
+  static Score score_of(Bits bits) {
+    Score score;
+    std::memcpy(&score, &bits, sizeof score);
+    return score;
+  }
+
+  const std::vector<Slot>& slots() const { return slots_; }
+
+ private:
+  int64_t limit_;
+  int64_t distinct_ = 0;
+  int bits_ = 4;
+  std::vector<Slot> slots_;
+};
+
+// Which input values the table builder checks (a bit mask), for callers
+// that leave scikit-learn's finiteness and all-zero-weight checks to it.
+enum ValueChecks : int { check_nothing = 0, check_scores = 1, check_weights = 2 };
+
+// Input values scikit-learn's validation rejects, found while the table is
+// built: score and weight status 0 (finite), 1 (some NaN) or 2 (some
+// infinity, no NaN), and whether every weight is zero.
+struct ValueProblems {
+  int scores = 0;
+  int weights = 0;
+  bool all_weights_zero = false;
+  bool any() const { return scores != 0 || weights != 0 || all_weights_zero; }
+};
+
 template <class Score, bool Weighted>
 class SortedScores {
  public:
@@ -82,20 +195,58 @@ class SortedScores {
   using TableRow = Row<Score, Weight>;
   static constexpr int key_bits = 8 * sizeof(Key);
   static constexpr int bucket_digit_bits = 11;
+  // Counting buckets in the first pass, planned from a sample: the input
+  // sizes it is used from, the sample size, and the extra key bits allowed
+  // beyond the sample's range, for which the counted digit is that much
+  // wider than bucket_digit_bits; the buckets themselves are those of the
+  // exact plan, whose counts are sums of the finer ones.
+  static constexpr int64_t sample_planning_from = int64_t{1} << 16;
+  static constexpr int64_t planning_sample = 4096;
+  static constexpr int sampled_headroom_bits = 2;
+  static constexpr int sampled_digit_bits = bucket_digit_bits + sampled_headroom_bits;
   static constexpr int64_t parallel_run = int64_t{1} << 20;
+  // Unweighted input with at most this many distinct scores is counted.
+  static constexpr int64_t distinct_key_limit = 4096;
+  static constexpr uint64_t exponent_mask = 0x7FF0000000000000ULL;  // of a float64
 
-  SortedScores(const RankingInput<Score>& input, int n_threads) {
+  // `checks` (ValueChecks) selects the value checks; when one fails the
+  // table is left empty and problems() says why.
+  SortedScores(const RankingInput<Score>& input, int n_threads, int checks = check_nothing) {
     const int chunks = std::max(1, n_threads) * 4;
-    scan_key_range(input, chunks, n_threads);
-    if (kept_ > 0) {
-      plan_buckets();
-      scatter_into_buckets(input, chunks, n_threads);
-      blocks_ = sort_runs(items_.get(), bucket_runs(), parallel_run, n_threads);
+    const bool try_counting = !Weighted && table_strategy().load() == TableStrategy::automatic;
+    // Large input: buckets planned from a sample, so that the first pass
+    // also counts the samples per bucket (kept if the sample's key range
+    // held, else the buckets are planned again and counted in a pass of
+    // their own).
+    const bool planned = input.size >= sample_planning_from && plan_buckets_from_sample(input);
+    std::vector<int64_t> counts = scan_key_range(input, chunks, n_threads, try_counting, checks, planned);
+    if (problems_.any()) {  // the caller reports them; the table stays empty
+      counted_ = false;
+      kept_ = 0;
+      sort_and_index_blocks(n_threads);
+      return;
     }
-    index_blocks(n_threads);
+    if (counted_) {
+      index_counted_rows();
+      return;
+    }
+    if (kept_ > 0) {
+      const int fine_shift = shift_, fine_bits = bucket_bits_;
+      plan_buckets(low_key_, high_key_, bucket_digit_bits);
+      if (!counts.empty() && shift_ >= fine_shift && shift_ + bucket_bits_ <= fine_shift + fine_bits) {
+        counts = coarsen(counts, chunks, fine_shift, fine_bits);
+      } else {
+        counts = count_buckets(input, chunks, n_threads);
+      }
+      scatter_into_buckets(input, chunks, n_threads, std::move(counts));
+      blocks_ = split_long_runs(items_.get(), bucket_runs(), parallel_run, n_threads);
+    }
+    sort_and_index_blocks(n_threads);
   }
 
   int64_t size() const { return kept_; }
+  // Input values scikit-learn rejects (then the table is empty).
+  const ValueProblems& problems() const { return problems_; }
   int64_t row_count() const { return entry_row_.back(); }
   int64_t block_count() const { return static_cast<int64_t>(blocks_.size()); }
   // Totals of the last row (what scikit-learn's cumulative sums end at).
@@ -111,6 +262,12 @@ class SortedScores {
   // Calls visit(row) for each distinct score of block b, highest first.
   template <class Visit>
   void for_each_row_of_block(int64_t b, Visit&& visit) const {
+    if (counted_) {  // one block: the counted rows
+      for (const CountedRow& row : counted_rows_) {
+        visit(TableRow{score_of(row.key), static_cast<Weight>(row.positive), static_cast<Weight>(row.negative)});
+      }
+      return;
+    }
     const Run& block = blocks_[b];
     const Item* item = items_.get() + block.begin;
     const Item* end = item + block.count;
@@ -129,6 +286,10 @@ class SortedScores {
   // The first and last rows of block b.
   TableRow first_row(int64_t b) const { return first_rows_[b]; }
   TableRow last_row(int64_t b) const {
+    if (counted_) {
+      const CountedRow& row = counted_rows_.back();
+      return TableRow{score_of(row.key), static_cast<Weight>(row.positive), static_cast<Weight>(row.negative)};
+    }
     const Run& block = blocks_[b];
     const Key remainder = items_[block.begin + block.count - 1].packed >> 1;
     return TableRow{score_of(high_bits(block.bucket) | remainder), entry_positive_[b + 1], entry_negative_[b + 1]};
@@ -138,10 +299,19 @@ class SortedScores {
   static void accumulate(const Item& item, Weight& positive, Weight& negative) {
     const bool is_positive = item.packed & 1;
     if constexpr (Weighted) {
-      // Branch-free: the other class gains +0.0, which leaves its sum
-      // unchanged (as in scikit-learn's cumsum of y * w and (1 - y) * w).
-      positive += is_positive ? item.weight : 0.0;
-      negative += is_positive ? 0.0 : item.weight;
+      // Branch-free (labels are unpredictable): the other class gains +0.0,
+      // which leaves its sum unchanged (as in scikit-learn's cumsum of y * w
+      // and (1 - y) * w). The weight is masked by its bits, since compilers
+      // turn `is_positive ? weight : 0.0` into a branch.
+      uint64_t bits;
+      std::memcpy(&bits, &item.weight, sizeof bits);
+      const uint64_t to_positive = uint64_t{0} - static_cast<uint64_t>(item.packed & 1);
+      const uint64_t positive_bits = bits & to_positive, negative_bits = bits & ~to_positive;
+      double positive_weight, negative_weight;
+      std::memcpy(&positive_weight, &positive_bits, sizeof positive_weight);
+      std::memcpy(&negative_weight, &negative_bits, sizeof negative_weight);
+      positive += positive_weight;
+      negative += negative_weight;
     } else {
       positive += is_positive;
       negative += !is_positive;
@@ -164,63 +334,291 @@ class SortedScores {
     return ScoreKey<Score>::decode(key);
   }
 
-  void scan_key_range(const RankingInput<Score>& input, int chunks, int n_threads) {
-    std::vector<Key> lows(chunks, std::numeric_limits<Key>::max());
-    std::vector<Key> highs(chunks, 0);
+  // One pass over the input: the key range of the kept samples, their
+  // number, the sign of the last zero and the value checks; with
+  // `planned`, also the samples per bucket of each chunk, returned (empty
+  // when not planned or when a key fell outside the planned range); with
+  // `try_counting`, the per-score counts instead while there are few
+  // distinct scores. Each thread counts its chunks in its own hash table;
+  // the first table to overflow stops all counting, and every sample a
+  // table had counted is scanned again.
+  std::vector<int64_t> scan_key_range(const RankingInput<Score>& input, int chunks, int n_threads, bool try_counting,
+                                      int checks, bool planned) {
+    using Counts = DistinctScoreCounts<Score>;
+    constexpr Key no_low = std::numeric_limits<Key>::max();
+    std::vector<Key> lows(chunks, no_low), highs(chunks, 0);
+    // Weighted: the key range of all samples (zero weights included), which
+    // the value check of the scores reads, and non-finite weights.
+    std::vector<Key> all_lows(chunks, no_low), all_highs(chunks, 0);
+    std::vector<char> bad_weight(chunks, 0);
     std::vector<int64_t> kept(chunks, 0);
-    std::vector<int> last_zero_sign(chunks, -1);  // -1: no zero in the chunk
-    parallel_for_dynamic(chunks, n_threads, [&](int64_t c) {
-      auto [begin, end] = chunk_bounds(input.size, chunks, static_cast<int>(c));
-      Key low = std::numeric_limits<Key>::max(), high = 0;
+    std::vector<int64_t> last_zero(chunks, -1);  // -1: no zero in the chunk
+    // Planned buckets: per-chunk counts, and key bits outside the plan.
+    const int64_t buckets = planned ? int64_t{1} << bucket_bits_ : 0;
+    std::vector<int64_t> bucket_counts(static_cast<size_t>(chunks) * buckets, 0);
+    std::vector<Key> outside(chunks, 0);
+    const Key outside_mask = planned ? static_cast<Key>(~low_mask(shift_ + bucket_bits_)) : Key{0};
+    const Key reference = base_;
+    const int shift = shift_;
+    const Key bucket_mask = low_mask(bucket_bits_);
+
+    // The plain scan of samples [begin, end) of chunk c. (The loop reads
+    // only locals: stores to the int64 histogram could alias the captured
+    // unsigned keys.)
+    auto scan = [&, planned](int c, int64_t begin, int64_t end) {
+      const Key reference_bits = reference, outside_bits = outside_mask, digit_mask = bucket_mask;
+      const int digit_shift = shift;
+      const RankingInput<Score> in = input;
+      Key low = no_low, high = 0, all_low = no_low, all_high = 0, off_plan = 0;
       int64_t count = 0;
-      int zero_sign = -1;
+      int64_t zero = last_zero[c];
+      uint64_t weight_exponents = 0;  // non-zero once a weight is inf or NaN
+      int64_t* const histogram = bucket_counts.data() + c * buckets;
       for (int64_t i = begin; i < end; ++i) {
-        if (!input.kept(i)) continue;
-        const Score score = input.score_at(i);
+        const Score score = in.score_at(i);
         const Key key = ScoreKey<Score>::encode(score);
+        if constexpr (Weighted) {
+          all_low = std::min(all_low, key);
+          all_high = std::max(all_high, key);
+          const double weight = in.weight_at(i);
+          uint64_t bits;
+          std::memcpy(&bits, &weight, sizeof bits);
+          weight_exponents |= static_cast<uint64_t>((~bits & exponent_mask) == 0);
+          if (weight == 0.0) continue;
+        }
         low = std::min(low, key);
         high = std::max(high, key);
         ++count;
+        if (planned) {
+          off_plan |= (key ^ reference_bits) & outside_bits;
+          ++histogram[(key >> digit_shift) & digit_mask];
+        }
         if constexpr (std::is_floating_point_v<Score>) {
-          if (score == Score{0}) zero_sign = std::signbit(score) ? 1 : 0;
+          if (score == Score{0}) zero = i;
         }
       }
-      lows[c] = low;
-      highs[c] = high;
-      kept[c] = count;
-      last_zero_sign[c] = zero_sign;
+      lows[c] = std::min(lows[c], low);
+      highs[c] = std::max(highs[c], high);
+      all_lows[c] = std::min(all_lows[c], all_low);
+      all_highs[c] = std::max(all_highs[c], all_high);
+      bad_weight[c] |= weight_exponents != 0;
+      outside[c] |= off_plan;
+      kept[c] += count;
+      last_zero[c] = zero;
+    };
+    const int threads = std::max(1, n_threads);
+    std::vector<std::unique_ptr<Counts>> tables(threads);
+    std::vector<std::vector<int>> counted_chunks(threads);  // chunks each table counted whole
+    std::atomic<bool> overflowed{!try_counting};
+    std::atomic<int> next_chunk{0};
+    auto rescan_whole = [&](int c) {
+      auto [begin, end] = chunk_bounds(input.size, chunks, c);
+      last_zero[c] = -1;
+      scan(c, begin, end);
+    };
+    parallel_region(threads, [&](int thread, int) {
+      std::unique_ptr<Counts> table;
+      if (!overflowed.load(std::memory_order_relaxed)) {
+        table = std::make_unique<Counts>(distinct_key_limit, input.size);
+      }
+      // Gives up counting: what the table counted is scanned again.
+      auto stop_counting = [&](int c, int64_t begin, int64_t counted_to) {
+        table.reset();
+        for (int whole : counted_chunks[thread]) rescan_whole(whole);
+        counted_chunks[thread].clear();
+        last_zero[c] = -1;
+        scan(c, begin, counted_to);
+      };
+      for (int c = next_chunk++; c < chunks; c = next_chunk++) {
+        auto [begin, end] = chunk_bounds(input.size, chunks, c);
+        int64_t i = begin;
+        constexpr int64_t stretch = 1 << 14;  // samples between checks of the shared flag
+        while (table && i < end) {
+          if (overflowed.load(std::memory_order_relaxed)) {
+            stop_counting(c, begin, i);
+            break;
+          }
+          const int64_t stop = std::min(end, i + stretch);
+          const int64_t reached = table->count(input, i, stop, last_zero[c]);
+          if (reached != stop) {
+            overflowed.store(true, std::memory_order_relaxed);
+            stop_counting(c, begin, reached);
+          }
+          i = reached;
+        }
+        if (table) {
+          counted_chunks[thread].push_back(c);
+        } else {
+          scan(c, i, end);
+        }
+      }
+      tables[thread] = std::move(table);
     });
-    low_key_ = *std::min_element(lows.begin(), lows.end());
-    high_key_ = *std::max_element(highs.begin(), highs.end());
+    if (overflowed.load()) {
+      // Tables that counted all their chunks before the overflow was seen.
+      std::vector<int> rest;
+      for (int t = 0; t < threads; ++t) {
+        if (tables[t]) rest.insert(rest.end(), counted_chunks[t].begin(), counted_chunks[t].end());
+        tables[t].reset();
+      }
+      parallel_for_dynamic(static_cast<int64_t>(rest.size()), n_threads,
+                           [&](int64_t r) { rescan_whole(rest[r]); });
+    }
     for (int c = 0; c < chunks; ++c) {
       kept_ += kept[c];
-      if (last_zero_sign[c] >= 0) last_zero_negative_ = last_zero_sign[c] == 1;
+      if constexpr (std::is_floating_point_v<Score>) {
+        if (last_zero[c] >= 0) last_zero_negative_ = std::signbit(input.score_at(last_zero[c]));
+      }
+    }
+    if (!overflowed.load()) {
+      // Every sample was counted: merge the threads' tables, keys ascending
+      // (scores descending).
+      std::vector<CountedRow> merged;
+      for (const auto& table : tables) {
+        if (!table) continue;
+        for (const auto& slot : table->slots()) {
+          if (slot.total == 0) continue;
+          const Key key = ScoreKey<Score>::encode(Counts::score_of(slot.bits));
+          merged.push_back(CountedRow{key, slot.positive, slot.total - slot.positive});
+          kept_ += slot.total;
+        }
+      }
+      std::sort(merged.begin(), merged.end(), [](const CountedRow& a, const CountedRow& b) { return a.key < b.key; });
+      int64_t positive = 0, negative = 0;
+      for (size_t r = 0; r < merged.size(); ++r) {
+        positive += merged[r].positive;
+        negative += merged[r].negative;
+        if (r + 1 < merged.size() && merged[r + 1].key == merged[r].key) continue;
+        counted_rows_.push_back(CountedRow{merged[r].key, positive, negative});
+      }
+      if (!counted_rows_.empty()) {
+        lows[0] = std::min(lows[0], counted_rows_.front().key);
+        highs[0] = std::max(highs[0], counted_rows_.back().key);
+      }
+      counted_ = kept_ > 0;
+    }
+    low_key_ = *std::min_element(lows.begin(), lows.end());
+    high_key_ = *std::max_element(highs.begin(), highs.end());
+    // Value checks. A score is inf or NaN exactly when its key is at or
+    // beyond the key of +inf or of -inf.
+    Key all_low = low_key_, all_high = high_key_;
+    if constexpr (Weighted) {
+      all_low = *std::min_element(all_lows.begin(), all_lows.end());
+      all_high = *std::max_element(all_highs.begin(), all_highs.end());
+    }
+    if constexpr (std::is_floating_point_v<Score>) {
+      constexpr Score infinity = std::numeric_limits<Score>::infinity();
+      if ((checks & check_scores) && input.size > 0 && (all_low <= ScoreKey<Score>::encode(infinity) ||
+                                                        all_high >= ScoreKey<Score>::encode(-infinity))) {
+        problems_.scores = nonfinite_status([&](int64_t i) { return static_cast<double>(input.score_at(i)); },
+                                            input.size);
+      }
+    }
+    if constexpr (Weighted) {
+      if (checks & check_weights) {
+        if (std::any_of(bad_weight.begin(), bad_weight.end(), [](char bad) { return bad != 0; })) {
+          problems_.weights = nonfinite_status([&](int64_t i) { return input.weight_at(i); }, input.size);
+        }
+        problems_.all_weights_zero = input.size > 0 && kept_ == 0;
+      }
+    }
+    const bool plan_held = std::all_of(outside.begin(), outside.end(), [](Key bits) { return bits == 0; });
+    if (!planned || counted_ || !plan_held) bucket_counts.clear();
+    return bucket_counts;
+  }
+
+  // 1 if some value is NaN, else 2 (some value is infinite), as
+  // scikit-learn's finiteness check reports it; only called on the error
+  // path.
+  template <class At>
+  static int nonfinite_status(At at, int64_t size) {
+    for (int64_t i = 0; i < size; ++i) {
+      if (std::isnan(at(i))) return 1;
+    }
+    return 2;
+  }
+
+  static bool kept_sample(const RankingInput<Score>& input, int64_t i) {
+    if constexpr (Weighted) {
+      return input.kept(i);
+    } else {
+      return true;
     }
   }
 
-  // Buckets split on the highest bits in which the keys differ; the bits
-  // below them, shifted left by one, leave room for the label bit.
-  void plan_buckets() {
-    const int varying = bit_width(static_cast<Key>(low_key_ ^ high_key_));
-    bucket_bits_ = std::min(bucket_digit_bits, varying);
+  // Buckets split on the highest `digit_bits` bits in which keys from
+  // `low` to `high` differ; the bits below them, shifted left by one, leave
+  // room for the label bit.
+  void plan_buckets(Key low, Key high, int digit_bits) {
+    const int varying = bit_width(static_cast<Key>(low ^ high));
+    bucket_bits_ = std::min(digit_bits, varying);
     shift_ = varying - bucket_bits_;
-    base_ = low_key_ & ~low_mask(varying);
+    base_ = low & ~low_mask(varying);
   }
 
-  int64_t bucket_of(Key key) const {
-    return bucket_bits_ == 0 ? 0 : static_cast<int64_t>((key >> shift_) & low_mask(bucket_bits_));
+  // Plans buckets from the key range of an evenly spread sample of the kept
+  // samples, widened by sampled_headroom_bits; false when the sample holds
+  // no kept sample.
+  bool plan_buckets_from_sample(const RankingInput<Score>& input) {
+    Key low = std::numeric_limits<Key>::max(), high = 0;
+    bool any = false;
+    for (int64_t k = 0; k < planning_sample; ++k) {
+      const int64_t i = k * input.size / planning_sample;
+      if (!kept_sample(input, i)) continue;
+      const Key key = ScoreKey<Score>::encode(input.score_at(i));
+      low = std::min(low, key);
+      high = std::max(high, key);
+      any = true;
+    }
+    if (!any) return false;
+    const int varying = std::min(key_bits, bit_width(static_cast<Key>(low ^ high)) + sampled_headroom_bits);
+    bucket_bits_ = std::min(sampled_digit_bits, varying);
+    shift_ = varying - bucket_bits_;
+    base_ = low & ~low_mask(varying);
+    return true;
   }
 
-  void scatter_into_buckets(const RankingInput<Score>& input, int chunks, int n_threads) {
+  // Per-chunk counts of the planned buckets from counts of a finer digit
+  // (bits [fine_shift, fine_shift + fine_bits) of the key, which hold the
+  // planned digit).
+  std::vector<int64_t> coarsen(const std::vector<int64_t>& fine, int chunks, int fine_shift, int fine_bits) const {
+    const int64_t fine_buckets = int64_t{1} << fine_bits, buckets = int64_t{1} << bucket_bits_;
+    const int down = shift_ - fine_shift;
+    std::vector<int64_t> counts(static_cast<size_t>(chunks) * buckets, 0);
+    for (int c = 0; c < chunks; ++c) {
+      for (int64_t f = 0; f < fine_buckets; ++f) {
+        counts[c * buckets + ((f >> down) & (buckets - 1))] += fine[c * fine_buckets + f];
+      }
+    }
+    return counts;
+  }
+
+  // Kept samples per bucket, per chunk (chunk-major).
+  std::vector<int64_t> count_buckets(const RankingInput<Score>& input, int chunks, int n_threads) const {
     const int64_t buckets = int64_t{1} << bucket_bits_;
-    std::vector<int64_t> offsets(static_cast<size_t>(chunks) * buckets, 0);
+    const int shift = shift_;
+    const Key bucket_mask = low_mask(bucket_bits_);
+    std::vector<int64_t> counts(static_cast<size_t>(chunks) * buckets, 0);
     parallel_for_dynamic(chunks, n_threads, [&](int64_t c) {
       auto [begin, end] = chunk_bounds(input.size, chunks, static_cast<int>(c));
-      int64_t* local = offsets.data() + c * buckets;
+      int64_t* local = counts.data() + c * buckets;
       for (int64_t i = begin; i < end; ++i) {
-        if (input.kept(i)) ++local[bucket_of(ScoreKey<Score>::encode(input.score_at(i)))];
+        if (kept_sample(input, i)) ++local[(ScoreKey<Score>::encode(input.score_at(i)) >> shift) & bucket_mask];
       }
     });
+    return counts;
+  }
+
+  // Scatters the kept samples into their buckets, given the samples per
+  // bucket of each chunk (which become the chunks' write offsets).
+  void scatter_into_buckets(const RankingInput<Score>& input, int chunks, int n_threads,
+                            std::vector<int64_t> offsets) {
+    const int64_t buckets = int64_t{1} << bucket_bits_;
+    // Bucket of a key: its bucket digit (locals, so that loops keep them in
+    // registers).
+    const int shift = shift_;
+    const Key bucket_mask = low_mask(bucket_bits_);
+    auto bucket_of = [shift, bucket_mask](Key key) { return static_cast<int64_t>((key >> shift) & bucket_mask); };
     bucket_start_.assign(buckets + 1, 0);
     int64_t running = 0;
     for (int64_t b = 0; b < buckets; ++b) {
@@ -233,14 +631,16 @@ class SortedScores {
     }
     bucket_start_[buckets] = running;
     items_ = make_buffer<Item>(kept_);  // left uninitialised: every slot is written below
+    prefault_huge_pages(items_.get(), sizeof(Item) * static_cast<size_t>(kept_), n_threads);
     const Key remainder_mask = low_mask(shift_);
+    Item* const items = items_.get();
     parallel_for_dynamic(chunks, n_threads, [&](int64_t c) {
       auto [begin, end] = chunk_bounds(input.size, chunks, static_cast<int>(c));
       int64_t* local = offsets.data() + c * buckets;
       for (int64_t i = begin; i < end; ++i) {
-        if (!input.kept(i)) continue;
+        if (!kept_sample(input, i)) continue;
         const Key key = ScoreKey<Score>::encode(input.score_at(i));
-        Item& item = items_[local[bucket_of(key)]++];
+        Item& item = items[local[bucket_of(key)]++];
         item.packed = static_cast<Key>(((key & remainder_mask) << 1) | (input.positive_at(i) ? 1 : 0));
         if constexpr (Weighted) item.weight = input.weight_at(i);
       }
@@ -257,65 +657,119 @@ class SortedScores {
     return runs;
   }
 
-  // Per block: its row count, first row and entry totals. Counts come from
-  // a parallel pass; weighted entry totals from one sequential pass.
-  void index_blocks(int n_threads) {
+  // Sorts the blocks and indexes them: per block its row count, first row
+  // and entry totals. Each block is summarised by the thread that sorted it,
+  // right after sorting (while it is in cache). Weighted entry totals are
+  // one sequential pass over the samples in block order; it runs while the
+  // blocks are being sorted, advanced over each block as soon as the block
+  // and all blocks before it are sorted, by whichever thread finds it so.
+  void sort_and_index_blocks(int n_threads) {
     const int64_t blocks = block_count();
+    Item* const items = items_.get();
     std::vector<int64_t> rows(blocks, 0);
-    std::vector<Weight> positives(blocks, 0), negatives(blocks, 0);
-    first_rows_.resize(blocks);
-    parallel_for_dynamic(blocks, n_threads, [&](int64_t b) {
-      const Run& block = blocks_[b];
-      const Item* item = items_.get() + block.begin;
-      int64_t distinct = 1, positive = 0;
-      for (int64_t i = 0; i < block.count; ++i) {
-        positive += item[i].packed & 1;
-        if (i > 0) distinct += (item[i].packed >> 1) != (item[i - 1].packed >> 1);
-      }
-      rows[b] = distinct;
-      if constexpr (!Weighted) {
-        positives[b] = positive;
-        negatives[b] = block.count - positive;
-      }
-    });
+    // Unweighted: positives of the block, and samples and positives of its
+    // first row.
+    std::vector<int64_t> positives(Weighted ? 0 : blocks), first_count(Weighted ? 0 : blocks),
+        first_positive(Weighted ? 0 : blocks);
     entry_row_.assign(blocks + 1, 0);
     entry_positive_.assign(blocks + 1, 0);
     entry_negative_.assign(blocks + 1, 0);
+    first_rows_.resize(blocks);
+    std::unique_ptr<std::atomic<bool>[]> sorted(new std::atomic<bool>[std::max<int64_t>(blocks, 1)]);
+    for (int64_t b = 0; b < blocks; ++b) sorted[b].store(false, std::memory_order_relaxed);
+    std::atomic<bool> advancing{false};
+    int64_t frontier = 0;  // blocks with entry totals; owned by the thread holding `advancing`
+    // The sequential pass over block b (weighted): its first row and the
+    // entry totals of block b + 1.
+    auto sum_block = [&](int64_t b) {
+      const Run& block = blocks_[b];
+      const Item* item = items + block.begin;
+      Weight positive = entry_positive_[b], negative = entry_negative_[b];
+      const Key first = item[0].packed >> 1;
+      int64_t i = 0;
+      for (; i < block.count && (item[i].packed >> 1) == first; ++i) accumulate(item[i], positive, negative);
+      first_rows_[b] = TableRow{score_of(high_bits(block.bucket) | first), positive, negative};
+      for (; i < block.count; ++i) accumulate(item[i], positive, negative);
+      entry_positive_[b + 1] = positive;
+      entry_negative_[b + 1] = negative;
+    };
+    auto advance = [&] {
+      for (;;) {
+        if (advancing.exchange(true)) return;  // another thread is advancing
+        while (frontier < blocks && sorted[frontier].load()) sum_block(frontier++);
+        const int64_t reached = frontier;
+        advancing.store(false);
+        // A block sorted while this thread held `advancing` is taken here.
+        if (reached >= blocks || !sorted[reached].load()) return;
+      }
+    };
+    sort_each_run(items, blocks_, parallel_run, n_threads, [&](int64_t b) {
+      const Run& block = blocks_[b];
+      const Item* item = items + block.begin;
+      int64_t distinct = 1, positive = item[0].packed & 1;
+      for (int64_t i = 1; i < block.count; ++i) {
+        positive += item[i].packed & 1;
+        distinct += (item[i].packed >> 1) != (item[i - 1].packed >> 1);
+      }
+      rows[b] = distinct;
+      if constexpr (Weighted) {
+        sorted[b].store(true);
+        advance();
+      } else {
+        int64_t first = 1, first_positives = item[0].packed & 1;
+        while (first < block.count && (item[first].packed >> 1) == (item[0].packed >> 1)) {
+          first_positives += item[first].packed & 1;
+          ++first;
+        }
+        positives[b] = positive;
+        first_count[b] = first;
+        first_positive[b] = first_positives;
+      }
+    });
+    if constexpr (Weighted) {
+      while (frontier < blocks) sum_block(frontier++);  // all sorted: finish serially
+    }
     for (int64_t b = 0; b < blocks; ++b) {
       entry_row_[b + 1] = entry_row_[b] + rows[b];
       if constexpr (!Weighted) {
         entry_positive_[b + 1] = entry_positive_[b] + positives[b];
-        entry_negative_[b + 1] = entry_negative_[b] + negatives[b];
-      } else {
-        Weight positive = entry_positive_[b], negative = entry_negative_[b];
-        const Item* item = items_.get() + blocks_[b].begin;
-        for (int64_t i = 0; i < blocks_[b].count; ++i) accumulate(item[i], positive, negative);
-        entry_positive_[b + 1] = positive;
-        entry_negative_[b + 1] = negative;
+        entry_negative_[b + 1] = entry_negative_[b] + (blocks_[b].count - positives[b]);
+        const Run& block = blocks_[b];
+        first_rows_[b] = TableRow{score_of(high_bits(block.bucket) | (items[block.begin].packed >> 1)),
+                                  entry_positive_[b] + first_positive[b],
+                                  entry_negative_[b] + (first_count[b] - first_positive[b])};
       }
     }
-    parallel_for_dynamic(blocks, n_threads, [&](int64_t b) { first_rows_[b] = compute_first_row(b); });
   }
 
-  TableRow compute_first_row(int64_t b) const {
-    const Run& block = blocks_[b];
-    const Item* item = items_.get() + block.begin;
-    const Item* end = item + block.count;
-    const Key remainder = item->packed >> 1;
-    Weight positive = entry_positive_[b], negative = entry_negative_[b];
-    do {
-      accumulate(*item, positive, negative);
-      ++item;
-    } while (item != end && (item->packed >> 1) == remainder);
-    return TableRow{score_of(high_bits(block.bucket) | remainder), positive, negative};
+  // The counted table is one block of counted_rows_.size() rows.
+  void index_counted_rows() {
+    const CountedRow& first = counted_rows_.front();
+    const CountedRow& last = counted_rows_.back();
+    blocks_.assign(1, Run{0, kept_, 0});
+    entry_row_ = {0, static_cast<int64_t>(counted_rows_.size())};
+    entry_positive_ = {0, static_cast<Weight>(last.positive)};
+    entry_negative_ = {0, static_cast<Weight>(last.negative)};
+    first_rows_.assign(1, TableRow{score_of(first.key), static_cast<Weight>(first.positive),
+                                   static_cast<Weight>(first.negative)});
   }
+
+  // A row of a counted table: a key and the cumulative counts at it.
+  struct CountedRow {
+    Key key;
+    int64_t positive;
+    int64_t negative;
+  };
 
   Buffer<Item> items_;
+  std::vector<CountedRow> counted_rows_;
+  bool counted_ = false;
   std::vector<int64_t> bucket_start_;
   std::vector<Run> blocks_;
   std::vector<int64_t> entry_row_;
   std::vector<Weight> entry_positive_, entry_negative_;
   std::vector<TableRow> first_rows_;
+  ValueProblems problems_;
   Key low_key_ = 0, high_key_ = 0, base_ = 0;
   int bucket_bits_ = 0, shift_ = 0;
   int64_t kept_ = 0;

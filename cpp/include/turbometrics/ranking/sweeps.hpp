@@ -177,7 +177,8 @@ class KeptRows {
 
   // Without dropping every row is kept and the offsets are the table's; with
   // dropping, one sweep counts each block's kept rows (unless `count` is
-  // false: then only the decisions are available, for write_kept_rows_in_place).
+  // false: then only the decisions are available, for write_kept_rows_in_place,
+  // until count_kept is called).
   KeptRows(const Table& table, bool drop_intermediate, Corner corner, std::optional<TableRow> leading, int n_threads,
            bool count = true)
       : table_(table), corner_(corner), leading_(leading) {
@@ -185,16 +186,33 @@ class KeptRows {
     drop_ = drop_intermediate && points > 2;
     const int64_t blocks = table.block_count();
     offsets_.assign(blocks + 1, leading ? 1 : 0);
-    if (!drop_ || !count) {
-      for (int64_t b = 0; b <= blocks; ++b) offsets_[b] += table.entry_row(b);
-      return;
-    }
-    const auto counts = sweep_blocks(table, n_threads, [&](int64_t b) {
+    for (int64_t b = 0; b <= blocks; ++b) offsets_[b] += table.entry_row(b);
+    if (count) count_kept(n_threads);
+  }
+
+  // The counting sweep (for rows kept by a constructor told not to count).
+  void count_kept(int n_threads) {
+    if (!drop_) return;
+    const auto counts = sweep_blocks(table_, n_threads, [&](int64_t b) {
       int64_t kept = 0;
       for_each_row_of_block(b, [&](const TableRow&, bool keep) { kept += keep; });
       return kept;
     });
-    for (int64_t b = 0; b < blocks; ++b) offsets_[b + 1] = offsets_[b] + counts[b];
+    for (int64_t b = 0; b < table_.block_count(); ++b) offsets_[b + 1] = offsets_[b] + counts[b];
+  }
+
+  // The fraction of rows kept among the first blocks' rows (at least
+  // `sample_rows` of them, or all): whether writing in place pays.
+  double kept_fraction_of_first_rows(int64_t sample_rows) const {
+    if (!drop_) return 1.0;
+    int64_t rows = 0, kept = 0;
+    for (int64_t b = 0; b < table_.block_count() && rows < sample_rows; ++b) {
+      for_each_row_of_block(b, [&](const TableRow&, bool keep) {
+        ++rows;
+        kept += keep;
+      });
+    }
+    return rows == 0 ? 1.0 : static_cast<double>(kept) / static_cast<double>(rows);
   }
 
   // Number of kept points, including the leading one.
