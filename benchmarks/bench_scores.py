@@ -27,6 +27,7 @@ from pathlib import Path
 import numpy as np
 import sklearn.metrics as skm
 
+from synthetic_probabilities import make_probabilities
 from timing import timed, timed_pair
 
 import turbometrics as tm
@@ -47,12 +48,7 @@ def main() -> int:
     n = int(1e5 if args.quick else args.n)
     repeats = 3 if args.quick else args.repeats
     threads = args.n_threads or tm.get_num_threads()
-    rng = np.random.default_rng(0)
-    proba = rng.dirichlet(np.full(args.k, 0.3), n)
-    y = rng.integers(0, args.k, n)
-    p1 = proba[:, 0] / proba[:, :2].sum(axis=1)
-    y1 = (rng.random(n) < p1).astype(np.int64)
-    w = rng.random(n)
+    rng, proba, y, p1, y1, w = make_probabilities(n, args.k)
     f = rng.beta(2, 2, n)
     yf = (rng.random(n) < np.clip(f + rng.normal(0, 0.1, n), 0, 1)).astype(np.int64)
     try:

@@ -51,4 +51,21 @@ decltype(auto) visit_score_dtype(const py::array& array, F&& f) {
   throw py::type_error("unsupported dtype for a turbometrics kernel: " + std::string(py::str(dtype)));
 }
 
+// Calls f(Label{}) for integer and bool label dtypes (bool read as uint8);
+// other dtypes go to otherwise(dtype).
+template <class F, class Otherwise>
+decltype(auto) visit_integer_labels(const py::dtype& dtype, F&& f, Otherwise&& otherwise) {
+  const char kind = dtype.kind();
+  const auto size = dtype.itemsize();
+  if (kind == 'i' && size == 8) return f(int64_t{});
+  if (kind == 'i' && size == 4) return f(int32_t{});
+  if (kind == 'i' && size == 2) return f(int16_t{});
+  if (kind == 'i' && size == 1) return f(int8_t{});
+  if (kind == 'u' && size == 8) return f(uint64_t{});
+  if (kind == 'u' && size == 4) return f(uint32_t{});
+  if (kind == 'u' && size == 2) return f(uint16_t{});
+  if ((kind == 'u' || kind == 'b') && size == 1) return f(uint8_t{});
+  return otherwise(dtype);
+}
+
 }  // namespace turbometrics::bindings

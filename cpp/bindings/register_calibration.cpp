@@ -51,6 +51,31 @@ decltype(auto) visit_float(const py::array& array, F&& f) {
   throw py::type_error("calibration kernels read float64 or float32 probabilities, got " + std::string(py::str(dtype)));
 }
 
+// Points a BinInput at y_true when given (a bool mask for binary mode, int64
+// class indices otherwise) and at float64 sample weights when given.
+void attach_labels_and_weights(calibration::BinInput& in, calibration::Mode mode, int64_t rows,
+                               const py::array* labels, const std::optional<py::array>& weight) {
+  if (labels) {
+    const auto l = view_1d(*labels, "y_true");
+    if (l.size != rows) throw std::invalid_argument("y_true and y_prob differ in length");
+    const py::dtype dtype = labels->dtype();
+    const bool mask = dtype.itemsize() == 1 && (dtype.kind() == 'b' || dtype.kind() == 'u');
+    const bool index = dtype.kind() == 'i' && dtype.itemsize() == 8;
+    if (mode == calibration::Mode::binary ? !mask : !index)
+      throw py::type_error("y_true must be a bool mask (binary) or int64 class indices");
+    in.label = l.data;
+    in.label_stride = l.stride;
+  }
+  if (weight) {
+    const auto w = view_1d(*weight, "sample_weight");
+    if (w.size != rows) throw std::invalid_argument("sample_weight and y_prob differ in length");
+    if (!(weight->dtype().kind() == 'f' && weight->dtype().itemsize() == 8))
+      throw py::type_error("sample_weight must be float64");
+    in.weight = w.data;
+    in.weight_stride = w.stride;
+  }
+}
+
 py::tuple bin_table(const py::array& prob, const std::string& mode_name,
                               const std::optional<py::array>& labels, const std::optional<py::array>& weight,
                               const py::array_t<double, py::array::c_style | py::array::forcecast>& edges,
@@ -66,25 +91,7 @@ py::tuple bin_table(const py::array& prob, const std::string& mode_name,
     if (mode == calibration::Mode::binary && view.cols != 1)
       throw std::invalid_argument("binary mode reads a 1-D y_prob");
     calibration::BinInput in;
-    if (labels) {
-      const auto l = view_1d(*labels, "y_true");
-      if (l.size != view.rows) throw std::invalid_argument("y_true and y_prob differ in length");
-      const py::dtype dtype = labels->dtype();
-      const bool mask = dtype.itemsize() == 1 && (dtype.kind() == 'b' || dtype.kind() == 'u');
-      const bool index = dtype.kind() == 'i' && dtype.itemsize() == 8;
-      if (mode == calibration::Mode::binary ? !mask : !index)
-        throw py::type_error("y_true must be a bool mask (binary) or int64 class indices");
-      in.label = l.data;
-      in.label_stride = l.stride;
-    }
-    if (weight) {
-      const auto w = view_1d(*weight, "sample_weight");
-      if (w.size != view.rows) throw std::invalid_argument("sample_weight and y_prob differ in length");
-      if (!(weight->dtype().kind() == 'f' && weight->dtype().itemsize() == 8))
-        throw py::type_error("sample_weight must be float64");
-      in.weight = w.data;
-      in.weight_stride = w.stride;
-    }
+    attach_labels_and_weights(in, mode, view.rows, labels ? &*labels : nullptr, weight);
     const int64_t tables = mode == calibration::Mode::classwise ? view.cols : 1;
     if (edges.ndim() == 1) {
       in.n_bins = edges.shape(0) - 1;
@@ -147,21 +154,6 @@ py::tuple probability_facts(const py::array& y_prob, bool check_rows, double rto
   return py::make_tuple(facts.status, facts.min, facts.max, facts.rows_sum_to_one);
 }
 
-// Calls f(Label{}) for integer and bool label dtypes (bool read as uint8).
-template <class F>
-decltype(auto) visit_integer_labels(const py::dtype& dtype, F&& f) {
-  const char kind = dtype.kind();
-  const auto size = dtype.itemsize();
-  if (kind == 'i' && size == 8) return f(int64_t{});
-  if (kind == 'i' && size == 4) return f(int32_t{});
-  if (kind == 'i' && size == 2) return f(int16_t{});
-  if (kind == 'i' && size == 1) return f(int8_t{});
-  if (kind == 'u' && size == 8) return f(uint64_t{});
-  if (kind == 'u' && size == 4) return f(uint32_t{});
-  if (kind == 'u' && size == 2) return f(uint16_t{});
-  if ((kind == 'u' || kind == 'b') && size == 1) return f(uint8_t{});
-  throw py::type_error("score kernels read integer or bool labels, got " + std::string(py::str(dtype)));
-}
 
 py::tuple score_sums(const py::array& y_prob, const py::array& labels, const py::array& classes,
                      const std::optional<py::array>& weight, const std::string& score, double eps, int n_threads) {
@@ -186,7 +178,7 @@ py::tuple score_sums(const py::array& y_prob, const py::array& labels, const py:
   if (score == "brier") kind = calibration::Score::brier;
   else if (score == "log") kind = calibration::Score::log;
   else throw std::invalid_argument("unknown score " + score);
-  return visit_integer_labels(labels.dtype(), [&](auto tag) -> py::tuple {
+  return bindings::visit_integer_labels(labels.dtype(), [&](auto tag) -> py::tuple {
     using Label = decltype(tag);
     std::vector<Label> class_list(static_cast<size_t>(cl.size));
     for (int64_t i = 0; i < cl.size; ++i) class_list[i] = labels::load_label<Label>(cl.data, cl.stride, i);
@@ -200,6 +192,8 @@ py::tuple score_sums(const py::array& y_prob, const py::array& labels, const py:
       sums = calibration::score_sums<Label>(rows, l.data, l.stride, encoder, w, w_stride, kind, eps, n_threads);
     }
     return py::make_tuple(sums.total, sums.weight, sums.unknown_label);
+  }, [](const py::dtype& other) -> py::tuple {
+    throw py::type_error("score kernels read integer or bool labels, got " + std::string(py::str(other)));
   });
 }
 
@@ -216,23 +210,7 @@ py::tuple smooth_deposit(const py::array& prob, const std::string& mode_name, co
     if (mode == calibration::Mode::binary && view.cols != 1)
       throw std::invalid_argument("binary mode reads a 1-D y_prob");
     calibration::BinInput in;
-    const auto l = view_1d(labels, "y_true");
-    if (l.size != view.rows) throw std::invalid_argument("y_true and y_prob differ in length");
-    const py::dtype dtype = labels.dtype();
-    const bool mask = dtype.itemsize() == 1 && (dtype.kind() == 'b' || dtype.kind() == 'u');
-    const bool index = dtype.kind() == 'i' && dtype.itemsize() == 8;
-    if (mode == calibration::Mode::binary ? !mask : !index)
-      throw py::type_error("y_true must be a bool mask (binary) or int64 class indices");
-    in.label = l.data;
-    in.label_stride = l.stride;
-    if (weight) {
-      const auto w = view_1d(*weight, "sample_weight");
-      if (w.size != view.rows) throw std::invalid_argument("sample_weight and y_prob differ in length");
-      if (!(weight->dtype().kind() == 'f' && weight->dtype().itemsize() == 8))
-        throw py::type_error("sample_weight must be float64");
-      in.weight = w.data;
-      in.weight_stride = w.stride;
-    }
+    attach_labels_and_weights(in, mode, view.rows, &labels, weight);
     calibration::Deposit d;
     {
       py::gil_scoped_release release;

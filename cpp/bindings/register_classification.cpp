@@ -15,22 +15,15 @@ using bindings::view_1d;
 
 namespace {
 
-// Calls f(Label{}) for the label dtypes the kernels read (bool as uint8).
+// Calls f(Label{}) for the label dtypes the kernels read: integers, bool
+// (as uint8), float64 and float32.
 template <class F>
 decltype(auto) visit_label_dtype(const py::dtype& dtype, F&& f) {
-  const char kind = dtype.kind();
-  const auto size = dtype.itemsize();
-  if (kind == 'i' && size == 8) return f(int64_t{});
-  if (kind == 'i' && size == 4) return f(int32_t{});
-  if (kind == 'i' && size == 2) return f(int16_t{});
-  if (kind == 'i' && size == 1) return f(int8_t{});
-  if (kind == 'u' && size == 8) return f(uint64_t{});
-  if (kind == 'u' && size == 4) return f(uint32_t{});
-  if (kind == 'u' && size == 2) return f(uint16_t{});
-  if ((kind == 'u' || kind == 'b') && size == 1) return f(uint8_t{});
-  if (kind == 'f' && size == 8) return f(double{});
-  if (kind == 'f' && size == 4) return f(float{});
-  throw py::type_error("unsupported label dtype: " + std::string(py::str(dtype)));
+  return bindings::visit_integer_labels(dtype, f, [&](const py::dtype& other) -> decltype(f(int64_t{})) {
+    if (other.kind() == 'f' && other.itemsize() == 8) return f(double{});
+    if (other.kind() == 'f' && other.itemsize() == 4) return f(float{});
+    throw py::type_error("unsupported label dtype: " + std::string(py::str(other)));
+  });
 }
 
 void require_native(const py::array& a, const char* name) {
