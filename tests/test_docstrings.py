@@ -1,0 +1,101 @@
+"""The examples in the documentation stay true.
+
+* Every public module of turbometrics (a module path without a component
+  starting with ``_``) and every object it exports in ``__all__`` has its
+  docstring examples run by :mod:`doctest`, as ``help()`` shows them.
+  Public modules whose optional dependency is not installed are skipped.
+* Every ```` ```python ```` block of README.md is run, unless the line before
+  it is ``<!-- not run: REASON -->`` (a block that needs your own files).
+"""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import inspect
+import pkgutil
+import re
+from pathlib import Path
+from typing import Dict, Iterator, List, Tuple
+
+import pytest
+
+import turbometrics
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+OPTIONS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
+# Modules that only run as programs.
+NOT_LIBRARY = {"turbometrics.__main__"}
+
+
+def public_module_names() -> List[str]:
+    names = ["turbometrics"]
+    for info in pkgutil.walk_packages(turbometrics.__path__, "turbometrics."):
+        if not any(part.startswith("_") for part in info.name.split(".")) and info.name not in NOT_LIBRARY:
+            names.append(info.name)
+    return sorted(names)
+
+
+def docstring_tests(module_name: str) -> List[doctest.DocTest]:
+    """The doctests of a module and of everything it exports."""
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as error:  # an optional extra that is not installed
+        pytest.skip(f"{module_name}: {error}")
+    finder = doctest.DocTestFinder()
+    tests: Dict[str, doctest.DocTest] = {t.name: t for t in finder.find(module, module_name)}
+    for name in getattr(module, "__all__", []):
+        obj = getattr(module, name)
+        if inspect.ismodule(obj):
+            continue  # tested as a module of its own
+        for test in finder.find(obj, f"{module_name}.{name}", module=False):
+            tests.setdefault(test.name, test)
+    return [t for t in tests.values() if t.examples]
+
+
+@pytest.mark.parametrize("module_name", public_module_names())
+def test_docstring_examples(module_name: str) -> None:
+    runner = doctest.DocTestRunner(optionflags=OPTIONS)
+    for test in docstring_tests(module_name):
+        runner.run(test)
+    results = runner.summarize(verbose=False)
+    assert results.failed == 0, f"{results.failed} docstring example(s) of {module_name} failed (output above)"
+
+
+def test_public_functions_have_examples() -> None:
+    """Every exported function and class shows how it is called."""
+    missing = []
+    for module_name in ("turbometrics", "turbometrics.stability", "turbometrics.coco", "turbometrics.coco.mask"):
+        module = importlib.import_module(module_name)
+        for name in module.__all__:
+            obj = getattr(module, name)
+            if inspect.ismodule(obj) or (inspect.isclass(obj) and issubclass(obj, (Warning, Exception))):
+                continue
+            if ">>> " not in (inspect.getdoc(obj) or ""):
+                missing.append(f"{module_name}.{name}")
+    assert not missing, f"no example in the docstring of {missing}"
+
+
+def readme_python_blocks() -> Iterator[Tuple[int, str, str]]:
+    """(line number, code, skip reason or '') of each ```python block."""
+    lines = README.read_text(encoding="utf-8").splitlines()
+    i = 0
+    while i < len(lines):
+        if lines[i].strip() == "```python":
+            start = i + 1
+            previous = lines[i - 1].strip() if i > 0 else ""
+            skip = re.fullmatch(r"<!-- not run: (.*) -->", previous)
+            end = start
+            while lines[end].strip() != "```":
+                end += 1
+            yield start + 1, "\n".join(lines[start:end]) + "\n", skip.group(1) if skip else ""
+            i = end
+        i += 1
+
+
+@pytest.mark.parametrize("line, code, skip",
+                         [pytest.param(*block, id=f"README.md:{block[0]}") for block in readme_python_blocks()])
+def test_readme_python_blocks_run(line: int, code: str, skip: str) -> None:
+    if skip:
+        pytest.skip(f"README.md line {line}: {skip}")
+    exec(compile(code, f"README.md:{line}", "exec"), {"__name__": "readme"})
