@@ -216,6 +216,11 @@ def reliability_diagram(y_true: Any, y_prob: Any, *, n_bins: int = 15, strategy:
     this diagram); every bin is returned, empty ones with weight 0 and NaN
     confidence and accuracy.
 
+    Parameters
+    ----------
+    y_true, y_prob, n_bins, strategy, mode, pos_label, sample_weight, n_threads
+        As in :func:`calibration_error`.
+
     Returns
     -------
     ReliabilityDiagram

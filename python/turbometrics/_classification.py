@@ -70,6 +70,14 @@ def accuracy_score(y_true: Any, y_pred: Any, *, normalize: bool = True, sample_w
     Returns
     -------
     float
+
+    Examples
+    --------
+    >>> import turbometrics as tm
+    >>> tm.accuracy_score([0, 1, 2, 3], [0, 2, 1, 3])
+    0.5
+    >>> tm.accuracy_score([0, 1, 2, 3], [0, 2, 1, 3], normalize=False)
+    2.0
     """
     validate("accuracy_score", {"y_true": y_true, "y_pred": y_pred, "normalize": normalize,
                                 "sample_weight": sample_weight},
@@ -155,6 +163,12 @@ def balanced_accuracy_score(y_true: Any, y_pred: Any, *, sample_weight: Any = No
     Returns
     -------
     float
+
+    Examples
+    --------
+    >>> import turbometrics as tm
+    >>> tm.balanced_accuracy_score([0, 1, 0, 0, 1, 0], [0, 1, 0, 0, 0, 1])
+    0.625
     """
     validate("balanced_accuracy_score", {"y_true": y_true, "y_pred": y_pred, "sample_weight": sample_weight,
                                          "adjusted": adjusted},
@@ -196,6 +210,14 @@ def cohen_kappa_score(y1: Any, y2: Any, *, labels: Any = None, weights: Optional
     Returns
     -------
     float
+
+    Examples
+    --------
+    >>> import turbometrics as tm
+    >>> round(tm.cohen_kappa_score(["cat", "ant", "cat", "cat"], ["ant", "ant", "cat", "cat"]), 6)
+    0.5
+    >>> round(tm.cohen_kappa_score([0, 1, 2, 2], [0, 2, 2, 1], weights="quadratic"), 6)
+    0.636364
     """
     validate("cohen_kappa_score", {"y1": y1, "y2": y2, "labels": labels, "weights": weights,
                                    "sample_weight": sample_weight, "replace_undefined_by": replace_undefined_by},
@@ -252,6 +274,12 @@ def matthews_corrcoef(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
     -------
     float
         0.0 when either marginal is constant.
+
+    Examples
+    --------
+    >>> import turbometrics as tm
+    >>> round(tm.matthews_corrcoef([+1, +1, +1, -1], [+1, -1, +1, +1]), 6)
+    -0.333333
     """
     validate("matthews_corrcoef", {"y_true": y_true, "y_pred": y_pred, "sample_weight": sample_weight},
              {"y_true": [ARRAY_LIKE], "y_pred": [ARRAY_LIKE], "sample_weight": WEIGHTS})

@@ -59,6 +59,17 @@ def confusion_matrix(y_true: Any, y_pred: Any, *, labels: Any = None, sample_wei
     C : ndarray of shape (n_classes, n_classes)
         int64 when unweighted or with integer weights, float64 otherwise or
         when normalised.
+
+    Examples
+    --------
+    >>> import turbometrics as tm
+    >>> tm.confusion_matrix([2, 0, 2, 2, 0, 1], [0, 0, 2, 2, 0, 2])
+    array([[2, 0, 0],
+           [0, 0, 1],
+           [1, 0, 2]])
+    >>> tm.confusion_matrix(["cat", "ant", "cat"], ["ant", "ant", "cat"], labels=["ant", "cat"], normalize="true")
+    array([[1. , 0. ],
+           [0.5, 0.5]])
     """
     validate("confusion_matrix", {"y_true": y_true, "y_pred": y_pred, "labels": labels,
                                   "sample_weight": sample_weight, "normalize": normalize},
@@ -152,6 +163,20 @@ def multilabel_confusion_matrix(y_true: Any, y_pred: Any, *, sample_weight: Any 
     Returns
     -------
     ndarray of shape (n_outputs, 2, 2)
+
+    Examples
+    --------
+    >>> import turbometrics as tm
+    >>> tm.multilabel_confusion_matrix(["cat", "ant", "cat", "bird"], ["ant", "ant", "cat", "cat"],
+    ...                                labels=["ant", "bird", "cat"])
+    array([[[2, 1],
+            [0, 1]],
+    <BLANKLINE>
+           [[3, 0],
+            [1, 0]],
+    <BLANKLINE>
+           [[1, 1],
+            [1, 1]]])
     """
     validate("multilabel_confusion_matrix", {"y_true": y_true, "y_pred": y_pred, "sample_weight": sample_weight,
                                              "labels": labels, "samplewise": samplewise},

@@ -173,13 +173,25 @@ def precision_recall_fscore_support(y_true: Any, y_pred: Any, *, beta: float = 1
     Parameters
     ----------
     y_true, y_pred : array-like or label indicator array
+        True and predicted labels (1-D, any label type), or two
+        multilabel indicator matrices of shape (n_samples, n_labels).
     beta : float, default=1.0
+        Weight of recall against precision in the F-score.
     labels : array-like, default=None
+        The labels to report, in this order (default: every label present,
+        sorted). Labels absent from the data get 0 support.
     pos_label : int, float, bool or str, default=1
+        The class to report when ``average='binary'`` and the data is binary.
     average : {'binary', 'micro', 'macro', 'samples', 'weighted'} or None, default=None
+        None returns per-label arrays; 'micro' pools the counts, 'macro' is
+        the unweighted mean over labels, 'weighted' weights by support,
+        'samples' averages per sample (multilabel only).
     warn_for : list, tuple or set
+        Which of "precision", "recall", "f-score" warn when ill-defined.
     sample_weight : array-like of shape (n_samples,), default=None
     zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
+        The value of a ratio whose denominator is 0; "warn" uses 0 and issues
+        an :class:`UndefinedMetricWarning`.
     n_threads : int, default=None
         Threads for the counting pass; the result is identical for every
         thread count.
@@ -187,7 +199,29 @@ def precision_recall_fscore_support(y_true: Any, y_pred: Any, *, beta: float = 1
     Returns
     -------
     precision, recall, fbeta_score : float or ndarray of float64
-    support : None or ndarray
+        Floats when averaged, per-label arrays when ``average=None``.
+    support : None or ndarray of int64
+        The number of true samples of each label; None when averaged.
+
+    Raises
+    ------
+    ValueError
+        With scikit-learn's messages: mixed or unsupported target types,
+        ``average='binary'`` on multiclass data, a ``pos_label`` that is not
+        a label, inconsistent lengths.
+
+    Examples
+    --------
+    >>> import turbometrics as tm
+    >>> y_true = ["cat", "dog", "pig", "cat", "dog", "pig"]
+    >>> y_pred = ["cat", "pig", "dog", "cat", "cat", "dog"]
+    >>> precision, recall, f1, support = tm.precision_recall_fscore_support(y_true, y_pred)
+    >>> precision
+    array([0.66666667, 0.        , 0.        ])
+    >>> support
+    array([2, 2, 2])
+    >>> [round(v, 6) for v in tm.precision_recall_fscore_support(y_true, y_pred, average="macro")[:3]]
+    [0.222222, 0.333333, 0.266667]
     """
     _validate("precision_recall_fscore_support", y_true=y_true, y_pred=y_pred, beta=beta, labels=labels,
               pos_label=pos_label, average=average, warn_for=warn_for, sample_weight=sample_weight,
@@ -207,8 +241,32 @@ def _one_score(which: int, warn_for: tuple, y_true: Any, y_pred: Any, beta: floa
 def precision_score(y_true: Any, y_pred: Any, *, labels: Any = None, pos_label: Any = 1,
                     average: Optional[str] = "binary", sample_weight: Any = None, zero_division: Any = "warn",
                     n_threads: Optional[int] = None) -> Score:
-    """Precision, as :func:`sklearn.metrics.precision_score` (parameters as
-    in :func:`precision_recall_fscore_support`)."""
+    """Precision tp / (tp + fp), as :func:`sklearn.metrics.precision_score`.
+
+    Parameters
+    ----------
+    y_true, y_pred, labels, pos_label, sample_weight, zero_division, n_threads
+        As in :func:`precision_recall_fscore_support`.
+    average : {'binary', 'micro', 'macro', 'samples', 'weighted'} or None, default='binary'
+        'binary' reports ``pos_label`` only; None returns one value per label.
+
+    Returns
+    -------
+    precision : float, or ndarray of float64 when ``average=None``
+
+    Raises
+    ------
+    ValueError
+        As :func:`precision_recall_fscore_support`.
+
+    Examples
+    --------
+    >>> import turbometrics as tm
+    >>> tm.precision_score([0, 1, 1, 0], [1, 1, 1, 0])
+    0.6666666666666666
+    >>> tm.precision_score([0, 1, 2, 0, 1, 2], [0, 2, 1, 0, 0, 1], average=None)
+    array([0.66666667, 0.        , 0.        ])
+    """
     _validate("precision_score", y_true=y_true, y_pred=y_pred, labels=labels, pos_label=pos_label, average=average,
               sample_weight=sample_weight, zero_division=zero_division)
     return _one_score(0, ("precision",), y_true, y_pred, 1.0, labels, pos_label, average,
@@ -219,8 +277,32 @@ def precision_score(y_true: Any, y_pred: Any, *, labels: Any = None, pos_label: 
 def recall_score(y_true: Any, y_pred: Any, *, labels: Any = None, pos_label: Any = 1,
                  average: Optional[str] = "binary", sample_weight: Any = None, zero_division: Any = "warn",
                  n_threads: Optional[int] = None) -> Score:
-    """Recall, as :func:`sklearn.metrics.recall_score` (parameters as in
-    :func:`precision_recall_fscore_support`)."""
+    """Recall tp / (tp + fn), as :func:`sklearn.metrics.recall_score`.
+
+    Parameters
+    ----------
+    y_true, y_pred, labels, pos_label, sample_weight, zero_division, n_threads
+        As in :func:`precision_recall_fscore_support`.
+    average : {'binary', 'micro', 'macro', 'samples', 'weighted'} or None, default='binary'
+        'binary' reports ``pos_label`` only; None returns one value per label.
+
+    Returns
+    -------
+    recall : float, or ndarray of float64 when ``average=None``
+
+    Raises
+    ------
+    ValueError
+        As :func:`precision_recall_fscore_support`.
+
+    Examples
+    --------
+    >>> import turbometrics as tm
+    >>> tm.recall_score([0, 1, 1, 0], [1, 1, 0, 0])
+    0.5
+    >>> tm.recall_score([0, 1, 2, 0, 1, 2], [0, 2, 1, 0, 0, 1], average="macro")
+    0.3333333333333333
+    """
     _validate("recall_score", y_true=y_true, y_pred=y_pred, labels=labels, pos_label=pos_label, average=average,
               sample_weight=sample_weight, zero_division=zero_division)
     return _one_score(1, ("recall",), y_true, y_pred, 1.0, labels, pos_label, average,
@@ -231,8 +313,32 @@ def recall_score(y_true: Any, y_pred: Any, *, labels: Any = None, pos_label: Any
 def fbeta_score(y_true: Any, y_pred: Any, *, beta: float, labels: Any = None, pos_label: Any = 1,
                 average: Optional[str] = "binary", sample_weight: Any = None, zero_division: Any = "warn",
                 n_threads: Optional[int] = None) -> Score:
-    """F-beta score, as :func:`sklearn.metrics.fbeta_score` (parameters as
-    in :func:`precision_recall_fscore_support`)."""
+    """F-beta score (1 + beta²)·P·R / (beta²·P + R), as :func:`sklearn.metrics.fbeta_score`.
+
+    Parameters
+    ----------
+    y_true, y_pred, labels, pos_label, sample_weight, zero_division, n_threads
+        As in :func:`precision_recall_fscore_support`.
+    beta : float
+        Recall is beta times as important as precision.
+    average : {'binary', 'micro', 'macro', 'samples', 'weighted'} or None, default='binary'
+        'binary' reports ``pos_label`` only; None returns one value per label.
+
+    Returns
+    -------
+    fbeta : float, or ndarray of float64 when ``average=None``
+
+    Raises
+    ------
+    ValueError
+        As :func:`precision_recall_fscore_support`.
+
+    Examples
+    --------
+    >>> import turbometrics as tm
+    >>> round(tm.fbeta_score([0, 1, 1, 0, 1], [1, 1, 0, 0, 1], beta=2.0), 6)
+    0.666667
+    """
     _validate("fbeta_score", y_true=y_true, y_pred=y_pred, beta=beta, labels=labels, pos_label=pos_label,
               average=average, sample_weight=sample_weight, zero_division=zero_division)
     return _one_score(2, ("f-score",), y_true, y_pred, beta, labels, pos_label, average,
@@ -242,8 +348,32 @@ def fbeta_score(y_true: Any, y_pred: Any, *, beta: float, labels: Any = None, po
 @bind_like_scikit_learn
 def f1_score(y_true: Any, y_pred: Any, *, labels: Any = None, pos_label: Any = 1, average: Optional[str] = "binary",
              sample_weight: Any = None, zero_division: Any = "warn", n_threads: Optional[int] = None) -> Score:
-    """F1 score, as :func:`sklearn.metrics.f1_score` (parameters as in
-    :func:`precision_recall_fscore_support`)."""
+    """F1 score, the harmonic mean of precision and recall, as :func:`sklearn.metrics.f1_score`.
+
+    Parameters
+    ----------
+    y_true, y_pred, labels, pos_label, sample_weight, zero_division, n_threads
+        As in :func:`precision_recall_fscore_support`.
+    average : {'binary', 'micro', 'macro', 'samples', 'weighted'} or None, default='binary'
+        'binary' reports ``pos_label`` only; None returns one value per label.
+
+    Returns
+    -------
+    f1 : float, or ndarray of float64 when ``average=None``
+
+    Raises
+    ------
+    ValueError
+        As :func:`precision_recall_fscore_support`.
+
+    Examples
+    --------
+    >>> import turbometrics as tm
+    >>> tm.f1_score([0, 1, 1, 0], [1, 1, 0, 0])
+    0.5
+    >>> round(tm.f1_score([0, 1, 2, 0, 1, 2], [0, 2, 1, 0, 0, 1], average="weighted"), 6)
+    0.266667
+    """
     _validate("f1_score", y_true=y_true, y_pred=y_pred, labels=labels, pos_label=pos_label, average=average,
               sample_weight=sample_weight, zero_division=zero_division)
     return _one_score(2, ("f-score",), y_true, y_pred, 1, labels, pos_label, average, sample_weight,
@@ -265,6 +395,12 @@ def jaccard_score(y_true: Any, y_pred: Any, *, labels: Any = None, pos_label: An
     Returns
     -------
     float, or ndarray of float64 when ``average`` is None.
+
+    Examples
+    --------
+    >>> import turbometrics as tm
+    >>> round(tm.jaccard_score([0, 1, 1, 0, 1], [1, 1, 0, 0, 1]), 6)
+    0.5
     """
     validate("jaccard_score", {"y_true": y_true, "y_pred": y_pred, "labels": labels, "pos_label": pos_label,
                                "average": average, "sample_weight": sample_weight, "zero_division": zero_division},

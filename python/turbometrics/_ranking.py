@@ -87,6 +87,20 @@ def confusion_matrix_at_thresholds(y_true: Any, y_score: Any, *, pos_label: Any 
     thresholds : ndarray of shape (n_thresholds,)
         Distinct scores in decreasing order, in the dtype of ``y_score``.
         -0.0 and 0.0 are one score, reported as 0.0.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import turbometrics as tm
+    >>> y_true = np.array([0, 0, 1, 1])
+    >>> y_score = np.array([0.1, 0.4, 0.35, 0.8])
+    >>> tns, fps, fns, tps, thresholds = tm.confusion_matrix_at_thresholds(y_true, y_score)
+    >>> thresholds
+    array([0.8 , 0.4 , 0.35, 0.1 ])
+    >>> tps
+    array([1., 1., 2., 2.])
+    >>> fps
+    array([0., 1., 1., 2.])
     """
     validate("confusion_matrix_at_thresholds",
              {"y_true": y_true, "y_score": y_score, "pos_label": pos_label, "sample_weight": sample_weight},
@@ -123,6 +137,20 @@ def roc_curve(y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight
         weight is not positive is all NaN, with an UndefinedMetricWarning.
     thresholds : ndarray of float64
         Decreasing thresholds; ``thresholds[0]`` is ``inf``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import turbometrics as tm
+    >>> y_true = np.array([0, 0, 1, 1])
+    >>> y_score = np.array([0.1, 0.4, 0.35, 0.8])
+    >>> fpr, tpr, thresholds = tm.roc_curve(y_true, y_score)
+    >>> fpr
+    array([0. , 0. , 0.5, 0.5, 1. ])
+    >>> tpr
+    array([0. , 0.5, 0.5, 1. , 1. ])
+    >>> thresholds
+    array([ inf, 0.8 , 0.4 , 0.35, 0.1 ])
     """
     validate("roc_curve", {"y_true": y_true, "y_score": y_score, "pos_label": pos_label,
                            "sample_weight": sample_weight, "drop_intermediate": drop_intermediate},
@@ -170,6 +198,25 @@ def precision_recall_curve(y_true: Any, y_score: Any, *, pos_label: Any = None, 
     thresholds : ndarray of shape (n_thresholds,)
         Increasing thresholds in the dtype of ``y_score`` (float32 stays
         float32, integers stay integers).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import turbometrics as tm
+    >>> y_true = np.array([0, 0, 1, 1])
+    >>> y_score = np.array([0.1, 0.4, 0.35, 0.8])
+    >>> precision, recall, thresholds = tm.precision_recall_curve(y_true, y_score)
+    >>> precision
+    array([0.5       , 0.66666667, 0.5       , 1.        , 1.        ])
+    >>> recall
+    array([1. , 1. , 0.5, 0.5, 0. ])
+    >>> thresholds
+    array([0.1 , 0.35, 0.4 , 0.8 ])
+
+    Thresholds keep the scores' dtype:
+
+    >>> tm.precision_recall_curve(y_true, y_score.astype(np.float32))[2].dtype
+    dtype('float32')
     """
     validate("precision_recall_curve", {"y_true": y_true, "y_score": y_score, "pos_label": pos_label,
                                         "sample_weight": sample_weight, "drop_intermediate": drop_intermediate},
@@ -217,6 +264,20 @@ def det_curve(y_true: Any, y_score: Any, pos_label: Any = None, sample_weight: A
     ------
     ValueError
         If only one class is present in ``y_true``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import turbometrics as tm
+    >>> y_true = np.array([0, 0, 1, 1])
+    >>> y_score = np.array([0.1, 0.4, 0.35, 0.8])
+    >>> fpr, fnr, thresholds = tm.det_curve(y_true, y_score)
+    >>> fpr
+    array([0.5, 0.5, 0. ])
+    >>> fnr
+    array([0. , 0.5, 0.5])
+    >>> thresholds
+    array([0.35, 0.4 , 0.8 ])
     """
     validate("det_curve", {"y_true": y_true, "y_score": y_score, "pos_label": pos_label,
                            "sample_weight": sample_weight, "drop_intermediate": drop_intermediate},
@@ -367,6 +428,28 @@ def roc_auc_score(y_true: Any, y_score: Any, *, average: Optional[str] = "macro"
     -------
     auc : float, or ndarray of float64 when ``average=None`` (multilabel)
         NaN, with an UndefinedMetricWarning, when y_true has one class.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import turbometrics as tm
+    >>> y_true = np.array([0, 0, 1, 1])
+    >>> y_score = np.array([0.1, 0.4, 0.35, 0.8])
+    >>> tm.roc_auc_score(y_true, y_score)
+    0.75
+
+    Tied scores count one half; ``max_fpr`` gives McClish's standardised partial AUC:
+
+    >>> tm.roc_auc_score([0, 1, 0, 1], [0.5, 0.5, 0.2, 0.9])
+    0.875
+    >>> round(tm.roc_auc_score(y_true, y_score, max_fpr=0.5), 6)
+    0.666667
+
+    Multiclass, one-vs-rest over class probabilities:
+
+    >>> proba = np.array([[0.7, 0.2, 0.1], [0.2, 0.5, 0.3], [0.1, 0.3, 0.6], [0.3, 0.4, 0.3]])
+    >>> round(tm.roc_auc_score([0, 1, 2, 1], proba, multi_class="ovr"), 6)
+    1.0
     """
     validate("roc_auc_score", {"y_true": y_true, "y_score": y_score, "average": average,
                                "sample_weight": sample_weight, "max_fpr": max_fpr, "multi_class": multi_class,
@@ -445,6 +528,17 @@ def average_precision_score(y_true: Any, y_score: Any, *, average: Optional[str]
     -------
     average_precision : float, or ndarray when ``average=None`` (multilabel)
         0.0 with a UserWarning when there is no positive sample.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import turbometrics as tm
+    >>> y_true = np.array([0, 0, 1, 1])
+    >>> y_score = np.array([0.1, 0.4, 0.35, 0.8])
+    >>> round(tm.average_precision_score(y_true, y_score), 6)
+    0.833333
+    >>> tm.average_precision_score(["no", "yes", "yes"], [0.2, 0.9, 0.6], pos_label="yes")
+    1.0
     """
     validate("average_precision_score", {"y_true": y_true, "y_score": y_score, "average": average,
                                          "pos_label": pos_label, "sample_weight": sample_weight},

@@ -94,6 +94,14 @@ def set_num_threads(n_threads: Optional[int]) -> None:
         If ``n_threads`` is smaller than 1.
     TypeError
         If ``n_threads`` is not an int or None.
+
+    Examples
+    --------
+    >>> import turbometrics as tm
+    >>> tm.set_num_threads(2)
+    >>> tm.get_num_threads()
+    2
+    >>> tm.set_num_threads(None)   # back to OMP_NUM_THREADS or the available CPUs
     """
     global _configured_threads
     _configured_threads = None if n_threads is None else _validate(n_threads, "n_threads")
@@ -108,6 +116,12 @@ def get_num_threads() -> int:
         1 in a process forked after parallel kernels ran; otherwise the value
         of :func:`set_num_threads`, else ``OMP_NUM_THREADS``, else the number
         of CPUs available to the process.
+
+    Examples
+    --------
+    >>> import turbometrics as tm
+    >>> tm.get_num_threads() >= 1
+    True
     """
     if _forked_after_parallel_use:
         return 1

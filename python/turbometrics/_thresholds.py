@@ -32,7 +32,22 @@ _COMMON = {
 class BestThreshold(NamedTuple):
     """The threshold that maximises a decision metric, and the rates at it.
 
-    ``threshold`` is +inf when predicting no positive at all is best.
+    Attributes
+    ----------
+    threshold : float
+        Predict positive when ``y_score >= threshold``; +inf when predicting
+        no positive at all is best.
+    value : float
+        The metric at that threshold.
+    precision, recall, tpr, fpr : float
+        The rates at that threshold (``tpr == recall``); a ratio with a zero
+        denominator is 0.
+
+    Examples
+    --------
+    >>> import turbometrics as tm
+    >>> tm.best_threshold([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    BestThreshold(threshold=0.35, value=0.8, precision=0.6666666666666666, recall=1.0, tpr=1.0, fpr=0.5)
     """
 
     threshold: float
@@ -72,6 +87,21 @@ def best_threshold(y_true: Any, y_score: Any, *, metric: str = "f1", beta: float
     BestThreshold
         ``(threshold, value, precision, recall, tpr, fpr)``. On ties the
         highest threshold wins.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import turbometrics as tm
+    >>> y_true = np.array([0, 0, 1, 1])
+    >>> y_score = np.array([0.1, 0.4, 0.35, 0.8])
+    >>> best = tm.best_threshold(y_true, y_score, metric="f1")
+    >>> best.threshold, round(best.value, 6)
+    (0.35, 0.8)
+
+    Youden's J is 0.5 at both 0.8 and 0.35; on ties the highest threshold wins:
+
+    >>> tm.best_threshold(y_true, y_score, metric="youden").threshold
+    0.8
     """
     validate("best_threshold",
              {"y_true": y_true, "y_score": y_score, "metric": metric, "beta": beta,
@@ -108,6 +138,20 @@ def metrics_at_thresholds(y_true: Any, y_score: Any, *, beta: float = 1.0, sampl
         (weighted counts when predicting positive at or above the
         threshold), 'precision', 'recall' (= TPR), 'fbeta', 'tpr', 'fpr'.
         Ratios with a zero denominator are 0.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import turbometrics as tm
+    >>> y_true = np.array([0, 0, 1, 1])
+    >>> y_score = np.array([0.1, 0.4, 0.35, 0.8])
+    >>> table = tm.metrics_at_thresholds(y_true, y_score)
+    >>> sorted(table)
+    ['fbeta', 'fn', 'fp', 'fpr', 'precision', 'recall', 'thresholds', 'tn', 'tp', 'tpr']
+    >>> table["thresholds"]
+    array([0.8 , 0.4 , 0.35, 0.1 ])
+    >>> table["tp"]
+    array([1., 1., 2., 2.])
     """
     validate("metrics_at_thresholds",
              {"y_true": y_true, "y_score": y_score, "beta": beta, "sample_weight": sample_weight,

@@ -60,6 +60,14 @@ def top_k_accuracy_score(y_true: Any, y_score: Any, *, k: int = 2, normalize: bo
     Returns
     -------
     float
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import turbometrics as tm
+    >>> y_score = np.array([[0.5, 0.2, 0.2], [0.3, 0.4, 0.2], [0.2, 0.4, 0.3], [0.7, 0.2, 0.1]])
+    >>> tm.top_k_accuracy_score([0, 1, 2, 2], y_score, k=2)
+    0.75
     """
     validate("top_k_accuracy_score", {"y_true": y_true, "y_score": y_score, "k": k, "normalize": normalize,
                                       "sample_weight": sample_weight, "labels": labels},
