@@ -80,6 +80,13 @@ class ReliabilityDiagram(NamedTuple):
     accuracy : ndarray of float64, shape (n_bins,)
         Weighted fraction of positives (binary) or of correct predictions
         (top label); NaN for an empty bin.
+
+    Examples
+    --------
+    >>> import turbometrics as tm
+    >>> d = tm.reliability_diagram([0, 1, 1, 0], [0.2, 0.9, 0.7, 0.6], n_bins=2)
+    >>> d.weight, d.confidence, d.accuracy
+    (array([0.25, 0.75]), array([0.2       , 0.73333333]), array([0.        , 0.66666667]))
     """
 
     edges: np.ndarray
@@ -192,6 +199,28 @@ def calibration_error(y_true: Any, y_prob: Any, *, n_bins: int = 15, strategy: s
       clipping every confidence to [eps, 1 - eps]; it treats a problem as
       binary whenever ``y`` has at most two distinct values, comparing the
       confidences with ``y`` itself, even for 2-D input.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import turbometrics as tm
+    >>> y_true = np.array([0, 1, 1, 0, 1, 1])
+    >>> y_prob = np.array([0.1, 0.9, 0.8, 0.3, 0.65, 0.95])
+    >>> round(tm.calibration_error(y_true, y_prob, n_bins=5), 6)
+    0.183333
+    >>> round(tm.calibration_error(y_true, y_prob, n_bins=5, norm="max"), 6)
+    0.35
+
+    Top label: confidence is the row maximum, correct when the argmax is ``y_true``:
+
+    >>> proba = np.array([[0.7, 0.2, 0.1], [0.1, 0.6, 0.3], [0.3, 0.3, 0.4], [0.5, 0.4, 0.1]])
+    >>> round(tm.calibration_error([0, 1, 1, 1], proba, n_bins=10), 6)
+    0.2
+
+    Bins are ``[a, b)`` and the last bin is closed, so 1.0 lands in the last bin:
+
+    >>> tm.reliability_diagram([1, 1, 0], [1.0, 0.5, 0.0], n_bins=2).accuracy
+    array([0., 1.])
     """
     validate("calibration_error", {**_common_values(y_true, y_prob, n_bins, strategy, mode, pos_label,
                                                     sample_weight), "norm": norm},
@@ -225,6 +254,20 @@ def reliability_diagram(y_true: Any, y_prob: Any, *, n_bins: int = 15, strategy:
     -------
     ReliabilityDiagram
         ``(edges, weight, confidence, accuracy)``; see its documentation.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import turbometrics as tm
+    >>> y_true = np.array([0, 1, 1, 0, 1, 1])
+    >>> y_prob = np.array([0.1, 0.9, 0.8, 0.3, 0.65, 0.95])
+    >>> d = tm.reliability_diagram(y_true, y_prob, n_bins=5)
+    >>> d.edges
+    array([0. , 0.2, 0.4, 0.6, 0.8, 1. ])
+    >>> d.weight
+    array([0.16666667, 0.16666667, 0.        , 0.16666667, 0.5       ])
+    >>> d.accuracy
+    array([ 0.,  0., nan,  1.,  1.])
     """
     validate("reliability_diagram", _common_values(y_true, y_prob, n_bins, strategy, mode, pos_label,
                                                    sample_weight), _COMMON)
@@ -255,6 +298,15 @@ def mean_max_confidence(y_prob: Any, *, sample_weight: Any = None, n_threads: Op
     Returns
     -------
     float
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import turbometrics as tm
+    >>> tm.mean_max_confidence(np.array([[0.7, 0.2, 0.1], [0.5, 0.5, 0.0]]))
+    0.6
+    >>> round(tm.mean_max_confidence([0.1, 0.8]), 6)   # binary: max(p, 1 - p)
+    0.85
     """
     validate("mean_max_confidence", {"y_prob": y_prob, "sample_weight": sample_weight},
              {"y_prob": [ARRAY_LIKE], "sample_weight": [ARRAY_LIKE, NONE]})
@@ -294,6 +346,14 @@ def hellinger_distance(p: Any, q: Any, *, n_threads: Optional[int] = None) -> fl
     -------
     float
         The distance (1-D input) or the mean of the row distances (2-D).
+
+    Examples
+    --------
+    >>> import turbometrics as tm
+    >>> round(tm.hellinger_distance([0.5, 0.5], [0.9, 0.1]), 6)
+    0.32492
+    >>> tm.hellinger_distance([1.0, 0.0], [0.0, 1.0])
+    1.0
     """
     validate("hellinger_distance", {"p": p, "q": q}, {"p": [ARRAY_LIKE], "q": [ARRAY_LIKE]})
     threads = resolve_threads(n_threads)

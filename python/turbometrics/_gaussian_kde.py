@@ -103,6 +103,21 @@ class gaussian_kde:  # noqa: N801 - scipy's name
     this returns the correctly rounded density; elsewhere they agree to
     1e-9. Far from the data both underflow to 0. :meth:`logpdf` matches
     scipy (which uses log-sum-exp) everywhere.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import turbometrics as tm
+    >>> data = np.array([0.0, 1.0, 1.5, 4.0, 4.5])
+    >>> estimate = tm.gaussian_kde(data)
+    >>> estimate.d, estimate.n, round(estimate.factor, 6)
+    (1, 5, 0.72478)
+    >>> estimate([1.0, 3.0]).round(6)
+    array([0.161735, 0.134998])
+    >>> estimate.logpdf([1.0, 3.0]).round(6)
+    array([-1.821798, -2.002498])
+    >>> estimate.resample(3, seed=0).shape
+    (1, 3)
     """
 
     def __init__(self, dataset: Any, bw_method: BandwidthMethod = None, weights: Any = None) -> None:
@@ -171,6 +186,7 @@ class gaussian_kde:  # noqa: N801 - scipy's name
 
     @property
     def weights(self) -> np.ndarray:
+        """Normalised weights of the data points (``1 / n`` each without weights)."""
         try:
             return self._weights
         except AttributeError:
@@ -179,6 +195,7 @@ class gaussian_kde:  # noqa: N801 - scipy's name
 
     @property
     def neff(self) -> float:
+        """Effective number of data points, ``1 / sum(weights**2)``."""
         try:
             return self._neff
         except AttributeError:
@@ -202,10 +219,24 @@ class gaussian_kde:  # noqa: N801 - scipy's name
         return points
 
     def logpdf(self, x: Any, *, n_threads: Optional[int] = None) -> np.ndarray:
-        """Log of the estimated density at the points ``x`` of shape (d, m).
+        """Log of the estimated density at the points ``x``.
 
-        A single point may be given as shape (d,). Computed as a
-        log-sum-exp, so it stays finite far from the data.
+        Computed as a log-sum-exp, so it stays finite far from the data.
+
+        Parameters
+        ----------
+        x : array-like of shape (d, m), or (d,) for one point
+        n_threads : int, default=None
+            Threads over the points; the result is identical for every count.
+
+        Returns
+        -------
+        ndarray of float64, shape (m,)
+
+        Raises
+        ------
+        ValueError
+            If the points' dimension differs from the data's (scipy's message).
         """
         points = self._points(x)
         threads = resolve_threads(n_threads)
@@ -218,6 +249,8 @@ class gaussian_kde:  # noqa: N801 - scipy's name
 
     def evaluate(self, points: Any, *, n_threads: Optional[int] = None) -> np.ndarray:
         """Estimated density at ``points`` of shape (d, m) (or (d,) for one point).
+
+        ``exp(logpdf(points))``; ``n_threads`` as in :meth:`logpdf`.
 
         Returns
         -------
@@ -236,6 +269,13 @@ class gaussian_kde:  # noqa: N801 - scipy's name
 
         Uses the same random draws as scipy in the same order, so a given
         seed gives scipy's sample.
+
+        Parameters
+        ----------
+        size : int, default=None
+            Number of points; ``int(neff)`` when None.
+        seed : None, int, numpy.random.Generator or RandomState, default=None
+            As scipy's ``seed``.
 
         Returns
         -------

@@ -213,6 +213,19 @@ def kde(data: Any, points: Any, *, bandwidth: Any, kernel: str = "gaussian", wei
         For empty, non-finite or mismatched inputs, invalid weights, a
         bandwidth rule on data without spread, "isj" or "binned" on data
         of unsupported dimension.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import turbometrics as tm
+    >>> data = np.array([0.0, 1.0, 1.5, 4.0])
+    >>> points = np.array([0.0, 1.0, 2.0])
+    >>> tm.kde(data, points, bandwidth=0.5).round(6)
+    array([0.228683, 0.347452, 0.148115])
+    >>> tm.kde(data, points, bandwidth=1.0, kernel="epanechnikov").round(6)
+    array([0.1875  , 0.328125, 0.140625])
+    >>> tm.kde(data, [1.0], bandwidth="scott").round(6)
+    array([0.211494])
     """
     validate("kde", {"bandwidth": bandwidth, "kernel": kernel, "weights": weights, "method": method},
              _KDE_CONSTRAINTS)

@@ -315,6 +315,17 @@ def brier_score_loss(y_true: Any, y_proba: Any, *, sample_weight: Any = None, po
     Returns
     -------
     float
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import turbometrics as tm
+    >>> y_true = np.array([0, 1, 1, 0])
+    >>> y_proba = np.array([0.1, 0.9, 0.8, 0.3])
+    >>> round(tm.brier_score_loss(y_true, y_proba), 6)
+    0.0375
+    >>> round(tm.brier_score_loss(["spam", "ham", "ham", "spam"], y_proba, pos_label="ham"), 6)
+    0.0375
     """
     validate("brier_score_loss", {"y_true": y_true, "y_proba": y_proba, "sample_weight": sample_weight,
                                   "pos_label": pos_label, "labels": labels, "scale_by_half": scale_by_half},
@@ -379,6 +390,12 @@ def log_loss(y_true: Any, y_proba: Any = None, *, normalize: bool = True, sample
     Returns
     -------
     float
+
+    Examples
+    --------
+    >>> import turbometrics as tm
+    >>> round(tm.log_loss(["spam", "ham", "ham", "spam"], [[0.1, 0.9], [0.9, 0.1], [0.8, 0.2], [0.35, 0.65]]), 6)
+    0.216162
     """
     validate("log_loss", {"y_true": y_true, "y_proba": y_proba, "normalize": normalize,
                           "sample_weight": sample_weight, "labels": labels, "y_pred": y_pred},

@@ -117,6 +117,21 @@ def smooth_calibration_error(y_true: Any, y_prob: Any, *, bandwidth: Optional[fl
     ``relplot.smECE`` computes the same quantity on a coarser grid with a
     10-step bisection (bandwidth resolution 2^-10), so the two agree to
     about 1e-3; this function resolves the bandwidth to 1e-7.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import turbometrics as tm
+    >>> rng = np.random.default_rng(0)
+    >>> y_prob = rng.random(2000)
+    >>> y_true = (rng.random(2000) < y_prob ** 2).astype(int)   # over-confident
+    >>> round(tm.smooth_calibration_error(y_true, y_prob), 3)
+    0.168
+    >>> error, bandwidth = tm.smooth_calibration_error(y_true, y_prob, return_bandwidth=True)
+    >>> round(bandwidth, 3)   # the fixed point: the bandwidth equals the error
+    0.168
+    >>> round(tm.smooth_calibration_error(y_true, y_prob, bandwidth=0.01), 3)
+    0.171
     """
     validate("smooth_calibration_error",
              {"y_true": y_true, "y_prob": y_prob, "bandwidth": bandwidth, "pos_label": pos_label,

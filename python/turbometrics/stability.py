@@ -95,6 +95,18 @@ def label_stability(P: Any, *, threshold: float = 0.5, per_sample: bool = False,
     Returns
     -------
     float or ndarray of float64, shape (n_samples,)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from turbometrics import stability
+    >>> P = np.array([[0.9, 0.2, 0.6, 0.4],
+    ...               [0.8, 0.3, 0.4, 0.5],
+    ...               [0.7, 0.1, 0.7, 0.6]])
+    >>> stability.label_stability(P)
+    0.6666666666666667
+    >>> stability.label_stability(P, per_sample=True).round(6)
+    array([1.      , 1.      , 0.333333, 0.333333])
     """
     validate("label_stability", {"P": P, "threshold": threshold, "per_sample": per_sample},
              {"P": [ARRAY_LIKE], "threshold": _THRESHOLD, "per_sample": _PER_SAMPLE})
@@ -127,6 +139,18 @@ def jitter(P: Any, *, threshold: float = 0.5, per_sample: bool = False, n_thread
     ------
     ValueError
         With fewer than 2 models (there is no pair).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from turbometrics import stability
+    >>> P = np.array([[0.9, 0.2, 0.6, 0.4],
+    ...               [0.8, 0.3, 0.4, 0.5],
+    ...               [0.7, 0.1, 0.7, 0.6]])
+    >>> round(stability.jitter(P), 6)
+    0.333333
+    >>> stability.jitter(P, per_sample=True).round(6)
+    array([0.      , 0.      , 0.666667, 0.666667])
     """
     validate("jitter", {"P": P, "threshold": threshold, "per_sample": per_sample},
              {"P": [ARRAY_LIKE], "threshold": _THRESHOLD, "per_sample": _PER_SAMPLE})
@@ -149,6 +173,18 @@ def aleatoric_uncertainty(P: Any, *, per_sample: bool = False, n_threads: Option
     Returns
     -------
     float or ndarray of float64, shape (n_samples,)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from turbometrics import stability
+    >>> P = np.array([[0.9, 0.2, 0.6, 0.4],
+    ...               [0.8, 0.3, 0.4, 0.5],
+    ...               [0.7, 0.1, 0.7, 0.6]])
+    >>> round(stability.aleatoric_uncertainty(P), 6)
+    0.825794
+    >>> stability.aleatoric_uncertainty([[0.5], [0.5]])   # a fair coin: 1 bit
+    1.0
     """
     validate("aleatoric_uncertainty", {"P": P, "per_sample": per_sample},
              {"P": [ARRAY_LIKE], "per_sample": _PER_SAMPLE})
@@ -177,6 +213,18 @@ def epistemic_uncertainty(P: Any, *, method: str = "mutual_info", per_sample: bo
     Returns
     -------
     float or ndarray of float64, shape (n_samples,)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from turbometrics import stability
+    >>> P = np.array([[0.9, 0.2, 0.6, 0.4],
+    ...               [0.8, 0.3, 0.4, 0.5],
+    ...               [0.7, 0.1, 0.7, 0.6]])
+    >>> round(stability.epistemic_uncertainty(P), 6)
+    0.031955
+    >>> round(stability.epistemic_uncertainty(P, method="variance"), 6)
+    0.008889
     """
     validate("epistemic_uncertainty", {"P": P, "method": method, "per_sample": per_sample},
              {"P": [ARRAY_LIKE], "method": [str_options({"mutual_info", "variance"})],
@@ -202,6 +250,16 @@ def std(P: Any, *, per_sample: bool = False, n_threads: Optional[int] = None) ->
     ------
     ValueError
         With fewer than 2 models.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from turbometrics import stability
+    >>> P = np.array([[0.9, 0.2, 0.6, 0.4],
+    ...               [0.8, 0.3, 0.4, 0.5],
+    ...               [0.7, 0.1, 0.7, 0.6]])
+    >>> stability.std(P, per_sample=True).round(6)
+    array([0.1     , 0.1     , 0.152753, 0.1     ])
     """
     validate("std", {"P": P, "per_sample": per_sample}, {"P": [ARRAY_LIKE], "per_sample": _PER_SAMPLE})
     array = _ensemble(P, allow_classes=False, min_models=2, function="std")
@@ -225,6 +283,16 @@ def iqr(P: Any, *, per_sample: bool = False, n_threads: Optional[int] = None) ->
     Returns
     -------
     float or ndarray of float64, shape (n_samples,)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from turbometrics import stability
+    >>> P = np.array([[0.9, 0.2, 0.6, 0.4],
+    ...               [0.8, 0.3, 0.4, 0.5],
+    ...               [0.7, 0.1, 0.7, 0.6]])
+    >>> stability.iqr(P, per_sample=True).round(6)
+    array([0.1 , 0.1 , 0.15, 0.1 ])
     """
     validate("iqr", {"P": P, "per_sample": per_sample}, {"P": [ARRAY_LIKE], "per_sample": _PER_SAMPLE})
     array = _ensemble(P, allow_classes=False, min_models=1, function="iqr")
@@ -253,6 +321,16 @@ def selection_rate(y_pred: Any, *, pos_label: Any = 1, sample_weight: Any = None
     Returns
     -------
     float, or ndarray of float64 of shape (n_models,) for 2-D input.
+
+    Examples
+    --------
+    >>> from turbometrics import stability
+    >>> stability.selection_rate([1, 0, 1, 1])
+    0.75
+    >>> stability.selection_rate(["yes", "no", "no", "no"], pos_label="yes")
+    0.25
+    >>> stability.selection_rate([1, 0, 1, 1], sample_weight=[1, 3, 1, 1])
+    0.5
     """
     validate("selection_rate", {"y_pred": y_pred, "pos_label": pos_label, "sample_weight": sample_weight},
              {"y_pred": [ARRAY_LIKE], "pos_label": [_POS_LABEL], "sample_weight": [ARRAY_LIKE, NONE]})
