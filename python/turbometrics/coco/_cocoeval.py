@@ -48,6 +48,45 @@ class COCOeval:
     never builds a dict per block. Unlike pycocotools, ``evaluate()`` does not
     write ``ignore``, ``_ignore`` or RLE segmentations into the annotation
     dicts.
+
+    Examples
+    --------
+    >>> from turbometrics.coco import COCO, COCOeval
+    >>> from turbometrics.coco.synthetic import make_coco_set
+    >>> dataset, results = make_coco_set(n_images=20, n_categories=3, seed=0)
+    >>> gt = COCO()
+    >>> gt.dataset = dataset
+    >>> gt.createIndex()
+    creating index...
+    index created!
+    >>> dt = gt.loadRes(results)
+    Loading and preparing results...
+    creating index...
+    index created!
+    DONE (t=...s)
+    >>> E = COCOeval(gt, dt, "bbox", n_threads=2)
+    >>> E.evaluate()
+    Running per image evaluation...
+    Evaluate annotation type *bbox*
+    DONE (t=...s).
+    >>> E.accumulate()
+    Accumulating evaluation results...
+    DONE (t=...s).
+    >>> E.eval["precision"].shape          # (IoU thresholds, recall thresholds, categories, areas, maxDets)
+    (10, 101, 3, 4, 3)
+    >>> E.summarize()
+     Average Precision  (AP) @[ IoU=0.50:0.95 | area=   all | maxDets=100 ] = 0.027
+     Average Precision  (AP) @[ IoU=0.50      | area=   all | maxDets=100 ] = 0.062
+     Average Precision  (AP) @[ IoU=0.75      | area=   all | maxDets=100 ] = 0.020
+     Average Precision  (AP) @[ IoU=0.50:0.95 | area= small | maxDets=100 ] = 0.027
+     Average Precision  (AP) @[ IoU=0.50:0.95 | area=medium | maxDets=100 ] = 0.043
+     Average Precision  (AP) @[ IoU=0.50:0.95 | area= large | maxDets=100 ] = 0.041
+     Average Recall     (AR) @[ IoU=0.50:0.95 | area=   all | maxDets=  1 ] = 0.016
+     Average Recall     (AR) @[ IoU=0.50:0.95 | area=   all | maxDets= 10 ] = 0.144
+     Average Recall     (AR) @[ IoU=0.50:0.95 | area=   all | maxDets=100 ] = 0.368
+     Average Recall     (AR) @[ IoU=0.50:0.95 | area= small | maxDets=100 ] = 0.346
+     Average Recall     (AR) @[ IoU=0.50:0.95 | area=medium | maxDets=100 ] = 0.400
+     Average Recall     (AR) @[ IoU=0.50:0.95 | area= large | maxDets=100 ] = 0.315
     """
 
     def __init__(self, cocoGt: Any = None, cocoDt: Any = None, iouType: str = "segm", *,

@@ -43,6 +43,13 @@ class Params:
         ``'bbox'``, ``'segm'`` or ``'keypoints'``.
     useSegm : None
         Deprecated: 1 means ``'segm'``, 0 means ``'bbox'``.
+
+    Examples
+    --------
+    >>> from turbometrics.coco import Params
+    >>> p = Params(iouType="bbox")
+    >>> p.iouThrs[:3], p.maxDets, p.areaRngLbl
+    (array([0.5 , 0.55, 0.6 ]), [1, 10, 100], ['all', 'small', 'medium', 'large'])
     """
 
     def setDetParams(self) -> None:

@@ -46,6 +46,17 @@ def patch_pycocotools() -> _Patched:
     ------
     ImportError
         If pycocotools is not installed.
+
+    Examples
+    --------
+    >>> import pycocotools.cocoeval
+    >>> from turbometrics.coco import patch_pycocotools
+    >>> with patch_pycocotools():
+    ...     pycocotools.cocoeval.COCOeval.__module__
+    ...
+    'turbometrics.coco._cocoeval'
+    >>> pycocotools.cocoeval.COCOeval.__module__
+    'pycocotools.cocoeval'
     """
     for (module_name, attribute), replacement in _targets().items():
         module = importlib.import_module(module_name)
@@ -57,7 +68,19 @@ def patch_pycocotools() -> _Patched:
 
 
 def unpatch_pycocotools() -> None:
-    """Restore what ``patch_pycocotools()`` replaced."""
+    """Restore what ``patch_pycocotools()`` replaced.
+
+    Examples
+    --------
+    >>> import pycocotools.mask
+    >>> from turbometrics.coco import patch_pycocotools, unpatch_pycocotools
+    >>> patched = patch_pycocotools()
+    >>> pycocotools.mask.iou.__module__
+    'turbometrics.coco.mask'
+    >>> unpatch_pycocotools()
+    >>> pycocotools.mask.iou.__module__
+    'pycocotools._mask'
+    """
     while _saved:
         (module_name, attribute), original = _saved.popitem()
         setattr(importlib.import_module(module_name), attribute, original)

@@ -47,6 +47,38 @@ class DetectionState:
     Memory is O(kept detections x area ranges): per detection its score
     and two bit masks per area range (true and false positive per IoU
     threshold), plus a few numbers per (category, image).
+
+    Examples
+    --------
+    >>> from turbometrics.coco import COCO, COCOeval
+    >>> from turbometrics.coco.synthetic import make_coco_set
+    >>> dataset, results = make_coco_set(n_images=20, n_categories=3, seed=0)
+    >>> gt = COCO()
+    >>> gt.dataset = dataset
+    >>> gt.createIndex()
+    creating index...
+    index created!
+    >>> dt = gt.loadRes(results)
+    Loading and preparing results...
+    creating index...
+    index created!
+    DONE (t=...s)
+    >>> from turbometrics.coco import DetectionState
+    >>> ids = gt.getImgIds()
+    >>> first = DetectionState.from_coco(gt, dt, "bbox", imgIds=ids[:10])
+    >>> second = DetectionState.from_coco(gt, dt, "bbox", imgIds=ids[10:])
+    >>> merged = second + first           # any grouping, any order
+    >>> E = COCOeval(gt, dt, "bbox")
+    >>> E.evaluate()
+    Running per image evaluation...
+    Evaluate annotation type *bbox*
+    DONE (t=...s).
+    >>> E.accumulate()
+    Accumulating evaluation results...
+    DONE (t=...s).
+    >>> import numpy as np
+    >>> np.array_equal(merged.accumulate()["precision"], E.eval["precision"])
+    True
     """
 
     def __init__(self, params: Params, image_ids: np.ndarray, arrays: Dict[str, np.ndarray]) -> None:

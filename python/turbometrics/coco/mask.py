@@ -175,6 +175,18 @@ def encode(bimask: np.ndarray, *, n_threads: Optional[int] = None) -> Union[RLE,
     ValueError
         For a dtype other than uint8/bool, a non-Fortran-ordered array, or
         an array that is neither 2-D nor 3-D.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from turbometrics.coco import mask as maskUtils
+    >>> m = np.zeros((4, 5), dtype=np.uint8, order="F")
+    >>> m[1:3, 1:4] = 1
+    >>> rle = maskUtils.encode(m)
+    >>> rle
+    {'size': [4, 5], 'counts': b'5220003'}
+    >>> maskUtils.encode(np.asfortranarray(np.stack([m, m], axis=2)))[1]["counts"]
+    b'5220003'
     """
     shape = bimask.shape
     if len(shape) == 3:
@@ -218,6 +230,18 @@ def decode(rleObjs: Union[RLE, List[RLE]], *, n_threads: Optional[int] = None) -
     TypeError
         If ``counts`` is neither bytes nor str (e.g. an uncompressed RLE:
         convert it with :func:`frPyObjects` first).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from turbometrics.coco import mask as maskUtils
+    >>> m = np.zeros((4, 5), dtype=np.uint8, order="F")
+    >>> m[1:3, 1:4] = 1
+    >>> rle = maskUtils.encode(m)
+    >>> np.array_equal(maskUtils.decode(rle), m)
+    True
+    >>> maskUtils.decode([rle]).shape
+    (4, 5, 1)
     """
     if type(rleObjs) is list:
         return _decode(rleObjs, n_threads)
@@ -238,6 +262,15 @@ def area(rleObjs: Union[RLE, List[RLE]]) -> Union[np.uint32, np.ndarray]:
         The area (a ``numpy.uint32``) for one RLE, a uint32 array for a
         list. As in pycocotools the sum of the runs of 1s is taken modulo
         2^32, and the counts are not checked against the size.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from turbometrics.coco import mask as maskUtils
+    >>> m = np.zeros((4, 5), dtype=np.uint8, order="F")
+    >>> m[1:3, 1:4] = 1
+    >>> int(maskUtils.area(maskUtils.encode(m)))
+    6
     """
     if type(rleObjs) is list:
         return _core.mask_area(rleObjs)
@@ -267,6 +300,15 @@ def toBbox(rleObjs: Union[RLE, List[RLE]]) -> np.ndarray:
     ValueError
         For a malformed counts string, or set pixels with height 0
         (pycocotools divides by zero).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from turbometrics.coco import mask as maskUtils
+    >>> m = np.zeros((4, 5), dtype=np.uint8, order="F")
+    >>> m[1:3, 1:4] = 1
+    >>> maskUtils.toBbox(maskUtils.encode(m))
+    array([1., 1., 3., 2.])
     """
     if type(rleObjs) is list:
         return _core.mask_to_bbox(rleObjs)
@@ -298,6 +340,20 @@ def merge(rleObjs: List[RLE], intersect: Any = 0) -> RLE:
         For malformed counts strings, RLEs of one size whose counts cover
         different numbers of pixels, or an RLE with empty counts among
         several (pycocotools hangs or crashes on these).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from turbometrics.coco import mask as maskUtils
+    >>> m = np.zeros((4, 5), dtype=np.uint8, order="F")
+    >>> m[1:3, 1:4] = 1
+    >>> other = np.zeros((4, 5), dtype=np.uint8, order="F")
+    >>> other[:, 2] = 1
+    >>> both = maskUtils.merge([maskUtils.encode(m), maskUtils.encode(other)])
+    >>> int(maskUtils.area(both))
+    8
+    >>> int(maskUtils.area(maskUtils.merge([maskUtils.encode(m), maskUtils.encode(other)], intersect=True)))
+    2
     """
     return _core.mask_merge(rleObjs, intersect)
 
@@ -374,6 +430,19 @@ def iou(dt: Any, gt: Any, pyiscrowd: Any, *, n_threads: Optional[int] = None) ->
     ValueError
         For malformed RLE strings, or two RLEs of one size whose counts
         cover different numbers of pixels (pycocotools loops forever).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from turbometrics.coco import mask as maskUtils
+    >>> dt = np.array([[0.0, 0.0, 10.0, 10.0], [5.0, 5.0, 10.0, 10.0]])
+    >>> gt = np.array([[0.0, 0.0, 10.0, 20.0]])
+    >>> maskUtils.iou(dt, gt, [0])
+    array([[0.5],
+           [0.2]])
+    >>> maskUtils.iou(dt, gt, [1])   # a crowd ground truth: the union is the detection's area
+    array([[1. ],
+           [0.5]])
     """
     iscrowd = np.array(pyiscrowd, dtype=np.uint8)
     if iscrowd.ndim != 1:
@@ -478,6 +547,16 @@ def frPyObjects(pyobj: Any, h: Any, w: Any) -> Union[RLE, List[RLE]]:
         pycocotools' int conversions are undefined.
     OverflowError
         For negative sizes or counts outside uint32.
+
+    Examples
+    --------
+    >>> from turbometrics.coco import mask as maskUtils
+    >>> polygon = [[1.0, 1.0, 4.0, 1.0, 4.0, 3.0, 1.0, 3.0]]
+    >>> rles = maskUtils.frPyObjects(polygon, 5, 6)
+    >>> len(rles), rles[0]["size"]
+    (1, [5, 6])
+    >>> maskUtils.area(rles)
+    array([6], dtype=uint32)
     """
     if type(pyobj) is np.ndarray:
         return _fr_bbox(pyobj, h, w)
