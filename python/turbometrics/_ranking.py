@@ -88,6 +88,22 @@ def confusion_matrix_at_thresholds(y_true: Any, y_score: Any, *, pos_label: Any 
         Distinct scores in decreasing order, in the dtype of ``y_score``.
         -0.0 and 0.0 are one score, reported as 0.0.
 
+    Raises
+    ------
+    ValueError
+        With scikit-learn's messages: NaN or infinite scores, inconsistent
+        lengths, a target that is not binary, labels other than {0, 1} or
+        {-1, 1} without ``pos_label``.
+    InvalidParameterError
+        For a parameter of the wrong type or value (scikit-learn's message).
+
+    Notes
+    -----
+    Tied scores form one threshold; -0.0 and 0.0 are one score. Zero-weight
+    samples are dropped before thresholds are formed. Cumulative weights are
+    summed in the stable sorted order, as scikit-learn's ``cumsum``, so
+    ``drop_intermediate`` keeps the same points.
+
     Examples
     --------
     >>> import numpy as np
@@ -137,6 +153,22 @@ def roc_curve(y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight
         weight is not positive is all NaN, with an UndefinedMetricWarning.
     thresholds : ndarray of float64
         Decreasing thresholds; ``thresholds[0]`` is ``inf``.
+
+    Raises
+    ------
+    ValueError
+        With scikit-learn's messages: NaN or infinite scores, inconsistent
+        lengths, a target that is not binary, labels other than {0, 1} or
+        {-1, 1} without ``pos_label``.
+    InvalidParameterError
+        For a parameter of the wrong type or value (scikit-learn's message).
+
+    Notes
+    -----
+    Tied scores form one threshold; -0.0 and 0.0 are one score. Zero-weight
+    samples are dropped before thresholds are formed. Cumulative weights are
+    summed in the stable sorted order, as scikit-learn's ``cumsum``, so
+    ``drop_intermediate`` keeps the same points.
 
     Examples
     --------
@@ -198,6 +230,22 @@ def precision_recall_curve(y_true: Any, y_score: Any, *, pos_label: Any = None, 
     thresholds : ndarray of shape (n_thresholds,)
         Increasing thresholds in the dtype of ``y_score`` (float32 stays
         float32, integers stay integers).
+
+    Raises
+    ------
+    ValueError
+        With scikit-learn's messages: NaN or infinite scores, inconsistent
+        lengths, a target that is not binary, labels other than {0, 1} or
+        {-1, 1} without ``pos_label``.
+    InvalidParameterError
+        For a parameter of the wrong type or value (scikit-learn's message).
+
+    Notes
+    -----
+    Tied scores form one threshold; -0.0 and 0.0 are one score. Zero-weight
+    samples are dropped before thresholds are formed. Cumulative weights are
+    summed in the stable sorted order, as scikit-learn's ``cumsum``, so
+    ``drop_intermediate`` keeps the same points.
 
     Examples
     --------
@@ -429,6 +477,22 @@ def roc_auc_score(y_true: Any, y_score: Any, *, average: Optional[str] = "macro"
     auc : float, or ndarray of float64 when ``average=None`` (multilabel)
         NaN, with an UndefinedMetricWarning, when y_true has one class.
 
+    Raises
+    ------
+    ValueError
+        With scikit-learn's messages: NaN or infinite scores, inconsistent
+        lengths, an unsupported target type, multiclass input without
+        ``multi_class``, ``max_fpr`` with multiclass input, scores of a wrong
+        shape or rows not summing to 1 (multiclass).
+    InvalidParameterError
+        For a parameter of the wrong type or value.
+
+    Notes
+    -----
+    Unweighted, the area is accumulated exactly in 128-bit integers and divided
+    once; weighted, it is a compensated sum of trapezoids. Tied scores count
+    one half; -0.0 and 0.0 are one score.
+
     Examples
     --------
     >>> import numpy as np
@@ -528,6 +592,20 @@ def average_precision_score(y_true: Any, y_score: Any, *, average: Optional[str]
     -------
     average_precision : float, or ndarray when ``average=None`` (multilabel)
         0.0 with a UserWarning when there is no positive sample.
+
+    Raises
+    ------
+    ValueError
+        With scikit-learn's messages: NaN or infinite scores, inconsistent
+        lengths, an unsupported target type, a ``pos_label`` that is not a
+        label, ``pos_label != 1`` for multilabel or multiclass input.
+    InvalidParameterError
+        For a parameter of the wrong type or value.
+
+    Notes
+    -----
+    Tied scores form one threshold (no interpolation between them); -0.0 and
+    0.0 are one score. Zero-weight samples are dropped.
 
     Examples
     --------

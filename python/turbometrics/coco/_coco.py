@@ -36,6 +36,12 @@ class COCO:
     ``imgToAnns`` or ``catToImgs`` is first read, so evaluating them never
     builds one dict per detection.
 
+    Parameters
+    ----------
+    annotation_file : str or os.PathLike, default=None
+        A COCO JSON file (read with orjson when installed); None makes an
+        empty dataset.
+
     Examples
     --------
     >>> from turbometrics.coco import COCO, COCOeval

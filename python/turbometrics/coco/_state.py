@@ -48,6 +48,30 @@ class DetectionState:
     and two bit masks per area range (true and false positive per IoU
     threshold), plus a few numbers per (category, image).
 
+    Parameters
+    ----------
+    params : Params
+        The evaluation parameters (merging requires equal parameters).
+    image_ids : array-like of int
+        The state's images, ascending.
+    arrays : dict of ndarray
+        The match-table arrays (see :meth:`arrays`); use :meth:`from_coco` or
+        :meth:`from_arrays` rather than this constructor.
+
+    Raises
+    ------
+    ValueError
+        From :meth:`merge`, for different parameters or a shared image; from
+        unpickling, for a pickle of another state version.
+
+    Notes
+    -----
+    pycocotools breaks score ties by the image's position in the sorted
+    ``imgIds``, then by the detection's place in the image. A state keeps its
+    blocks in ascending image-id order and a merge interleaves them by image
+    id, so every split, merged in any order, accumulates to the arrays of one
+    ``COCOeval`` over all the images.
+
     Examples
     --------
     >>> from turbometrics.coco import COCO, COCOeval
