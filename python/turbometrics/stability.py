@@ -91,6 +91,8 @@ def label_stability(P: Any, *, threshold: float = 0.5, per_sample: bool = False,
     per_sample : bool, default=False
         Return the per-sample vector instead of its mean.
     n_threads : int, default=None
+        Threads over blocks of samples; the result is identical for every
+        thread count.
 
     Returns
     -------
@@ -126,10 +128,15 @@ def jitter(P: Any, *, threshold: float = 0.5, per_sample: bool = False, n_thread
     Parameters
     ----------
     P : array-like of shape (n_models, n_samples) or (n_models, n_samples, K)
+        Each model's probability of the positive class, or its class
+        probabilities. float64 and float32 are read in place.
     threshold : float, default=0.5
         Binary labels are ``P >= threshold`` (unused for class probabilities).
     per_sample : bool, default=False
+        Return the per-sample vector instead of its mean.
     n_threads : int, default=None
+        Threads over blocks of samples; the result is identical for every
+        thread count.
 
     Returns
     -------
@@ -167,8 +174,13 @@ def aleatoric_uncertainty(P: Any, *, per_sample: bool = False, n_threads: Option
     Parameters
     ----------
     P : array-like of shape (n_models, n_samples) or (n_models, n_samples, K)
+        Each model's probability of the positive class, or its class
+        probabilities. float64 and float32 are read in place.
     per_sample : bool, default=False
+        Return the per-sample vector instead of its mean.
     n_threads : int, default=None
+        Threads over blocks of samples; the result is identical for every
+        thread count.
 
     Returns
     -------
@@ -206,9 +218,14 @@ def epistemic_uncertainty(P: Any, *, method: str = "mutual_info", per_sample: bo
     Parameters
     ----------
     P : array-like of shape (n_models, n_samples) or (n_models, n_samples, K)
+        Each model's probability of the positive class, or its class
+        probabilities. float64 and float32 are read in place.
     method : {"mutual_info", "variance"}, default="mutual_info"
     per_sample : bool, default=False
+        Return the per-sample vector instead of its mean.
     n_threads : int, default=None
+        Threads over blocks of samples; the result is identical for every
+        thread count.
 
     Returns
     -------
@@ -239,8 +256,12 @@ def std(P: Any, *, per_sample: bool = False, n_threads: Optional[int] = None) ->
     Parameters
     ----------
     P : array-like of shape (n_models, n_samples)
+        Each model's probability of the positive class.
     per_sample : bool, default=False
+        Return the per-sample vector instead of its mean.
     n_threads : int, default=None
+        Threads over blocks of samples; the result is identical for every
+        thread count.
 
     Returns
     -------
@@ -277,8 +298,12 @@ def iqr(P: Any, *, per_sample: bool = False, n_threads: Optional[int] = None) ->
     Parameters
     ----------
     P : array-like of shape (n_models, n_samples)
+        Each model's probability of the positive class.
     per_sample : bool, default=False
+        Return the per-sample vector instead of its mean.
     n_threads : int, default=None
+        Threads over blocks of samples; the result is identical for every
+        thread count.
 
     Returns
     -------
