@@ -219,7 +219,8 @@ def _probability_check(evaluation: Evaluation, metrics: List[str], default: bool
         return metrics
     span = f"[{acc.score_min:.6g}, {acc.score_max:.6g}]"
     if not default:
-        raise InputError(f"{', '.join(wanted)} need probabilities in [0, 1]; the scores lie in {span}")
+        verb = "needs" if len(wanted) == 1 else "need"
+        raise InputError(f"{', '.join(wanted)} {verb} probabilities in [0, 1]; the scores lie in {span}")
     warnings.warn(f"scores lie in {span}, not [0, 1]: skipping {', '.join(wanted)}")
     return [m for m in metrics if m not in PROBABILITY_METRICS]
 
