@@ -28,15 +28,19 @@ def axes_or_new(ax: Any, figsize: Tuple[float, float] = (5.5, 5.0)) -> Any:
 
 def finish(ax: Any, title: str, xlabel: str, ylabel: str, legend_loc: str = "best") -> Any:
     """Label the axes, set the title, draw a light grid and the legend
-    (``legend_loc="outside"`` puts it right of the axes)."""
+    (``legend_loc="outside"`` puts it right of the axes; the "chance"
+    entry comes last)."""
     ax.set_title(title)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.grid(True, alpha=0.3)
+    handles, labels = ax.get_legend_handles_labels()
+    order = sorted(range(len(labels)), key=lambda i: labels[i] == "chance")  # chance last
+    entries = ([handles[i] for i in order], [labels[i] for i in order])
     if legend_loc == "outside":
-        ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize="small", borderaxespad=0.0)
+        ax.legend(*entries, loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize="small", borderaxespad=0.0)
     else:
-        ax.legend(loc=legend_loc, fontsize="small", framealpha=0.9)
+        ax.legend(*entries, loc=legend_loc, fontsize="small", framealpha=0.9)
     return ax
 
 

@@ -47,7 +47,8 @@ def roc(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: Any 
         auc = tm.roc_auc_score(labels if positive is None else labels == positive, scores,
                                sample_weight=sample_weight, n_threads=n_threads)
         ax.plot(fpr, tpr, linewidth=1.6, label=with_name(name or label, f"AUC = {auc:.4f}"))
-    ax.plot([0, 1], [0, 1], linestyle="--", color="0.6", linewidth=1, label="chance")
+    if not any(line.get_label() == "chance" for line in ax.get_lines()):  # once per Axes
+        ax.plot([0, 1], [0, 1], linestyle="--", color="0.6", linewidth=1, label="chance")
     ax.set_xlim(-0.01, 1.01)
     ax.set_ylim(-0.01, 1.01)
     ax.set_aspect("equal")
@@ -66,8 +67,9 @@ def precision_recall(y_true: Any, y_score: Any, *, sample_weight: Any = None, po
     matplotlib Axes
         The step curve of :func:`turbometrics.precision_recall_curve`, the
         legend giving :func:`turbometrics.average_precision_score` (the
-        area under this step curve); the dotted line is chance level, the
-        precision of predicting everything positive (the prevalence).
+        area under this step curve); the dotted line (and the number in
+        parentheses) is chance level, the precision of predicting everything
+        positive (the prevalence).
     """
     import turbometrics as tm
 
@@ -77,11 +79,10 @@ def precision_recall(y_true: Any, y_score: Any, *, sample_weight: Any = None, po
                                                          pos_label=positive, n_threads=n_threads)
         ap = tm.average_precision_score(labels, scores, sample_weight=sample_weight,
                                         pos_label=1 if positive is None else positive, n_threads=n_threads)
-        line, = ax.plot(recall, precision, drawstyle="steps-post", linewidth=1.6,
-                        label=with_name(name or label, f"AP = {ap:.4f}"))
         # The first point predicts every sample positive: its precision is the prevalence.
-        ax.axhline(precision[0], linestyle=":", color=line.get_color(), linewidth=1,
-                   label=with_name(name or label, f"chance = {precision[0]:.3f}"))
+        line, = ax.plot(recall, precision, drawstyle="steps-post", linewidth=1.6,
+                        label=with_name(name or label, f"AP = {ap:.4f} (chance {precision[0]:.3f})"))
+        ax.axhline(precision[0], linestyle=":", color=line.get_color(), linewidth=1)
     ax.set_xlim(-0.01, 1.01)
     ax.set_ylim(-0.01, 1.01)
     return finish(ax, "Precision-recall curve", "recall", "precision", "lower left")
