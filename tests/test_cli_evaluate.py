@@ -18,7 +18,17 @@ import turbometrics as tm
 from turbometrics.cli import main
 
 N = 3000
-FORMATS = ["csv", "npy", "jsonl", "parquet"]
+# "csv-stdlib" is CSV read by the csv module, as when pyarrow is not installed.
+FORMATS = ["csv", "csv-stdlib", "npy", "jsonl", "parquet"]
+
+
+def _use_format(fmt: str, monkeypatch) -> str:
+    """The file extension of ``fmt``; selects the csv-module reader for
+    "csv-stdlib"."""
+    if fmt == "csv-stdlib":
+        monkeypatch.setattr("turbometrics._table_reader._has_pyarrow", lambda: False)
+        return "csv"
+    return fmt
 
 
 def _data(n: int = N, seed: int = 0):
@@ -91,11 +101,12 @@ def _expected_binary(y, score, weight=None) -> dict:
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
-def test_every_format_reports_the_in_memory_metrics(tmp_path, capsys, fmt):
+def test_every_format_reports_the_in_memory_metrics(tmp_path, capsys, monkeypatch, fmt):
     data = _data()
-    path = _write(tmp_path / f"preds.{fmt}", data)
+    ext = _use_format(fmt, monkeypatch)
+    path = _write(tmp_path / f"preds.{ext}", data)
     report = _run_json(capsys, path)
-    assert report["format"] == fmt and report["task"] == "binary"
+    assert report["format"] == ext and report["task"] == "binary"
     assert report["n_samples"] == N and report["n_positive"] == int(data["label"].sum())
     assert report["metrics"] == _expected_binary(data["label"], data["score"])
 
@@ -123,7 +134,9 @@ def _multiclass(n: int = N, seed: int = 1):
 
 
 @pytest.mark.parametrize("scores", [["p*"], ["p0", "p1", "p2"]])
-def test_multiclass_probability_columns(tmp_path, capsys, scores):
+@pytest.mark.parametrize("fmt", ["csv", "csv-stdlib"])
+def test_multiclass_probability_columns(tmp_path, capsys, monkeypatch, scores, fmt):
+    _use_format(fmt, monkeypatch)
     y, prob = _multiclass()
     path = _write(tmp_path / "m.csv", {"y": y, "p0": prob[:, 0], "p1": prob[:, 1], "p2": prob[:, 2]})
     report = _run_json(capsys, path, "--label", "y", "--score", *scores)
@@ -160,7 +173,9 @@ def test_weights(tmp_path, capsys):
     assert report["metrics"] == pytest.approx(_expected_binary(data["label"], data["score"], data["w"]), rel=1e-12)
 
 
-def test_string_labels_with_pos_label(tmp_path, capsys):
+@pytest.mark.parametrize("fmt", ["csv", "csv-stdlib"])
+def test_string_labels_with_pos_label(tmp_path, capsys, monkeypatch, fmt):
+    _use_format(fmt, monkeypatch)
     data = _data()
     text = np.where(data["label"] == 1, "spam", "ham")
     path = _write(tmp_path / "s.csv", {"label": text, "score": data["score"]})
@@ -202,9 +217,9 @@ def test_a_group_with_one_class_is_undefined_and_left_out_of_the_gap(tmp_path, c
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
-def test_streaming_in_small_chunks_equals_in_memory(tmp_path, capsys, fmt):
+def test_streaming_in_small_chunks_equals_in_memory(tmp_path, capsys, monkeypatch, fmt):
     data = _data()
-    path = _write(tmp_path / f"big.{fmt}", data)
+    path = _write(tmp_path / f"big.{_use_format(fmt, monkeypatch)}", data)
     whole = _run_json(capsys, path, "--group", "g")
     chunked = _run_json(capsys, path, "--group", "g", "--chunk-rows", "97")
     assert chunked["metrics"] == whole["metrics"] == _expected_binary(data["label"], data["score"])
@@ -260,6 +275,18 @@ BAD_INPUT = [
     (["{d}/p.csv", "--labels", "x.npy", "--scores", "y.npy"], "give FILE or --labels/--scores, not both"),
     (["--group", "g"], "--group needs a FILE"),
 ]
+
+
+@pytest.mark.parametrize("fmt", ["csv", "csv-stdlib"])
+def test_text_in_a_number_column_after_the_first_chunk(tmp_path, capsys, monkeypatch, fmt):
+    _use_format(fmt, monkeypatch)
+    data = _data()
+    score = data["score"].astype(object)
+    score[2500] = "n/a"
+    path = _write(tmp_path / "late.csv", {"label": data["label"], "score": score})
+    assert main(["evaluate", str(path), "--chunk-rows", "100"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "n/a" in err
 
 
 @pytest.mark.parametrize("args, message", BAD_INPUT)

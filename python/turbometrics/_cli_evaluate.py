@@ -144,17 +144,34 @@ class Evaluation:
         weight = None if self.weight is None else numeric(self.weight, chunk[self.weight])
         self.overall.update(y, score, weight)
         if self.group is not None:
-            self._update_groups(as_text(chunk[self.group]), y, score, weight)
+            names, codes = _factorize(chunk[self.group])
+            self._update_groups(names, codes, y, score, weight)
 
-    def _update_groups(self, keys: np.ndarray, y: np.ndarray, score: np.ndarray,
+    def _update_groups(self, names: List[str], codes: np.ndarray, y: np.ndarray, score: np.ndarray,
                        weight: Optional[np.ndarray]) -> None:
-        names, inverse, counts = np.unique(keys, return_inverse=True, return_counts=True)
-        order = np.argsort(inverse, kind="stable")
+        counts = np.bincount(codes, minlength=len(names))
+        order = np.argsort(codes, kind="stable")  # a radix sort for small integer codes
         stops = np.cumsum(counts)
-        for name, stop, count in zip(names.tolist(), stops, counts):
-            rows = order[stop - count:stop]
-            self.groups.setdefault(name, Accumulator()).update(
-                y[rows], score[rows], None if weight is None else weight[rows])
+        for name, stop, count in zip(names, stops, counts):
+            if count:
+                rows = order[stop - count:stop]
+                self.groups.setdefault(name, Accumulator()).update(
+                    y[rows], score[rows], None if weight is None else weight[rows])
+
+
+def _factorize(values: np.ndarray) -> Tuple[List[str], np.ndarray]:
+    """Group names (as text) and each row's code, the smallest unsigned
+    dtype that holds them. Numbers are sorted by NumPy; text and other
+    objects are looked up in a dict (sorting Python objects is slow)."""
+    if values.dtype.kind in "biuf":
+        unique, codes = np.unique(values, return_inverse=True)
+        names = as_text(unique).tolist()
+    else:
+        lookup: Dict[Any, int] = {}
+        codes = np.fromiter((lookup.setdefault(v, len(lookup)) for v in values.tolist()), dtype=np.int64,
+                            count=values.shape[0])
+        names = as_text(np.asarray(list(lookup), dtype=object)).tolist()
+    return names, codes.astype(np.min_scalar_type(max(len(names) - 1, 0)), copy=False)
 
 
 def _progress(table: Table, enabled: bool) -> Callable[[int], None]:

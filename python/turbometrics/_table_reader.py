@@ -6,8 +6,10 @@ files larger than memory stream through. Parquet needs pyarrow (an optional
 extra); the other formats need NumPy only.
 
 - Parquet: every column of the Arrow schema (dictionary columns decoded).
-- CSV: comma-separated, the first row names the columns; values are text,
-  converted by the caller (see :func:`numeric`).
+- CSV: comma-separated, the first row names the columns. Read by
+  pyarrow's streaming reader when pyarrow is installed (types inferred per
+  column), else by the csv module (values are text, converted by the
+  caller: see :func:`numeric`); both parse numbers to the same doubles.
 - NPY: a structured array (columns = field names) or a 2-D array (columns
   = "0", "1", ...), memory-mapped so only one chunk is read at a time.
 - JSON Lines: one JSON object per line; the first object's keys are the
@@ -87,12 +89,8 @@ class _ParquetTable(Table):
         import pyarrow as pa
 
         for batch in self._file.iter_batches(batch_size=chunk_rows, columns=list(names)):
-            out = {}
-            for name, column in zip(batch.schema.names, batch.columns):
-                if pa.types.is_dictionary(column.type):
-                    column = column.dictionary_decode()
-                out[name] = column.to_numpy(zero_copy_only=False)
-            yield out, batch.num_rows
+            yield {name: _arrow_numpy(pa, column) for name, column in zip(batch.schema.names, batch.columns)}, \
+                batch.num_rows
 
 
 class _NpyTable(Table):
@@ -188,6 +186,46 @@ class _TextTable(Table):
         return {name: _object_column(values) for name, values in zip(names, zip(*rows))}
 
 
+class _ArrowCsvTable(Table):
+    """CSV read by pyarrow's streaming reader (much faster than the csv
+    module), when pyarrow is installed. Blocks hold about ``chunk_rows``
+    rows, estimated from the length of the first lines. No text is read as
+    null (as with the csv module, "n/a" or an empty field in a number column
+    is an error)."""
+
+    def __init__(self, path: Path, columns: List[str]) -> None:
+        super().__init__(path, columns, os.path.getsize(path), "B")
+
+    def chunks(self, names: Sequence[str], chunk_rows: int) -> Iterator[Tuple[Chunk, int]]:
+        import pyarrow as pa
+        import pyarrow.csv as pcsv
+
+        with open(self.path, "rb") as handle:
+            sample = handle.read(1 << 16)
+            line_bytes = max(1, len(sample) // max(1, sample.count(b"\n")))
+            handle.seek(0)
+            block = int(min(max(chunk_rows * line_bytes, 1 << 12), 1 << 30))
+            reported = 0
+            try:
+                reader = pcsv.open_csv(handle, read_options=pcsv.ReadOptions(block_size=block),
+                                       convert_options=pcsv.ConvertOptions(include_columns=list(names), null_values=[],
+                                                                           quoted_strings_can_be_null=False))
+                for batch in reader:
+                    position = handle.tell()
+                    yield ({name: _arrow_numpy(pa, column) for name, column in zip(batch.schema.names, batch.columns)},
+                           position - reported)
+                    reported = position
+            except pa.ArrowInvalid as exc:
+                raise InputError(f"{self.path}: {first_line(exc)}") from None
+
+
+def _arrow_numpy(pa: Any, column: Any) -> np.ndarray:
+    """An Arrow column as NumPy (dictionary columns decoded)."""
+    if pa.types.is_dictionary(column.type):
+        column = column.dictionary_decode()
+    return column.to_numpy(zero_copy_only=False)
+
+
 def _object_column(values: Sequence[Any]) -> np.ndarray:
     """Values parsed from text as one array: numbers, booleans or strings
     as NumPy infers them; a mix (or nulls) stays an object array."""
@@ -217,6 +255,14 @@ def _first_record(handle: Any, fmt: str, path: Path) -> Any:
     raise InputError(f"{path}: empty file")
 
 
+def _has_pyarrow() -> bool:
+    try:
+        import pyarrow.csv  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
 def open_table(path: Any, fmt: Optional[str] = None) -> Table:
     """Open ``path`` for reading in chunks, as ``fmt`` or by its extension.
 
@@ -237,7 +283,10 @@ def open_table(path: Any, fmt: Optional[str] = None) -> Table:
             return _ParquetTable(path)
         if fmt == "npy":
             return _NpyTable(path)
-        return _TextTable(path, fmt)
+        table = _TextTable(path, fmt)
+        if fmt == "csv" and _has_pyarrow():
+            return _ArrowCsvTable(path, table.columns)
+        return table
     except PermissionError:
         raise InputError(f"{path}: permission denied") from None
 
