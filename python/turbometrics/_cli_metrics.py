@@ -181,7 +181,7 @@ def _roc_auc(d: Data, p: Problem) -> Dict[str, Any]:
 
 def _roc_auc_ci(d: Data, p: Problem) -> Dict[str, Any]:
     if d.weight is not None:
-        warnings.warn("roc_auc_ci: DeLong's interval is for unweighted data; not computed with --weight")
+        warnings.warn("DeLong's interval is for unweighted data; not computed with --weight")
         return {"roc_auc_ci": None}
     ci = _tm().roc_auc_ci(d.y, d.score, confidence=p.confidence, method="delong", n_threads=p.n_threads)
     return {"roc_auc_ci": [ci.lower, ci.upper]}

@@ -69,6 +69,8 @@ def format_table(result: Dict[str, Any]) -> str:
             lines.append("  ".join("-" * width for width in widths))
     seconds = result["seconds"]
     lines.append("")
+    if "plots" in result:
+        lines.append(f"plots:   {', '.join(result['plots'])}")
     lines.append(f"time:    {seconds['read']:.2f} s reading, {seconds['metrics']:.2f} s metrics")
     return "\n".join(lines)
 
