@@ -272,6 +272,9 @@ BAD_INPUT = [
     (["{d}/p.csv", "--chunk-rows", "0"], "--chunk-rows must be at least 1"),
     (["{d}/empty.csv"], "empty file"),
     (["{d}/bad.jsonl"], "line 2: not JSON"),
+    (["{d}/null.jsonl"], "column 'score': missing value (null)"),
+    (["{d}/mixed.jsonl"], "column 'score': non-numeric value 'x'"),
+    (["{d}/nokey.jsonl"], "line 2: no key 'score'"),
     (["{d}/p.csv", "--labels", "x.npy", "--scores", "y.npy"], "give FILE or --labels/--scores, not both"),
     (["--group", "g"], "--group needs a FILE"),
 ]
@@ -295,6 +298,9 @@ def test_bad_input_exits_2_with_one_line(tmp_path, capsys, args, message):
     (tmp_path / "p.txt").write_text("x")
     (tmp_path / "empty.csv").write_text("")
     (tmp_path / "bad.jsonl").write_text('{"label": 1, "score": 0.5}\n{"label": \n')
+    (tmp_path / "null.jsonl").write_text('{"label": 1, "score": 0.5}\n{"label": 0, "score": null}\n')
+    (tmp_path / "mixed.jsonl").write_text('{"label": 1, "score": 0.5}\n{"label": 0, "score": "x"}\n')
+    (tmp_path / "nokey.jsonl").write_text('{"label": 1, "score": 0.5}\n{"label": 0}\n')
     code = main(["evaluate", *[a.format(d=tmp_path) for a in args]])
     err = capsys.readouterr().err
     assert code == 2

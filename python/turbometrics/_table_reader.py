@@ -183,7 +183,7 @@ class _TextTable(Table):
 
     @staticmethod
     def _columns(rows: List[Tuple], names: Sequence[str]) -> Chunk:
-        return {name: _object_column(values) for name, values in zip(names, zip(*rows))}
+        return {name: _column_array(values) for name, values in zip(names, zip(*rows))}
 
 
 class _ArrowCsvTable(Table):
@@ -226,13 +226,19 @@ def _arrow_numpy(pa: Any, column: Any) -> np.ndarray:
     return column.to_numpy(zero_copy_only=False)
 
 
-def _object_column(values: Sequence[Any]) -> np.ndarray:
-    """Values parsed from text as one array: numbers, booleans or strings
-    as NumPy infers them; a mix (or nulls) stays an object array."""
-    array = np.asarray(values)
-    if array.dtype.kind == "U" or array.ndim != 1:
-        return np.asarray(values, dtype=object) if array.ndim != 1 else array
-    return array
+def _column_array(values: Sequence[Any]) -> np.ndarray:
+    """One column of parsed rows as a 1-D array: NumPy's dtype when the
+    values are all numbers, all booleans or all strings; otherwise (a mix,
+    nulls, nested values) an object array, which the caller rejects or
+    converts value by value."""
+    kinds = set(map(type, values))
+    if kinds <= {int, float} or kinds <= {bool} or kinds <= {str}:
+        array = np.asarray(values)
+        if array.ndim == 1:
+            return array
+    out = np.empty(len(values), dtype=object)
+    out[:] = values
+    return out
 
 
 def _first_record(handle: Any, fmt: str, path: Path) -> Any:
@@ -291,6 +297,12 @@ def open_table(path: Any, fmt: Optional[str] = None) -> Table:
         raise InputError(f"{path}: permission denied") from None
 
 
+def _refuse_nulls(name: str, values: np.ndarray) -> None:
+    """InputError when an object column holds a null (None)."""
+    if values.dtype.kind == "O" and any(v is None for v in values):
+        raise InputError(f"column {name!r}: missing value (null)")
+
+
 def numeric(name: str, values: np.ndarray) -> np.ndarray:
     """Column ``name`` as numbers (bool, int or float arrays unchanged;
     text converted to float64).
@@ -302,6 +314,7 @@ def numeric(name: str, values: np.ndarray) -> np.ndarray:
     """
     if values.dtype.kind in "biuf":
         return values
+    _refuse_nulls(name, values)
     try:
         return values.astype(np.float64)
     except (ValueError, TypeError):
@@ -324,8 +337,7 @@ def labels_array(name: str, values: np.ndarray) -> np.ndarray:
     """
     if values.dtype.kind in "biuf":
         return values
-    if values.dtype.kind == "O" and any(v is None for v in values):
-        raise InputError(f"column {name!r}: missing value (null)")
+    _refuse_nulls(name, values)
     for dtype in (np.int64, np.float64):
         try:
             return values.astype(dtype)
