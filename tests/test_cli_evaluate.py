@@ -316,6 +316,15 @@ def test_missing_pyarrow_is_a_one_line_error(tmp_path, capsys, monkeypatch):
     assert "reading Parquet needs pyarrow: pip install 'turbometrics[parquet]'" in capsys.readouterr().err
 
 
+def test_plots_without_matplotlib_is_a_one_line_error(tmp_path, capsys, monkeypatch):
+    path = _write(tmp_path / "p.csv", _data(50))
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    assert main(["evaluate", str(path), "--plots", str(tmp_path / "plots")]) == 2
+    assert capsys.readouterr().err == ("turbometrics: error: --plots needs matplotlib: "
+                                       "pip install 'turbometrics[plot]'\n")
+    assert not (tmp_path / "plots").exists()
+
+
 def test_progress_bar_only_on_a_terminal(tmp_path, capsys, monkeypatch):
     pytest.importorskip("tqdm")
     path = _write(tmp_path / "p.csv", _data())
