@@ -10,6 +10,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Optional
 
 import numpy as np
 import pytest
@@ -66,7 +67,7 @@ def _write(path: Path, columns: dict) -> Path:
     return path
 
 
-def _run_json(capsys, *args, stderr: list = None) -> dict:
+def _run_json(capsys, *args, stderr: Optional[list] = None) -> dict:
     """Run ``evaluate ARGS --json`` in-process; its stderr goes into ``stderr``."""
     code = main(["evaluate", *map(str, args), "--json"])
     captured = capsys.readouterr()
@@ -375,9 +376,9 @@ def test_installed_program_piped(tmp_path):
     """One real process: piped output has no progress bar and bad input no traceback."""
     path = _write(tmp_path / "p.csv", _data())
     run = [sys.executable, "-m", "turbometrics", "evaluate"]
-    ok = subprocess.run(run + [str(path), "--json"], capture_output=True, text=True)
+    ok = subprocess.run(run + [str(path), "--json"], capture_output=True, text=True, check=False)
     assert ok.returncode == 0 and ok.stderr == ""
     assert json.loads(ok.stdout)["n_samples"] == N
-    bad = subprocess.run(run + [str(path), "--score", "g"], capture_output=True, text=True)
+    bad = subprocess.run(run + [str(path), "--score", "g"], capture_output=True, text=True, check=False)
     assert bad.returncode == 2 and bad.stdout == ""
     assert bad.stderr == "turbometrics: error: column 'g': non-numeric value 'a'\n"

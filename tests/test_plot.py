@@ -59,7 +59,7 @@ def test_precision_recall_draws_curve_ap_and_prevalence(tmp_path):
     y, s = _binary()
     ax = tp.precision_recall(y, s)
     _check_labelled(ax)
-    precision, recall, _ = tm.precision_recall_curve(y, s)
+    precision, _, _ = tm.precision_recall_curve(y, s)
     np.testing.assert_array_equal(ax.get_lines()[0].get_ydata(), precision)
     texts = [t.get_text() for t in ax.get_legend().get_texts()]
     assert texts == [f"AP = {tm.average_precision_score(y, s):.4f} (chance {y.mean():.3f})"]

@@ -21,8 +21,8 @@ import numpy as np
 
 from ._input_error import InputError, first_line, shown
 
-__all__ = ["Accumulator", "Problem", "Data", "BINARY_METRICS", "MULTICLASS_METRICS", "DEFAULT_BINARY",
-           "DEFAULT_MULTICLASS", "PROBABILITY_METRICS", "report"]
+__all__ = ["Accumulator", "BINARY_METRICS", "DEFAULT_BINARY", "DEFAULT_MULTICLASS", "Data", "MULTICLASS_METRICS",
+           "PROBABILITY_METRICS", "Problem", "report"]
 
 
 @dataclass(frozen=True)

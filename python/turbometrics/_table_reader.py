@@ -81,7 +81,7 @@ class _ParquetTable(Table):
             raise InputError("reading Parquet needs pyarrow: pip install 'turbometrics[parquet]'") from None
         try:
             self._file = pq.ParquetFile(path)
-        except Exception as exc:  # pyarrow raises ArrowInvalid / OSError subclasses
+        except (ValueError, OSError) as exc:  # pyarrow's ArrowInvalid is a ValueError
             raise InputError(f"{path}: not a Parquet file ({first_line(exc)})") from None
         super().__init__(path, list(self._file.schema_arrow.names), self._file.metadata.num_rows, "rows")
 
