@@ -272,6 +272,7 @@ BAD_INPUT = [
     (["{d}/p.csv", "--score", "w", "--metrics", "ece"], "ece needs probabilities in [0, 1]; the scores lie in"),
     (["{d}/p.csv", "--chunk-rows", "0"], "--chunk-rows must be at least 1"),
     (["{d}/empty.csv"], "empty file"),
+    (["{d}/header.csv"], "header.csv: no rows"),
     (["{d}/bad.jsonl"], "line 2: not JSON"),
     (["{d}/null.jsonl"], "column 'score': missing value (null)"),
     (["{d}/mixed.jsonl"], "column 'score': non-numeric value 'x'"),
@@ -298,6 +299,7 @@ def test_bad_input_exits_2_with_one_line(tmp_path, capsys, args, message):
     _write(tmp_path / "p.csv", _data(50))
     (tmp_path / "p.txt").write_text("x")
     (tmp_path / "empty.csv").write_text("")
+    (tmp_path / "header.csv").write_text("label,score\n")
     (tmp_path / "bad.jsonl").write_text('{"label": 1, "score": 0.5}\n{"label": \n')
     (tmp_path / "null.jsonl").write_text('{"label": 1, "score": 0.5}\n{"label": 0, "score": null}\n')
     (tmp_path / "mixed.jsonl").write_text('{"label": 1, "score": 0.5}\n{"label": 0, "score": "x"}\n')
