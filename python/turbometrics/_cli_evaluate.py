@@ -41,11 +41,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--group", metavar="COL", help="report every metric per value of this column, and the gaps")
     parser.add_argument("--metrics", metavar="LIST",
                         help="comma-separated metrics (binary: %s; multiclass: %s)"
-                             % (",".join(BINARY_METRICS), ",".join(MULTICLASS_METRICS)))
+                             % (", ".join(BINARY_METRICS), ", ".join(MULTICLASS_METRICS)))
     parser.add_argument("--pos-label", metavar="VALUE", help="positive label (binary; default 1 or True)")
     parser.add_argument("--classes", metavar="LIST",
                         help="comma-separated class of each score column (multiclass; default 0,1,...)")
-    parser.add_argument("--threshold", type=float, default=0.5,
+    parser.add_argument("--threshold", type=float, default=0.5, metavar="T",
                         help="score at or above which a sample is predicted positive (default: 0.5)")
     parser.add_argument("--n-bins", type=int, default=15, metavar="N", help="bins of ece (default: 15)")
     parser.add_argument("--markdown", action="store_true", help="print a Markdown table")
