@@ -77,8 +77,17 @@ def _run_json(capsys, *args, stderr: Optional[list] = None) -> dict:
     return json.loads(captured.out)
 
 
-def _expected_binary(y, score, weight=None) -> dict:
-    """The default binary metrics, computed in memory."""
+def _assert_metrics(got: dict, expected: dict) -> None:
+    """Equal metrics: bit for bit, except the ECE, whose streaming state sums
+    exactly where the in-memory function sums floats in order (rel 1e-12)."""
+    assert set(got) == set(expected)
+    for name, value in expected.items():
+        assert got[name] == (pytest.approx(value, rel=1e-12) if name == "ece" else value), name
+
+
+def _expected_binary(y, score, weight=None, rows_metrics: bool = False) -> dict:
+    """The default binary metrics (and brier and log_loss, which are not in
+    it, when ``rows_metrics``), computed in memory."""
     common = dict(sample_weight=weight)
     pred = (score >= 0.5).astype(int)
     best = tm.best_threshold(y, score, **common)
@@ -92,9 +101,10 @@ def _expected_binary(y, score, weight=None) -> dict:
         "recall": tm.recall_score(y, pred, **common),
         "f1": tm.f1_score(y, pred, **common),
         "ece": tm.calibration_error(y, score, **common),
-        "brier": tm.brier_score_loss(y, score, **common),
-        "log_loss": tm.log_loss(y, score, **common),
     }
+    if rows_metrics:
+        out["brier"] = tm.brier_score_loss(y, score, **common)
+        out["log_loss"] = tm.log_loss(y, score, **common)
     if weight is None:
         ci = tm.roc_auc_ci(y, score)
         out["roc_auc_ci"] = [ci.lower, ci.upper]
@@ -109,7 +119,15 @@ def test_every_format_reports_the_in_memory_metrics(tmp_path, capsys, monkeypatc
     report = _run_json(capsys, path)
     assert report["format"] == ext and report["task"] == "binary"
     assert report["n_samples"] == N and report["n_positive"] == int(data["label"].sum())
-    assert report["metrics"] == _expected_binary(data["label"], data["score"])
+    _assert_metrics(report["metrics"], _expected_binary(data["label"], data["score"]))
+
+
+def test_metrics_of_the_rows(tmp_path, capsys):
+    data = _data()
+    path = _write(tmp_path / "rows.csv", data)
+    report = _run_json(capsys, path, "--metrics", "brier,log_loss", "--chunk-rows", "500")
+    expected = _expected_binary(data["label"], data["score"], rows_metrics=True)
+    assert report["metrics"] == {"brier": expected["brier"], "log_loss": expected["log_loss"]}
 
 
 def test_format_option_overrides_the_extension(tmp_path, capsys):
@@ -123,8 +141,8 @@ def test_two_dimensional_npy_columns_are_indices(tmp_path, capsys):
     data = _data()
     np.save(tmp_path / "p.npy", np.column_stack([data["score"], data["label"]]))
     report = _run_json(capsys, tmp_path / "p.npy", "--label", "1", "--score", "0", "--metrics", "roc_auc,ece")
-    assert report["metrics"] == {"roc_auc": tm.roc_auc_score(data["label"], data["score"]),
-                                 "ece": tm.calibration_error(data["label"], data["score"])}
+    _assert_metrics(report["metrics"], {"roc_auc": tm.roc_auc_score(data["label"], data["score"]),
+                                        "ece": tm.calibration_error(data["label"], data["score"])})
 
 
 def _multiclass(n: int = N, seed: int = 1):
@@ -144,7 +162,7 @@ def test_multiclass_probability_columns(tmp_path, capsys, monkeypatch, scores, f
     assert report["task"] == "multiclass" and report["columns"]["score"] == ["p0", "p1", "p2"]
     pred = prob.argmax(axis=1)
     labels = [0, 1, 2]
-    assert report["metrics"] == {
+    _assert_metrics(report["metrics"], {
         "roc_auc": tm.roc_auc_score(y, prob, multi_class="ovr", labels=labels),
         "accuracy": tm.accuracy_score(y, pred),
         "balanced_accuracy": tm.balanced_accuracy_score(y, pred),
@@ -152,7 +170,7 @@ def test_multiclass_probability_columns(tmp_path, capsys, monkeypatch, scores, f
         "ece": tm.calibration_error(y, prob),
         "brier": tm.brier_score_loss(y, prob, labels=labels),
         "log_loss": tm.log_loss(y, prob, labels=labels),
-    }
+    })
 
 
 def test_multiclass_named_classes(tmp_path, capsys):
@@ -223,7 +241,8 @@ def test_streaming_in_small_chunks_equals_in_memory(tmp_path, capsys, monkeypatc
     path = _write(tmp_path / f"big.{_use_format(fmt, monkeypatch)}", data)
     whole = _run_json(capsys, path, "--group", "g")
     chunked = _run_json(capsys, path, "--group", "g", "--chunk-rows", "97")
-    assert chunked["metrics"] == whole["metrics"] == _expected_binary(data["label"], data["score"])
+    assert chunked["metrics"] == whole["metrics"]  # the states are exact for every split
+    _assert_metrics(whole["metrics"], _expected_binary(data["label"], data["score"]))
     assert chunked["groups"] == whole["groups"]
     assert chunked["gaps"] == whole["gaps"]
 
@@ -269,7 +288,7 @@ BAD_INPUT = [
     (["{d}/p.csv", "--metrics", "roc_auc,bogus"], "unknown binary metric 'bogus'"),
     (["{d}/p.csv", "--score", "score", "w", "--classes", "x,y"], "is not one of --classes x,y"),
     (["{d}/p.csv", "--score", "score", "w", "--classes", "x"], "--classes names 1 classes for 2 score columns"),
-    (["{d}/p.csv", "--score", "w", "--metrics", "ece"], "ece needs probabilities in [0, 1]; the scores lie in"),
+    (["{d}/p.csv", "--score", "w", "--metrics", "ece"], "ece needs probabilities in [0, 1]; found a score of 1."),
     (["{d}/p.csv", "--chunk-rows", "0"], "--chunk-rows must be at least 1"),
     (["{d}/empty.csv"], "empty file"),
     (["{d}/header.csv"], "header.csv: no rows"),
@@ -384,3 +403,19 @@ def test_installed_program_piped(tmp_path):
     bad = subprocess.run(run + [str(path), "--score", "g"], capture_output=True, text=True, check=False)
     assert bad.returncode == 2 and bad.stdout == ""
     assert bad.stderr == "turbometrics: error: column 'g': non-numeric value 'a'\n"
+
+
+def test_ranking_metrics_stream_through_a_state_without_keeping_rows():
+    from turbometrics._cli_metrics import Accumulator, Problem, report
+
+    data = _data()
+    y, score = data["label"].astype(np.int8), data["score"]
+    names = ["roc_auc", "roc_auc_ci", "average_precision", "best_f1"]
+    acc = Accumulator(Problem(multiclass=False), names, keep_rows=False)
+    for start in range(0, N, 250):
+        acc.update(y[start:start + 250], score[start:start + 250], None)
+    assert len(acc.ranking) == np.unique(score).size  # one row per distinct score
+    with pytest.raises(RuntimeError):
+        acc.rows()
+    expected = _expected_binary(data["label"], score)
+    assert report(acc, names, strict=True) == {k: expected[k] for k in [*names, "best_f1_threshold"]}

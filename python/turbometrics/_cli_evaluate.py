@@ -1,8 +1,8 @@
 """``turbometrics evaluate FILE``: metrics of a table of predictions.
 
 Reads Parquet, CSV, NPY or JSON Lines in chunks (``_table_reader``), feeds
-each chunk to the accumulator of the whole file and of its group
-(``--group``), then reports the chosen metrics (``_cli_metrics``) as a
+each chunk to the mergeable states of the whole file and of its group
+(``--group``; ``_cli_metrics``), then reports the chosen metrics (``_cli_metrics``) as a
 table, JSON or Markdown (``_cli_report``), with the largest gap between
 groups, and optionally writes plots (``--plots DIR``).
 """
@@ -19,10 +19,10 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from ._cli_labels import as_text, binary_labels, class_indices, positive_label
 from ._cli_metrics import (BINARY_METRICS, DEFAULT_BINARY, DEFAULT_MULTICLASS, MULTICLASS_METRICS,
-                           PROBABILITY_METRICS, Accumulator, Problem, as_text, binary_labels, class_indices,
-                           positive_label, report)
-from ._input_error import InputError
+                           PROBABILITY_METRICS, Accumulator, Problem, report)
+from ._input_error import InputError, first_line
 from ._table_reader import FORMATS, Table, labels_array, numeric, open_table
 
 DEFAULT_CHUNK_ROWS = 1_000_000
@@ -109,18 +109,31 @@ def metric_names(text: Optional[str], multiclass: bool, weighted: bool) -> Tuple
 
 
 class Evaluation:
-    """Accumulators of the whole file and of each group, fed chunk by chunk."""
+    """The accumulators of the whole file and of each group, fed chunk by
+    chunk, and the metrics to report.
+
+    With the default metric set, probability metrics (ece, brier, log_loss)
+    are dropped, with a warning, at the first chunk whose scores are not in
+    [0, 1]; asked for explicitly, such a chunk is an error.
+    """
 
     def __init__(self, label: str, scores: List[str], weight: Optional[str], group: Optional[str],
-                 pos_label: Any, classes: Optional[Tuple[str, ...]]) -> None:
+                 pos_label: Any, classes: Optional[Tuple[str, ...]], problem: Problem, metrics: List[str],
+                 default: bool, keep_rows: bool) -> None:
         self.label, self.scores, self.weight, self.group = label, scores, weight, group
-        self.multiclass = len(scores) > 1
+        self.multiclass = problem.multiclass
         self.given_pos_label = pos_label
         self.pos_label: Any = None
         self.classes = classes
-        self.overall = Accumulator()
+        self.problem, self.metrics, self.default, self.keep_rows = problem, metrics, default, keep_rows
+        self.probabilities = True  # every score so far in [0, 1]
+        self.overall = self._accumulator()
         self.groups: Dict[str, Accumulator] = {}
         self.positives = 0
+        self.rows_read = 0
+
+    def _accumulator(self) -> Accumulator:
+        return Accumulator(self.problem, self.metrics, self.keep_rows)
 
     def columns(self) -> List[str]:
         extra = [c for c in (self.weight, self.group) if c is not None]
@@ -142,10 +155,30 @@ class Evaluation:
             y = binary_labels(raw, self.pos_label)
             self.positives += int(y.sum())
         weight = None if self.weight is None else numeric(self.weight, chunk[self.weight])
-        self.overall.update(y, score, weight)
-        if self.group is not None:
-            names, codes = _factorize(chunk[self.group])
-            self._update_groups(names, codes, y, score, weight)
+        self._check_probabilities(score)
+        first, self.rows_read = self.rows_read + 1, self.rows_read + y.shape[0]
+        try:
+            self.overall.update(y, score, weight)
+            if self.group is not None:
+                names, codes = _factorize(chunk[self.group])
+                self._update_groups(names, codes, y, score, weight)
+        except ValueError as exc:  # rejected by a state, as the metric functions reject it
+            raise InputError(f"rows {first:,}-{self.rows_read:,}: {first_line(exc)}") from None
+
+    def _check_probabilities(self, score: np.ndarray) -> None:
+        wanted = [m for m in self.metrics if m in PROBABILITY_METRICS]
+        if not wanted or not self.probabilities:
+            return
+        outside = (score < 0) | (score > 1)
+        if not outside.any():
+            return
+        value = float(score[outside][0])
+        if not self.default:
+            verb = "needs" if len(wanted) == 1 else "need"
+            raise InputError(f"{', '.join(wanted)} {verb} probabilities in [0, 1]; found a score of {value:.6g}")
+        warnings.warn(f"scores outside [0, 1] (such as {value:.6g}): skipping {', '.join(wanted)}")
+        self.metrics = [m for m in self.metrics if m not in PROBABILITY_METRICS]
+        self.probabilities = False
 
     def _update_groups(self, names: List[str], codes: np.ndarray, y: np.ndarray, score: np.ndarray,
                        weight: Optional[np.ndarray]) -> None:
@@ -155,8 +188,9 @@ class Evaluation:
         for name, stop, count in zip(names, stops, counts):
             if count:
                 rows = order[stop - count:stop]
-                self.groups.setdefault(name, Accumulator()).update(
-                    y[rows], score[rows], None if weight is None else weight[rows])
+                if name not in self.groups:
+                    self.groups[name] = self._accumulator()
+                self.groups[name].update(y[rows], score[rows], None if weight is None else weight[rows])
 
 
 def _factorize(values: np.ndarray) -> Tuple[List[str], np.ndarray]:
@@ -227,32 +261,12 @@ def gaps(groups: Dict[str, Dict[str, Any]]) -> Dict[str, Dict[str, Any]]:
     return out
 
 
-def _probability_check(evaluation: Evaluation, metrics: List[str], default: bool) -> List[str]:
-    """Drop (default set) or refuse (explicit) probability metrics when the
-    scores are not all in [0, 1]."""
-    acc = evaluation.overall
-    wanted = [m for m in metrics if m in PROBABILITY_METRICS]
-    if not wanted or acc.n_samples == 0 or (acc.score_min >= 0.0 and acc.score_max <= 1.0):
-        return metrics
-    span = f"[{acc.score_min:.6g}, {acc.score_max:.6g}]"
-    if not default:
-        verb = "needs" if len(wanted) == 1 else "need"
-        raise InputError(f"{', '.join(wanted)} {verb} probabilities in [0, 1]; the scores lie in {span}")
-    warnings.warn(f"scores lie in {span}, not [0, 1]: skipping {', '.join(wanted)}")
-    return [m for m in metrics if m not in PROBABILITY_METRICS]
-
-
-def build_report(args: argparse.Namespace, table: Table, fmt: str, evaluation: Evaluation,
-                 metrics: List[str], default: bool, seconds_reading: float) -> Dict[str, Any]:
+def build_report(table: Table, fmt: str, evaluation: Evaluation, seconds_reading: float) -> Dict[str, Any]:
     """The JSON-ready report of an evaluation."""
     start = time.perf_counter()
-    metrics = _probability_check(evaluation, metrics, default)
-    problem = Problem(multiclass=evaluation.multiclass, pos_label=evaluation.pos_label,
-                      classes=evaluation.classes, threshold=args.threshold, n_bins=args.n_bins,
-                      n_threads=args.n_threads)
     if evaluation.overall.n_samples == 0:
         raise InputError(f"{table.path}: no rows")
-    overall = report(evaluation.overall.data(), problem, metrics, strict=True)
+    overall = report(evaluation.overall, evaluation.metrics, strict=True)
     out: Dict[str, Any] = {
         "source": str(table.path),
         "format": fmt,
@@ -266,14 +280,14 @@ def build_report(args: argparse.Namespace, table: Table, fmt: str, evaluation: E
     else:
         out["pos_label"] = evaluation.pos_label
         out["n_positive"] = evaluation.positives
-        out["threshold"] = args.threshold
+        out["threshold"] = evaluation.problem.threshold
     out["metrics"] = overall
     if evaluation.group is not None:
         groups: Dict[str, Dict[str, Any]] = {}
         for key in sorted(evaluation.groups, key=_natural):
             acc = evaluation.groups[key]
             groups[key] = {"n_samples": acc.n_samples,
-                           "metrics": report(acc.data(), problem, metrics, strict=False, where=f"group {key}: ")}
+                           "metrics": report(acc, evaluation.metrics, strict=False, where=f"group {key}: ")}
         out["groups"] = groups
         out["gaps"] = gaps(groups)
     out["seconds"] = {"read": seconds_reading, "metrics": time.perf_counter() - start}
@@ -318,10 +332,13 @@ def run(args: argparse.Namespace) -> Dict[str, Any]:
         classes = tuple(c.strip() for c in args.classes.split(","))
         if not multiclass or len(classes) != len(scores):
             raise InputError(f"--classes names {len(classes)} classes for {len(scores)} score columns")
-    evaluation = Evaluation(label, scores, weight, group, args.pos_label, classes)
+    problem = Problem(multiclass=multiclass, n_classes=max(2, len(scores)), threshold=args.threshold,
+                      n_bins=args.n_bins, n_threads=args.n_threads)
+    evaluation = Evaluation(label, scores, weight, group, args.pos_label, classes, problem, metrics, default,
+                            keep_rows=args.plots is not None)
     start = time.perf_counter()
     read(table, evaluation, args.chunk_rows, progress=sys.stderr.isatty() and not args.no_progress)
-    result = build_report(args, table, fmt, evaluation, metrics, default, time.perf_counter() - start)
+    result = build_report(table, fmt, evaluation, time.perf_counter() - start)
     if args.plots is not None:
         from ._cli_plots import write_plots
 

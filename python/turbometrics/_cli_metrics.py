@@ -1,13 +1,15 @@
-"""The metrics of ``turbometrics evaluate FILE``: per-chunk updates of an
-accumulator, then one report computed by turbometrics' metric functions.
+"""The metrics of ``turbometrics evaluate FILE``: mergeable states updated
+chunk by chunk, then one report.
 
-A :class:`Accumulator` holds one set of rows (the whole file, or one group
-of ``--group``): :meth:`Accumulator.update` takes a chunk, and
-:func:`report` computes the chosen metrics from it, one turbometrics call
-per metric. Until the mergeable states of issue 6 (RankingState,
-ConfusionState, CalibrationState) are available, the accumulator keeps the
-chunks and concatenates them for the report, so its memory is that of the
-selected columns (not of the whole file).
+An :class:`Accumulator` holds one set of rows (the whole file, or one group
+of ``--group``). The ranking metrics (ROC AUC, its DeLong interval, average
+precision, the best-F1 threshold; binary) come from a
+:class:`~turbometrics.RankingState`, whose memory is one row per distinct
+score whatever the number of rows. The other metrics are computed by
+turbometrics' functions from the rows themselves, which are then kept (and
+concatenated for the report) -- until ConfusionState and CalibrationState
+(issue 6) are merged, when the thresholded metrics and the ECE move to
+states too.
 """
 
 from __future__ import annotations
@@ -19,238 +21,189 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ._input_error import InputError, first_line, shown
+from ._input_error import InputError, first_line
 
-__all__ = ["Accumulator", "BINARY_METRICS", "DEFAULT_BINARY", "DEFAULT_MULTICLASS", "Data", "MULTICLASS_METRICS",
+__all__ = ["Accumulator", "BINARY_METRICS", "DEFAULT_BINARY", "DEFAULT_MULTICLASS", "MULTICLASS_METRICS",
            "PROBABILITY_METRICS", "Problem", "report"]
 
 
 @dataclass(frozen=True)
 class Problem:
-    """What is evaluated: labels, and one score column (binary) or K class
-    probability columns (multiclass), with the options of the metrics."""
+    """What is evaluated, and the options of the metrics: binary labels
+    (0/1) with one score column, or class indices with ``n_classes``
+    probability columns."""
 
     multiclass: bool
-    pos_label: Any = None
-    classes: Optional[Tuple[Any, ...]] = None  # multiclass: the class of each score column
+    n_classes: int = 2
     threshold: float = 0.5  # binary decision threshold of accuracy, precision, recall, f1
     n_bins: int = 15  # calibration bins of ece
     confidence: float = 0.95  # of the DeLong interval
     n_threads: Optional[int] = None
 
 
-@dataclass
-class Data:
-    """The rows of one accumulator: ``y`` is binary (0/1 int8) or class
-    indices (int64), ``score`` 1-D or (n, K), ``weight`` None or 1-D."""
-
-    y: np.ndarray
-    score: np.ndarray
-    weight: Optional[np.ndarray]
-
-
 class Accumulator:
-    """Rows of one set (the file, or one group), added chunk by chunk."""
+    """The states of one set of rows (the file, or one group), fed chunk by
+    chunk with :meth:`update`.
 
-    def __init__(self) -> None:
-        self._chunks: List[Tuple[np.ndarray, np.ndarray, Optional[np.ndarray]]] = []
+    Parameters
+    ----------
+    problem : Problem
+    metrics : sequence of str
+        The metrics to be reported: only their states are kept.
+    keep_rows : bool
+        Keep the rows themselves too (for plots); they are kept anyway when
+        a metric without a state is asked for.
+    """
+
+    def __init__(self, problem: Problem, metrics: Sequence[str], keep_rows: bool) -> None:
+        from .states import RankingState
+
+        table = MULTICLASS_METRICS if problem.multiclass else BINARY_METRICS
+        kinds = {table[name][0] for name in metrics}
+        self.problem = problem
+        self.ranking = RankingState() if "ranking" in kinds else None
+        self._rows: Optional[List[Tuple[np.ndarray, np.ndarray, Optional[np.ndarray]]]] = (
+            [] if keep_rows or "rows" in kinds else None)
         self.n_samples = 0
-        self.score_min = math.inf
-        self.score_max = -math.inf
 
     def update(self, y: np.ndarray, score: np.ndarray, weight: Optional[np.ndarray]) -> "Accumulator":
-        """Add a chunk (already converted: see :func:`binary_labels`,
-        :func:`class_indices`) and return self."""
-        if y.shape[0]:
-            self.score_min = min(self.score_min, float(np.min(score)))
-            self.score_max = max(self.score_max, float(np.max(score)))
-        self._chunks.append((y, score, weight))
+        """Add a chunk: ``y`` binary 0/1 or class indices, ``score`` 1-D or
+        (n, K), ``weight`` None or 1-D. Returns self.
+
+        Raises
+        ------
+        ValueError
+            As the metric functions reject their input (NaN scores, negative
+            weights...).
+        """
+        if self.ranking is not None:
+            self.ranking.update(y, score, sample_weight=weight, n_threads=self.problem.n_threads)
+        if self._rows is not None:
+            self._rows.append((y, score, weight))
         self.n_samples += y.shape[0]
         return self
 
-    def data(self) -> Data:
-        """All rows added so far."""
-        ys, scores, weights = zip(*self._chunks) if self._chunks else ((), (), ())
+    def rows(self) -> Tuple[np.ndarray, np.ndarray, Optional[np.ndarray]]:
+        """All rows added so far: labels, scores, weights (or None). Only
+        when the rows are kept."""
+        if self._rows is None:
+            raise RuntimeError("this accumulator keeps states only")
+        ys, scores, weights = zip(*self._rows) if self._rows else ((), (), ())
         weight = None if not weights or weights[0] is None else np.concatenate(weights)
-        return Data(np.concatenate(ys) if ys else np.zeros(0, np.int8),
-                    np.concatenate(scores) if scores else np.zeros(0), weight)
+        return (np.concatenate(ys) if ys else np.zeros(0, np.int8),
+                np.concatenate(scores) if scores else np.zeros(0), weight)
 
 
-# --------------------------------------------------------------------------
-# Label conversion (per chunk)
-# --------------------------------------------------------------------------
-
-
-def positive_label(values: np.ndarray, given: Any) -> Any:
-    """The positive label: ``given`` (converted to the labels' kind), else
-    1 (or True) for labels in {0, 1}, {-1, 1} or booleans.
-
-    Raises
-    ------
-    InputError
-        When the labels have no obvious positive class, or more than two
-        values are seen.
-    """
-    seen = np.unique(values)
-    if given is not None:
-        if values.dtype.kind in "iuf":
-            try:
-                return float(given) if values.dtype.kind == "f" else int(given)
-            except ValueError:
-                raise InputError(f"--pos-label {given!r} is not a number, but the labels are") from None
-        if values.dtype.kind == "b":
-            return str(given).lower() in ("1", "true")
-        return str(given)
-    if values.dtype.kind == "b" or set(seen.tolist()) <= {0, 1} or set(seen.tolist()) <= {-1, 1}:
-        return True if values.dtype.kind == "b" else 1
-    listed = ", ".join(map(str, seen[:5].tolist()))
-    raise InputError(f"labels are {{{listed}}}: give the positive one with --pos-label")
-
-
-def binary_labels(values: np.ndarray, pos_label: Any) -> np.ndarray:
-    """``values == pos_label`` as int8 (1 positive, 0 negative)."""
-    return (values == pos_label).astype(np.int8)
-
-
-def class_indices(values: np.ndarray, classes: Optional[Sequence[Any]], n_classes: int) -> np.ndarray:
-    """Labels as indices of the score columns: the labels themselves when
-    ``classes`` is None (they must be integers 0 .. K-1), else the position
-    of each label (compared as text) in ``classes``.
-
-    Raises
-    ------
-    InputError
-        Naming the first label that is not a class.
-    """
-    if classes is None:
-        if values.dtype.kind in "iub" or (values.dtype.kind == "f" and np.all(values == np.round(values))):
-            indices = values.astype(np.int64)
-            bad = (indices < 0) | (indices >= n_classes)
-            if not bad.any():
-                return indices
-            raise InputError(f"label {shown(values[np.argmax(bad)])} is not a class index 0..{n_classes - 1} "
-                             "(name the classes with --classes)")
-        raise InputError(f"labels like {shown(values[0])} are not class indices: name the classes of the score "
-                         "columns with --classes")
-    text = as_text(values)
-    lookup = {str(c): i for i, c in enumerate(classes)}
-    indices = np.fromiter((lookup.get(t, -1) for t in text), dtype=np.int64, count=text.shape[0])
-    if (indices < 0).any():
-        raise InputError(f"label {shown(text[np.argmax(indices < 0)])} is not one of --classes {','.join(map(str, classes))}")
-    return indices
-
-
-def as_text(values: np.ndarray) -> np.ndarray:
-    """Labels as text; integral floats written without '.0'."""
-    if values.dtype.kind == "f" and np.all(values == np.round(values)):
-        values = values.astype(np.int64)
-    return values.astype(str)
-
-
-# --------------------------------------------------------------------------
-# Metrics: one turbometrics call each
-# --------------------------------------------------------------------------
-
-Metric = Callable[[Data, Problem], Dict[str, Any]]
-
-
-def _tm() -> Any:
-    import turbometrics
-
-    return turbometrics
-
-
-def _common(data: Data, problem: Problem) -> Dict[str, Any]:
-    return {"sample_weight": data.weight, "n_threads": problem.n_threads}
-
-
-def _predicted(data: Data, problem: Problem) -> np.ndarray:
+def predicted(score: np.ndarray, problem: Problem) -> np.ndarray:
     """Predicted labels: score >= threshold (binary), or the column of the
     largest probability (multiclass; the first on ties)."""
     if problem.multiclass:
-        return np.argmax(data.score, axis=1)
-    return (data.score >= problem.threshold).astype(np.int8)
+        return np.argmax(score, axis=1)
+    return (score >= problem.threshold).astype(np.int8)
 
 
-def _roc_auc(d: Data, p: Problem) -> Dict[str, Any]:
-    if p.multiclass:
-        return {"roc_auc": _tm().roc_auc_score(d.y, d.score, multi_class="ovr", labels=np.arange(d.score.shape[1]),
-                                               **_common(d, p))}
-    return {"roc_auc": _tm().roc_auc_score(d.y, d.score, **_common(d, p))}
+# --------------------------------------------------------------------------
+# Metrics: one state method or turbometrics call each
+# --------------------------------------------------------------------------
+
+Compute = Callable[[Accumulator, Problem], Dict[str, Any]]
 
 
-def _roc_auc_ci(d: Data, p: Problem) -> Dict[str, Any]:
-    if d.weight is not None:
+def _on_rows(name: str, function: str, **fixed: Any) -> Compute:
+    """A metric of the kept rows: ``turbometrics.<function>``."""
+
+    def compute(acc: Accumulator, p: Problem) -> Dict[str, Any]:
+        import turbometrics
+
+        y, score, weight = acc.rows()
+        extra = dict(fixed)
+        if p.multiclass or function == "log_loss":  # every class, even in a group that lacks one
+            extra["labels"] = np.arange(p.n_classes)
+        return {name: getattr(turbometrics, function)(y, score, sample_weight=weight, n_threads=p.n_threads,
+                                                      **extra)}
+
+    return compute
+
+
+def _roc_auc_ci(acc: Accumulator, p: Problem) -> Dict[str, Any]:
+    assert acc.ranking is not None
+    if acc.ranking.weighted:
         warnings.warn("DeLong's interval is for unweighted data; not computed with --weight")
         return {"roc_auc_ci": None}
-    ci = _tm().roc_auc_ci(d.y, d.score, confidence=p.confidence, method="delong", n_threads=p.n_threads)
+    ci = acc.ranking.roc_auc_ci(confidence=p.confidence, method="delong", n_threads=p.n_threads)
     return {"roc_auc_ci": [ci.lower, ci.upper]}
 
 
-def _best_f1(d: Data, p: Problem) -> Dict[str, Any]:
-    best = _tm().best_threshold(d.y, d.score, metric="f1", **_common(d, p))
+def _best_f1(acc: Accumulator, p: Problem) -> Dict[str, Any]:
+    assert acc.ranking is not None
+    best = acc.ranking.best_threshold("f1", n_threads=p.n_threads)
     return {"best_f1": best.value, "best_f1_threshold": best.threshold}
 
 
-def _labelled(name: str, function: str, **fixed: Any) -> Metric:
-    """A metric of the predicted labels: ``turbometrics.<function>``."""
+def _ranking(name: str, method: str) -> Tuple[str, Compute]:
+    return "ranking", lambda acc, p: {name: getattr(acc.ranking, method)(n_threads=p.n_threads)}
 
-    def metric(d: Data, p: Problem) -> Dict[str, Any]:
+
+def _confusion(name: str, function: str, **fixed: Any) -> Tuple[str, Compute]:
+    """A metric of the predicted labels, ``turbometrics.<function>`` of the
+    kept rows (until ConfusionState is merged)."""
+
+    def compute(acc: Accumulator, p: Problem) -> Dict[str, Any]:
+        import turbometrics
+
+        y, score, weight = acc.rows()
         extra = dict(fixed)
-        if p.multiclass and "average" in extra:
-            extra["labels"] = np.arange(d.score.shape[1])
-        return {name: getattr(_tm(), function)(d.y, _predicted(d, p), **extra, **_common(d, p))}
+        if "average" in extra:
+            extra["labels"] = np.arange(p.n_classes)
+        return {name: getattr(turbometrics, function)(y, predicted(score, p), sample_weight=weight,
+                                                      n_threads=p.n_threads, **extra)}
 
-    return metric
-
-
-def _probabilistic(name: str, function: str) -> Metric:
-    """A metric of the scores as probabilities: ``turbometrics.<function>``."""
-
-    def metric(d: Data, p: Problem) -> Dict[str, Any]:
-        extra: Dict[str, Any] = {}
-        if function == "calibration_error":
-            extra["n_bins"] = p.n_bins
-        elif p.multiclass:
-            extra["labels"] = np.arange(d.score.shape[1])
-        elif function == "log_loss":  # both classes, even in a group with one
-            extra["labels"] = [0, 1]
-        return {name: getattr(_tm(), function)(d.y, d.score, **extra, **_common(d, p))}
-
-    return metric
+    return "rows", compute
 
 
-BINARY_METRICS: Dict[str, Metric] = {
-    "roc_auc": _roc_auc,
-    "roc_auc_ci": _roc_auc_ci,
-    "average_precision": lambda d, p: {"average_precision": _tm().average_precision_score(d.y, d.score,
-                                                                                          **_common(d, p))},
-    "best_f1": _best_f1,
-    "accuracy": _labelled("accuracy", "accuracy_score"),
-    "balanced_accuracy": _labelled("balanced_accuracy", "balanced_accuracy_score"),
-    "precision": _labelled("precision", "precision_score", zero_division=0.0),
-    "recall": _labelled("recall", "recall_score", zero_division=0.0),
-    "f1": _labelled("f1", "f1_score", zero_division=0.0),
-    "mcc": _labelled("mcc", "matthews_corrcoef"),
-    "ece": _probabilistic("ece", "calibration_error"),
-    "brier": _probabilistic("brier", "brier_score_loss"),
-    "log_loss": _probabilistic("log_loss", "log_loss"),
+def _ece(acc: Accumulator, p: Problem) -> Dict[str, Any]:
+    """``turbometrics.calibration_error`` of the kept rows (until
+    CalibrationState is merged)."""
+    import turbometrics
+
+    y, score, weight = acc.rows()
+    return {"ece": turbometrics.calibration_error(y, score, n_bins=p.n_bins, sample_weight=weight,
+                                                  n_threads=p.n_threads)}
+
+
+_ECE = ("rows", _ece)
+
+# name -> (what it is computed from: "ranking" (the state) or "rows", how)
+BINARY_METRICS: Dict[str, Tuple[str, Compute]] = {
+    "roc_auc": _ranking("roc_auc", "roc_auc"),
+    "roc_auc_ci": ("ranking", _roc_auc_ci),
+    "average_precision": _ranking("average_precision", "average_precision"),
+    "best_f1": ("ranking", _best_f1),
+    "accuracy": _confusion("accuracy", "accuracy_score"),
+    "balanced_accuracy": _confusion("balanced_accuracy", "balanced_accuracy_score"),
+    "precision": _confusion("precision", "precision_score", zero_division=0.0),
+    "recall": _confusion("recall", "recall_score", zero_division=0.0),
+    "f1": _confusion("f1", "f1_score", zero_division=0.0),
+    "mcc": _confusion("mcc", "matthews_corrcoef"),
+    "ece": _ECE,
+    "brier": ("rows", _on_rows("brier", "brier_score_loss")),
+    "log_loss": ("rows", _on_rows("log_loss", "log_loss")),
 }
 
-MULTICLASS_METRICS: Dict[str, Metric] = {
-    "roc_auc": _roc_auc,
-    "accuracy": _labelled("accuracy", "accuracy_score"),
-    "balanced_accuracy": _labelled("balanced_accuracy", "balanced_accuracy_score"),
-    "f1_macro": _labelled("f1_macro", "f1_score", average="macro", zero_division=0.0),
-    "f1_weighted": _labelled("f1_weighted", "f1_score", average="weighted", zero_division=0.0),
-    "mcc": _labelled("mcc", "matthews_corrcoef"),
-    "ece": _probabilistic("ece", "calibration_error"),
-    "brier": _probabilistic("brier", "brier_score_loss"),
-    "log_loss": _probabilistic("log_loss", "log_loss"),
+MULTICLASS_METRICS: Dict[str, Tuple[str, Compute]] = {
+    "roc_auc": ("rows", _on_rows("roc_auc", "roc_auc_score", multi_class="ovr")),
+    "accuracy": _confusion("accuracy", "accuracy_score"),
+    "balanced_accuracy": _confusion("balanced_accuracy", "balanced_accuracy_score"),
+    "f1_macro": _confusion("f1_macro", "f1_score", average="macro", zero_division=0.0),
+    "f1_weighted": _confusion("f1_weighted", "f1_score", average="weighted", zero_division=0.0),
+    "mcc": _confusion("mcc", "matthews_corrcoef"),
+    "ece": _ECE,
+    "brier": ("rows", _on_rows("brier", "brier_score_loss")),
+    "log_loss": ("rows", _on_rows("log_loss", "log_loss")),
 }
 
 DEFAULT_BINARY = ("roc_auc", "roc_auc_ci", "average_precision", "best_f1", "accuracy", "precision", "recall", "f1",
-                  "ece", "brier", "log_loss")
+                  "ece")
 DEFAULT_MULTICLASS = ("roc_auc", "accuracy", "balanced_accuracy", "f1_macro", "ece", "brier", "log_loss")
 PROBABILITY_METRICS = frozenset({"ece", "brier", "log_loss"})
 
@@ -266,31 +219,31 @@ def _scalar(value: Any) -> Any:
     return value if math.isfinite(value) else None
 
 
-def report(data: Data, problem: Problem, metrics: Sequence[str], strict: bool,
-           where: str = "") -> Dict[str, Any]:
-    """Compute ``metrics`` on ``data``: ``{name: value}``.
+def report(acc: Accumulator, metrics: Sequence[str], strict: bool, where: str = "") -> Dict[str, Any]:
+    """Compute ``metrics`` from ``acc``: ``{name: value}`` (None when
+    undefined).
 
     Parameters
     ----------
     strict : bool
         If true, a metric that rejects the data raises InputError (the
         whole file: the input is bad); else its value is None and a
-        warning names the metric and ``where`` (a group).
+        warning names the metric and ``where`` (a group). Warnings of the
+        metrics are re-issued naming the metric and ``where``.
     """
-    table = MULTICLASS_METRICS if problem.multiclass else BINARY_METRICS
+    table = MULTICLASS_METRICS if acc.problem.multiclass else BINARY_METRICS
     values: Dict[str, Any] = {}
     for name in metrics:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             try:
-                result = table[name](data, problem)
+                result = table[name][1](acc, acc.problem)
             except (ValueError, TypeError) as exc:
                 if strict:
                     raise InputError(f"{name}: {first_line(exc)}") from None
                 caught.append(warnings.WarningMessage(first_line(exc), UserWarning, "", 0))
                 result = {name: None}
-        for warning in caught:  # re-issued naming the metric and the group
+        for warning in caught:
             warnings.warn(f"{where}{name}: {first_line(warning.message)}")
         values.update({key: _scalar(value) for key, value in result.items()})
     return values
-

@@ -36,19 +36,17 @@ def write_plots(directory: Path, evaluation: Any, args: argparse.Namespace) -> L
         directory.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise InputError(f"{directory}: cannot create ({exc.strerror})") from None
-    data = evaluation.overall.data()
-    common = dict(sample_weight=data.weight, n_threads=args.n_threads)
+    labels, score, weight = evaluation.overall.rows()
+    common = dict(sample_weight=weight, n_threads=args.n_threads)
     classes = list(evaluation.classes or range(len(evaluation.scores))) if evaluation.multiclass else None
-    y = [classes[i] for i in data.y] if classes is not None and evaluation.classes is not None else data.y
+    y = [classes[i] for i in labels] if classes is not None and evaluation.classes is not None else labels
     written: List[str] = []
-    _save(plot.roc(y, data.score, classes=classes, **common), directory / "roc.png", written)
-    _save(plot.precision_recall(y, data.score, classes=classes, **common), directory / "precision_recall.png",
-          written)
+    _save(plot.roc(y, score, classes=classes, **common), directory / "roc.png", written)
+    _save(plot.precision_recall(y, score, classes=classes, **common), directory / "precision_recall.png", written)
     if not evaluation.multiclass:
-        _save(plot.threshold_curves(data.y, data.score, **common), directory / "thresholds.png", written)
-    acc = evaluation.overall
-    if acc.score_min >= 0.0 and acc.score_max <= 1.0:
-        _save(plot.reliability_diagram(data.y, data.score, n_bins=args.n_bins, **common),
+        _save(plot.threshold_curves(labels, score, **common), directory / "thresholds.png", written)
+    if evaluation.probabilities:
+        _save(plot.reliability_diagram(labels, score, n_bins=args.n_bins, **common),
               directory / "reliability.png", written)
     if evaluation.groups and not evaluation.multiclass:
         for name, draw in (("roc", plot.roc), ("precision_recall", plot.precision_recall)):
@@ -61,10 +59,10 @@ def _by_group(evaluation: Any, draw: Callable[..., Any], args: argparse.Namespac
     largest = sorted(evaluation.groups.items(), key=lambda item: -item[1].n_samples)[:MAX_GROUP_CURVES]
     ax = None
     for key, acc in sorted(largest):
-        data = acc.data()
-        if data.y.min() == data.y.max():
+        labels, score, weight = acc.rows()
+        if labels.min() == labels.max():
             continue  # one class: no curve
-        ax = draw(data.y, data.score, sample_weight=data.weight, label=f"{evaluation.group}={key}", ax=ax,
+        ax = draw(labels, score, sample_weight=weight, label=f"{evaluation.group}={key}", ax=ax,
                   n_threads=args.n_threads)
     if ax is None:
         raise InputError("no group has both classes: no per-group curves")
