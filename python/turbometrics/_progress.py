@@ -6,14 +6,19 @@ import warnings
 from typing import Any, Callable, Optional
 
 
-def progress_callback(enabled: bool, description: str) -> Optional[Callable[[int, int], None]]:
-    """A ``callback(done, total)`` that draws a tqdm bar, or None when
-    ``enabled`` is false. Without tqdm it warns once and returns None."""
+def progress_callback(enabled: bool, description: str, unit: str = "block",
+                      warn: bool = True) -> Optional[Callable[[int, int], None]]:
+    """A ``callback(done, total)`` that draws a tqdm bar counting ``unit``
+    (scaled with k/M/G prefixes unless it is "block"), or None when
+    ``enabled`` is false. Without tqdm it returns None, after a warning
+    when ``warn`` is true."""
     if not enabled:
         return None
     try:
         from tqdm.auto import tqdm
     except ImportError:
+        if not warn:
+            return None
         warnings.warn("progress=True needs tqdm (pip install 'turbometrics[progress]'); running without a bar",
                       RuntimeWarning, stacklevel=3)
         return None
@@ -22,7 +27,7 @@ def progress_callback(enabled: bool, description: str) -> Optional[Callable[[int
     def update(done: int, total: int) -> None:
         nonlocal bar
         if bar is None:
-            bar = tqdm(total=total, desc=description, unit="block")
+            bar = tqdm(total=total, desc=description, unit=unit, unit_scale=unit != "block")
         bar.update(done - bar.n)
         if done >= total:
             bar.close()

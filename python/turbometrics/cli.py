@@ -1,13 +1,16 @@
 """The ``turbometrics`` command line program.
 
-``turbometrics evaluate`` scores a binary classifier's predictions: ROC AUC,
-average precision and the threshold that maximises F1. Without input files
-it evaluates a built-in example of one million predictions; with
-``--labels FILE --scores FILE`` (``.npy`` or one-column ``.csv``) it
-evaluates those. ``turbometrics coco`` evaluates COCO detections (see
-``_cli_coco``).
+``turbometrics evaluate FILE`` evaluates a table of predictions (Parquet,
+CSV, NPY or JSON Lines; see ``_cli_evaluate``): the chosen metrics, per
+group with the gaps between groups, as a table, JSON or Markdown, and
+optionally plots. Without FILE it scores a built-in example of one million
+binary predictions, or with ``--labels FILE --scores FILE`` (``.npy`` or
+one-column ``.csv``) those arrays: ROC AUC, average precision and the
+threshold that maximises F1. ``turbometrics coco`` evaluates COCO
+detections (see ``_cli_coco``).
 
-Exit codes: 0 on success, 2 on a usage error or unusable input.
+Exit codes: 0 on success, 2 on a usage error or unusable input (with a
+one-line reason on stderr, never a traceback).
 """
 
 from __future__ import annotations
@@ -24,15 +27,13 @@ from typing import Any, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-__all__ = ["main", "best_f1_threshold", "load_column"]
+from ._input_error import InputError, first_line
+
+__all__ = ["InputError", "main", "load_column"]
 
 EXIT_OK = 0
 EXIT_USAGE = 2
 BUILTIN_SOURCE = "built-in example"
-
-
-class InputError(Exception):
-    """Input the program cannot use; its message is shown to the user."""
 
 
 @dataclass
@@ -153,45 +154,6 @@ def _load_pair(labels: str, scores: str) -> Tuple[np.ndarray, np.ndarray]:
 # --------------------------------------------------------------------------
 
 
-def best_f1_threshold(
-    precision: np.ndarray, recall: np.ndarray, thresholds: np.ndarray
-) -> Tuple[float, float, float, float]:
-    """The threshold of a precision-recall curve with the highest F1.
-
-    Parameters
-    ----------
-    precision, recall : ndarray of shape (m + 1,)
-        As returned by ``precision_recall_curve``; the last point (1, 0)
-        has no threshold and is ignored.
-    thresholds : ndarray of shape (m,)
-        Increasing thresholds of the first ``m`` points.
-
-    Returns
-    -------
-    threshold, f1, precision, recall : float
-        The best point. F1 is ``2PR / (P + R)``, taken as 0 where
-        ``P + R == 0``; among points with equal F1 the highest threshold
-        wins.
-
-    Raises
-    ------
-    ValueError
-        If the curve has no thresholds.
-    """
-    m = thresholds.shape[0]
-    if m == 0:
-        raise ValueError("the precision-recall curve has no thresholds")
-    p = np.asarray(precision[:m], dtype=np.float64)
-    r = np.asarray(recall[:m], dtype=np.float64)
-    total = p + r
-    with np.errstate(divide="ignore", invalid="ignore"):
-        f1 = np.where(total > 0, 2.0 * p * r / total, 0.0)
-    f1 = np.nan_to_num(f1, nan=0.0)
-    ties = np.flatnonzero(f1 == f1.max())
-    best = ties[np.argmax(thresholds[ties])]
-    return float(thresholds[best]), float(f1[best]), float(p[best]), float(r[best])
-
-
 def _finite_or_none(value: Any) -> Optional[float]:
     """``value`` as a float, or None when it is NaN or infinite (for JSON)."""
     value = float(value)
@@ -234,17 +196,16 @@ def evaluate(
     start = time.perf_counter()
     auc = turbometrics.roc_auc_score(y_true, y_score, n_threads=n_threads)
     ap = turbometrics.average_precision_score(y_true, y_score, n_threads=n_threads)
-    precision, recall, thresholds = turbometrics.precision_recall_curve(y_true, y_score, n_threads=n_threads)
-    threshold, f1, p_best, r_best = best_f1_threshold(precision, recall, thresholds)
+    best = turbometrics.best_threshold(y_true, y_score, metric="f1", n_threads=n_threads)
     seconds = time.perf_counter() - start
     return Evaluation(
         n_samples=int(y_true.shape[0]),
         roc_auc=_finite_or_none(auc),
         average_precision=_finite_or_none(ap),
-        best_f1_threshold=_finite_or_none(threshold),
-        best_f1=_finite_or_none(f1),
-        precision_at_best=_finite_or_none(p_best),
-        recall_at_best=_finite_or_none(r_best),
+        best_f1_threshold=_finite_or_none(best.threshold),
+        best_f1=_finite_or_none(best.value),
+        precision_at_best=_finite_or_none(best.precision),
+        recall_at_best=_finite_or_none(best.recall),
         seconds=seconds,
         source=source,
     )
@@ -313,13 +274,19 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     evaluate_parser = commands.add_parser(
         "evaluate",
-        help="ROC AUC, average precision and the best-F1 threshold of scored predictions",
+        help="metrics of scored predictions (a table file, per group with the gaps)",
         description=(
-            "Evaluate scored binary predictions: ROC AUC, average precision and the "
-            "threshold with the highest F1. Without --labels/--scores, evaluates a "
-            "built-in example of 1,000,000 predictions."
+            "Evaluate a file of predictions (Parquet, CSV, NPY or JSON Lines): ROC AUC with "
+            "DeLong's interval, average precision, the best-F1 threshold, thresholded "
+            "metrics, calibration (ECE), Brier and log loss, or multiclass metrics; per "
+            "group with --group. Without FILE, evaluates --labels/--scores arrays or a "
+            "built-in example of 1,000,000 binary predictions (ROC AUC, average precision, "
+            "best-F1 threshold). Exit code 2 on unusable input."
         ),
     )
+    from turbometrics import _cli_evaluate
+
+    _cli_evaluate.add_arguments(evaluate_parser)
     evaluate_parser.add_argument(
         "--labels", metavar="FILE", help="true binary labels (.npy, or one-column .csv)"
     )
@@ -342,12 +309,6 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _first_line(message: object) -> str:
-    """The first line of an exception's or warning's text, or its type name."""
-    lines = str(message).strip().splitlines()
-    return lines[0] if lines else type(message).__name__
-
-
 def _warn(message: str) -> None:
     """Print a one-line warning to stderr."""
     print(f"turbometrics: warning: {message}", file=sys.stderr)
@@ -361,6 +322,13 @@ def _error(message: str) -> int:
 
 def run_evaluate(args: argparse.Namespace) -> int:
     """Carry out ``turbometrics evaluate`` with parsed arguments."""
+    if args.file is not None:
+        return _run_evaluate_file(args)
+    from turbometrics._cli_evaluate import FILE_OPTIONS
+
+    given = [name for name in FILE_OPTIONS if getattr(args, name) not in (None, False)]
+    if given:
+        return _error(f"--{given[0].replace('_', '-')} needs a FILE (turbometrics evaluate FILE ...)")
     if (args.labels is None) != (args.scores is None):
         return _error("--labels and --scores must be given together")
     try:
@@ -378,13 +346,38 @@ def run_evaluate(args: argparse.Namespace) -> int:
     except InputError as exc:
         return _error(str(exc))
     except (ValueError, TypeError) as exc:  # rejected by the metrics
-        return _error(_first_line(exc))
-    for message in dict.fromkeys(_first_line(w.message) for w in caught):
+        return _error(first_line(exc))
+    for message in dict.fromkeys(first_line(w.message) for w in caught):
         _warn(message)
     if args.json:
         print(json.dumps(asdict(result)))
     else:
         print(format_report(result))
+    return EXIT_OK
+
+
+def _run_evaluate_file(args: argparse.Namespace) -> int:
+    """``turbometrics evaluate FILE``: see ``_cli_evaluate``."""
+    from turbometrics import _cli_evaluate, _cli_report
+
+    if args.labels is not None or args.scores is not None:
+        return _error("give FILE or --labels/--scores, not both")
+    if args.json and args.markdown:
+        return _error("give --json or --markdown, not both")
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            result = _cli_evaluate.run(args)
+    except InputError as exc:
+        return _error(str(exc))
+    for message in dict.fromkeys(first_line(w.message) for w in caught):
+        _warn(message)
+    if args.json:
+        print(json.dumps(result))
+    elif args.markdown:
+        print(_cli_report.format_markdown(result))
+    else:
+        print(_cli_report.format_table(result))
     return EXIT_OK
 
 

@@ -1,0 +1,78 @@
+"""Labels of ``turbometrics evaluate FILE``, converted chunk by chunk: the
+positive class of binary labels, and class indices of multiclass ones."""
+
+from __future__ import annotations
+
+from typing import Any, Optional, Sequence
+
+import numpy as np
+
+from ._input_error import InputError, shown
+
+__all__ = ["as_text", "binary_labels", "class_indices", "positive_label"]
+
+
+def positive_label(values: np.ndarray, given: Any) -> Any:
+    """The positive label: ``given`` (converted to the labels' kind), else
+    1 (or True) for labels in {0, 1}, {-1, 1} or booleans.
+
+    Raises
+    ------
+    InputError
+        When the labels have no obvious positive class, or more than two
+        values are seen.
+    """
+    seen = np.unique(values)
+    if given is not None:
+        if values.dtype.kind in "iuf":
+            try:
+                return float(given) if values.dtype.kind == "f" else int(given)
+            except ValueError:
+                raise InputError(f"--pos-label {given!r} is not a number, but the labels are") from None
+        if values.dtype.kind == "b":
+            return str(given).lower() in ("1", "true")
+        return str(given)
+    if values.dtype.kind == "b" or set(seen.tolist()) <= {0, 1} or set(seen.tolist()) <= {-1, 1}:
+        return True if values.dtype.kind == "b" else 1
+    listed = ", ".join(map(str, seen[:5].tolist()))
+    raise InputError(f"labels are {{{listed}}}: give the positive one with --pos-label")
+
+
+def binary_labels(values: np.ndarray, pos_label: Any) -> np.ndarray:
+    """``values == pos_label`` as int8 (1 positive, 0 negative)."""
+    return (values == pos_label).astype(np.int8)
+
+
+def class_indices(values: np.ndarray, classes: Optional[Sequence[Any]], n_classes: int) -> np.ndarray:
+    """Labels as indices of the score columns: the labels themselves when
+    ``classes`` is None (they must be integers 0 .. K-1), else the position
+    of each label (compared as text) in ``classes``.
+
+    Raises
+    ------
+    InputError
+        Naming the first label that is not a class.
+    """
+    if classes is None:
+        if values.dtype.kind in "iub" or (values.dtype.kind == "f" and np.all(values == np.round(values))):
+            indices = values.astype(np.int64)
+            bad = (indices < 0) | (indices >= n_classes)
+            if not bad.any():
+                return indices
+            raise InputError(f"label {shown(values[np.argmax(bad)])} is not a class index 0..{n_classes - 1} "
+                             "(name the classes with --classes)")
+        raise InputError(f"labels like {shown(values[0])} are not class indices: name the classes of the score "
+                         "columns with --classes")
+    text = as_text(values)
+    lookup = {str(c): i for i, c in enumerate(classes)}
+    indices = np.fromiter((lookup.get(t, -1) for t in text), dtype=np.int64, count=text.shape[0])
+    if (indices < 0).any():
+        raise InputError(f"label {shown(text[np.argmax(indices < 0)])} is not one of --classes {','.join(map(str, classes))}")
+    return indices
+
+
+def as_text(values: np.ndarray) -> np.ndarray:
+    """Labels as text; integral floats written without '.0'."""
+    if values.dtype.kind == "f" and np.all(values == np.round(values)):
+        values = values.astype(np.int64)
+    return values.astype(str)

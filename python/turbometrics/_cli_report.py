@@ -1,0 +1,86 @@
+"""Printing the report of ``turbometrics evaluate FILE``: a plain-text
+table or a Markdown table (JSON is the report itself)."""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional
+
+
+def _value(value: Any, name: str) -> str:
+    if value is None:
+        return "undefined"
+    if isinstance(value, list):
+        return "[" + ", ".join(_value(v, name) for v in value) + "]"
+    if name.endswith("threshold"):
+        return format(value, ".6g")
+    return format(value, ".4f")
+
+
+def _gap(gap: Optional[Dict[str, Any]]) -> str:
+    if gap is None:
+        return ""
+    return f"{gap['gap']:.4f} ({gap['max_group']} - {gap['min_group']})"
+
+
+def _rows(result: Dict[str, Any]) -> List[List[str]]:
+    groups = result.get("groups", {})
+    header = ["metric", "overall"] + [f"{result['columns']['group']}={key}" for key in groups]
+    if groups:
+        header.append("gap (max - min)")
+    rows = [header, ["samples", f"{result['n_samples']:,}"] + [f"{g['n_samples']:,}" for g in groups.values()]]
+    if groups:
+        rows[-1].append("")
+    for name, value in result["metrics"].items():
+        label = name if name != "roc_auc_ci" else "roc_auc 95% CI (DeLong)"
+        row = [label, _value(value, name)] + [_value(g["metrics"].get(name), name) for g in groups.values()]
+        if groups:
+            row.append(_gap(result["gaps"].get(name)))
+        rows.append(row)
+    return rows
+
+
+def _description(result: Dict[str, Any]) -> str:
+    columns = result["columns"]
+    scores = ", ".join(columns["score"])
+    if result["task"] == "binary":
+        what = (f"binary: label {columns['label']!r} (positive {result['pos_label']!r}), score {scores!r}, "
+                f"threshold {result['threshold']:g}")
+    else:
+        what = f"multiclass: label {columns['label']!r}, classes {result['classes']} from {scores}"
+    if columns["weight"] is not None:
+        what += f", weight {columns['weight']!r}"
+    return what
+
+
+def format_table(result: Dict[str, Any]) -> str:
+    """A plain-text report: what was read, then metrics by row, groups by
+    column, and the gap between groups."""
+    rows = _rows(result)
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    lines = [
+        f"source:  {result['source']} ({result['format']}, {result['n_samples']:,} rows)",
+        f"task:    {_description(result)}",
+        "",
+    ]
+    for index, row in enumerate(rows):
+        cells = [row[0].ljust(widths[0])] + [cell.rjust(width) for cell, width in zip(row[1:], widths[1:])]
+        lines.append("  ".join(cells).rstrip())
+        if index == 0:
+            lines.append("  ".join("-" * width for width in widths))
+    seconds = result["seconds"]
+    lines.append("")
+    if "plots" in result:
+        lines.append(f"plots:   {', '.join(result['plots'])}")
+    lines.append(f"time:    {seconds['read']:.2f} s reading, {seconds['metrics']:.2f} s metrics")
+    return "\n".join(lines)
+
+
+def format_markdown(result: Dict[str, Any]) -> str:
+    """The same report as a Markdown table (for issues and notebooks)."""
+    rows = _rows(result)
+    lines = [f"**{result['source']}**: {result['n_samples']:,} rows; {_description(result)}", ""]
+    lines.append("| " + " | ".join(rows[0]) + " |")
+    lines.append("|" + "|".join(["---"] + ["---:"] * (len(rows[0]) - 1)) + "|")
+    for row in rows[1:]:
+        lines.append("| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |")
+    return "\n".join(lines)

@@ -1,0 +1,421 @@
+"""``turbometrics evaluate FILE``: every format, multiclass columns, weights,
+groups and their gaps, the three output forms, streaming in chunks, exit
+code 2 with one-line reasons, the progress bar, plots, and the built-in
+example. Reported numbers are compared with turbometrics' in-memory
+functions on the same arrays."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Optional
+
+import numpy as np
+import pytest
+
+import turbometrics as tm
+from turbometrics.cli import main
+
+N = 3000
+# "csv-stdlib" is CSV read by the csv module, as when pyarrow is not installed.
+FORMATS = ["csv", "csv-stdlib", "npy", "jsonl", "parquet"]
+
+
+def _use_format(fmt: str, monkeypatch) -> str:
+    """The file extension of ``fmt``; selects the csv-module reader for
+    "csv-stdlib"."""
+    if fmt == "csv-stdlib":
+        monkeypatch.setattr("turbometrics._table_reader._has_pyarrow", lambda: False)
+        return "csv"
+    return fmt
+
+
+def _data(n: int = N, seed: int = 0):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n)
+    score = np.round(np.clip(0.3 * y + rng.normal(0.35, 0.2, n), 0, 1), 3)  # ties
+    weight = np.round(rng.uniform(0.5, 2.0, n), 3)
+    group = rng.choice(["a", "b", "c"], size=n, p=[0.5, 0.3, 0.2])
+    return {"label": y, "score": score, "w": weight, "g": group}
+
+
+def _write(path: Path, columns: dict) -> Path:
+    """Write the columns in the format of ``path``'s extension."""
+    names = list(columns)
+    fmt = path.suffix[1:]
+    if fmt == "csv":
+        lines = [",".join(names)] + [",".join(repr(v.item()) if isinstance(v, np.floating) else str(v)
+                                              for v in row) for row in zip(*columns.values())]
+        path.write_text("\n".join(lines) + "\n")
+    elif fmt == "jsonl":
+        with open(path, "w") as handle:
+            for row in zip(*columns.values()):
+                handle.write(json.dumps({k: v.item() for k, v in zip(names, row)}) + "\n")
+    elif fmt == "npy":
+        dtype = [(k, "U8" if v.dtype.kind == "U" else v.dtype.str) for k, v in columns.items()]
+        table = np.zeros(len(next(iter(columns.values()))), dtype=dtype)
+        for k, v in columns.items():
+            table[k] = v
+        np.save(path, table)
+    else:
+        pa = pytest.importorskip("pyarrow")
+        import pyarrow.parquet as pq
+
+        pq.write_table(pa.table({k: v for k, v in columns.items()}), path)
+    return path
+
+
+def _run_json(capsys, *args, stderr: Optional[list] = None) -> dict:
+    """Run ``evaluate ARGS --json`` in-process; its stderr goes into ``stderr``."""
+    code = main(["evaluate", *map(str, args), "--json"])
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    if stderr is not None:
+        stderr.append(captured.err)
+    return json.loads(captured.out)
+
+
+def _assert_metrics(got: dict, expected: dict) -> None:
+    """Equal metrics: bit for bit, except the ECE, whose streaming state sums
+    exactly where the in-memory function sums floats in order (rel 1e-12)."""
+    assert set(got) == set(expected)
+    for name, value in expected.items():
+        assert got[name] == (pytest.approx(value, rel=1e-12) if name == "ece" else value), name
+
+
+def _expected_binary(y, score, weight=None, rows_metrics: bool = False) -> dict:
+    """The default binary metrics (and brier and log_loss, which are not in
+    it, when ``rows_metrics``), computed in memory."""
+    common = dict(sample_weight=weight)
+    pred = (score >= 0.5).astype(int)
+    best = tm.best_threshold(y, score, **common)
+    out = {
+        "roc_auc": tm.roc_auc_score(y, score, **common),
+        "average_precision": tm.average_precision_score(y, score, **common),
+        "best_f1": best.value,
+        "best_f1_threshold": best.threshold,
+        "accuracy": tm.accuracy_score(y, pred, **common),
+        "precision": tm.precision_score(y, pred, **common),
+        "recall": tm.recall_score(y, pred, **common),
+        "f1": tm.f1_score(y, pred, **common),
+        "ece": tm.calibration_error(y, score, **common),
+    }
+    if rows_metrics:
+        out["brier"] = tm.brier_score_loss(y, score, **common)
+        out["log_loss"] = tm.log_loss(y, score, **common)
+    if weight is None:
+        ci = tm.roc_auc_ci(y, score)
+        out["roc_auc_ci"] = [ci.lower, ci.upper]
+    return out
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_every_format_reports_the_in_memory_metrics(tmp_path, capsys, monkeypatch, fmt):
+    data = _data()
+    ext = _use_format(fmt, monkeypatch)
+    path = _write(tmp_path / f"preds.{ext}", data)
+    report = _run_json(capsys, path)
+    assert report["format"] == ext and report["task"] == "binary"
+    assert report["n_samples"] == N and report["n_positive"] == int(data["label"].sum())
+    _assert_metrics(report["metrics"], _expected_binary(data["label"], data["score"]))
+
+
+def test_metrics_of_the_rows(tmp_path, capsys):
+    data = _data()
+    path = _write(tmp_path / "rows.csv", data)
+    report = _run_json(capsys, path, "--metrics", "brier,log_loss", "--chunk-rows", "500")
+    expected = _expected_binary(data["label"], data["score"], rows_metrics=True)
+    assert report["metrics"] == {"brier": expected["brier"], "log_loss": expected["log_loss"]}
+
+
+def test_format_option_overrides_the_extension(tmp_path, capsys):
+    data = _data()
+    path = _write(tmp_path / "preds.csv", data).rename(tmp_path / "preds.txt")
+    report = _run_json(capsys, path, "--format", "csv", "--metrics", "roc_auc")
+    assert report["metrics"]["roc_auc"] == tm.roc_auc_score(data["label"], data["score"])
+
+
+def test_two_dimensional_npy_columns_are_indices(tmp_path, capsys):
+    data = _data()
+    np.save(tmp_path / "p.npy", np.column_stack([data["score"], data["label"]]))
+    report = _run_json(capsys, tmp_path / "p.npy", "--label", "1", "--score", "0", "--metrics", "roc_auc,ece")
+    _assert_metrics(report["metrics"], {"roc_auc": tm.roc_auc_score(data["label"], data["score"]),
+                                        "ece": tm.calibration_error(data["label"], data["score"])})
+
+
+def _multiclass(n: int = N, seed: int = 1):
+    rng = np.random.default_rng(seed)
+    prob = rng.dirichlet([1.0, 1.0, 1.0], n)
+    y = (prob.cumsum(axis=1) < rng.random((n, 1))).sum(axis=1)
+    return y, prob
+
+
+@pytest.mark.parametrize("scores", [["p*"], ["p0", "p1", "p2"]])
+@pytest.mark.parametrize("fmt", ["csv", "csv-stdlib"])
+def test_multiclass_probability_columns(tmp_path, capsys, monkeypatch, scores, fmt):
+    _use_format(fmt, monkeypatch)
+    y, prob = _multiclass()
+    path = _write(tmp_path / "m.csv", {"y": y, "p0": prob[:, 0], "p1": prob[:, 1], "p2": prob[:, 2]})
+    report = _run_json(capsys, path, "--label", "y", "--score", *scores)
+    assert report["task"] == "multiclass" and report["columns"]["score"] == ["p0", "p1", "p2"]
+    pred = prob.argmax(axis=1)
+    labels = [0, 1, 2]
+    _assert_metrics(report["metrics"], {
+        "roc_auc": tm.roc_auc_score(y, prob, multi_class="ovr", labels=labels),
+        "accuracy": tm.accuracy_score(y, pred),
+        "balanced_accuracy": tm.balanced_accuracy_score(y, pred),
+        "f1_macro": tm.f1_score(y, pred, average="macro", labels=labels),
+        "ece": tm.calibration_error(y, prob),
+        "brier": tm.brier_score_loss(y, prob, labels=labels),
+        "log_loss": tm.log_loss(y, prob, labels=labels),
+    })
+
+
+def test_multiclass_named_classes(tmp_path, capsys):
+    y, prob = _multiclass()
+    names = np.array(["cat", "dog", "eel"])[y]
+    path = _write(tmp_path / "m.jsonl", {"y": names, "p_cat": prob[:, 0], "p_dog": prob[:, 1], "p_eel": prob[:, 2]})
+    report = _run_json(capsys, path, "--label", "y", "--score", "p_*", "--classes", "cat,dog,eel",
+                       "--metrics", "accuracy,log_loss")
+    assert report["classes"] == ["cat", "dog", "eel"]
+    assert report["metrics"] == {"accuracy": tm.accuracy_score(y, prob.argmax(axis=1)),
+                                 "log_loss": tm.log_loss(y, prob, labels=[0, 1, 2])}
+
+
+def test_weights(tmp_path, capsys):
+    data = _data()
+    path = _write(tmp_path / "w.parquet", data)
+    report = _run_json(capsys, path, "--weight", "w")
+    assert "roc_auc_ci" not in report["metrics"]  # DeLong's interval is unweighted
+    assert report["metrics"] == pytest.approx(_expected_binary(data["label"], data["score"], data["w"]), rel=1e-12)
+
+
+@pytest.mark.parametrize("fmt", ["csv", "csv-stdlib"])
+def test_string_labels_with_pos_label(tmp_path, capsys, monkeypatch, fmt):
+    _use_format(fmt, monkeypatch)
+    data = _data()
+    text = np.where(data["label"] == 1, "spam", "ham")
+    path = _write(tmp_path / "s.csv", {"label": text, "score": data["score"]})
+    report = _run_json(capsys, path, "--pos-label", "spam", "--metrics", "roc_auc,f1")
+    assert report["pos_label"] == "spam"
+    assert report["metrics"]["roc_auc"] == tm.roc_auc_score(data["label"], data["score"])
+
+
+@pytest.mark.parametrize("fmt", ["csv", "parquet"])
+def test_groups_and_the_largest_gap(tmp_path, capsys, fmt):
+    data = _data()
+    path = _write(tmp_path / f"g.{fmt}", data)
+    report = _run_json(capsys, path, "--group", "g", "--weight", "w")
+    assert list(report["groups"]) == ["a", "b", "c"]
+    per_group = {}
+    for key in "abc":
+        rows = data["g"] == key
+        expected = _expected_binary(data["label"][rows], data["score"][rows], data["w"][rows])
+        assert report["groups"][key]["n_samples"] == int(rows.sum())
+        assert report["groups"][key]["metrics"] == pytest.approx(expected, rel=1e-12)
+        per_group[key] = expected
+    for name, gap in report["gaps"].items():
+        values = {key: per_group[key][name] for key in "abc"}
+        high, low = max(values, key=values.get), min(values, key=values.get)
+        assert (gap["max_group"], gap["min_group"]) == (high, low)
+        assert gap["gap"] == pytest.approx(values[high] - values[low], rel=1e-12, abs=1e-15)
+    assert set(report["gaps"]) == set(report["metrics"])
+
+
+def test_a_group_with_one_class_is_undefined_and_left_out_of_the_gap(tmp_path, capsys):
+    data = _data()
+    data["label"][data["g"] == "c"] = 1
+    path = _write(tmp_path / "one.csv", data)
+    err: list = []
+    report = _run_json(capsys, path, "--group", "g", "--metrics", "roc_auc,accuracy", stderr=err)
+    assert report["groups"]["c"]["metrics"]["roc_auc"] is None
+    assert {report["gaps"]["roc_auc"]["max_group"], report["gaps"]["roc_auc"]["min_group"]} == {"a", "b"}
+    assert "group c: roc_auc: Only one class" in err[0]
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_streaming_in_small_chunks_equals_in_memory(tmp_path, capsys, monkeypatch, fmt):
+    data = _data()
+    path = _write(tmp_path / f"big.{_use_format(fmt, monkeypatch)}", data)
+    whole = _run_json(capsys, path, "--group", "g")
+    chunked = _run_json(capsys, path, "--group", "g", "--chunk-rows", "97")
+    assert chunked["metrics"] == whole["metrics"]  # the states are exact for every split
+    _assert_metrics(whole["metrics"], _expected_binary(data["label"], data["score"]))
+    assert chunked["groups"] == whole["groups"]
+    assert chunked["gaps"] == whole["gaps"]
+
+
+def test_table_output(tmp_path, capsys):
+    data = _data()
+    path = _write(tmp_path / "t.csv", data)
+    assert main(["evaluate", str(path), "--group", "g", "--metrics", "roc_auc,roc_auc_ci"]) == 0
+    out = capsys.readouterr().out
+    auc = tm.roc_auc_score(data["label"], data["score"])
+    ci = tm.roc_auc_ci(data["label"], data["score"])
+    assert f"{auc:.4f}" in out and f"[{ci.lower:.4f}, {ci.upper:.4f}]" in out
+    header = next(line for line in out.splitlines() if line.startswith("metric"))
+    assert header.split() == ["metric", "overall", "g=a", "g=b", "g=c", "gap", "(max", "-", "min)"]
+
+
+def test_markdown_output_parses_to_the_json_numbers(tmp_path, capsys):
+    data = _data()
+    path = _write(tmp_path / "md.csv", data)
+    report = _run_json(capsys, path, "--group", "g")
+    assert main(["evaluate", str(path), "--group", "g", "--markdown"]) == 0
+    lines = [line for line in capsys.readouterr().out.splitlines() if line.startswith("|")]
+    cells = [[cell.strip() for cell in line.strip("|").split("|")] for line in lines]
+    assert cells[0] == ["metric", "overall", "g=a", "g=b", "g=c", "gap (max - min)"]
+    assert set(cells[1][1:]) == {"---:"}
+    rows = {row[0]: row[1:] for row in cells[2:]}
+    for name in ("roc_auc", "ece", "f1"):
+        expected = [report["metrics"][name]] + [report["groups"][k]["metrics"][name] for k in "abc"]
+        assert [float(v) for v in rows[name][:4]] == pytest.approx(expected, abs=5e-5)
+        gap = report["gaps"][name]
+        assert rows[name][4] == f"{gap['gap']:.4f} ({gap['max_group']} - {gap['min_group']})"
+
+
+BAD_INPUT = [
+    (["missing.csv"], "missing.csv: no such file"),
+    (["{d}/p.txt"], "unknown format '.txt'"),
+    (["{d}/p.csv", "--format", "parquet"], "not a Parquet file"),
+    (["{d}/p.csv", "--score", "nope"], "unknown column 'nope' (columns: label, score, w, g)"),
+    (["{d}/p.csv", "--score", "q*"], "no column matches 'q*'"),
+    (["{d}/p.csv", "--score", "g"], "column 'g': non-numeric value 'a'"),
+    (["{d}/p.csv", "--weight", "g"], "column 'g': non-numeric value 'a'"),
+    (["{d}/p.csv", "--label", "g"], "labels are {a, b, c}: give the positive one with --pos-label"),
+    (["{d}/p.csv", "--metrics", "roc_auc,bogus"], "unknown binary metric 'bogus'"),
+    (["{d}/p.csv", "--score", "score", "w", "--classes", "x,y"], "is not one of --classes x,y"),
+    (["{d}/p.csv", "--score", "score", "w", "--classes", "x"], "--classes names 1 classes for 2 score columns"),
+    (["{d}/p.csv", "--score", "w", "--metrics", "ece"], "ece needs probabilities in [0, 1]; found a score of 1."),
+    (["{d}/p.csv", "--chunk-rows", "0"], "--chunk-rows must be at least 1"),
+    (["{d}/empty.csv"], "empty file"),
+    (["{d}/header.csv"], "header.csv: no rows"),
+    (["{d}/bad.jsonl"], "line 2: not JSON"),
+    (["{d}/null.jsonl"], "column 'score': missing value (null)"),
+    (["{d}/mixed.jsonl"], "column 'score': non-numeric value 'x'"),
+    (["{d}/nokey.jsonl"], "line 2: no key 'score'"),
+    (["{d}/p.csv", "--labels", "x.npy", "--scores", "y.npy"], "give FILE or --labels/--scores, not both"),
+    (["--group", "g"], "--group needs a FILE"),
+]
+
+
+@pytest.mark.parametrize("fmt", ["csv", "csv-stdlib"])
+def test_text_in_a_number_column_after_the_first_chunk(tmp_path, capsys, monkeypatch, fmt):
+    _use_format(fmt, monkeypatch)
+    data = _data()
+    score = data["score"].astype(object)
+    score[2500] = "n/a"
+    path = _write(tmp_path / "late.csv", {"label": data["label"], "score": score})
+    assert main(["evaluate", str(path), "--chunk-rows", "100"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "n/a" in err
+
+
+@pytest.mark.parametrize("args, message", BAD_INPUT)
+def test_bad_input_exits_2_with_one_line(tmp_path, capsys, args, message):
+    _write(tmp_path / "p.csv", _data(50))
+    (tmp_path / "p.txt").write_text("x")
+    (tmp_path / "empty.csv").write_text("")
+    (tmp_path / "header.csv").write_text("label,score\n")
+    (tmp_path / "bad.jsonl").write_text('{"label": 1, "score": 0.5}\n{"label": \n')
+    (tmp_path / "null.jsonl").write_text('{"label": 1, "score": 0.5}\n{"label": 0, "score": null}\n')
+    (tmp_path / "mixed.jsonl").write_text('{"label": 1, "score": 0.5}\n{"label": 0, "score": "x"}\n')
+    (tmp_path / "nokey.jsonl").write_text('{"label": 1, "score": 0.5}\n{"label": 0}\n')
+    code = main(["evaluate", *[a.format(d=tmp_path) for a in args]])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.count("\n") == 1 and err.startswith("turbometrics: error: ")
+    assert message in err
+
+
+def test_missing_pyarrow_is_a_one_line_error(tmp_path, capsys, monkeypatch):
+    (tmp_path / "p.parquet").write_bytes(b"PAR1")
+    monkeypatch.setitem(sys.modules, "pyarrow", None)
+    monkeypatch.setitem(sys.modules, "pyarrow.parquet", None)
+    assert main(["evaluate", str(tmp_path / "p.parquet")]) == 2
+    assert "reading Parquet needs pyarrow: pip install 'turbometrics[parquet]'" in capsys.readouterr().err
+
+
+def test_plots_without_matplotlib_is_a_one_line_error(tmp_path, capsys, monkeypatch):
+    path = _write(tmp_path / "p.csv", _data(50))
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    assert main(["evaluate", str(path), "--plots", str(tmp_path / "plots")]) == 2
+    assert capsys.readouterr().err == ("turbometrics: error: --plots needs matplotlib: "
+                                       "pip install 'turbometrics[plot]'\n")
+    assert not (tmp_path / "plots").exists()
+
+
+def test_progress_bar_only_on_a_terminal(tmp_path, capsys, monkeypatch):
+    pytest.importorskip("tqdm")
+    path = _write(tmp_path / "p.csv", _data())
+    err: list = []
+    _run_json(capsys, path, stderr=err)
+    assert err == [""]  # captured stderr is not a terminal
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    assert main(["evaluate", str(path), "--json", "--chunk-rows", "500"]) == 0
+    assert "p.csv" in capsys.readouterr().err  # the bar, labelled with the file name
+    assert main(["evaluate", str(path), "--json", "--no-progress"]) == 0
+    assert capsys.readouterr().err == ""
+
+
+def test_plots_are_written(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    path = _write(tmp_path / "p.csv", _data())
+    report = _run_json(capsys, path, "--group", "g", "--plots", tmp_path / "plots")
+    names = ["roc.png", "precision_recall.png", "thresholds.png", "reliability.png", "roc_by_group.png",
+             "precision_recall_by_group.png"]
+    assert report["plots"] == [str(tmp_path / "plots" / name) for name in names]
+    for name in names:
+        data = (tmp_path / "plots" / name).read_bytes()
+        assert data.startswith(b"\x89PNG") and len(data) > 10_000
+
+
+def test_multiclass_plots(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    y, prob = _multiclass()
+    path = _write(tmp_path / "m.csv", {"y": y, "p0": prob[:, 0], "p1": prob[:, 1], "p2": prob[:, 2]})
+    report = _run_json(capsys, path, "--label", "y", "--score", "p*", "--plots", tmp_path / "mp")
+    assert [Path(p).name for p in report["plots"]] == ["roc.png", "precision_recall.png", "reliability.png"]
+
+
+def test_builtin_example_and_arrays_keep_working(tmp_path, capsys):
+    report = _run_json(capsys)
+    assert set(report) == {"n_samples", "roc_auc", "average_precision", "best_f1_threshold", "best_f1",
+                           "precision_at_best", "recall_at_best", "seconds", "source"}
+    data = _data()
+    np.save(tmp_path / "y.npy", data["label"])
+    np.save(tmp_path / "s.npy", data["score"])
+    report = _run_json(capsys, "--labels", tmp_path / "y.npy", "--scores", tmp_path / "s.npy")
+    best = tm.best_threshold(data["label"], data["score"])
+    assert report["roc_auc"] == tm.roc_auc_score(data["label"], data["score"])
+    assert (report["best_f1_threshold"], report["best_f1"]) == (best.threshold, best.value)
+
+
+def test_installed_program_piped(tmp_path):
+    """One real process: piped output has no progress bar and bad input no traceback."""
+    path = _write(tmp_path / "p.csv", _data())
+    run = [sys.executable, "-m", "turbometrics", "evaluate"]
+    ok = subprocess.run(run + [str(path), "--json"], capture_output=True, text=True, check=False)
+    assert ok.returncode == 0 and ok.stderr == ""
+    assert json.loads(ok.stdout)["n_samples"] == N
+    bad = subprocess.run(run + [str(path), "--score", "g"], capture_output=True, text=True, check=False)
+    assert bad.returncode == 2 and bad.stdout == ""
+    assert bad.stderr == "turbometrics: error: column 'g': non-numeric value 'a'\n"
+
+
+def test_ranking_metrics_stream_through_a_state_without_keeping_rows():
+    from turbometrics._cli_metrics import Accumulator, Problem, report
+
+    data = _data()
+    y, score = data["label"].astype(np.int8), data["score"]
+    names = ["roc_auc", "roc_auc_ci", "average_precision", "best_f1"]
+    acc = Accumulator(Problem(multiclass=False), names, keep_rows=False)
+    for start in range(0, N, 250):
+        acc.update(y[start:start + 250], score[start:start + 250], None)
+    assert len(acc.ranking) == np.unique(score).size  # one row per distinct score
+    with pytest.raises(RuntimeError):
+        acc.rows()
+    expected = _expected_binary(data["label"], score)
+    assert report(acc, names, strict=True) == {k: expected[k] for k in [*names, "best_f1_threshold"]}
