@@ -75,7 +75,7 @@ def as_numpy_input(value: Any) -> Any:
     adapter = _ADAPTERS.get(kind.__module__.partition(".")[0])
     if adapter is not None:
         return adapter(value)
-    if hasattr(kind, "__array_namespace__") and not isinstance(value, np.ndarray):
+    if hasattr(kind, "__array_namespace__") and not isinstance(value, (np.ndarray, np.generic)):
         return np.asarray(value)
     return value
 

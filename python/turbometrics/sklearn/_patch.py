@@ -39,6 +39,8 @@ from ._classes import use_scikit_learn_classes, use_turbometrics_classes
 from ._fallback import turbometrics_handles
 from ._names import METRIC_NAMES
 
+# How many calls of the wrappers went to turbometrics and to scikit-learn.
+calls: Dict[str, int] = {"turbometrics": 0, "scikit-learn": 0}
 # id(wrapper) -> (wrapper, original), and the reverse, for every wrapper made.
 _wrapper_originals: Dict[int, Tuple[Callable[..., Any], Callable[..., Any]]] = {}
 _original_wrappers: Dict[int, Tuple[Callable[..., Any], Callable[..., Any]]] = {}
@@ -62,11 +64,13 @@ def _make_wrapper(name: str, original: Callable[..., Any]) -> Callable[..., Any]
     @functools.wraps(original)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
-            bound = signature.bind(*args, **kwargs)
+            handled = turbometrics_handles(signature.bind(*args, **kwargs).arguments.values())
         except TypeError:
+            handled = False
+        if not handled:
+            calls["scikit-learn"] += 1
             return original(*args, **kwargs)
-        if not turbometrics_handles(bound.arguments.values()):
-            return original(*args, **kwargs)
+        calls["turbometrics"] += 1
         return getattr(turbometrics, name)(*args, **kwargs)
 
     wrapper.__signature__ = signature  # type: ignore[attr-defined]
