@@ -31,7 +31,7 @@ from __future__ import annotations
 import functools
 import inspect
 import sys
-from typing import Any, Callable, Dict, List, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Tuple
 
 import turbometrics
 
@@ -105,21 +105,18 @@ def _current_originals() -> Dict[int, Tuple[str, Callable[..., Any]]]:
     return originals
 
 
-def _module_globals() -> List[Tuple[bool, Dict[str, Any]]]:
-    """(whether the module is scikit-learn's, its globals) for every
-    imported module but turbometrics'."""
-    found = []
+def _patchable_globals() -> Iterator[Tuple[Dict[str, Any], str, Any]]:
+    """(module globals, name, value) for every global of an imported
+    scikit-learn module, and for the globals named as a patched function in
+    other modules (turbometrics' excepted)."""
     for module_name, module in list(sys.modules.items()):
-        package = module_name.split(".", 1)[0]
-        if module is None or package == "turbometrics":
+        package = module_name.partition(".")[0]
+        namespace = getattr(module, "__dict__", None)
+        if package == "turbometrics" or not isinstance(namespace, dict):
             continue
-        try:
-            namespace = vars(module)
-        except TypeError:
-            continue
-        if isinstance(namespace, dict):
-            found.append((package == "sklearn", namespace))
-    return found
+        names = list(namespace) if package == "sklearn" else [name for name in METRIC_NAMES if name in namespace]
+        for name in names:
+            yield namespace, name, namespace.get(name)
 
 
 def patch() -> Patched:
@@ -136,11 +133,9 @@ def patch() -> Patched:
     import sklearn.metrics._scorer as scorer_module
 
     originals = _current_originals()
-    for in_sklearn, namespace in _module_globals():
-        for attribute, value in list(namespace.items()):
-            entry = originals.get(id(value))
-            if entry is None or entry[1] is not value or not (in_sklearn or attribute == entry[0]):
-                continue
+    for namespace, attribute, value in _patchable_globals():
+        entry = originals.get(id(value))
+        if entry is not None and entry[1] is value:
             namespace[attribute] = wrapper_for(*entry)
     for scorer in scorer_module._SCORERS.values():
         score_func = getattr(scorer, "_score_func", None)
@@ -155,11 +150,10 @@ def patch() -> Patched:
 def unpatch() -> None:
     """Put back every scikit-learn function that :func:`patch` replaced
     (also where modules imported while patched hold a wrapper). Idempotent."""
-    for _, namespace in _module_globals():
-        for attribute, value in list(namespace.items()):
-            original = original_of(value)
-            if original is not value:
-                namespace[attribute] = original
+    for namespace, attribute, value in _patchable_globals():
+        original = original_of(value)
+        if original is not value:
+            namespace[attribute] = original
     while _replaced_scorers:
         scorer, original = _replaced_scorers.pop()
         scorer._score_func = original
