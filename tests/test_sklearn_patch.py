@@ -151,6 +151,16 @@ def test_internal_callers_reach_turbometrics(monkeypatch):
         np.testing.assert_array_equal(got, expected)
 
 
+def test_estimator_score_method_reaches_turbometrics(monkeypatch):
+    X, y = make_classification(n_samples=60, n_features=4, random_state=1)
+    model = LogisticRegression().fit(X, y)
+    reference = model.score(X, y)
+    with ts.patch():
+        calls = _count_calls(monkeypatch, "accuracy_score")
+        assert model.score(X, y) == reference  # ClassifierMixin.score imports accuracy_score when called
+    assert calls[0] == 1
+
+
 BINARY_SCORINGS = ["roc_auc", "f1", "accuracy", "average_precision", "neg_log_loss", "precision", "recall",
                    "balanced_accuracy", "jaccard", "matthews_corrcoef", "neg_brier_score", "f1_macro",
                    "precision_weighted", "recall_micro", "jaccard_macro"]

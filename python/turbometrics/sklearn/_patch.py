@@ -8,7 +8,7 @@ scikit-learn code finds it:
 - the attributes of ``sklearn.metrics``;
 - every global of an imported scikit-learn module that is the original
   function (``sklearn.metrics._ranking``, ``_classification``, ``_scorer``,
-  the ``_plot`` displays, ``sklearn.calibration``...), and in other imported
+  the ``_plot`` displays, the ensembles' out-of-bag scores...), and in other imported
   modules every global of the function's own name (modules that ran
   ``from sklearn.metrics import roc_auc_score``; ``original =
   roc_auc_score`` is left alone);
