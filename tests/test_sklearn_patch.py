@@ -245,3 +245,19 @@ def test_torch_tensors_without_dispatch_run_turbometrics(monkeypatch):
         calls = _count_calls(monkeypatch, "roc_auc_score")
         assert sklearn.metrics.roc_auc_score(y_true, y_score) == pytest.approx(reference, rel=1e-12, abs=0)
     assert calls[0] == 1
+
+
+def test_warnings_and_errors_match_scikit_learn_classes_while_patched():
+    from sklearn.exceptions import UndefinedMetricWarning
+    from sklearn.utils._param_validation import InvalidParameterError
+
+    with ts.patch():
+        with pytest.warns(UndefinedMetricWarning) as record:
+            sklearn.metrics.roc_curve([1, 1], [0.2, 0.4])
+        assert issubclass(record[0].category, turbometrics.UndefinedMetricWarning)
+        with pytest.raises(InvalidParameterError) as error:
+            sklearn.metrics.roc_auc_score([0, 1], [0.2, 0.4], max_fpr=2)
+        assert isinstance(error.value, turbometrics.InvalidParameterError)
+    with pytest.warns(turbometrics.UndefinedMetricWarning) as record:
+        turbometrics.roc_curve([1, 1], [0.2, 0.4])
+    assert not issubclass(record[0].category, UndefinedMetricWarning)  # turbometrics' own class again
