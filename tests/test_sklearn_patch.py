@@ -261,3 +261,18 @@ def test_warnings_and_errors_match_scikit_learn_classes_while_patched():
     with pytest.warns(turbometrics.UndefinedMetricWarning) as record:
         turbometrics.roc_curve([1, 1], [0.2, 0.4])
     assert not issubclass(record[0].category, UndefinedMetricWarning)  # turbometrics' own class again
+
+
+def test_pickled_scorers_run_turbometrics_in_other_processes():
+    """What joblib sends to the workers of cross_val_score(..., n_jobs=2)."""
+    import pickle
+
+    with ts.patch():
+        payload = pickle.dumps(sklearn.metrics.get_scorer("roc_auc"))
+        assert pickle.loads(payload)._score_func is sklearn.metrics.roc_auc_score
+    worker = ("import pickle, sys\n"
+              "scorer = pickle.loads(sys.stdin.buffer.read())\n"
+              "from turbometrics.sklearn._patch import calls\n"
+              "assert scorer._score_func([0, 1, 1], [0.2, 0.9, 0.4]) == 1.0\n"
+              "assert calls == {'turbometrics': 1, 'scikit-learn': 0}, calls\n")
+    subprocess.run([sys.executable, "-c", worker], input=payload, check=True)

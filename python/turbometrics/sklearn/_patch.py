@@ -23,7 +23,9 @@ The wrapper calls turbometrics when it handles the arguments (see
 :mod:`turbometrics.sklearn._fallback`) and the original function otherwise.
 ``unpatch()`` puts every original back, including in modules imported while
 the patch was active. Scorers made with ``make_scorer`` while patched keep
-the wrapper (which still gives scikit-learn's results).
+the wrapper (which still gives scikit-learn's results). Wrappers pickle by
+their address in :mod:`turbometrics.sklearn._wrappers`, so scorers sent to
+joblib workers run turbometrics there too.
 """
 
 from __future__ import annotations
@@ -74,7 +76,8 @@ def _make_wrapper(name: str, original: Callable[..., Any]) -> Callable[..., Any]
         return getattr(turbometrics, name)(*args, **kwargs)
 
     wrapper.__signature__ = signature  # type: ignore[attr-defined]
-    wrapper.__turbometrics_original__ = original  # type: ignore[attr-defined]
+    wrapper.__module__ = f"{__name__.rpartition('.')[0]}._wrappers"  # its pickling address
+    wrapper.__qualname__ = name
     return wrapper
 
 
