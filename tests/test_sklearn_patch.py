@@ -267,9 +267,13 @@ def test_pickled_scorers_run_turbometrics_in_other_processes():
     """What joblib sends to the workers of cross_val_score(..., n_jobs=2)."""
     import pickle
 
+    cloudpickle = pytest.importorskip("cloudpickle")  # what joblib's loky workers unpickle
+
     with ts.patch():
-        payload = pickle.dumps(sklearn.metrics.get_scorer("roc_auc"))
+        payload = cloudpickle.dumps(sklearn.metrics.get_scorer("roc_auc"))
         assert pickle.loads(payload)._score_func is sklearn.metrics.roc_auc_score
+        assert pickle.loads(pickle.dumps(sklearn.metrics.make_scorer(sklearn.metrics.f1_score)))._score_func \
+            is sklearn.metrics.f1_score
     worker = ("import pickle, sys\n"
               "scorer = pickle.loads(sys.stdin.buffer.read())\n"
               "from turbometrics.sklearn._patch import calls\n"

@@ -37,6 +37,7 @@ from typing import Any, Callable, Dict, Iterator, List, Tuple
 
 import turbometrics
 
+from . import _wrappers  # noqa: F401  (imported: pickling looks the wrappers up there)
 from ._classes import use_scikit_learn_classes, use_turbometrics_classes
 from ._fallback import turbometrics_handles
 from ._names import METRIC_NAMES
