@@ -112,3 +112,9 @@ __all__ = [
     "smooth_calibration_error",
     "stability",
 ]
+
+# polars, pyarrow and torch arrays are accepted by every public function.
+from ._array_inputs import adapt_public_functions as _adapt_public_functions
+
+_adapt_public_functions(globals(), __all__)
+_adapt_public_functions(vars(stability), stability.__all__)

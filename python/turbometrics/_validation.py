@@ -158,6 +158,7 @@ def check_sample_weight(sample_weight: Any, n_samples: int, force_float: bool = 
     with ``check_values=False`` the finiteness and all-zero checks are left
     to the caller (the checks of shape and size are made)."""
     weights = as_array(sample_weight)
+    check_dimensions(weights)  # complex weights raise before any cast
     keep_integers = not force_float and weights.dtype.kind in "biu"
     if not keep_integers and weights.dtype not in (np.float64, np.float32):
         weights = weights.astype(np.float64)

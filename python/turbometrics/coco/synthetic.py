@@ -108,3 +108,31 @@ def write_coco_set(directory: Path, **kwargs) -> Tuple[Path, Path]:
     gt_path.write_text(json.dumps(dataset))
     results_path.write_text(json.dumps(results))
     return gt_path, results_path
+
+
+def to_detection_batches(dataset: Dict, results: List[Dict]) -> Tuple[List[Dict], List[Dict]]:
+    """``make_coco_set``'s output as per-image ``(predictions, targets)`` in
+    the layout of ``torchmetrics.detection.MeanAveragePrecision`` (boxes
+    ``xyxy``), NumPy arrays (``torch.from_numpy`` makes tensors of them).
+
+    predictions[i]: ``boxes`` (n, 4) float64, ``scores`` (n,), ``labels``
+    (n,) int64; targets[i]: ``boxes``, ``labels``, ``iscrowd`` (m,) int64.
+    """
+    def xyxy(boxes: List[List[float]]) -> np.ndarray:
+        array = np.asarray(boxes, dtype=np.float64).reshape(-1, 4)
+        return np.concatenate([array[:, :2], array[:, :2] + array[:, 2:]], axis=1)
+
+    index = {image["id"]: i for i, image in enumerate(dataset["images"])}
+    grouped_gts: List[List[Dict]] = [[] for _ in index]
+    grouped_dts: List[List[Dict]] = [[] for _ in index]
+    for annotation in dataset["annotations"]:
+        grouped_gts[index[annotation["image_id"]]].append(annotation)
+    for result in results:
+        grouped_dts[index[result["image_id"]]].append(result)
+    predictions = [{"boxes": xyxy([d["bbox"] for d in dts]),
+                    "scores": np.asarray([d["score"] for d in dts], dtype=np.float64),
+                    "labels": np.asarray([d["category_id"] for d in dts], dtype=np.int64)} for dts in grouped_dts]
+    targets = [{"boxes": xyxy([g["bbox"] for g in gts]),
+                "labels": np.asarray([g["category_id"] for g in gts], dtype=np.int64),
+                "iscrowd": np.asarray([g["iscrowd"] for g in gts], dtype=np.int64)} for gts in grouped_gts]
+    return predictions, targets

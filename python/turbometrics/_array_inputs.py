@@ -1,0 +1,102 @@
+"""One adapter from other libraries' arrays to NumPy, applied to the
+arguments of every public function.
+
+NumPy arrays, lists and pandas objects pass unchanged (the validation reads
+pandas through ``np.asarray`` without a copy). Recognised by the top-level
+package of their type's module, so that no library is imported unless the
+caller already passed one of its objects:
+
+- polars ``Series`` / ``DataFrame``: ``to_numpy()``, a view of the column's
+  buffer for numeric data without nulls (nulls become NaN, as with
+  ``np.asarray``).
+- pyarrow ``Array`` (a view for primitive types without nulls),
+  ``ChunkedArray`` (one chunk: a view; several: concatenated), ``Table`` /
+  ``RecordBatch`` (columns stacked into a 2-D array).
+- torch CPU tensors, ``nn.Parameter`` and tensors that require grad
+  included: a view of the tensor's memory (detached; conjugate and negative
+  bits resolved; bfloat16, which NumPy lacks, widened to float32). Tensors
+  on other devices pass unchanged and fail as in scikit-learn.
+
+Other array API objects (``__array_namespace__``: array-api-strict, CuPy...)
+are read with ``np.asarray``, as scikit-learn reads them without array API
+dispatch (device arrays raise its error).
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any, Callable, Dict, Iterable, TypeVar
+
+import numpy as np
+
+Function = TypeVar("Function", bound=Callable[..., Any])
+
+
+def _from_polars(value: Any) -> Any:
+    to_numpy = getattr(value, "to_numpy", None)
+    return value if to_numpy is None else to_numpy()
+
+
+def _from_pyarrow(value: Any) -> Any:
+    kind = type(value).__name__
+    if kind == "ChunkedArray":
+        if value.num_chunks == 1:
+            return value.chunk(0).to_numpy(zero_copy_only=False)
+        return value.to_numpy()
+    if kind in ("Table", "RecordBatch"):
+        columns = [_from_pyarrow(column) for column in value.columns]
+        return np.column_stack(columns) if columns else np.empty((value.num_rows, 0))
+    if hasattr(value, "to_numpy") and hasattr(value, "type"):
+        return value.to_numpy(zero_copy_only=False)
+    return value
+
+
+def _from_torch(value: Any) -> Any:
+    if not hasattr(value, "detach") or getattr(value, "device", None) is None or value.device.type != "cpu":
+        return value
+    tensor = value.detach().resolve_conj().resolve_neg()
+    if str(tensor.dtype) == "torch.bfloat16":
+        tensor = tensor.float()
+    return tensor.numpy()
+
+
+_ADAPTERS: Dict[str, Callable[[Any], Any]] = {
+    "polars": _from_polars,
+    "pyarrow": _from_pyarrow,
+    "torch": _from_torch,
+}
+
+
+def as_numpy_input(value: Any) -> Any:
+    """``value`` as a NumPy array if it is a polars, pyarrow, torch or other
+    array API array (without a copy where its memory layout allows), else
+    ``value``."""
+    kind = type(value)
+    adapter = _ADAPTERS.get(kind.__module__.partition(".")[0])
+    if adapter is not None:
+        return adapter(value)
+    if hasattr(kind, "__array_namespace__") and not isinstance(value, (np.ndarray, np.generic)):
+        return np.asarray(value)
+    return value
+
+
+def accepting_array_inputs(function: Function) -> Function:
+    """``function`` with every argument passed through :func:`as_numpy_input`
+    (same name, docstring and signature)."""
+
+    @functools.wraps(function)
+    def adapted(*args: Any, **kwargs: Any) -> Any:
+        args = tuple(as_numpy_input(value) for value in args)
+        kwargs = {name: as_numpy_input(value) for name, value in kwargs.items()}
+        return function(*args, **kwargs)
+
+    return adapted  # type: ignore[return-value]
+
+
+def adapt_public_functions(namespace: Dict[str, Any], names: Iterable[str]) -> None:
+    """Replace each plain function among ``names`` in ``namespace`` (a
+    module's globals) by :func:`accepting_array_inputs` of it."""
+    for name in names:
+        value = namespace.get(name)
+        if callable(value) and not isinstance(value, type) and hasattr(value, "__code__"):
+            namespace[name] = accepting_array_inputs(value)

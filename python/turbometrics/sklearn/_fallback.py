@@ -1,0 +1,51 @@
+"""The fallback rule of the scikit-learn patch: which calls turbometrics
+handles, and which go to scikit-learn's own function.
+
+turbometrics handles a call when every argument is something it computes
+exactly as scikit-learn does. The original function gets the call when
+
+- the arguments do not bind to scikit-learn's signature (unknown keyword,
+  missing argument: scikit-learn raises its own TypeError);
+- an argument is a SciPy sparse matrix or array (turbometrics reads dense
+  input only);
+- scikit-learn's ``array_api_dispatch`` is on and an argument is anything
+  but a NumPy array, a list, a tuple, a string, a number or None (torch,
+  CuPy, array-api-strict arrays..., whose results scikit-learn returns in
+  their namespace and on their device; pandas and polars objects too).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+import numpy as np
+
+
+def _is_sparse(value: Any) -> bool:
+    return type(value).__module__.startswith("scipy.sparse")
+
+
+# What scikit-learn's array API dispatch reads as NumPy (or ignores).
+_NUMPY_OR_PLAIN = (np.ndarray, np.generic, str, bytes, list, tuple, int, float, complex, type(None))
+
+
+def _is_foreign_array(value: Any) -> bool:
+    return not isinstance(value, _NUMPY_OR_PLAIN)
+
+
+def _array_api_dispatch() -> bool:
+    import sklearn
+
+    return bool(sklearn.get_config().get("array_api_dispatch", False))
+
+
+def turbometrics_handles(values: Iterable[Any]) -> bool:
+    """Whether turbometrics computes a call with these argument values
+    exactly as scikit-learn (the arguments already bound to scikit-learn's
+    signature)."""
+    values = list(values)
+    if any(_is_sparse(value) for value in values):
+        return False
+    if any(_is_foreign_array(value) for value in values) and _array_api_dispatch():
+        return False
+    return True

@@ -1,0 +1,37 @@
+"""The scikit-learn metric functions that turbometrics implements, by name.
+
+Each name is both a public function of ``sklearn.metrics`` and one of
+``turbometrics`` with the same parameters (turbometrics adds a keyword-only
+``n_threads``).
+"""
+
+from __future__ import annotations
+
+from typing import Tuple
+
+METRIC_NAMES: Tuple[str, ...] = (
+    # ranking
+    "average_precision_score",
+    "confusion_matrix_at_thresholds",
+    "det_curve",
+    "precision_recall_curve",
+    "roc_auc_score",
+    "roc_curve",
+    "top_k_accuracy_score",
+    # classification
+    "accuracy_score",
+    "balanced_accuracy_score",
+    "cohen_kappa_score",
+    "confusion_matrix",
+    "f1_score",
+    "fbeta_score",
+    "jaccard_score",
+    "matthews_corrcoef",
+    "multilabel_confusion_matrix",
+    "precision_recall_fscore_support",
+    "precision_score",
+    "recall_score",
+    # probabilistic
+    "brier_score_loss",
+    "log_loss",
+)

@@ -1,0 +1,172 @@
+"""Swapping turbometrics' metrics into scikit-learn: ``patch()`` and
+``unpatch()``.
+
+``patch()`` replaces each scikit-learn metric that turbometrics implements
+by a wrapper with the original's name, docstring and signature, everywhere
+scikit-learn code finds it:
+
+- the attributes of ``sklearn.metrics``;
+- every global of an imported scikit-learn module that is the original
+  function (``sklearn.metrics._ranking``, ``_classification``, ``_scorer``,
+  the ``_plot`` displays, the ensembles' out-of-bag scores...), and in other imported
+  modules every global of the function's own name (modules that ran
+  ``from sklearn.metrics import roc_auc_score``; ``original =
+  roc_auc_score`` is left alone);
+- the score function of the predefined scorers (``get_scorer("roc_auc")``,
+  ``cross_val_score(..., scoring="f1")``).
+
+While patched, turbometrics warns and raises with classes derived from
+scikit-learn's ``UndefinedMetricWarning`` and ``InvalidParameterError``
+(see :mod:`turbometrics.sklearn._classes`).
+
+The wrapper calls turbometrics when it handles the arguments (see
+:mod:`turbometrics.sklearn._fallback`) and the original function otherwise.
+``unpatch()`` puts every original back, including in modules imported while
+the patch was active. Scorers made with ``make_scorer`` while patched keep
+the wrapper (which still gives scikit-learn's results). Wrappers pickle by
+their address in :mod:`turbometrics.sklearn._wrappers`, so scorers sent to
+joblib workers run turbometrics there too.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import sys
+from typing import Any, Callable, Dict, Iterator, List, Tuple
+
+import turbometrics
+
+from . import _wrappers  # noqa: F401  (imported: pickling looks the wrappers up there)
+from ._classes import use_scikit_learn_classes, use_turbometrics_classes
+from ._fallback import turbometrics_handles
+from ._names import METRIC_NAMES
+
+# How many calls of the wrappers went to turbometrics and to scikit-learn.
+calls: Dict[str, int] = {"turbometrics": 0, "scikit-learn": 0}
+# id(wrapper) -> (wrapper, original), and the reverse, for every wrapper made.
+_wrapper_originals: Dict[int, Tuple[Callable[..., Any], Callable[..., Any]]] = {}
+_original_wrappers: Dict[int, Tuple[Callable[..., Any], Callable[..., Any]]] = {}
+# (scorer, original score function) for each predefined scorer patched.
+_replaced_scorers: List[Tuple[Any, Callable[..., Any]]] = []
+
+
+class Patched:
+    """What :func:`patch` returns: leaving a ``with`` block unpatches."""
+
+    def __enter__(self) -> "Patched":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        unpatch()
+
+
+def _make_wrapper(name: str, original: Callable[..., Any]) -> Callable[..., Any]:
+    signature = inspect.signature(original)
+
+    @functools.wraps(original)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            handled = turbometrics_handles(signature.bind(*args, **kwargs).arguments.values())
+        except TypeError:
+            handled = False
+        if not handled:
+            calls["scikit-learn"] += 1
+            return original(*args, **kwargs)
+        calls["turbometrics"] += 1
+        return getattr(turbometrics, name)(*args, **kwargs)
+
+    wrapper.__signature__ = signature  # type: ignore[attr-defined]
+    wrapper.__module__ = f"{__name__.rpartition('.')[0]}._wrappers"  # its pickling address
+    wrapper.__qualname__ = name
+    return wrapper
+
+
+def wrapper_for(name: str, original: Callable[..., Any]) -> Callable[..., Any]:
+    """The (one, cached) wrapper of scikit-learn's function ``original``."""
+    known = _original_wrappers.get(id(original))
+    if known is not None and known[1] is original:
+        return known[0]
+    wrapper = _make_wrapper(name, original)
+    _original_wrappers[id(original)] = (wrapper, original)
+    _wrapper_originals[id(wrapper)] = (wrapper, original)
+    return wrapper
+
+
+def original_of(function: Any) -> Any:
+    """scikit-learn's function behind a patch wrapper (else ``function``)."""
+    known = _wrapper_originals.get(id(function))
+    return known[1] if known is not None and known[0] is function else function
+
+
+def _current_originals() -> Dict[int, Tuple[str, Callable[..., Any]]]:
+    import sklearn.metrics
+
+    originals = {}
+    for name in METRIC_NAMES:
+        original = original_of(getattr(sklearn.metrics, name))
+        originals[id(original)] = (name, original)
+    return originals
+
+
+def _patchable_globals() -> Iterator[Tuple[Dict[str, Any], str, Any]]:
+    """(module globals, name, value) for every global of an imported
+    scikit-learn module, and for the globals named as a patched function in
+    other modules (turbometrics' excepted)."""
+    for module_name, module in list(sys.modules.items()):
+        package = module_name.partition(".")[0]
+        namespace = getattr(module, "__dict__", None)
+        if package == "turbometrics" or not isinstance(namespace, dict):
+            continue
+        names = list(namespace) if package == "sklearn" else [name for name in METRIC_NAMES if name in namespace]
+        for name in names:
+            yield namespace, name, namespace.get(name)
+
+
+def patch() -> Patched:
+    """Make scikit-learn's metrics run turbometrics' kernels.
+
+    Idempotent. Returns an object that also serves as a context manager:
+    ``with turbometrics.sklearn.patch(): ...`` unpatches on leaving.
+
+    Raises
+    ------
+    ImportError
+        If scikit-learn is not installed.
+    """
+    import sklearn.metrics._scorer as scorer_module
+
+    originals = _current_originals()
+    for namespace, attribute, value in _patchable_globals():
+        entry = originals.get(id(value))
+        if entry is not None and entry[1] is value:
+            namespace[attribute] = wrapper_for(*entry)
+    for scorer in scorer_module._SCORERS.values():
+        score_func = getattr(scorer, "_score_func", None)
+        entry = originals.get(id(score_func))
+        if entry is not None and entry[1] is score_func:
+            _replaced_scorers.append((scorer, score_func))
+            scorer._score_func = wrapper_for(*entry)
+    use_scikit_learn_classes()
+    return Patched()
+
+
+def unpatch() -> None:
+    """Put back every scikit-learn function that :func:`patch` replaced
+    (also where modules imported while patched hold a wrapper). Idempotent."""
+    for namespace, attribute, value in _patchable_globals():
+        original = original_of(value)
+        if original is not value:
+            namespace[attribute] = original
+    while _replaced_scorers:
+        scorer, original = _replaced_scorers.pop()
+        scorer._score_func = original
+    use_turbometrics_classes()
+
+
+def is_patched() -> bool:
+    """Whether ``sklearn.metrics`` currently holds turbometrics' wrappers."""
+    module = sys.modules.get("sklearn.metrics")
+    return module is not None and any(
+        original_of(getattr(module, name, None)) is not getattr(module, name, None) for name in METRIC_NAMES
+    )
