@@ -263,7 +263,7 @@ class RankingState:
         validate("roc_auc", {"max_fpr": max_fpr}, {"max_fpr": [real_interval(0.0, 1, "right"), NONE]})
         degenerate = self._degenerate()
         if degenerate is not None:
-            return roc_auc_score(*degenerate, max_fpr=max_fpr)
+            return roc_auc_score(**degenerate, max_fpr=max_fpr)
         if not (self._has_positive and self._has_negative):  # NaN with scikit-learn's warning
             one_class = np.array([1] if self._has_positive else [0])
             return roc_auc_score(one_class, np.zeros(1, self._score_dtype), max_fpr=max_fpr)
@@ -279,7 +279,7 @@ class RankingState:
         0; 0.0 with a UserWarning when there is no positive weight."""
         degenerate = self._degenerate()
         if degenerate is not None:
-            return average_precision_score(*degenerate)
+            return average_precision_score(**degenerate)
         args, threads = self._kernel_args(n_threads)
         value, positives, _ = _core.state_average_precision(*args, threads)
         _warn_if_no_positive(positives)
@@ -292,7 +292,7 @@ class RankingState:
         validate("roc_curve", {"drop_intermediate": drop_intermediate}, {"drop_intermediate": [BOOLEAN]})
         degenerate = self._degenerate()
         if degenerate is not None:
-            return roc_curve(*degenerate, drop_intermediate=drop_intermediate)
+            return roc_curve(**degenerate, drop_intermediate=drop_intermediate)
         args, threads = self._kernel_args(n_threads)
         fpr, tpr, thresholds, positives, negatives = _core.state_roc_curve(*args, bool(drop_intermediate), threads)
         _warn_if_one_class(positives, negatives)
@@ -307,7 +307,7 @@ class RankingState:
                  {"drop_intermediate": [BOOLEAN]})
         degenerate = self._degenerate()
         if degenerate is not None:
-            return precision_recall_curve(*degenerate, drop_intermediate=drop_intermediate)
+            return precision_recall_curve(**degenerate, drop_intermediate=drop_intermediate)
         args, threads = self._kernel_args(n_threads)
         precision, recall, thresholds, positives, _ = _core.state_precision_recall_curve(
             *args, bool(drop_intermediate), threads)
@@ -321,7 +321,7 @@ class RankingState:
                  {"metric": [str_options(_THRESHOLD_METRICS)], "beta": [_POSITIVE_REAL]})
         degenerate = self._degenerate()
         if degenerate is not None:
-            return best_threshold(*degenerate, metric=metric, beta=beta)
+            return best_threshold(**degenerate, metric=metric, beta=beta)
         kernel_metric = "fbeta" if metric == "f1" else metric
         kernel_beta = 1.0 if metric == "f1" else float(beta)
         args, threads = self._kernel_args(n_threads)
@@ -341,7 +341,7 @@ class RankingState:
             raise ValueError("roc_auc_ci is not defined for a weighted state")
         degenerate = self._degenerate()
         if degenerate is not None:
-            return roc_auc_ci(*degenerate[:2], confidence=confidence, method=method, n_bootstraps=n_bootstraps,
+            return roc_auc_ci(**degenerate, confidence=confidence, method=method, n_bootstraps=n_bootstraps,
                               random_state=random_state)
         args, threads = self._kernel_args(n_threads)
         if method == "delong":
@@ -405,18 +405,22 @@ class RankingState:
     def _weight(self, value: Any) -> Any:
         return float(value) if self.weighted else int(value)
 
-    def _degenerate(self) -> Optional[tuple]:
+    def _degenerate(self) -> Optional[dict]:
         """Data the in-memory functions reject or treat specially without
         looking at the table (no sample at all, or every weight zero): the
-        smallest data set with the same outcome, as (y_true, y_score,
-        sample_weight) arguments; else None."""
+        smallest data set with the same outcome, as keyword arguments
+        (y_true, y_score and, when weighted, sample_weight); else None."""
         dtype = self._score_dtype if self._score_dtype is not None else np.dtype(np.float64)
         if self._samples == 0:
-            return np.zeros(0, np.int64), np.zeros(0, dtype)
-        if self.weighted and len(self) == 0:
+            labels = np.zeros(0, np.int64)
+        elif self.weighted and len(self) == 0:
             labels = np.array([1] * self._has_positive + [0] * self._has_negative)
-            return labels, np.zeros(labels.shape[0], dtype), np.zeros(labels.shape[0])
-        return None
+        else:
+            return None
+        data = {"y_true": labels, "y_score": np.zeros(labels.shape[0], dtype)}
+        if self.weighted:
+            data["sample_weight"] = np.zeros(labels.shape[0])
+        return data
 
 
 def _batch_state(y_true: Any, y_score: Any, sample_weight: Any, pos_label: Any, threads: int) -> RankingState:
