@@ -381,7 +381,9 @@ def test_exact_sum_is_correctly_rounded_and_grouping_free(values, cut):
     except OverflowError:
         expected = math.inf if exact > 0 else -math.inf
     assert value == expected
-    if values and abs(exact) < 1e308:
+    try:
         assert value == math.fsum(values)
+    except OverflowError:  # fsum gives up on intermediate overflow; the Fraction is the oracle
+        pass
     head, tail = _core.exact_sum(np.array(values[:cut])), _core.exact_sum(np.array(values[cut:]))
     assert head[1] + tail[1] == scaled
