@@ -387,3 +387,15 @@ def test_exact_sum_is_correctly_rounded_and_grouping_free(values, cut):
         pass
     head, tail = _core.exact_sum(np.array(values[:cut])), _core.exact_sum(np.array(values[cut:]))
     assert head[1] + tail[1] == scaled
+
+
+def test_zero_score_keeps_the_sign_of_the_last_zero():
+    """As the in-memory table reports the sign of the last zero in input
+    order, a merged zero row carries the later operand's sign."""
+    y = np.array([0, 1, 1, 0])
+    for scores in ([-0.0, 0.5, 0.0, 0.5], [0.0, 0.5, -0.0, 0.5]):
+        s = np.array(scores)
+        merged = RankingState.from_arrays(y[:2], s[:2]) + RankingState.from_arrays(y[2:], s[2:])
+        expected = tm.precision_recall_curve(y, s)[2]
+        assert merged.precision_recall_curve()[2].tobytes() == expected.tobytes()
+        assert np.signbit(merged.scores[-1]) == np.signbit(s[2])
