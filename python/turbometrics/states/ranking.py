@@ -169,7 +169,8 @@ class RankingState(ClassWeights):
              self._negative.astype(weight_dtype, copy=False)]
         b = [other._scores.astype(kernel_dtype, copy=False), other._positive.astype(weight_dtype, copy=False),
              other._negative.astype(weight_dtype, copy=False)]
-        scores, positive, negative = _core.merge_state_tables(*a, *b)
+        rows = a[0].shape[0] + b[0].shape[0]
+        scores, positive, negative = _core.merge_state_tables(*a, *b, threads_for(threads, rows))
         result._set_table(scores, positive, negative, dtype)
         return result
 
