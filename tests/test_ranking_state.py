@@ -399,3 +399,9 @@ def test_zero_score_keeps_the_sign_of_the_last_zero():
         expected = tm.precision_recall_curve(y, s)[2]
         assert merged.precision_recall_curve()[2].tobytes() == expected.tobytes()
         assert np.signbit(merged.scores[-1]) == np.signbit(s[2])
+
+
+def test_from_table_leaves_the_callers_arrays_writeable():
+    scores, positive, negative = np.array([0.9, 0.1]), np.array([1, 0]), np.array([0, 1])
+    RankingState.from_table(scores, positive, negative)
+    assert scores.flags.writeable and positive.flags.writeable and negative.flags.writeable

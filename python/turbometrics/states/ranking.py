@@ -126,8 +126,9 @@ class RankingState(ClassWeights):
             raise ValueError("positive and negative must be integer (counts) or float (weights) arrays")
         weight_dtype = np.float64 if weighted else np.int64
         state = cls(pos_label=pos_label)
-        state._set_table(np.ascontiguousarray(kernel), np.ascontiguousarray(positive, weight_dtype),
-                         np.ascontiguousarray(negative, weight_dtype), scores.dtype)
+        # Copies: the state's arrays are made read-only, the caller's stay as they are.
+        state._set_table(np.array(kernel), np.array(positive, weight_dtype), np.array(negative, weight_dtype),
+                         scores.dtype)
         state._samples = int(scores.shape[0])
         state._has_positive = bool(np.any(state._positive != 0))
         state._has_negative = bool(np.any(state._negative != 0))
