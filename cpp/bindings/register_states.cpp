@@ -168,7 +168,8 @@ py::object state_average_precision_part(const py::array& scores, const py::array
 }
 
 py::object merge_state_tables(const py::array& scores_a, const py::array& positive_a, const py::array& negative_a,
-                              const py::array& scores_b, const py::array& positive_b, const py::array& negative_b) {
+                              const py::array& scores_b, const py::array& positive_b, const py::array& negative_b,
+                              int n_threads) {
   if (!scores_a.dtype().is(scores_b.dtype()) || !positive_a.dtype().is(positive_b.dtype())) {
     throw std::invalid_argument("merged tables differ in dtype");
   }
@@ -188,7 +189,7 @@ py::object merge_state_tables(const py::array& scores_a, const py::array& positi
     int64_t rows;
     {
       py::gil_scoped_release release;
-      rows = ranking::merge_tables(sa, pa, na, rows_a, sb, pb, nb, rows_b, so, po, no);
+      rows = ranking::merge_tables_parallel(sa, pa, na, rows_a, sb, pb, nb, rows_b, so, po, no, n_threads);
     }
     return py::make_tuple(bindings::leading_part(scores, rows), bindings::leading_part(positive, rows),
                           bindings::leading_part(negative, rows));
@@ -227,7 +228,7 @@ void register_states(py::module_& m) {
         py::arg("n_threads"), "The exact sum of the rows' AP terms times 2**EXACT_SUM_SCALE_BITS, as an int.");
   m.def("merge_state_tables", &merge_state_tables, py::arg("scores_a"), py::arg("positive_a"),
         py::arg("negative_a"), py::arg("scores_b"), py::arg("positive_b"), py::arg("negative_b"),
-        "The table of two tables' data: a linear merge coalescing equal scores.");
+        py::arg("n_threads"), "The table of two tables' data: a linear merge coalescing equal scores.");
   m.def("exact_sum", &exact_sum, py::arg("values"),
         "Testing: (correctly rounded exact sum, exact sum * 2**EXACT_SUM_SCALE_BITS as an int).");
 }

@@ -1,6 +1,8 @@
 // An exact sum of doubles: a two's-complement fixed-point integer whose
-// lowest bit is worth 2^-scale_bits. Every finite double is an integer
-// multiple of 2^-1074 below 2^1024, so with scale_bits = 1100 and 2240 bits
+// lowest bit is worth 2^-scale_bits, held as 32-bit digits with lazy
+// carries (an addition is three integer additions). Every finite double is
+// an integer multiple of 2^-1074 below 2^1024, so with scale_bits = 1100
+// and 2240 bits
 // every finite double, and any sum of up to 2^62 of them, is held exactly;
 // the order of additions (and any grouping of partial sums) does not change
 // the result. value() rounds the exact sum to the nearest double, ties to
@@ -21,39 +23,36 @@ class ExactSum {
   static constexpr int limb_count = 35;    // 2240 bits
   using Limbs = std::array<uint64_t, limb_count>;
 
+  // Adds a double exactly: its 53-bit mantissa, shifted to its place, goes
+  // into three 32-bit digits held in 64-bit words, without carrying (the
+  // words absorb 2^30 additions before carries must be propagated).
   void add(double x) {
     uint64_t bits;
     std::memcpy(&bits, &x, sizeof bits);
     const int biased_exponent = static_cast<int>((bits >> 52) & 0x7FF);
-    uint64_t mantissa = bits & ((uint64_t{1} << 52) - 1);
     if (biased_exponent == 0x7FF) {  // infinity or NaN
       non_finite_ += x;
       return;
     }
+    uint64_t mantissa = bits & ((uint64_t{1} << 52) - 1);
     if (biased_exponent != 0) mantissa |= uint64_t{1} << 52;
-    if (mantissa == 0) return;
-    // x = +-mantissa * 2^(exponent), exponent >= -1074; bit position of the
-    // mantissa's lowest bit in the fixed-point integer:
-    const int exponent = (biased_exponent == 0 ? 1 : biased_exponent) - 1075;
-    const int position = exponent + scale_bits;  // >= 26
-    const int limb = position / 64, offset = position % 64;
-    const uint64_t low = mantissa << offset;
-    const uint64_t high = offset == 0 ? 0 : mantissa >> (64 - offset);
-    if (bits >> 63) {
-      subtract_at(limb, low, high);
-    } else {
-      add_at(limb, low, high);
-    }
+    // x = +-mantissa * 2^exponent with exponent >= -1074: the mantissa's
+    // lowest bit is bit `position` (>= 26) of the fixed-point integer.
+    const int position = (biased_exponent == 0 ? 1 : biased_exponent) - 1075 + scale_bits;
+    const int digit = position >> 5, offset = position & 31;
+    const uint64_t low = mantissa << offset, high = (mantissa >> 1) >> (63 - offset);
+    const int64_t sign = -static_cast<int64_t>(bits >> 63);  // 0 or -1
+    digits_[digit] += (static_cast<int64_t>(low & 0xFFFFFFFF) ^ sign) - sign;
+    digits_[digit + 1] += (static_cast<int64_t>(low >> 32) ^ sign) - sign;
+    digits_[digit + 2] += (static_cast<int64_t>(high) ^ sign) - sign;
+    if (++pending_ == max_pending) normalize();
   }
 
   void add(const ExactSum& other) {
-    uint64_t carry = 0;
-    for (int i = 0; i < limb_count; ++i) {
-      const uint64_t sum = limbs_[i] + other.limbs_[i];
-      const uint64_t carry_out = sum < limbs_[i];
-      limbs_[i] = sum + carry;
-      carry = carry_out | (limbs_[i] < sum);
-    }
+    normalize();
+    for (int i = 0; i < digit_count; ++i) digits_[i] += other.digits_[i];
+    pending_ = other.pending_ + 2;  // bounds |digit| / 2^32 as pending additions do
+    if (pending_ >= max_pending) normalize();
     non_finite_ += other.non_finite_;
   }
 
@@ -61,8 +60,39 @@ class ExactSum {
   // it overflows; the sum of the non-finite addends when there were any.
   double value() const {
     if (non_finite_ != 0.0 || std::isnan(non_finite_)) return non_finite_;
-    const bool negative = limbs_[limb_count - 1] >> 63;
-    Limbs magnitude = limbs_;
+    return rounded(limbs());
+  }
+
+  // The fixed-point integer's limbs, least significant first, two's complement.
+  Limbs limbs() const {
+    ExactSum normal = *this;
+    normal.normalize();
+    Limbs limbs;
+    for (int j = 0; j < limb_count; ++j) {
+      limbs[j] = static_cast<uint64_t>(normal.digits_[2 * j]) | (static_cast<uint64_t>(normal.digits_[2 * j + 1]) << 32);
+    }
+    return limbs;
+  }
+
+ private:
+  static constexpr int digit_count = 2 * limb_count;  // 32-bit digits
+  static constexpr int64_t max_pending = int64_t{1} << 30;
+
+  // Propagates carries: every digit in [0, 2^32) but the top one, which
+  // keeps the sign.
+  void normalize() {
+    int64_t carry = 0;
+    for (int i = 0; i + 1 < digit_count; ++i) {
+      const int64_t v = digits_[i] + carry;
+      digits_[i] = v & 0xFFFFFFFF;
+      carry = v >> 32;  // arithmetic: floor division by 2^32
+    }
+    digits_[digit_count - 1] += carry;
+    pending_ = 0;
+  }
+
+  static double rounded(Limbs magnitude) {
+    const bool negative = magnitude[limb_count - 1] >> 63;
     if (negative) negate(magnitude);
     int top = limb_count - 1;
     while (top >= 0 && magnitude[top] == 0) --top;
@@ -74,41 +104,11 @@ class ExactSum {
     int lowest = top_bit - 52;
     if (lowest < lowest_subnormal_bit) lowest = lowest_subnormal_bit;
     uint64_t kept = bits_from(magnitude, lowest, top_bit - lowest + 1);
-    if (lowest > 0) {
-      const bool round_bit = bit(magnitude, lowest - 1);
-      const bool sticky = any_bit_below(magnitude, lowest - 1);
-      if (round_bit && (sticky || (kept & 1))) ++kept;  // may carry to 2^53: still exact below
-    }
+    const bool round_bit = bit(magnitude, lowest - 1);
+    const bool sticky = any_bit_below(magnitude, lowest - 1);
+    if (round_bit && (sticky || (kept & 1))) ++kept;  // may carry to 2^53: still exact below
     const double result = std::ldexp(static_cast<double>(kept), lowest - scale_bits);
     return negative ? -result : result;
-  }
-
-  // The fixed-point integer's limbs, least significant first, two's complement.
-  const Limbs& limbs() const { return limbs_; }
-
- private:
-  void add_at(int limb, uint64_t low, uint64_t high) {
-    uint64_t sum = limbs_[limb] + low;
-    uint64_t carry = sum < low;
-    limbs_[limb] = sum;
-    if (limb + 1 >= limb_count) return;
-    sum = limbs_[limb + 1] + high;
-    uint64_t carry2 = sum < high;
-    limbs_[limb + 1] = sum + carry;
-    carry = carry2 | (limbs_[limb + 1] < sum);
-    for (int i = limb + 2; carry != 0 && i < limb_count; ++i) carry = ++limbs_[i] == 0;
-  }
-
-  void subtract_at(int limb, uint64_t low, uint64_t high) {
-    uint64_t borrow = limbs_[limb] < low;
-    limbs_[limb] -= low;
-    if (limb + 1 >= limb_count) return;
-    const uint64_t before = limbs_[limb + 1];
-    const uint64_t difference = before - high;
-    const uint64_t borrow2 = before < high;
-    limbs_[limb + 1] = difference - borrow;
-    borrow = borrow2 | (difference < borrow);
-    for (int i = limb + 2; borrow != 0 && i < limb_count; ++i) borrow = limbs_[i]-- == 0;
   }
 
   static void negate(Limbs& limbs) {
@@ -147,8 +147,39 @@ class ExactSum {
     return count >= 64 ? value : value & ((uint64_t{1} << count) - 1);
   }
 
-  Limbs limbs_{};
+  std::array<int64_t, digit_count> digits_{};
+  int64_t pending_ = 0;
   double non_finite_ = 0.0;
+};
+
+// An ExactSum fed through a small buffer: zeros are dropped without a
+// branch, and the rest are added in a tight loop of their own, apart from
+// the caller's loop (about twice as fast in a table sweep).
+class BufferedExactSum {
+ public:
+  void add(double x) {
+    buffer_[count_] = x;
+    count_ += x != 0.0;  // NaN is kept
+    if (count_ == capacity) flush();
+  }
+
+  // The sum of everything added.
+  const ExactSum& total() {
+    flush();
+    return sum_;
+  }
+
+ private:
+  static constexpr int capacity = 256;
+
+  void flush() {
+    for (int i = 0; i < count_; ++i) sum_.add(buffer_[i]);
+    count_ = 0;
+  }
+
+  double buffer_[capacity];
+  int count_ = 0;
+  ExactSum sum_;
 };
 
 }  // namespace turbometrics

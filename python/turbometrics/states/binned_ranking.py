@@ -15,13 +15,14 @@ is lost, which bounds the error of every metric:
   of the bin first) and ``(T + pos_b) / (T + F + pos_b)`` (the bin's
   positives as one tie group before its negatives), so the bin contributes
   between ``(pos_b - (F + neg_b) * log1p(pos_b / (T + F + neg_b))) / P``
-  (the integral of the lower precision) and
+  (the integral of the lower precision; for counts of at most 64
+  positives the sum ``sum_k (T + k) / (T + F + neg_b + k) / P``) and
   ``pos_b * (T + pos_b) / (T + F + pos_b) / P``; ``value`` is the middle of
   the summed interval and ``max_error`` its half-width. (Needs
   non-negative weights.)
 
 Bounds are for exact arithmetic; ``max_error`` is widened by 1e-12 (relative)
-and 1e-15 (absolute) to cover floating-point rounding.
+and 1e-13 (absolute) to cover floating-point rounding.
 """
 
 from __future__ import annotations
@@ -35,13 +36,15 @@ from .. import _core
 from .._binary_input import prepare_binary
 from .._ranking import average_precision_score, roc_auc_score
 from .._threads import resolve_threads, threads_for
-from .._validation import as_array, column_or_1d, num_samples, type_of_target
+from .._validation import ALL_ZERO_WEIGHTS, as_array, column_or_1d, num_samples, type_of_target
+from ._mergeable import ClassWeights, check_version, merged_pos_label
 
 _VERSION = 1
 _STRATEGIES = ("bits", "uniform")
 _MAX_BITS = 24
+_EXACT_SUM_COUNTS = 64  # bins with at most this many positives get the exact lower sum
 _RELATIVE_SLACK = 1e-12
-_ABSOLUTE_SLACK = 1e-15
+_ABSOLUTE_SLACK = 1e-13
 
 
 class BinnedValue(NamedTuple):
@@ -51,7 +54,7 @@ class BinnedValue(NamedTuple):
     max_error: float
 
 
-class BinnedRankingState:
+class BinnedRankingState(ClassWeights):
     """Per-bin positive and negative weight of binary ranking data.
 
     Parameters
@@ -69,6 +72,11 @@ class BinnedRankingState:
         ``(lo, hi)`` with ``lo < hi``, both finite.
     pos_label : int, float, bool or str, default=None
         As in :class:`RankingState`.
+
+    Attributes
+    ----------
+    positive, negative : ndarray of shape (n_bins,)
+        Weight of each class per bin, bin 0 holding the lowest scores.
 
     Notes
     -----
@@ -125,7 +133,15 @@ class BinnedRankingState:
                 self._promote()
             return self
         target = type_of_target(y_true, input_name="y_true")
-        data = prepare_binary(target, y_score, self.pos_label, sample_weight)
+        try:
+            data = prepare_binary(target, y_score, self.pos_label, sample_weight)
+        except ValueError as error:
+            if str(error) != ALL_ZERO_WEIGHTS:
+                raise
+            # A batch of zero weights adds no weight (the metrics raise
+            # scikit-learn's error when all the data's weights are zero).
+            data = prepare_binary(target, y_score, self.pos_label, None)
+            data.weights = np.zeros(data.scores.shape[0])
         bins = self.bins_of(data.scores)
         is_positive = data.is_positive.astype(bool, copy=False)
         if data.weights is None and not self.weighted:
@@ -148,7 +164,9 @@ class BinnedRankingState:
         values = np.asarray(scores).astype(np.float64) + 0.0  # -0.0 -> 0.0
         if self.strategy == "uniform":
             lo, hi = self.range
-            position = np.floor((values - lo) / (hi - lo) * self.n_bins)
+            # Halved so that no difference overflows; every step is monotone.
+            with np.errstate(over="ignore"):
+                position = np.floor((values * 0.5 - lo * 0.5) / (hi * 0.5 - lo * 0.5) * self.n_bins)
             return np.clip(position, 0, self.n_bins - 1).astype(np.int64)
         bits = values.view(np.uint64)
         negative = (bits >> np.uint64(63)).astype(bool)
@@ -169,40 +187,13 @@ class BinnedRankingState:
             if getattr(self, name) != getattr(other, name):
                 raise ValueError(f"cannot merge binned states of different {name}: {getattr(self, name)!r} and "
                                  f"{getattr(other, name)!r}")
-        if self.pos_label is not None and other.pos_label is not None and self.pos_label != other.pos_label:
-            raise ValueError(f"cannot merge states of different pos_label: {self.pos_label!r} and "
-                             f"{other.pos_label!r}")
         result = BinnedRankingState(self.n_bins, strategy=self.strategy, range=self.range,
-                                    pos_label=self.pos_label if self.pos_label is not None else other.pos_label)
+                                    pos_label=merged_pos_label(self.pos_label, other.pos_label))
         result._positive = self._positive + other._positive
         result._negative = self._negative + other._negative
         result._has_positive = self._has_positive or other._has_positive
         result._has_negative = self._has_negative or other._has_negative
         return result
-
-    def __add__(self, other: Any) -> "BinnedRankingState":
-        if not isinstance(other, BinnedRankingState):
-            return NotImplemented
-        return self.merge(other)
-
-    def __radd__(self, other: Any) -> "BinnedRankingState":
-        if isinstance(other, int) and other == 0:
-            return self
-        return NotImplemented
-
-    # -- the bins ----------------------------------------------------------------------------
-    @property
-    def positive(self) -> np.ndarray:
-        """Positive weight per bin (bin 0 = lowest scores)."""
-        return self._positive
-
-    @property
-    def negative(self) -> np.ndarray:
-        return self._negative
-
-    @property
-    def weighted(self) -> bool:
-        return self._positive.dtype.kind == "f"
 
     # -- metrics -----------------------------------------------------------------------------
     def roc_auc(self, *, n_threads: Optional[int] = None) -> BinnedValue:
@@ -210,6 +201,7 @@ class BinnedRankingState:
         ``sum_b |pos_b| |neg_b| / (2 |P| |N|)`` on its distance to the
         AUC of the unbinned data. NaN (with scikit-learn's warning) when a
         class is absent or has no positive total weight."""
+        self._check_some_weight()
         if not (self._has_positive and self._has_negative):
             one_class = np.array([1] if self._has_positive else [0])
             return BinnedValue(roc_auc_score(one_class, np.zeros(1)), math.nan)
@@ -228,6 +220,7 @@ class BinnedRankingState:
         """Average precision: the middle of the interval the bins allow,
         and its half-width (see the module notes). 0.0 with scikit-learn's
         warning when there is no positive weight."""
+        self._check_some_weight()
         positive, negative = self._descending()
         positive, negative = positive.astype(np.float64), negative.astype(np.float64)
         if (positive < 0).any() or (negative < 0).any():
@@ -243,9 +236,23 @@ class BinnedRankingState:
             entering = before_positive + before_negative + negative
             lower = np.where(entering > 0,
                              positive - (before_negative + negative) * np.log1p(positive / entering), positive)
+        if not self.weighted:
+            # Counts: the k-th positive's precision is at least
+            # (T + k) / (T + F + neg + k); summed exactly for small bins.
+            small = (positive > 0) & (positive <= _EXACT_SUM_COUNTS)
+            exact = np.zeros(int(small.sum()))
+            top, rest = before_positive[small], before_positive[small] + before_negative[small] + negative[small]
+            for k in range(1, _EXACT_SUM_COUNTS + 1):
+                exact += np.where(k <= positive[small], (top + k) / (rest + k), 0.0)
+            lower[small] = exact
         lower = np.where(positive > 0, lower, 0.0)
         low, high = math.fsum(lower) / total_positive, math.fsum(upper) / total_positive
         return BinnedValue((low + high) / 2.0, _widened((high - low) / 2.0))
+
+    def _check_some_weight(self) -> None:
+        if self.weighted and (self._has_positive or self._has_negative) and not (
+                np.any(self._positive) or np.any(self._negative)):
+            raise ValueError(ALL_ZERO_WEIGHTS)
 
     def _descending(self) -> Tuple[np.ndarray, np.ndarray]:
         """Per-bin weights of the non-empty bins, highest scores first."""
@@ -260,10 +267,7 @@ class BinnedRankingState:
                 "has_positive": self._has_positive, "has_negative": self._has_negative}
 
     def __setstate__(self, state: dict) -> None:
-        version = state.get("version") if isinstance(state, dict) else None
-        if version != _VERSION:
-            raise ValueError(f"cannot read a BinnedRankingState pickled by version {version!r} (this turbometrics "
-                             f"reads version {_VERSION})")
+        check_version(state, "BinnedRankingState", _VERSION)
         self.__init__(state["n_bins"], strategy=state["strategy"], range=state["range"],
                       pos_label=state["pos_label"])
         self._positive, self._negative = state["positive"], state["negative"]

@@ -38,12 +38,13 @@ from .._ranking import (
 from .._thresholds import _POSITIVE_REAL, BestThreshold, best_threshold
 from .._threads import resolve_threads, threads_for
 from .._validation import ALL_ZERO_WEIGHTS, as_array, column_or_1d, num_samples, type_of_target
+from ._mergeable import ClassWeights, check_version, merged_pos_label
 
 _VERSION = 1
 _THRESHOLD_METRICS = {"f1", "fbeta", "youden", "accuracy", "balanced_accuracy", "mcc"}
 
 
-class RankingState:
+class RankingState(ClassWeights):
     """The table of distinct scores of binary ranking data; mergeable.
 
     ``RankingState()`` is empty; :meth:`from_arrays` builds a state from
@@ -125,8 +126,9 @@ class RankingState:
             raise ValueError("positive and negative must be integer (counts) or float (weights) arrays")
         weight_dtype = np.float64 if weighted else np.int64
         state = cls(pos_label=pos_label)
-        state._set_table(np.ascontiguousarray(kernel), np.ascontiguousarray(positive, weight_dtype),
-                         np.ascontiguousarray(negative, weight_dtype), scores.dtype)
+        # Copies: the state's arrays are made read-only, the caller's stay as they are.
+        state._set_table(np.array(kernel), np.array(positive, weight_dtype), np.array(negative, weight_dtype),
+                         scores.dtype)
         state._samples = int(scores.shape[0])
         state._has_positive = bool(np.any(state._positive != 0))
         state._has_negative = bool(np.any(state._negative != 0))
@@ -151,22 +153,8 @@ class RankingState:
             raise TypeError(f"cannot merge RankingState with {type(other).__name__}")
         return self._merged_with(other, resolve_threads(n_threads))
 
-    def __add__(self, other: Any) -> "RankingState":
-        if not isinstance(other, RankingState):
-            return NotImplemented
-        return self.merge(other)
-
-    def __radd__(self, other: Any) -> "RankingState":
-        if isinstance(other, int) and other == 0:  # sum(states)
-            return self
-        return NotImplemented
-
     def _merged_with(self, other: "RankingState", threads: int) -> "RankingState":
-        if self.pos_label is not None and other.pos_label is not None and not _same_label(self.pos_label,
-                                                                                          other.pos_label):
-            raise ValueError(f"cannot merge states of different pos_label: {self.pos_label!r} and "
-                             f"{other.pos_label!r}")
-        result = RankingState(pos_label=self.pos_label if self.pos_label is not None else other.pos_label)
+        result = RankingState(pos_label=merged_pos_label(self.pos_label, other.pos_label))
         result._samples = self._samples + other._samples
         result._has_positive = self._has_positive or other._has_positive
         result._has_negative = self._has_negative or other._has_negative
@@ -182,7 +170,8 @@ class RankingState:
              self._negative.astype(weight_dtype, copy=False)]
         b = [other._scores.astype(kernel_dtype, copy=False), other._positive.astype(weight_dtype, copy=False),
              other._negative.astype(weight_dtype, copy=False)]
-        scores, positive, negative = _core.merge_state_tables(*a, *b)
+        rows = a[0].shape[0] + b[0].shape[0]
+        scores, positive, negative = _core.merge_state_tables(*a, *b, threads_for(threads, rows))
         result._set_table(scores, positive, negative, dtype)
         return result
 
@@ -198,18 +187,6 @@ class RankingState:
         if self._scores is None:
             return np.zeros(0, np.float64)
         return scores_in_dtype(self._scores, self._score_dtype)
-
-    @property
-    def positive(self) -> np.ndarray:
-        return self._positive
-
-    @property
-    def negative(self) -> np.ndarray:
-        return self._negative
-
-    @property
-    def weighted(self) -> bool:
-        return self._positive.dtype.kind == "f"
 
     @property
     def total_positive(self) -> Any:
@@ -263,7 +240,7 @@ class RankingState:
         validate("roc_auc", {"max_fpr": max_fpr}, {"max_fpr": [real_interval(0.0, 1, "right"), NONE]})
         degenerate = self._degenerate()
         if degenerate is not None:
-            return roc_auc_score(*degenerate, max_fpr=max_fpr)
+            return roc_auc_score(**degenerate, max_fpr=max_fpr)
         if not (self._has_positive and self._has_negative):  # NaN with scikit-learn's warning
             one_class = np.array([1] if self._has_positive else [0])
             return roc_auc_score(one_class, np.zeros(1, self._score_dtype), max_fpr=max_fpr)
@@ -279,7 +256,7 @@ class RankingState:
         0; 0.0 with a UserWarning when there is no positive weight."""
         degenerate = self._degenerate()
         if degenerate is not None:
-            return average_precision_score(*degenerate)
+            return average_precision_score(**degenerate)
         args, threads = self._kernel_args(n_threads)
         value, positives, _ = _core.state_average_precision(*args, threads)
         _warn_if_no_positive(positives)
@@ -292,7 +269,7 @@ class RankingState:
         validate("roc_curve", {"drop_intermediate": drop_intermediate}, {"drop_intermediate": [BOOLEAN]})
         degenerate = self._degenerate()
         if degenerate is not None:
-            return roc_curve(*degenerate, drop_intermediate=drop_intermediate)
+            return roc_curve(**degenerate, drop_intermediate=drop_intermediate)
         args, threads = self._kernel_args(n_threads)
         fpr, tpr, thresholds, positives, negatives = _core.state_roc_curve(*args, bool(drop_intermediate), threads)
         _warn_if_one_class(positives, negatives)
@@ -307,7 +284,7 @@ class RankingState:
                  {"drop_intermediate": [BOOLEAN]})
         degenerate = self._degenerate()
         if degenerate is not None:
-            return precision_recall_curve(*degenerate, drop_intermediate=drop_intermediate)
+            return precision_recall_curve(**degenerate, drop_intermediate=drop_intermediate)
         args, threads = self._kernel_args(n_threads)
         precision, recall, thresholds, positives, _ = _core.state_precision_recall_curve(
             *args, bool(drop_intermediate), threads)
@@ -321,7 +298,7 @@ class RankingState:
                  {"metric": [str_options(_THRESHOLD_METRICS)], "beta": [_POSITIVE_REAL]})
         degenerate = self._degenerate()
         if degenerate is not None:
-            return best_threshold(*degenerate, metric=metric, beta=beta)
+            return best_threshold(**degenerate, metric=metric, beta=beta)
         kernel_metric = "fbeta" if metric == "f1" else metric
         kernel_beta = 1.0 if metric == "f1" else float(beta)
         args, threads = self._kernel_args(n_threads)
@@ -341,7 +318,7 @@ class RankingState:
             raise ValueError("roc_auc_ci is not defined for a weighted state")
         degenerate = self._degenerate()
         if degenerate is not None:
-            return roc_auc_ci(*degenerate[:2], confidence=confidence, method=method, n_bootstraps=n_bootstraps,
+            return roc_auc_ci(**degenerate, confidence=confidence, method=method, n_bootstraps=n_bootstraps,
                               random_state=random_state)
         args, threads = self._kernel_args(n_threads)
         if method == "delong":
@@ -385,10 +362,7 @@ class RankingState:
                 "has_positive": self._has_positive, "has_negative": self._has_negative}
 
     def __setstate__(self, state: dict) -> None:
-        version = state.get("version") if isinstance(state, dict) else None
-        if version != _VERSION:
-            raise ValueError(f"cannot read a RankingState pickled by version {version!r} (this turbometrics reads "
-                             f"version {_VERSION})")
+        check_version(state, "RankingState", _VERSION)
         self.__init__(pos_label=state["pos_label"])
         if state["score_dtype"] is not None:
             self._set_table(state["scores"], state["positive"], state["negative"], np.dtype(state["score_dtype"]))
@@ -405,18 +379,22 @@ class RankingState:
     def _weight(self, value: Any) -> Any:
         return float(value) if self.weighted else int(value)
 
-    def _degenerate(self) -> Optional[tuple]:
+    def _degenerate(self) -> Optional[dict]:
         """Data the in-memory functions reject or treat specially without
         looking at the table (no sample at all, or every weight zero): the
-        smallest data set with the same outcome, as (y_true, y_score,
-        sample_weight) arguments; else None."""
+        smallest data set with the same outcome, as keyword arguments
+        (y_true, y_score and, when weighted, sample_weight); else None."""
         dtype = self._score_dtype if self._score_dtype is not None else np.dtype(np.float64)
         if self._samples == 0:
-            return np.zeros(0, np.int64), np.zeros(0, dtype)
-        if self.weighted and len(self) == 0:
+            labels = np.zeros(0, np.int64)
+        elif self.weighted and len(self) == 0:
             labels = np.array([1] * self._has_positive + [0] * self._has_negative)
-            return labels, np.zeros(labels.shape[0], dtype), np.zeros(labels.shape[0])
-        return None
+        else:
+            return None
+        data = {"y_true": labels, "y_score": np.zeros(labels.shape[0], dtype)}
+        if self.weighted:
+            data["sample_weight"] = np.zeros(labels.shape[0])
+        return data
 
 
 def _batch_state(y_true: Any, y_score: Any, sample_weight: Any, pos_label: Any, threads: int) -> RankingState:
@@ -444,13 +422,6 @@ def _batch_state(y_true: Any, y_score: Any, sample_weight: Any, pos_label: Any, 
     state._has_positive = bool(np.any(is_positive))
     state._has_negative = not bool(np.all(is_positive))
     return state
-
-
-def _same_label(a: Any, b: Any) -> bool:
-    try:
-        return bool(a == b)
-    except (TypeError, ValueError):
-        return False
 
 
 def _total(weights: np.ndarray) -> Any:

@@ -161,7 +161,7 @@ template <class Table>
 ExactSum average_precision_terms(const Table& table, double positives, int n_threads) {
   auto recall_of = [&](double tps) { return positives == 0.0 ? 1.0 : tps / positives; };
   const auto parts = sweep_blocks(table, n_threads, [&](int64_t b) {
-    ExactSum sum;
+    BufferedExactSum sum;
     const double entry = static_cast<double>(table.entry_positive(b));
     double previous_recall = b == 0 && entry == 0.0 ? 0.0 : recall_of(entry);
     table.for_each_row_of_block(b, [&](const auto& row) {
@@ -172,7 +172,7 @@ ExactSum average_precision_terms(const Table& table, double positives, int n_thr
       sum.add((recall - previous_recall) * precision);
       previous_recall = recall;
     });
-    return sum;
+    return sum.total();
   });
   ExactSum total;
   for (const ExactSum& part : parts) total.add(part);

@@ -4,7 +4,12 @@
 // tables of two data sets is the table of their concatenation.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "../parallel.hpp"
 
 namespace turbometrics::ranking {
 
@@ -44,6 +49,49 @@ int64_t merge_tables(const Score* scores_a, const Weight* positive_a, const Weig
   for (; a < rows_a; ++a) append(scores_a[a], positive_a[a], negative_a[a]);
   for (; b < rows_b; ++b) append(scores_b[b], positive_b[b], negative_b[b]);
   return out;
+}
+
+// merge_tables in parallel: the inputs are cut at the same score values
+// (pivots taken from the longer input; rows of one score never straddle a
+// cut), the pieces are merged in parallel, each into the output from its
+// largest possible start, and the gaps that coalesced rows leave are then
+// closed in order. The result does not depend on the thread count.
+template <class Score, class Weight>
+int64_t merge_tables_parallel(const Score* scores_a, const Weight* positive_a, const Weight* negative_a,
+                              int64_t rows_a, const Score* scores_b, const Weight* positive_b,
+                              const Weight* negative_b, int64_t rows_b, Score* scores, Weight* positive,
+                              Weight* negative, int n_threads) {
+  constexpr int64_t min_piece = int64_t{1} << 16;
+  const int64_t pieces = std::max<int64_t>(1, std::min<int64_t>(int64_t{4} * std::max(1, n_threads),
+                                                                (rows_a + rows_b) / min_piece));
+  const Score* longer = rows_a >= rows_b ? scores_a : scores_b;
+  const int64_t longer_rows = std::max(rows_a, rows_b);
+  std::vector<int64_t> cut_a(pieces + 1, rows_a), cut_b(pieces + 1, rows_b);
+  cut_a[0] = cut_b[0] = 0;
+  for (int64_t k = 1; k < pieces; ++k) {
+    const Score pivot = longer[k * longer_rows / pieces];
+    auto at_or_above = [pivot](Score score) { return score >= pivot; };  // scores descend
+    cut_a[k] = std::partition_point(scores_a, scores_a + rows_a, at_or_above) - scores_a;
+    cut_b[k] = std::partition_point(scores_b, scores_b + rows_b, at_or_above) - scores_b;
+  }
+  std::vector<int64_t> written(pieces);
+  parallel_for_dynamic(pieces, n_threads, [&](int64_t k) {
+    const int64_t a = cut_a[k], b = cut_b[k], start = a + b;
+    written[k] = merge_tables(scores_a + a, positive_a + a, negative_a + a, cut_a[k + 1] - a, scores_b + b,
+                              positive_b + b, negative_b + b, cut_b[k + 1] - b, scores + start, positive + start,
+                              negative + start);
+  });
+  int64_t rows = 0;
+  for (int64_t k = 0; k < pieces; ++k) {
+    const int64_t start = cut_a[k] + cut_b[k];
+    if (start != rows && written[k] > 0) {
+      std::memmove(scores + rows, scores + start, sizeof(Score) * written[k]);
+      std::memmove(positive + rows, positive + start, sizeof(Weight) * written[k]);
+      std::memmove(negative + rows, negative + start, sizeof(Weight) * written[k]);
+    }
+    rows += written[k];
+  }
+  return rows;
 }
 
 }  // namespace turbometrics::ranking

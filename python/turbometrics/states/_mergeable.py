@@ -1,0 +1,67 @@
+"""What the ranking states share: per-row (or per-bin) class weights,
+``+`` and ``sum()`` as merge, the merged ``pos_label`` and the pickle
+version check."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+
+class ClassWeights:
+    """Mixin: ``positive``/``negative`` weight arrays (int64 counts, or
+    float64 when weighted) and ``a + b`` / ``sum(states)`` as ``merge``."""
+
+    _positive: np.ndarray
+    _negative: np.ndarray
+
+    @property
+    def positive(self) -> np.ndarray:
+        """Positive weight per row (int64 counts, or float64 when weighted)."""
+        return self._positive
+
+    @property
+    def negative(self) -> np.ndarray:
+        """Negative weight per row (int64 counts, or float64 when weighted)."""
+        return self._negative
+
+    @property
+    def weighted(self) -> bool:
+        """Whether sample weights were given (merging with weighted data
+        promotes counts to float64 weights)."""
+        return self._positive.dtype.kind == "f"
+
+    def merge(self, other: Any) -> Any:  # pragma: no cover - every state defines it
+        raise NotImplementedError
+
+    def __add__(self, other: Any) -> Any:
+        if not isinstance(other, type(self)):
+            return NotImplemented
+        return self.merge(other)
+
+    def __radd__(self, other: Any) -> Any:
+        if isinstance(other, int) and other == 0:  # sum(states) starts from 0
+            return self
+        return NotImplemented
+
+
+def merged_pos_label(a: Any, b: Any) -> Any:
+    """The pos_label of a merge: the one set (None means "not set"); two
+    different ones raise ValueError."""
+    if a is not None and b is not None:
+        try:
+            same = bool(a == b)
+        except (TypeError, ValueError):
+            same = False
+        if not same:
+            raise ValueError(f"cannot merge states of different pos_label: {a!r} and {b!r}")
+    return a if a is not None else b
+
+
+def check_version(state: Any, name: str, version: int) -> None:
+    """Raise ValueError unless a pickled state dict has this ``version``."""
+    found = state.get("version") if isinstance(state, dict) else None
+    if found != version:
+        raise ValueError(f"cannot read a {name} pickled by version {found!r} (this turbometrics reads version "
+                         f"{version})")
