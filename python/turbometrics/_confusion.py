@@ -66,7 +66,7 @@ def confusion_matrix(y_true: Any, y_pred: Any, *, labels: Any = None, sample_wei
               "sample_weight": [ARRAY_LIKE, NONE], "normalize": [str_options({"true", "pred", "all"}), NONE]})
     threads = resolve_threads(n_threads)
     table = confusion_table(y_true, y_pred, labels, sample_weight, threads)
-    return _normalized(table, normalize)
+    return normalized(table, normalize)
 
 
 def confusion_table(y_true: Any, y_pred: Any, labels: Any, sample_weight: Any, threads: int) -> np.ndarray:
@@ -260,7 +260,7 @@ def _select_labels(table: np.ndarray, present: np.ndarray, labels: np.ndarray) -
     return out
 
 
-def _normalized(table: np.ndarray, normalize: Optional[str]) -> np.ndarray:
+def normalized(table: np.ndarray, normalize: Optional[str]) -> np.ndarray:
     if normalize is None:
         return table
     with np.errstate(all="ignore"):

@@ -227,8 +227,11 @@ _PRFS_CONSTRAINTS = {"y_true": LABELS, "y_pred": LABELS, "beta": BETA, "labels":
                      "zero_division": ZERO_DIVISION}
 
 
-def _validate(name: str, **values: Any) -> None:
-    validate(name, values, {key: _PRFS_CONSTRAINTS[key] for key in values})
+def prfs_validate(name: str, jaccard: bool = False, **values: Any) -> None:
+    """Check the parameters of a precision/recall/F (or, with ``jaccard``,
+    Jaccard) function as scikit-learn does."""
+    constraints = {**_PRFS_CONSTRAINTS, "zero_division": JACCARD_ZERO_DIVISION} if jaccard else _PRFS_CONSTRAINTS
+    validate(name, values, {key: constraints[key] for key in values})
 
 
 @bind_like_scikit_learn
@@ -260,7 +263,7 @@ def precision_recall_fscore_support(y_true: Any, y_pred: Any, *, beta: float = 1
     precision, recall, fbeta_score : float or ndarray of float64
     support : None or ndarray
     """
-    _validate("precision_recall_fscore_support", y_true=y_true, y_pred=y_pred, beta=beta, labels=labels,
+    prfs_validate("precision_recall_fscore_support", y_true=y_true, y_pred=y_pred, beta=beta, labels=labels,
               pos_label=pos_label, average=average, warn_for=warn_for, sample_weight=sample_weight,
               zero_division=zero_division)
     return _prfs(y_true, y_pred, beta, labels, pos_label, average, warn_for, sample_weight, zero_division,
@@ -280,7 +283,7 @@ def precision_score(y_true: Any, y_pred: Any, *, labels: Any = None, pos_label: 
                     n_threads: Optional[int] = None) -> Score:
     """Precision, as :func:`sklearn.metrics.precision_score` (parameters as
     in :func:`precision_recall_fscore_support`)."""
-    _validate("precision_score", y_true=y_true, y_pred=y_pred, labels=labels, pos_label=pos_label, average=average,
+    prfs_validate("precision_score", y_true=y_true, y_pred=y_pred, labels=labels, pos_label=pos_label, average=average,
               sample_weight=sample_weight, zero_division=zero_division)
     return _one_score(0, ("precision",), y_true, y_pred, 1.0, labels, pos_label, average,
                       sample_weight, zero_division, n_threads)
@@ -292,7 +295,7 @@ def recall_score(y_true: Any, y_pred: Any, *, labels: Any = None, pos_label: Any
                  n_threads: Optional[int] = None) -> Score:
     """Recall, as :func:`sklearn.metrics.recall_score` (parameters as in
     :func:`precision_recall_fscore_support`)."""
-    _validate("recall_score", y_true=y_true, y_pred=y_pred, labels=labels, pos_label=pos_label, average=average,
+    prfs_validate("recall_score", y_true=y_true, y_pred=y_pred, labels=labels, pos_label=pos_label, average=average,
               sample_weight=sample_weight, zero_division=zero_division)
     return _one_score(1, ("recall",), y_true, y_pred, 1.0, labels, pos_label, average,
                       sample_weight, zero_division, n_threads)
@@ -304,7 +307,7 @@ def fbeta_score(y_true: Any, y_pred: Any, *, beta: float, labels: Any = None, po
                 n_threads: Optional[int] = None) -> Score:
     """F-beta score, as :func:`sklearn.metrics.fbeta_score` (parameters as
     in :func:`precision_recall_fscore_support`)."""
-    _validate("fbeta_score", y_true=y_true, y_pred=y_pred, beta=beta, labels=labels, pos_label=pos_label,
+    prfs_validate("fbeta_score", y_true=y_true, y_pred=y_pred, beta=beta, labels=labels, pos_label=pos_label,
               average=average, sample_weight=sample_weight, zero_division=zero_division)
     return _one_score(2, ("f-score",), y_true, y_pred, beta, labels, pos_label, average,
                       sample_weight, zero_division, n_threads)
@@ -315,7 +318,7 @@ def f1_score(y_true: Any, y_pred: Any, *, labels: Any = None, pos_label: Any = 1
              sample_weight: Any = None, zero_division: Any = "warn", n_threads: Optional[int] = None) -> Score:
     """F1 score, as :func:`sklearn.metrics.f1_score` (parameters as in
     :func:`precision_recall_fscore_support`)."""
-    _validate("f1_score", y_true=y_true, y_pred=y_pred, labels=labels, pos_label=pos_label, average=average,
+    prfs_validate("f1_score", y_true=y_true, y_pred=y_pred, labels=labels, pos_label=pos_label, average=average,
               sample_weight=sample_weight, zero_division=zero_division)
     return _one_score(2, ("f-score",), y_true, y_pred, 1, labels, pos_label, average, sample_weight,
                       zero_division, n_threads)
@@ -337,9 +340,8 @@ def jaccard_score(y_true: Any, y_pred: Any, *, labels: Any = None, pos_label: An
     -------
     float, or ndarray of float64 when ``average`` is None.
     """
-    validate("jaccard_score", {"y_true": y_true, "y_pred": y_pred, "labels": labels, "pos_label": pos_label,
-                               "average": average, "sample_weight": sample_weight, "zero_division": zero_division},
-             {**_PRFS_CONSTRAINTS, "zero_division": JACCARD_ZERO_DIVISION})
+    prfs_validate("jaccard_score", jaccard=True, y_true=y_true, y_pred=y_pred, labels=labels, pos_label=pos_label,
+                  average=average, sample_weight=sample_weight, zero_division=zero_division)
     counts, labels = set_wise_input(y_true, y_pred, labels, pos_label, average, sample_weight,
                                     resolve_threads(n_threads))
     return jaccard_from_counts(counts, labels, average, zero_division)

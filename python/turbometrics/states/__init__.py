@@ -1,0 +1,11 @@
+"""Mergeable evaluation states: accumulate batches, merge shards, pickle.
+
+Every state has ``S.from_arrays(...)``, an in-place ``update(...)``
+returning the state, ``merge`` / ``+`` (``sum(states)`` works), and a
+versioned pickle. Results equal the in-memory functions on the
+concatenated data.
+"""
+
+from .confusion import ConfusionState
+
+__all__ = ["ConfusionState"]
