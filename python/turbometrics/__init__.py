@@ -51,6 +51,7 @@ from ._intervals import ConfidenceInterval, DeLongTest, bootstrap_ci, delong_tes
 from ._thresholds import BestThreshold, best_threshold, metrics_at_thresholds
 from ._top_k import top_k_accuracy_score
 from ._threads import get_num_threads, set_num_threads
+from .states.calibration import CalibrationState
 from .states.confusion import ConfusionState
 
 __version__ = "0.1.0"
@@ -98,5 +99,6 @@ __all__ = [
     "reliability_diagram",
     "smooth_calibration_error",
     "stability",
+    "CalibrationState",
     "ConfusionState",
 ]

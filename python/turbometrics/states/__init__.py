@@ -6,6 +6,7 @@ versioned pickle. Results equal the in-memory functions on the
 concatenated data.
 """
 
+from .calibration import CalibrationState
 from .confusion import ConfusionState
 
-__all__ = ["ConfusionState"]
+__all__ = ["CalibrationState", "ConfusionState"]
