@@ -53,6 +53,7 @@ from ._top_k import top_k_accuracy_score
 from ._threads import get_num_threads, set_num_threads
 from .states.calibration import CalibrationState
 from .states.confusion import ConfusionState
+from .states.parquet import evaluate_parquet
 
 __version__ = "0.1.0"
 
@@ -101,4 +102,5 @@ __all__ = [
     "stability",
     "CalibrationState",
     "ConfusionState",
+    "evaluate_parquet",
 ]

@@ -8,5 +8,6 @@ concatenated data.
 
 from .calibration import CalibrationState
 from .confusion import ConfusionState
+from .parquet import evaluate_parquet
 
-__all__ = ["CalibrationState", "ConfusionState"]
+__all__ = ["CalibrationState", "ConfusionState", "evaluate_parquet"]
