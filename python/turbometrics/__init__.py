@@ -51,9 +51,8 @@ from ._intervals import ConfidenceInterval, DeLongTest, bootstrap_ci, delong_tes
 from ._thresholds import BestThreshold, best_threshold, metrics_at_thresholds
 from ._top_k import top_k_accuracy_score
 from ._threads import get_num_threads, set_num_threads
-from .states.calibration import CalibrationState
-from .states.confusion import ConfusionState
-from .states.parquet import evaluate_parquet
+from . import states
+from .states import BinnedRankingState, CalibrationState, ConfusionState, RankingState, evaluate_parquet
 
 __version__ = "0.1.0"
 
@@ -88,6 +87,9 @@ __all__ = [
     "delong_test",
     "metrics_at_thresholds",
     "roc_auc_ci",
+    "BinnedRankingState",
+    "RankingState",
+    "states",
     "top_k_accuracy_score",
     "gaussian_kde",
     "kde",
