@@ -77,6 +77,17 @@ void attach_labels_and_weights(calibration::BinInput& in, calibration::Mode mode
   }
 }
 
+// The BinInput of a one-table mode (binary or top_label) over `view`.
+template <class T>
+calibration::BinInput one_table_input(const calibration::Matrix<T>& view, calibration::Mode mode,
+                                      const py::array& labels, const std::optional<py::array>& weight) {
+  if (mode == calibration::Mode::binary && view.cols != 1)
+    throw std::invalid_argument("binary mode reads a 1-D y_prob");
+  calibration::BinInput in;
+  attach_labels_and_weights(in, mode, view.rows, &labels, weight);
+  return in;
+}
+
 calibration::Mode parse_mode(const std::string& mode_name) {
   if (mode_name == "binary") return calibration::Mode::binary;
   if (mode_name == "top_label") return calibration::Mode::top_label;
@@ -145,10 +156,7 @@ py::tuple exact_bin_table(const py::array& prob, const std::string& mode_name, c
   return visit_float(prob, [&](auto tag) -> py::tuple {
     using T = decltype(tag);
     const auto view = matrix_view<T>(prob, "y_prob");
-    if (mode == calibration::Mode::binary && view.cols != 1)
-      throw std::invalid_argument("binary mode reads a 1-D y_prob");
-    calibration::BinInput in;
-    attach_labels_and_weights(in, mode, view.rows, &labels, weight);
+    calibration::BinInput in = one_table_input(view, mode, labels, weight);
     in.n_bins = edges.shape(0) - 1;
     in.edges = edges.data();
     in.uniform = true;
@@ -256,10 +264,7 @@ py::tuple smooth_deposit(const py::array& prob, const std::string& mode_name, co
   return visit_float(prob, [&](auto tag) -> py::tuple {
     using T = decltype(tag);
     const auto view = matrix_view<T>(prob, "y_prob");
-    if (mode == calibration::Mode::binary && view.cols != 1)
-      throw std::invalid_argument("binary mode reads a 1-D y_prob");
-    calibration::BinInput in;
-    attach_labels_and_weights(in, mode, view.rows, &labels, weight);
+    const calibration::BinInput in = one_table_input(view, mode, labels, weight);
     calibration::Deposit d;
     {
       py::gil_scoped_release release;
@@ -280,7 +285,6 @@ void register_calibration(py::module_& m) {
         "(table, invalid, invalid_label): per-bin (weight, sum of weighted confidence, sum of weighted "
         "correctness) of shape (tables, n_bins, 3), whether some probability read was NaN or outside [0, 1], and "
         "whether some int64 class index was outside [0, K).");
-  m.attr("EXACT_SUM_SCALE_BITS") = ExactSum::scale_bits;
   m.attr("EXACT_SUM_LIMBS") = ExactSum::limb_count;
   m.def("calibration_exact_bin_table", &exact_bin_table, py::arg("y_prob"), py::arg("mode"), py::arg("y_true"),
         py::arg("sample_weight"), py::arg("edges"), py::arg("n_threads"),
