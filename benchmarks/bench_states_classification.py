@@ -94,11 +94,12 @@ def throughput(n: int, batches: int, repeat: int, threads: int) -> None:
 
 
 _PROBE = r"""
-import json, resource, sys
+import json, resource, sys, time
 import numpy as np
 import turbometrics as tm
 path, mode, metrics = sys.argv[1], sys.argv[2], sys.argv[3].split(",")
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+start = time.perf_counter()
 if mode == "stream":
     result = tm.evaluate_parquet(path, label="label", score="score", metrics=metrics)
 else:
@@ -111,7 +112,8 @@ else:
               "ece": tm.calibration_error(label, score), "mce": tm.calibration_error(label, score, norm="max")}
     result = {k: result[k] for k in metrics}
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-print(json.dumps({"before_mib": before / 1024, "peak_mib": peak / 1024, "result": result}))
+print(json.dumps({"before_mib": before / 1024, "peak_mib": peak / 1024, "seconds": time.perf_counter() - start,
+                  "result": result}))
 """
 
 
@@ -138,8 +140,11 @@ def parquet_memory(rows: int, path: Path) -> None:
                               capture_output=True, text=True)
         outputs[mode] = json.loads(done.stdout)
         print(f"{mode}: peak RSS {outputs[mode]['peak_mib']:.0f} MiB (after imports "
-              f"{outputs[mode]['before_mib']:.0f} MiB); {outputs[mode]['result']}", flush=True)
-    print("same results:", outputs["stream"]["result"] == outputs["whole"]["result"])
+              f"{outputs[mode]['before_mib']:.0f} MiB), {outputs[mode]['seconds']:.1f} s; {outputs[mode]['result']}",
+              flush=True)
+    for name in METRICS:
+        a, b = outputs["stream"]["result"][name], outputs["whole"]["result"][name]
+        print(f"{name}: " + ("identical" if a == b else f"relative difference {abs(a - b) / abs(b):.1e}"))
 
 
 def main() -> None:

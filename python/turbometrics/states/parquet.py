@@ -83,7 +83,9 @@ def _binary_truth(labels: np.ndarray, pos_label: Any, seen: set) -> np.ndarray:
 
 def _batches(path: Any, columns: Sequence[str], batch_rows: Optional[int]) -> Iterator[Any]:
     pq = _import_pyarrow_parquet()
-    reader = pq.ParquetFile(path)
+    # pre_buffer (pyarrow's default) would read every row group's column
+    # chunks ahead: the whole file in memory.
+    reader = pq.ParquetFile(path, pre_buffer=False)
     metadata = reader.metadata
     if batch_rows is None:
         batch_rows = max([metadata.row_group(i).num_rows for i in range(metadata.num_row_groups)] + [1])
