@@ -80,7 +80,7 @@ def throughput(n: int, batches: int, repeat: int, threads: int) -> None:
         ("CalibrationState binary weighted vs calibration_error weighted",
          lambda: tm.CalibrationState.from_arrays(label, prob, sample_weight=weight, n_threads=threads),
          lambda: tm.calibration_error(label, prob, sample_weight=weight, n_threads=threads)),
-        (f"CalibrationState top-label (n/4 x 10) vs calibration_error",
+        ("CalibrationState top-label (n/4 x 10) vs calibration_error",
          lambda: tm.CalibrationState.from_arrays(classes, probs, n_threads=threads),
          lambda: tm.calibration_error(classes, probs, n_threads=threads)),
     ]
