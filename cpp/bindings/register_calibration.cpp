@@ -11,6 +11,7 @@
 
 #include "numpy_views.hpp"
 #include "turbometrics/calibration/bin_table.hpp"
+#include "turbometrics/calibration/exact_bin_table.hpp"
 #include "turbometrics/calibration/posterior.hpp"
 #include "turbometrics/calibration/proper_scores.hpp"
 #include "turbometrics/calibration/smooth.hpp"
@@ -76,15 +77,29 @@ void attach_labels_and_weights(calibration::BinInput& in, calibration::Mode mode
   }
 }
 
+// The BinInput of a one-table mode (binary or top_label) over `view`.
+template <class T>
+calibration::BinInput one_table_input(const calibration::Matrix<T>& view, calibration::Mode mode,
+                                      const py::array& labels, const std::optional<py::array>& weight) {
+  if (mode == calibration::Mode::binary && view.cols != 1)
+    throw std::invalid_argument("binary mode reads a 1-D y_prob");
+  calibration::BinInput in;
+  attach_labels_and_weights(in, mode, view.rows, &labels, weight);
+  return in;
+}
+
+calibration::Mode parse_mode(const std::string& mode_name) {
+  if (mode_name == "binary") return calibration::Mode::binary;
+  if (mode_name == "top_label") return calibration::Mode::top_label;
+  if (mode_name == "classwise") return calibration::Mode::classwise;
+  throw std::invalid_argument("unknown calibration mode " + mode_name);
+}
+
 py::tuple bin_table(const py::array& prob, const std::string& mode_name,
                               const std::optional<py::array>& labels, const std::optional<py::array>& weight,
                               const py::array_t<double, py::array::c_style | py::array::forcecast>& edges,
                               bool uniform, int n_threads) {
-  calibration::Mode mode;
-  if (mode_name == "binary") mode = calibration::Mode::binary;
-  else if (mode_name == "top_label") mode = calibration::Mode::top_label;
-  else if (mode_name == "classwise") mode = calibration::Mode::classwise;
-  else throw std::invalid_argument("unknown calibration mode " + mode_name);
+  const calibration::Mode mode = parse_mode(mode_name);
   return visit_float(prob, [&](auto tag) -> py::tuple {
     using T = decltype(tag);
     const auto view = matrix_view<T>(prob, "y_prob");
@@ -113,6 +128,48 @@ py::tuple bin_table(const py::array& prob, const std::string& mode_name,
     py::array_t<double> out({static_cast<py::ssize_t>(tables), static_cast<py::ssize_t>(in.n_bins), py::ssize_t{3}});
     std::copy(table.cells.begin(), table.cells.end(), out.mutable_data());
     return py::make_tuple(out, table.invalid, table.invalid_label);
+  });
+}
+
+// Per-bin ExactSums as an (n_bins, limbs) uint64 array (two's-complement
+// fixed point, least significant limb first; value = integer * 2^-scale_bits).
+py::array_t<uint64_t> limbs_array(const std::vector<ExactSum>& sums) {
+  const auto limbs = static_cast<py::ssize_t>(ExactSum::limb_count);
+  py::array_t<uint64_t> out({static_cast<py::ssize_t>(sums.size()), limbs});
+  uint64_t* data = out.mutable_data();
+  for (size_t b = 0; b < sums.size(); ++b) std::copy(sums[b].limbs().begin(), sums[b].limbs().end(), data + b * limbs);
+  return out;
+}
+
+py::array_t<int64_t> int64_array(const std::vector<int64_t>& values) {
+  py::array_t<int64_t> out(static_cast<py::ssize_t>(values.size()));
+  std::copy(values.begin(), values.end(), out.mutable_data());
+  return out;
+}
+
+py::tuple exact_bin_table(const py::array& prob, const std::string& mode_name, const py::array& labels,
+                          const std::optional<py::array>& weight,
+                          const py::array_t<double, py::array::c_style | py::array::forcecast>& edges, int n_threads) {
+  const calibration::Mode mode = parse_mode(mode_name);
+  if (mode == calibration::Mode::classwise) throw std::invalid_argument("exact bin tables are binary or top_label");
+  if (edges.ndim() != 1 || edges.shape(0) < 2) throw std::invalid_argument("edges must be 1-D with two or more");
+  return visit_float(prob, [&](auto tag) -> py::tuple {
+    using T = decltype(tag);
+    const auto view = matrix_view<T>(prob, "y_prob");
+    calibration::BinInput in = one_table_input(view, mode, labels, weight);
+    in.n_bins = edges.shape(0) - 1;
+    in.edges = edges.data();
+    in.uniform = true;
+    calibration::ExactBinTable table;
+    {
+      py::gil_scoped_release release;
+      table = calibration::exact_bin_table(view, mode, in, n_threads);
+    }
+    const bool weighted = in.weight != nullptr;
+    py::object weights = weighted ? py::object(limbs_array(table.weight)) : py::object(int64_array(table.count));
+    py::object correct =
+        weighted ? py::object(limbs_array(table.correct)) : py::object(int64_array(table.correct_count));
+    return py::make_tuple(weights, limbs_array(table.confidence), correct, table.invalid, table.invalid_label);
   });
 }
 
@@ -207,10 +264,7 @@ py::tuple smooth_deposit(const py::array& prob, const std::string& mode_name, co
   return visit_float(prob, [&](auto tag) -> py::tuple {
     using T = decltype(tag);
     const auto view = matrix_view<T>(prob, "y_prob");
-    if (mode == calibration::Mode::binary && view.cols != 1)
-      throw std::invalid_argument("binary mode reads a 1-D y_prob");
-    calibration::BinInput in;
-    attach_labels_and_weights(in, mode, view.rows, &labels, weight);
+    const calibration::BinInput in = one_table_input(view, mode, labels, weight);
     calibration::Deposit d;
     {
       py::gil_scoped_release release;
@@ -231,6 +285,13 @@ void register_calibration(py::module_& m) {
         "(table, invalid, invalid_label): per-bin (weight, sum of weighted confidence, sum of weighted "
         "correctness) of shape (tables, n_bins, 3), whether some probability read was NaN or outside [0, 1], and "
         "whether some int64 class index was outside [0, K).");
+  m.attr("EXACT_SUM_LIMBS") = ExactSum::limb_count;
+  m.def("calibration_exact_bin_table", &exact_bin_table, py::arg("y_prob"), py::arg("mode"), py::arg("y_true"),
+        py::arg("sample_weight"), py::arg("edges"), py::arg("n_threads"),
+        "(weight, confidence, correct, invalid, invalid_label): the uniform-bin table with exact sums, binary or "
+        "top_label. weight and correct are int64 counts per bin when unweighted, else (n_bins, limbs) uint64 "
+        "ExactSum limbs like confidence (value = signed integer * 2**-1100); invalid / invalid_label as in "
+        "calibration_bin_table.");
   m.def("probability_facts", &probability_facts, py::arg("y_prob"), py::arg("check_rows"), py::arg("rtol"),
         py::arg("atol"), py::arg("n_threads"),
         "(status, min, max, rows_sum_to_one) of float64 probabilities in one pass: status 0 finite, 1 NaN, 2 "

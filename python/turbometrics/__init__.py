@@ -61,7 +61,7 @@ from ._thresholds import BestThreshold, best_threshold, metrics_at_thresholds
 from ._top_k import top_k_accuracy_score
 from ._threads import get_num_threads, set_num_threads
 from . import states
-from .states import BinnedRankingState, RankingState
+from .states import BinnedRankingState, CalibrationState, ConfusionState, RankingState, evaluate_parquet
 
 __version__ = "0.1.0"
 
@@ -111,6 +111,9 @@ __all__ = [
     "reliability_diagram",
     "smooth_calibration_error",
     "stability",
+    "CalibrationState",
+    "ConfusionState",
+    "evaluate_parquet",
 ]
 
 # polars, pyarrow and torch arrays are accepted by every public function.

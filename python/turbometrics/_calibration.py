@@ -46,14 +46,14 @@ from ._params import ARRAY_LIKE, BOOLEAN, NONE, REAL, STRING, Constraint, str_op
 from ._threads import resolve_threads, threads_for
 from ._validation import check_consistent_length, check_sample_weight, column_or_1d
 
-_POSITIVE_INT = Constraint(
+POSITIVE_INT = Constraint(
     "an int in the range [1, inf)",
     lambda value: isinstance(value, Integral) and not isinstance(value, (bool, np.bool_)) and value >= 1,
 )
 _COMMON = {
     "y_true": [ARRAY_LIKE],
     "y_prob": [ARRAY_LIKE],
-    "n_bins": [_POSITIVE_INT],
+    "n_bins": [POSITIVE_INT],
     "strategy": [str_options({"uniform", "quantile"})],
     "mode": [str_options({"auto", "binary", "top_label", "classwise"})],
     "pos_label": [REAL, STRING, BOOLEAN, NONE],
@@ -99,13 +99,17 @@ def _table(data: CalibrationInput, edges: np.ndarray, uniform: bool, n_threads: 
     threads = threads_for(n_threads, data.n_samples * (data.prob.shape[1] if data.prob.ndim == 2 else 1))
     table, invalid, invalid_label = _core.calibration_bin_table(
         data.prob, data.mode, data.labels, data.weights, edges, uniform, threads)
-    # Flagged by the kernel as it read; described only now (class indices
-    # first, as a separate check would have raised before the kernel ran).
+    raise_for_flags(data, invalid, invalid_label)
+    return table
+
+
+def raise_for_flags(data: CalibrationInput, invalid: bool, invalid_label: bool) -> None:
+    """Describe what a bin-table kernel flagged as it read (class indices
+    first, as a separate check would have raised before the kernel ran)."""
     if invalid_label and data.unchecked_labels is not None:
         data.raise_for_labels()
     if invalid:
         raise_for_invalid_probabilities(data.prob)
-    return table
 
 
 def _diagram_from_table(table: np.ndarray) -> tuple:
@@ -118,7 +122,7 @@ def _diagram_from_table(table: np.ndarray) -> tuple:
     return share, confidence, accuracy
 
 
-def _error_from_table(table: np.ndarray, norm: str) -> float:
+def error_from_table(table: np.ndarray, norm: str) -> float:
     share, confidence, accuracy = _diagram_from_table(table)
     filled = share > 0
     gap = np.where(filled, np.abs(accuracy - confidence), 0.0)
@@ -228,7 +232,7 @@ def calibration_error(y_true: Any, y_prob: Any, *, n_bins: int = 15, strategy: s
     threads = resolve_threads(n_threads)
     data = calibration_input(y_true, y_prob, mode, pos_label, sample_weight, kernel_checks_labels=True)
     edges, uniform = bin_edges(data, n_bins, strategy)
-    return _error_from_table(_table(data, edges, uniform, threads), norm)
+    return error_from_table(_table(data, edges, uniform, threads), norm)
 
 
 def _common_values(y_true, y_prob, n_bins, strategy, mode, pos_label, sample_weight) -> dict:
@@ -274,9 +278,13 @@ def reliability_diagram(y_true: Any, y_prob: Any, *, n_bins: int = 15, strategy:
     threads = resolve_threads(n_threads)
     data = calibration_input(y_true, y_prob, mode, pos_label, sample_weight, kernel_checks_labels=True)
     edges, uniform = bin_edges(data, n_bins, strategy)
-    table = _table(data, edges, uniform, threads)
+    return diagram_from_table(_table(data, edges, uniform, threads), edges, data.mode)
+
+
+def diagram_from_table(table: np.ndarray, edges: np.ndarray, mode: str) -> ReliabilityDiagram:
+    """The reliability diagram of a bin table (tables, n_bins, 3)."""
     share, confidence, accuracy = _diagram_from_table(table)
-    if data.mode != "classwise":
+    if mode != "classwise":
         share, confidence, accuracy = share[0], confidence[0], accuracy[0]
     elif edges.ndim == 1:
         edges = np.broadcast_to(edges, (table.shape[0], edges.shape[0])).copy()

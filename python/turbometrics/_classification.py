@@ -17,7 +17,14 @@ from typing import Any, Optional, Union
 
 import numpy as np
 
-from ._confusion import confusion_matrix, confusion_table, multilabel_confusion_matrix
+from ._confusion import (
+    TargetCounts,
+    confusion_input,
+    confusion_matrix,
+    confusion_table,
+    labelled_table,
+    multilabel_confusion_matrix,
+)
 from ._exceptions import UndefinedMetricWarning
 from ._metric_params import FLAG, KAPPA_WEIGHTS, LABELS, REPLACE_UNDEFINED, WEIGHTS
 from ._params import ARRAY_LIKE, bind_like_scikit_learn, validate
@@ -101,11 +108,15 @@ def accuracy_score(y_true: Any, y_pred: Any, *, normalize: bool = True, sample_w
             return float(np.dot(correct, weight))
         return float(np.sum(correct.astype(np.float64)))
     table = confusion_counts(targets, kernel_weights(weight), threads)
-    correct = np.trace(table)
+    total = table.sum() if weight is not None else targets.y_true.shape[0]
+    return accuracy_from_counts(np.trace(table), total, normalize, weight is not None)
+
+
+def accuracy_from_counts(correct: Any, total: Any, normalize: bool, weighted: bool) -> float:
+    """Accuracy from the (weighted) number of correct samples and the total."""
     if not normalize:
         return float(correct)
-    total = table.sum() if weight is not None else targets.y_true.shape[0]
-    if weight is not None and total == 0:
+    if weighted and total == 0:
         raise ZeroDivisionError("Weights sum to zero, can't be normalized")
     return float(correct / total)
 
@@ -138,11 +149,7 @@ def _integer_agreement(y_true: Any, y_pred: Any, sample_weight: Any, normalize: 
         weights = kernel_weights(weights)
     n = arrays[0].shape[0]
     agree, total = _core.agreement(arrays[0], arrays[1], weights, threads_for(threads, n))
-    if not normalize:
-        return float(agree)
-    if weights is not None and total == 0:
-        raise ZeroDivisionError("Weights sum to zero, can't be normalized")
-    return float(agree / total)
+    return accuracy_from_counts(agree, total, normalize, weights is not None)
 
 
 @bind_like_scikit_learn
@@ -174,10 +181,15 @@ def balanced_accuracy_score(y_true: Any, y_pred: Any, *, sample_weight: Any = No
                                          "adjusted": adjusted},
              {"y_true": [ARRAY_LIKE], "y_pred": [ARRAY_LIKE], "sample_weight": WEIGHTS, "adjusted": FLAG})
     table = confusion_table(y_true, y_pred, None, sample_weight, resolve_threads(n_threads))
+    return balanced_accuracy_from_table(table, adjusted)
+
+
+def balanced_accuracy_from_table(table: np.ndarray, adjusted: bool) -> float:
+    """Balanced accuracy of a confusion table."""
     with np.errstate(divide="ignore", invalid="ignore"):
         per_class = np.diagonal(table) / table.sum(axis=1)
     if np.any(np.isnan(per_class)):
-        warnings.warn("y_pred contains classes not in y_true", stacklevel=2)
+        warnings.warn("y_pred contains classes not in y_true", stacklevel=3)
         per_class = per_class[~np.isnan(per_class)]
     score = np.mean(per_class)
     if adjusted:
@@ -223,8 +235,16 @@ def cohen_kappa_score(y1: Any, y2: Any, *, labels: Any = None, weights: Optional
                                    "sample_weight": sample_weight, "replace_undefined_by": replace_undefined_by},
              {"y1": [ARRAY_LIKE], "y2": [ARRAY_LIKE], "labels": WEIGHTS, "weights": KAPPA_WEIGHTS,
               "sample_weight": WEIGHTS, "replace_undefined_by": REPLACE_UNDEFINED})
+    counts = confusion_input(y1, y2, sample_weight, resolve_threads(n_threads))
+    return cohen_kappa_from_counts(counts, labels, weights, replace_undefined_by)
+
+
+def cohen_kappa_from_counts(counts: Any, labels: Any, weights: Optional[str], replace_undefined_by: Any
+                            ) -> Union[float, Any]:
+    """Cohen's kappa from checked counts (a ``TargetCounts`` or a
+    ``ConfusionState``)."""
     try:
-        table = confusion_table(y1, y2, labels, sample_weight, resolve_threads(n_threads))
+        table = labelled_table(counts, labels)
     except ValueError as error:
         if "At least one label specified must be in y_true" in str(error):
             raise ValueError("At least one label in `labels` must be present in `y1` (even though "
@@ -238,7 +258,7 @@ def cohen_kappa_score(y1: Any, y2: Any, *, labels: Any = None, weights: Optional
     if total == 0:
         warnings.warn("`y2` contains no labels that are present in both `y1` and `labels`.`cohen_kappa_score` is "
                       "undefined and set to the value defined by the `replace_undefined_by` param, which is set to "
-                      f"{replace_undefined_by}.", UndefinedMetricWarning, stacklevel=2)
+                      f"{replace_undefined_by}.", UndefinedMetricWarning, stacklevel=3)
         return replace_undefined_by
     expected = np.outer(sum0, sum1) / total
     if weights is None:
@@ -252,7 +272,7 @@ def cohen_kappa_score(y1: Any, y2: Any, *, labels: Any = None, weights: Optional
     if chance == 0:
         warnings.warn("`y1`, `y2` and `labels` have only one label in common. `cohen_kappa_score` is undefined and "
                       "set to the value defined by the the `replace_undefined_by` param, which is set to "
-                      f"{replace_undefined_by}.", UndefinedMetricWarning, stacklevel=2)
+                      f"{replace_undefined_by}.", UndefinedMetricWarning, stacklevel=3)
         return replace_undefined_by
     return float(1 - observed / chance)
 
@@ -284,14 +304,12 @@ def matthews_corrcoef(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
     validate("matthews_corrcoef", {"y_true": y_true, "y_pred": y_pred, "sample_weight": sample_weight},
              {"y_true": [ARRAY_LIKE], "y_pred": [ARRAY_LIKE], "sample_weight": WEIGHTS})
     threads = resolve_threads(n_threads)
-    targets = check_targets(y_true, y_pred, sample_weight, threads=threads)
-    if targets.kind not in ("binary", "multiclass"):
-        raise ValueError(f"{targets.kind} is not supported")
-    table = confusion_counts(targets, kernel_weights(targets.sample_weight), threads)
-    if table.shape == (1, 1):
-        warnings.warn("A single label was found in 'y_true' and 'y_pred'. For the confusion matrix to have the "
-                      "correct shape, use the 'labels' parameter to pass all known labels.", UserWarning,
-                      stacklevel=2)
+    counts = TargetCounts(check_targets(y_true, y_pred, sample_weight, threads=threads), threads)
+    return matthews_from_table(labelled_table(counts, None))
+
+
+def matthews_from_table(table: np.ndarray) -> float:
+    """The Matthews correlation coefficient of a confusion table."""
     t_sum = table.sum(axis=1, dtype=np.float64)
     p_sum = table.sum(axis=0, dtype=np.float64)
     n_correct = np.trace(table, dtype=np.float64)

@@ -77,12 +77,17 @@ def confusion_matrix(y_true: Any, y_pred: Any, *, labels: Any = None, sample_wei
               "sample_weight": [ARRAY_LIKE, NONE], "normalize": [str_options({"true", "pred", "all"}), NONE]})
     threads = resolve_threads(n_threads)
     table = confusion_table(y_true, y_pred, labels, sample_weight, threads)
-    return _normalized(table, normalize)
+    return normalized(table, normalize)
 
 
 def confusion_table(y_true: Any, y_pred: Any, labels: Any, sample_weight: Any, threads: int) -> np.ndarray:
     """The body of ``confusion_matrix`` without normalisation (shared with
     the metrics built on it), with scikit-learn's checks and warning."""
+    return labelled_table(confusion_input(y_true, y_pred, sample_weight, threads), labels)
+
+
+def confusion_input(y_true: Any, y_pred: Any, sample_weight: Any, threads: int) -> "TargetCounts":
+    """scikit-learn's checks of ``confusion_matrix``'s arrays, in its order."""
     for values in (y_true, y_pred):
         check_dimensions(as_array(values))
     if sample_weight is None:
@@ -90,23 +95,162 @@ def confusion_table(y_true: Any, y_pred: Any, labels: Any, sample_weight: Any, t
         check_consistent_length(y_true, y_pred, _Ones(num_samples(as_array(y_true))))
     elif np.ndim(sample_weight) and len(sample_weight) == 0:
         sample_weight = None
-    targets = check_targets(y_true, y_pred, sample_weight, threads=threads)
-    if targets.kind not in ("binary", "multiclass"):
-        raise ValueError(f"{targets.kind} is not supported")
-    weights = kernel_weights(targets.sample_weight)
-    table = confusion_counts(targets, weights, threads)
+    return TargetCounts(check_targets(y_true, y_pred, sample_weight, threads=threads), threads)
+
+
+def labelled_table(counts: Any, labels: Any) -> np.ndarray:
+    """The confusion table of ``counts`` (a :class:`TargetCounts` or a
+    ``ConfusionState``) over ``labels`` (None: the present labels), with
+    scikit-learn's label checks and single-label warning."""
+    if counts.kind not in ("binary", "multiclass"):
+        raise ValueError(f"{counts.kind} is not supported")
+    table = counts.table()
     if labels is not None:
         labels = np.asarray(labels)
         if labels.size == 0:
             raise ValueError("'labels' should contain at least one label.")
-        if len(np.intersect1d(targets.true_labels, labels)) == 0:
+        if len(np.intersect1d(counts.true_labels, labels)) == 0:
             raise ValueError("At least one label specified must be in y_true")
-        table = _select_labels(table, targets.labels, labels)
+        table = _select_labels(table, counts.labels, labels)
     if table.shape == (1, 1):
         warnings.warn("A single label was found in 'y_true' and 'y_pred'. For the confusion matrix to have the "
                       "correct shape, use the 'labels' parameter to pass all known labels.", UserWarning,
-                      stacklevel=3)
+                      stacklevel=4)
     return table
+
+
+class TargetCounts:
+    """The counts the classification metrics read, computed on demand from
+    checked in-memory targets. ``ConfusionState`` offers the same attributes
+    and methods from its accumulated counts, so every metric has one
+    implementation over either.
+
+    Attributes
+    ----------
+    kind : {'binary', 'multiclass', 'multilabel-indicator'}
+    labels : ndarray
+        Sorted present labels (column indices for multilabel input).
+    true_labels : ndarray or None
+        Sorted labels present in y_true (1-D input).
+    weighted : bool
+        Whether sample weights were given.
+    n_samples : int
+    total : int or float
+        The number of samples, or the sum of the weights.
+    """
+
+    def __init__(self, targets: Targets, threads: int) -> None:
+        self.targets = targets
+        self.threads = threads
+        self.kind = targets.kind
+        self.labels = targets.labels
+        self.true_labels = targets.true_labels
+        self.weighted = targets.sample_weight is not None
+        self.n_samples = int(targets.y_true.shape[0])
+        self._table: Optional[np.ndarray] = None
+
+    @property
+    def total(self) -> Any:
+        weight = self.targets.sample_weight
+        return np.sum(weight) if weight is not None else self.n_samples
+
+    def table(self) -> np.ndarray:
+        """The K x K confusion table over ``labels`` (1-D input)."""
+        if self._table is None:
+            self._table = confusion_counts(self.targets, kernel_weights(self.targets.sample_weight), self.threads)
+        return self._table
+
+    def indicator_sums(self) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per column (weighted) counts of true, predicted and both
+        (multilabel input)."""
+        return _indicator_sums(self.targets, self.threads)
+
+    def sample_groups(self, columns: Optional[np.ndarray]) -> "SampleGroups":
+        """The samples grouped by their (true positives, predicted, true)
+        counts over ``columns`` (multilabel input)."""
+        y_true, y_pred = self.targets.y_true, self.targets.y_pred
+        if columns is not None:
+            y_true, y_pred = y_true[:, columns], y_pred[:, columns]
+        return sample_groups(y_true, y_pred, self.targets.sample_weight)
+
+    def samplewise(self, columns: Optional[np.ndarray]) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Per-sample tp, fp, fn, tn (multilabel input)."""
+        return _samplewise(self.targets, columns)
+
+
+class SampleGroups:
+    """Multilabel samples grouped by the triple (true positives, predicted
+    labels, true labels): every per-sample precision, recall, F-score and
+    Jaccard index depends on that triple only, so 'samples' averages are
+    weighted sums over the groups. A sample of weight zero counts as the
+    triple (0, 0, 0), as scikit-learn's weighted per-sample counts are 0.
+
+    Attributes
+    ----------
+    keys : ndarray of int64
+        Sorted distinct ``(tp * (width + 1) + predicted) * (width + 1) +
+        true``.
+    width : int
+        Number of label columns.
+    count : ndarray of int64
+        Samples per group.
+    weight : ndarray of float64 or None
+        Sum of the sample weights per group (None when unweighted).
+    """
+
+    def __init__(self, keys: np.ndarray, width: int, count: np.ndarray, weight: Optional[np.ndarray]) -> None:
+        self.keys = keys
+        self.width = width
+        self.count = count
+        self.weight = weight
+
+    def triples(self) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(tp, predicted, true) per group, int64."""
+        base = self.width + 1
+        return self.keys // (base * base), (self.keys // base) % base, self.keys % base
+
+    def merge(self, other: "SampleGroups") -> "SampleGroups":
+        """The groups of both sets of samples (same width)."""
+        keys, inverse = np.unique(np.concatenate([self.keys, other.keys]), return_inverse=True)
+        count = np.zeros(keys.shape[0], dtype=np.int64)
+        np.add.at(count, inverse, np.concatenate([self.count, other.count]))
+        weight = None
+        if self.weight is not None or other.weight is not None:
+            weight = np.zeros(keys.shape[0])
+            np.add.at(weight, inverse, np.concatenate([_group_weight(self), _group_weight(other)]))
+        return SampleGroups(keys, self.width, count, weight)
+
+
+def _group_weight(groups: SampleGroups) -> np.ndarray:
+    return groups.weight if groups.weight is not None else groups.count.astype(np.float64)
+
+
+def sample_groups(y_true: np.ndarray, y_pred: np.ndarray, weight: Optional[np.ndarray]) -> SampleGroups:
+    """Group the rows of two indicator arrays by their triple (see
+    :class:`SampleGroups`)."""
+    true_nz, pred_nz = y_true != 0, y_pred != 0
+    width = int(y_true.shape[1])
+    base = width + 1
+    keys = (np.count_nonzero(true_nz & pred_nz, axis=1).astype(np.int64) * base
+            + np.count_nonzero(pred_nz, axis=1)) * base + np.count_nonzero(true_nz, axis=1)
+    if weight is not None:
+        keys = np.where(np.asarray(weight) == 0, 0, keys)
+    if base ** 3 <= max(4 * keys.shape[0], 1 << 16):
+        count = np.bincount(keys, minlength=base ** 3)
+        distinct = np.flatnonzero(count)
+        count = count[distinct].astype(np.int64)
+        inverse = None
+    else:
+        distinct, inverse, count = np.unique(keys, return_inverse=True, return_counts=True)
+        count = count.astype(np.int64)
+    group_weight = None
+    if weight is not None:
+        w = np.asarray(weight, dtype=np.float64)
+        if inverse is None:
+            group_weight = np.bincount(keys, weights=w, minlength=base ** 3)[distinct]
+        else:
+            group_weight = np.bincount(inverse.reshape(-1), weights=w, minlength=distinct.shape[0])
+    return SampleGroups(distinct.astype(np.int64), width, count, group_weight)
 
 
 def _select_labels(table: np.ndarray, present: np.ndarray, labels: np.ndarray) -> np.ndarray:
@@ -127,7 +271,7 @@ def _select_labels(table: np.ndarray, present: np.ndarray, labels: np.ndarray) -
     return out
 
 
-def _normalized(table: np.ndarray, normalize: Optional[str]) -> np.ndarray:
+def normalized(table: np.ndarray, normalize: Optional[str]) -> np.ndarray:
     if normalize is None:
         return table
     with np.errstate(all="ignore"):
@@ -183,27 +327,30 @@ def multilabel_confusion_matrix(y_true: Any, y_pred: Any, *, sample_weight: Any 
              {"y_true": LABELS, "y_pred": LABELS, "sample_weight": [ARRAY_LIKE, NONE],
               "labels": [ARRAY_LIKE, NONE], "samplewise": [BOOLEAN]})
     threads = resolve_threads(n_threads)
-    targets = check_targets(y_true, y_pred, sample_weight, threads=threads)
-    tp, fp, fn, tn = one_vs_rest(targets, labels, bool(samplewise), threads)
+    counts = TargetCounts(check_targets(y_true, y_pred, sample_weight, threads=threads), threads)
+    return stacked_one_vs_rest(counts, labels, bool(samplewise))
+
+
+def stacked_one_vs_rest(counts: Any, labels: Any, samplewise: bool) -> np.ndarray:
+    """``one_vs_rest`` as the (n_outputs, 2, 2) array ``[[tn, fp], [fn, tp]]``."""
+    tp, fp, fn, tn = one_vs_rest(counts, labels, samplewise)
     return np.stack([tn, fp, fn, tp]).T.reshape(-1, 2, 2)
 
 
-def one_vs_rest(targets: Targets, labels: Any, samplewise: bool, threads: int
-                ) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Per-label (or per-sample) tp, fp, fn, tn with scikit-learn's dtypes."""
-    present = targets.labels
-    weight = targets.sample_weight
+def _chosen_labels(present: np.ndarray, labels: Any) -> Tuple[np.ndarray, Optional[int]]:
+    """scikit-learn's label order: ``labels`` then the other present ones,
+    and how many were given (None when ``labels`` is None)."""
     if labels is None:
-        chosen = present
-        n_labels = None
-    else:
-        given = np.asarray(labels)
-        n_labels = given.shape[0]
-        chosen = np.concatenate([given, np.setdiff1d(present, given, assume_unique=True)], axis=-1)
-    if targets.y_true.ndim == 1:
-        if samplewise:
-            raise ValueError("Samplewise metrics are not available outside of multilabel classification.")
-        return _one_vs_rest_1d(targets, chosen[:n_labels] if n_labels is not None else present, threads)
+        return present, None
+    given = np.asarray(labels)
+    return np.concatenate([given, np.setdiff1d(present, given, assume_unique=True)], axis=-1), given.shape[0]
+
+
+def chosen_columns(counts: Any, labels: Any) -> Optional[np.ndarray]:
+    """The indicator columns ``labels`` selects (None: all), checked as
+    scikit-learn checks them (multilabel input)."""
+    present = counts.labels
+    chosen, n_labels = _chosen_labels(present, labels)
     if chosen.shape != present.shape or np.any(chosen != present):
         if np.max(chosen) > np.max(present):
             raise ValueError("All labels must be in [0, n labels) for multilabel targets. "
@@ -211,30 +358,39 @@ def one_vs_rest(targets: Targets, labels: Any, samplewise: bool, threads: int
         if np.min(chosen) < 0:
             raise ValueError("All labels must be in [0, n labels) for multilabel targets. Got %d < 0"
                              % np.min(chosen))
-    columns = chosen[:n_labels] if n_labels is not None else None
+    return chosen[:n_labels] if n_labels is not None else None
+
+
+def one_vs_rest(counts: Any, labels: Any, samplewise: bool
+                ) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per-label (or per-sample) tp, fp, fn, tn with scikit-learn's dtypes,
+    from ``counts`` (a :class:`TargetCounts` or a ``ConfusionState``)."""
+    if counts.kind != "multilabel-indicator":
+        chosen, n_labels = _chosen_labels(counts.labels, labels)
+        if samplewise:
+            raise ValueError("Samplewise metrics are not available outside of multilabel classification.")
+        return _one_vs_rest_1d(counts, chosen[:n_labels] if n_labels is not None else counts.labels)
+    columns = chosen_columns(counts, labels)
     if samplewise:
-        return _samplewise(targets, columns)
-    true_sum, pred_sum, tp = _indicator_sums(targets, threads)
+        return counts.samplewise(columns)
+    true_sum, pred_sum, tp = counts.indicator_sums()
     if columns is not None:
         true_sum, pred_sum, tp = true_sum[columns], pred_sum[columns], tp[columns]
     fp = pred_sum - tp
     fn = true_sum - tp
-    total = np.sum(weight) if weight is not None else targets.y_true.shape[0]
-    return tp, fp, fn, total - tp - fp - fn
+    return tp, fp, fn, counts.total - tp - fp - fn
 
 
-def _one_vs_rest_1d(targets: Targets, wanted: np.ndarray, threads: int
-                    ) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    weight = targets.sample_weight
-    table = confusion_counts(targets, kernel_weights(weight), threads)
+def _one_vs_rest_1d(counts: Any, wanted: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    table = counts.table()
     tp = np.diagonal(table).copy()
     true_sum = table.sum(axis=1)
     pred_sum = table.sum(axis=0)
-    if weight is not None:
+    if counts.weighted:
         tp, true_sum, pred_sum = (values.astype(np.float64) for values in (tp, true_sum, pred_sum))
     elif not tp.any():
         tp = np.zeros(tp.shape[0])  # scikit-learn's float zeros when nothing is right
-    present = targets.labels
+    present = counts.labels
     if wanted is not present:
         index = np.minimum(np.searchsorted(present, wanted), present.shape[0] - 1)
         found = present[index] == wanted
@@ -243,8 +399,7 @@ def _one_vs_rest_1d(targets: Targets, wanted: np.ndarray, threads: int
         pred_sum = np.where(found, pred_sum[index], 0).astype(pred_sum.dtype)
     fp = pred_sum - tp
     fn = true_sum - tp
-    total = np.sum(weight) if weight is not None else targets.y_true.shape[0]
-    return tp, fp, fn, total - tp - fp - fn
+    return tp, fp, fn, counts.total - tp - fp - fn
 
 
 def _indicator_sums(targets: Targets, threads: int) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:

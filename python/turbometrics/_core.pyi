@@ -82,6 +82,18 @@ def calibration_bin_table(
     uniform: bool,
     n_threads: int,
 ) -> Tuple[np.ndarray, bool, bool]: ...
+
+EXACT_SUM_SCALE_BITS: int
+EXACT_SUM_LIMBS: int
+
+def calibration_exact_bin_table(
+    y_prob: np.ndarray,
+    mode: str,
+    y_true: np.ndarray,
+    sample_weight: Optional[np.ndarray],
+    edges: np.ndarray,
+    n_threads: int,
+) -> Tuple[np.ndarray, np.ndarray, np.ndarray, bool, bool]: ...
 def probability_facts(
     y_prob: np.ndarray, check_rows: bool, rtol: float, atol: float, n_threads: int
 ) -> Tuple[int, float, float, bool]: ...

@@ -12,7 +12,7 @@ from typing import Any, Optional, Tuple, Union
 
 import numpy as np
 
-from ._confusion import one_vs_rest
+from ._confusion import TargetCounts, chosen_columns, one_vs_rest, stacked_one_vs_rest
 from ._exceptions import UndefinedMetricWarning
 from ._metric_params import (
     AVERAGE,
@@ -25,7 +25,7 @@ from ._metric_params import (
     ZERO_DIVISION,
 )
 from ._params import bind_like_scikit_learn, validate
-from ._targets import Targets, check_targets
+from ._targets import check_targets
 from ._threads import resolve_threads
 from ._validation import check_consistent_length, check_sample_weight, num_samples
 
@@ -48,9 +48,11 @@ def _float_dtype(*arrays: np.ndarray) -> np.dtype:
 
 
 def divide(numerator: np.ndarray, denominator: np.ndarray, metric: str, modifier: str, average: Optional[str],
-           warn_for: Any, zero_division: Any) -> np.ndarray:
+           warn_for: Any, zero_division: Any, size: Optional[int] = None) -> np.ndarray:
     """Ratio with zero denominators set to ``zero_division`` (and warned
-    about with scikit-learn's message when it is "warn")."""
+    about with scikit-learn's message when it is "warn"). ``size`` is the
+    number of ratios the warning speaks of (default: the array's length;
+    the number of samples for groups of samples)."""
     numerator, denominator = np.asarray(numerator), np.asarray(denominator)
     dtype = _float_dtype(numerator, denominator)
     zero = denominator == 0
@@ -62,7 +64,7 @@ def divide(numerator: np.ndarray, denominator: np.ndarray, metric: str, modifier
     result[zero] = zero_division_value(zero_division)
     if zero_division != "warn" or metric not in warn_for:
         return result
-    _warn_undefined(average, modifier, f"{metric.capitalize()} is", result.shape[0])
+    _warn_undefined(average, modifier, f"{metric.capitalize()} is", result.shape[0] if size is None else size)
     return result
 
 
@@ -73,42 +75,81 @@ def _warn_undefined(average: Optional[str], modifier: str, start: str, size: int
                   "parameter to control this behavior.", UndefinedMetricWarning, stacklevel=5)
 
 
-def set_wise_labels(targets: Targets, average: Optional[str], labels: Any, pos_label: Any) -> Any:
-    """scikit-learn's ``_check_set_wise_labels`` on already checked targets."""
+def set_wise_labels(counts: Any, average: Optional[str], labels: Any, pos_label: Any) -> Any:
+    """scikit-learn's ``_check_set_wise_labels`` on already checked targets
+    (``counts`` is a ``TargetCounts`` or a ``ConfusionState``)."""
     if average not in _AVERAGES and average != "binary":
         raise ValueError("average has to be one of " + str(_AVERAGES))
-    present = targets.labels
+    present = counts.labels
     if average == "binary":
-        if targets.kind == "binary":
+        if counts.kind == "binary":
             if pos_label not in present and len(present) >= 2:
                 raise ValueError(f"pos_label={pos_label} is not a valid label. It should be one of {present}")
             return [pos_label]
-        options = [option for option in _AVERAGES if not (targets.kind == "multiclass" and option == "samples")]
-        raise ValueError(f"Target is {targets.kind} but average='binary'. Please choose another average setting, "
+        options = [option for option in _AVERAGES if not (counts.kind == "multiclass" and option == "samples")]
+        raise ValueError(f"Target is {counts.kind} but average='binary'. Please choose another average setting, "
                          f"one of {options!r}.")
     if pos_label not in (None, 1):
         warnings.warn(f"Note that pos_label (set to {pos_label!r}) is ignored when average != 'binary' (got "
                       f"{average!r}). You may use labels=[pos_label] to specify a single positive class.",
-                      UserWarning, stacklevel=4)
+                      UserWarning, stacklevel=5)
     return labels
 
 
-def set_wise_counts(y_true: Any, y_pred: Any, labels: Any, pos_label: Any, average: Optional[str],
-                    sample_weight: Any, threads: int) -> Tuple[np.ndarray, Targets]:
-    """Validated per-label (or per-sample) 2 x 2 tables, as scikit-learn's
-    ``multilabel_confusion_matrix`` after ``_check_set_wise_labels``."""
+def set_wise_input(y_true: Any, y_pred: Any, labels: Any, pos_label: Any, average: Optional[str],
+                   sample_weight: Any, threads: int) -> Tuple[TargetCounts, Any]:
+    """Checked targets and labels, in scikit-learn's order of checks
+    (``_check_set_wise_labels`` before the weights)."""
     targets = check_targets(y_true, y_pred, threads=threads)
-    labels = set_wise_labels(targets, average, labels, pos_label)
+    counts = TargetCounts(targets, threads)
+    labels = set_wise_labels(counts, average, labels, pos_label)
     check_consistent_length(y_true, y_pred, sample_weight)
     if sample_weight is not None:
         targets.sample_weight = check_sample_weight(sample_weight, num_samples(y_true), force_float=False)
-    tp, fp, fn, tn = one_vs_rest(targets, labels, average == "samples", threads)
-    return np.stack([tn, fp, fn, tp]).T.reshape(-1, 2, 2), targets
+        counts.weighted = True
+    return counts, labels
 
 
-def nan_average(values: np.ndarray, weights: Optional[np.ndarray] = None) -> float:
+class SetWiseSums:
+    """Per-label (or per group of samples) true positives, predicted and
+    true sums, and how to average them over samples.
+
+    Attributes
+    ----------
+    tp, pred, true : ndarray
+    n_ratios : int or None
+        The number of ratios warnings speak of (samples), None for labels.
+    weights, fallback : ndarray or None
+        'samples' average: the weight of each group, and its number of
+        samples (used when the weights sum to zero).
+    """
+
+    def __init__(self, tp: np.ndarray, pred: np.ndarray, true: np.ndarray, n_ratios: Optional[int] = None,
+                 weights: Optional[np.ndarray] = None, fallback: Optional[np.ndarray] = None) -> None:
+        self.tp, self.pred, self.true = tp, pred, true
+        self.n_ratios, self.weights, self.fallback = n_ratios, weights, fallback
+
+
+def set_wise_sums(counts: Any, labels: Any, average: Optional[str]) -> SetWiseSums:
+    """The sums behind precision, recall, F and Jaccard: per label from
+    the one-vs-rest 2 x 2 tables, or per group of samples that share their
+    (tp, predicted, true) counts for ``average="samples"``."""
+    if average != "samples":
+        stacked = stacked_one_vs_rest(counts, labels, False)
+        tp = stacked[:, 1, 1]
+        return SetWiseSums(tp, tp + stacked[:, 0, 1], tp + stacked[:, 1, 0])
+    if counts.kind != "multilabel-indicator":
+        one_vs_rest(counts, labels, True)  # raises scikit-learn's error, after its label checks
+    groups = counts.sample_groups(chosen_columns(counts, labels))
+    tp, pred, true = groups.triples()
+    weights = groups.weight if groups.weight is not None else groups.count
+    return SetWiseSums(tp, pred, true, counts.n_samples, weights, groups.count)
+
+
+def nan_average(values: np.ndarray, weights: Optional[np.ndarray] = None,
+                fallback: Optional[np.ndarray] = None) -> float:
     """Weighted mean ignoring NaN (NaN when nothing is left); all-zero
-    weights fall back to the plain mean."""
+    weights fall back to the mean weighted by ``fallback`` (None: plain)."""
     if values.shape[0] == 0:
         return np.nan
     missing = np.isnan(values)
@@ -120,22 +161,28 @@ def nan_average(values: np.ndarray, weights: Optional[np.ndarray] = None) -> flo
     try:
         return np.average(values, weights=weights)
     except ZeroDivisionError:
-        return np.average(values)
+        return np.average(values, weights=None if fallback is None else fallback[~missing])
 
 
 def _prfs(y_true: Any, y_pred: Any, beta: float, labels: Any, pos_label: Any, average: Optional[str],
           warn_for: Any, sample_weight: Any, zero_division: Any, threads: int) -> tuple:
-    counts, targets = set_wise_counts(y_true, y_pred, labels, pos_label, average, sample_weight, threads)
-    tp_sum = counts[:, 1, 1]
-    pred_sum = tp_sum + counts[:, 0, 1]
-    true_sum = tp_sum + counts[:, 1, 0]
+    counts, labels = set_wise_input(y_true, y_pred, labels, pos_label, average, sample_weight, threads)
+    return prfs_from_counts(counts, beta, labels, average, warn_for, zero_division)
+
+
+def prfs_from_counts(counts: Any, beta: float, labels: Any, average: Optional[str], warn_for: Any,
+                     zero_division: Any) -> tuple:
+    """Precision, recall, F-beta and support from checked counts (labels
+    already through :func:`set_wise_labels`)."""
+    sums = set_wise_sums(counts, labels, average)
+    tp_sum, pred_sum, true_sum, size = sums.tp, sums.pred, sums.true, sums.n_ratios
     if average == "micro":
         tp_sum = np.reshape(np.sum(tp_sum), (1,))
         pred_sum = np.reshape(np.sum(pred_sum), (1,))
         true_sum = np.reshape(np.sum(true_sum), (1,))
     beta2 = beta ** 2
-    precision = divide(tp_sum, pred_sum, "precision", "predicted", average, warn_for, zero_division)
-    recall = divide(tp_sum, true_sum, "recall", "true", average, warn_for, zero_division)
+    precision = divide(tp_sum, pred_sum, "precision", "predicted", average, warn_for, zero_division, size)
+    recall = divide(tp_sum, true_sum, "recall", "true", average, warn_for, zero_division, size)
     if np.isposinf(beta):
         f_score = recall
     elif beta == 0:
@@ -143,12 +190,36 @@ def _prfs(y_true: Any, y_pred: Any, beta: float, labels: Any, pos_label: Any, av
     else:
         denominator = beta2 * true_sum.astype(np.float64) + pred_sum.astype(np.float64)
         f_score = divide((1 + beta2) * tp_sum.astype(np.float64), denominator, "f-score", "true nor predicted",
-                         average, warn_for, zero_division)
+                         average, warn_for, zero_division, size)
     if average is None:
         return precision, recall, f_score, true_sum
-    weights = true_sum if average == "weighted" else (targets.sample_weight if average == "samples" else None)
-    return (float(nan_average(precision, weights)), float(nan_average(recall, weights)),
-            float(nan_average(f_score, weights)), None)
+    weights = true_sum if average == "weighted" else sums.weights
+    return (float(nan_average(precision, weights, sums.fallback)),
+            float(nan_average(recall, weights, sums.fallback)),
+            float(nan_average(f_score, weights, sums.fallback)), None)
+
+
+def jaccard_from_counts(counts: Any, labels: Any, average: Optional[str], zero_division: Any) -> Score:
+    """The Jaccard index from checked counts (labels already through
+    :func:`set_wise_labels`)."""
+    sums = set_wise_sums(counts, labels, average)
+    numerator = sums.tp
+    denominator = sums.pred + sums.true - sums.tp
+    if average == "micro":
+        numerator = np.sum(numerator, keepdims=True)
+        denominator = np.sum(denominator, keepdims=True)
+    jaccard = divide(numerator, denominator, "jaccard", "true or predicted", average, ("jaccard",), zero_division,
+                     sums.n_ratios)
+    if average is None:
+        return jaccard
+    weights = None
+    if average == "weighted":
+        weights = sums.true
+        if not np.any(weights):
+            weights = None
+    elif average == "samples":
+        weights = sums.weights
+    return float(np.average(jaccard, weights=weights))
 
 
 _PRFS_CONSTRAINTS = {"y_true": LABELS, "y_pred": LABELS, "beta": BETA, "labels": WEIGHTS, "pos_label": POS_LABEL,
@@ -156,8 +227,11 @@ _PRFS_CONSTRAINTS = {"y_true": LABELS, "y_pred": LABELS, "beta": BETA, "labels":
                      "zero_division": ZERO_DIVISION}
 
 
-def _validate(name: str, **values: Any) -> None:
-    validate(name, values, {key: _PRFS_CONSTRAINTS[key] for key in values})
+def prfs_validate(name: str, jaccard: bool = False, **values: Any) -> None:
+    """Check the parameters of a precision/recall/F (or, with ``jaccard``,
+    Jaccard) function as scikit-learn does."""
+    constraints = {**_PRFS_CONSTRAINTS, "zero_division": JACCARD_ZERO_DIVISION} if jaccard else _PRFS_CONSTRAINTS
+    validate(name, values, {key: constraints[key] for key in values})
 
 
 @bind_like_scikit_learn
@@ -223,7 +297,7 @@ def precision_recall_fscore_support(y_true: Any, y_pred: Any, *, beta: float = 1
     >>> [round(v, 6) for v in tm.precision_recall_fscore_support(y_true, y_pred, average="macro")[:3]]
     [0.222222, 0.333333, 0.266667]
     """
-    _validate("precision_recall_fscore_support", y_true=y_true, y_pred=y_pred, beta=beta, labels=labels,
+    prfs_validate("precision_recall_fscore_support", y_true=y_true, y_pred=y_pred, beta=beta, labels=labels,
               pos_label=pos_label, average=average, warn_for=warn_for, sample_weight=sample_weight,
               zero_division=zero_division)
     return _prfs(y_true, y_pred, beta, labels, pos_label, average, warn_for, sample_weight, zero_division,
@@ -267,7 +341,7 @@ def precision_score(y_true: Any, y_pred: Any, *, labels: Any = None, pos_label: 
     >>> tm.precision_score([0, 1, 2, 0, 1, 2], [0, 2, 1, 0, 0, 1], average=None)
     array([0.66666667, 0.        , 0.        ])
     """
-    _validate("precision_score", y_true=y_true, y_pred=y_pred, labels=labels, pos_label=pos_label, average=average,
+    prfs_validate("precision_score", y_true=y_true, y_pred=y_pred, labels=labels, pos_label=pos_label, average=average,
               sample_weight=sample_weight, zero_division=zero_division)
     return _one_score(0, ("precision",), y_true, y_pred, 1.0, labels, pos_label, average,
                       sample_weight, zero_division, n_threads)
@@ -303,7 +377,7 @@ def recall_score(y_true: Any, y_pred: Any, *, labels: Any = None, pos_label: Any
     >>> tm.recall_score([0, 1, 2, 0, 1, 2], [0, 2, 1, 0, 0, 1], average="macro")
     0.3333333333333333
     """
-    _validate("recall_score", y_true=y_true, y_pred=y_pred, labels=labels, pos_label=pos_label, average=average,
+    prfs_validate("recall_score", y_true=y_true, y_pred=y_pred, labels=labels, pos_label=pos_label, average=average,
               sample_weight=sample_weight, zero_division=zero_division)
     return _one_score(1, ("recall",), y_true, y_pred, 1.0, labels, pos_label, average,
                       sample_weight, zero_division, n_threads)
@@ -339,7 +413,7 @@ def fbeta_score(y_true: Any, y_pred: Any, *, beta: float, labels: Any = None, po
     >>> round(tm.fbeta_score([0, 1, 1, 0, 1], [1, 1, 0, 0, 1], beta=2.0), 6)
     0.666667
     """
-    _validate("fbeta_score", y_true=y_true, y_pred=y_pred, beta=beta, labels=labels, pos_label=pos_label,
+    prfs_validate("fbeta_score", y_true=y_true, y_pred=y_pred, beta=beta, labels=labels, pos_label=pos_label,
               average=average, sample_weight=sample_weight, zero_division=zero_division)
     return _one_score(2, ("f-score",), y_true, y_pred, beta, labels, pos_label, average,
                       sample_weight, zero_division, n_threads)
@@ -374,7 +448,7 @@ def f1_score(y_true: Any, y_pred: Any, *, labels: Any = None, pos_label: Any = 1
     >>> round(tm.f1_score([0, 1, 2, 0, 1, 2], [0, 2, 1, 0, 0, 1], average="weighted"), 6)
     0.266667
     """
-    _validate("f1_score", y_true=y_true, y_pred=y_pred, labels=labels, pos_label=pos_label, average=average,
+    prfs_validate("f1_score", y_true=y_true, y_pred=y_pred, labels=labels, pos_label=pos_label, average=average,
               sample_weight=sample_weight, zero_division=zero_division)
     return _one_score(2, ("f-score",), y_true, y_pred, 1, labels, pos_label, average, sample_weight,
                       zero_division, n_threads)
@@ -402,24 +476,8 @@ def jaccard_score(y_true: Any, y_pred: Any, *, labels: Any = None, pos_label: An
     >>> round(tm.jaccard_score([0, 1, 1, 0, 1], [1, 1, 0, 0, 1]), 6)
     0.5
     """
-    validate("jaccard_score", {"y_true": y_true, "y_pred": y_pred, "labels": labels, "pos_label": pos_label,
-                               "average": average, "sample_weight": sample_weight, "zero_division": zero_division},
-             {**_PRFS_CONSTRAINTS, "zero_division": JACCARD_ZERO_DIVISION})
-    threads = resolve_threads(n_threads)
-    counts, targets = set_wise_counts(y_true, y_pred, labels, pos_label, average, sample_weight, threads)
-    numerator = counts[:, 1, 1]
-    denominator = counts[:, 1, 1] + counts[:, 0, 1] + counts[:, 1, 0]
-    if average == "micro":
-        numerator = np.sum(numerator, keepdims=True)
-        denominator = np.sum(denominator, keepdims=True)
-    jaccard = divide(numerator, denominator, "jaccard", "true or predicted", average, ("jaccard",), zero_division)
-    if average is None:
-        return jaccard
-    weights = None
-    if average == "weighted":
-        weights = counts[:, 1, 0] + counts[:, 1, 1]
-        if not np.any(weights):
-            weights = None
-    elif average == "samples" and targets.sample_weight is not None:
-        weights = targets.sample_weight
-    return float(np.average(jaccard, weights=weights))
+    prfs_validate("jaccard_score", jaccard=True, y_true=y_true, y_pred=y_pred, labels=labels, pos_label=pos_label,
+                  average=average, sample_weight=sample_weight, zero_division=zero_division)
+    counts, labels = set_wise_input(y_true, y_pred, labels, pos_label, average, sample_weight,
+                                    resolve_threads(n_threads))
+    return jaccard_from_counts(counts, labels, average, zero_division)

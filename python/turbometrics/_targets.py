@@ -95,12 +95,15 @@ def _label_union(y_true: np.ndarray, y_pred: np.ndarray, target_true: Target, ta
     if len(kinds) > 1:
         shown = " and ".join(f"{np.unique(y)}" for y in (y_true, y_pred))
         raise ValueError(f"Mix of label input types (string and number); Got {shown}.")
-    first, second = uniques
+    return sorted_union(*uniques), uniques[0]
+
+
+def sorted_union(first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    """Sorted distinct values of two sorted label arrays, as scikit-learn's
+    ``unique_labels`` forms them."""
     if first.dtype == second.dtype and first.dtype.kind in "biufU":
-        union = np.union1d(first, second)
-    else:
-        union = np.asarray(sorted(set(chain(first, second))))
-    return union, uniques[0]
+        return np.union1d(first, second)
+    return np.asarray(sorted(set(chain(first, second))))
 
 
 def _densify(values: Any) -> tuple:

@@ -1,16 +1,21 @@
 """Mergeable evaluation states: summaries of data that merge exactly.
 
 Each state is built from arrays (``S.from_arrays``), grows in place
-(``s.update``), merges with another state of the same parameters
-(``s.merge(other)``, ``s + other``, ``sum(states)``) and pickles (versioned;
-arrays as out-of-band buffers with pickle protocol 5).
+(``s.update``, returning the state), merges with another state of the same
+parameters (``s.merge(other)``, ``s + other``, ``sum(states)``) and pickles
+(versioned; arrays as out-of-band buffers with pickle protocol 5). Results
+equal the in-memory functions on the concatenated data.
 """
 
 from .. import _core
 from .binned_ranking import BinnedRankingState, BinnedValue
+from .calibration import CalibrationState
+from .confusion import ConfusionState
+from .parquet import evaluate_parquet
 from .ranking import RankingState
 
 #: ``RankingState.average_precision_part`` returns exact sums scaled by ``2**AP_SCALE``.
 AP_SCALE: int = _core.EXACT_SUM_SCALE_BITS
 
-__all__ = ["AP_SCALE", "BinnedRankingState", "BinnedValue", "RankingState"]
+__all__ = ["AP_SCALE", "BinnedRankingState", "BinnedValue", "CalibrationState", "ConfusionState", "RankingState",
+           "evaluate_parquet"]

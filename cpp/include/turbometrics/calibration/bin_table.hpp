@@ -485,30 +485,20 @@ inline bool edge_cells(const double* conf, int64_t count, const double* edges, i
 }
 
 // ---------------------------------------------------------------------------
-// Stage 3 and the chunk loop of the one-table modes. The chunk's sums are
-// kept per cell (kCopies copies of n_bins bins) in separate arrays and laid
-// out as the table, copies added in copy order, at the end.
+// Stages 1 and 2 of the one-table modes over rows [begin, end), a batch at a
+// time: each row's confidence and correctness, then its cell. Calls
+// add(values, correct, cells, count, start) for every batch (stage 3 is the
+// caller's: the float table below, or the exact sums of exact_bin_table.hpp).
+// Returns whether some value was not a probability; sets bad_label when some
+// class index was outside [0, cols).
 
-template <class T, bool Weighted>
-void one_table_chunk(const Matrix<T>& prob, Mode mode, const BinInput& in, bool linspace, int64_t begin,
-                     int64_t end, double* table, bool& bad, bool& bad_label) {
+template <class T, class Add>
+bool for_each_binned_batch(const Matrix<T>& prob, Mode mode, const BinInput& in, bool linspace, int64_t begin,
+                           int64_t end, bool& bad_label, Add&& add) {
   const int64_t n_bins = in.n_bins;
-  const int64_t n_cells = kCopies * n_bins;
   alignas(64) double conf[kBatch];
   alignas(64) uint8_t correct[kBatch];
   alignas(64) int32_t cells[kBatch];
-  // Unweighted: the count and the correct count of a cell packed in one
-  // integer (low and high 32 bits), flushed before either can overflow.
-  std::vector<uint64_t> packed(Weighted ? 0 : static_cast<size_t>(n_cells), 0);
-  std::vector<double> sum_weight(static_cast<size_t>(n_cells), 0.0), sum_conf(static_cast<size_t>(n_cells), 0.0),
-      sum_correct(static_cast<size_t>(n_cells), 0.0);
-  auto flush = [&]() {
-    for (int64_t j = 0; j < n_cells; ++j) {
-      sum_weight[j] += static_cast<double>(packed[j] & 0xFFFFFFFFu);
-      sum_correct[j] += static_cast<double>(packed[j] >> 32);
-      packed[j] = 0;
-    }
-  };
   Labels labels{mode == Mode::top_label ? in.label : nullptr, in.label_stride};
   TopRows<T> top_rows = mode == Mode::top_label ? top_rows_for(prob) : nullptr;
   const bool avx2 = has_avx2();
@@ -517,7 +507,6 @@ void one_table_chunk(const Matrix<T>& prob, Mode mode, const BinInput& in, bool 
   const bool contiguous_double = mode == Mode::binary && std::is_same_v<T, double> &&
                                  prob.row_stride == static_cast<int64_t>(sizeof(double));
   bool low = false, flagged = false, label_flag = false;
-  int64_t since_flush = 0;
   for (int64_t start = begin; start < end; start += kBatch) {
     const int64_t count = std::min(kBatch, end - start);
     const double* values = conf;
@@ -541,6 +530,37 @@ void one_table_chunk(const Matrix<T>& prob, Mode mode, const BinInput& in, bool 
     } else {
       flagged |= edge_cells(values, count, in.edges, n_bins, in.uniform, cells);
     }
+    add(values, static_cast<const uint8_t*>(correct), static_cast<const int32_t*>(cells), count, start);
+  }
+  bad_label = label_flag;
+  return low || flagged;
+}
+
+// Stage 3 and the chunk loop of the one-table modes. The chunk's sums are
+// kept per cell (kCopies copies of n_bins bins) in separate arrays and laid
+// out as the table, copies added in copy order, at the end.
+
+template <class T, bool Weighted>
+void one_table_chunk(const Matrix<T>& prob, Mode mode, const BinInput& in, bool linspace, int64_t begin,
+                     int64_t end, double* table, bool& bad, bool& bad_label) {
+  const int64_t n_bins = in.n_bins;
+  const int64_t n_cells = kCopies * n_bins;
+  // Unweighted: the count and the correct count of a cell packed in one
+  // integer (low and high 32 bits), flushed before either can overflow.
+  std::vector<uint64_t> packed(Weighted ? 0 : static_cast<size_t>(n_cells), 0);
+  std::vector<double> sum_weight(static_cast<size_t>(n_cells), 0.0), sum_conf(static_cast<size_t>(n_cells), 0.0),
+      sum_correct(static_cast<size_t>(n_cells), 0.0);
+  auto flush = [&]() {
+    for (int64_t j = 0; j < n_cells; ++j) {
+      sum_weight[j] += static_cast<double>(packed[j] & 0xFFFFFFFFu);
+      sum_correct[j] += static_cast<double>(packed[j] >> 32);
+      packed[j] = 0;
+    }
+  };
+  int64_t since_flush = 0;
+  bad = for_each_binned_batch(prob, mode, in, linspace, begin, end, bad_label,
+                              [&](const double* values, const uint8_t* correct, const int32_t* cells, int64_t count,
+                                  int64_t start) {
     if constexpr (Weighted) {
       const char* w = in.weight + start * in.weight_stride;
       for (int64_t r = 0; r < count; ++r) {
@@ -551,6 +571,7 @@ void one_table_chunk(const Matrix<T>& prob, Mode mode, const BinInput& in, bool 
         sum_correct[c] += keep_or_zero(weight, correct[r]);
       }
     } else {
+      (void)start;
       for (int64_t r = 0; r < count; ++r) {
         const int32_t c = cells[r];
         packed[c] += 1 + (static_cast<uint64_t>(correct[r]) << 32);
@@ -562,7 +583,7 @@ void one_table_chunk(const Matrix<T>& prob, Mode mode, const BinInput& in, bool 
         since_flush = 0;
       }
     }
-  }
+  });
   if constexpr (!Weighted) flush();
   for (int64_t b = 0; b < n_bins; ++b) {
     double w = sum_weight[b], c = sum_conf[b], k = sum_correct[b];
@@ -575,8 +596,6 @@ void one_table_chunk(const Matrix<T>& prob, Mode mode, const BinInput& in, bool 
     table[b * 3 + 1] = c;
     table[b * 3 + 2] = k;
   }
-  bad = low || flagged;
-  bad_label = label_flag;
 }
 
 // Rows [begin, end) in classwise mode: column k goes to table k. Rows are

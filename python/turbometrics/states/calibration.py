@@ -1,0 +1,261 @@
+"""A mergeable calibration evaluation: the uniform-bin table of a stream.
+
+``CalibrationState`` keeps calibration's one primitive, the per-bin table
+(weight, sum of weighted confidence, sum of weighted correctness), with
+every sum exact: a fixed-point integer worth 2**-1100 per unit (the C++
+``ExactSum``), so adding tables is exact and the result does not depend on
+how the data was split or in which order states were merged. The metrics
+round each sum once (Python's correctly rounded int division) and then run
+the same code as :func:`turbometrics.calibration_error` and
+:func:`turbometrics.reliability_diagram` on that table.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional
+
+import numpy as np
+
+from .. import _core
+from .._calibration import POSITIVE_INT, ReliabilityDiagram, diagram_from_table, error_from_table, raise_for_flags
+from .._calibration_input import calibration_input
+from .._params import BOOLEAN, NONE, REAL, STRING, str_options, validate
+from .._threads import resolve_threads, threads_for
+from .._validation import ALL_ZERO_WEIGHTS, as_array, check_consistent_length, num_samples
+
+_VERSION = 1
+_SCALE_BITS = _core.EXACT_SUM_SCALE_BITS  # an exact sum's integer is worth 2**-_SCALE_BITS
+_LIMBS = _core.EXACT_SUM_LIMBS
+_ONE = 1 << _SCALE_BITS
+_EMPTY = "Found array with 0 sample(s) (shape=(0,)) while a minimum of 1 is required."
+
+
+def _from_limbs(limbs: np.ndarray) -> List[int]:
+    """Exact sums (fixed-point ints) from (n, limbs) little-endian two's
+    complement uint64 limbs."""
+    return [int.from_bytes(row.astype("<u8").tobytes(), "little", signed=True) for row in limbs]
+
+
+def _to_limbs(values: List[int]) -> np.ndarray:
+    data = b"".join(value.to_bytes(8 * _LIMBS, "little", signed=True) for value in values)
+    return np.frombuffer(data, dtype="<u8").reshape(len(values), _LIMBS).copy()
+
+
+class CalibrationState:
+    """Mergeable uniform-bin calibration table (binary or top-label).
+
+    Parameters
+    ----------
+    n_bins : int, default=15
+        Uniform bins ``np.linspace(0, 1, n_bins + 1)``, [a, b) with the last
+        bin closed.
+    mode : {"auto", "binary", "top_label"}, default="auto"
+        As in :func:`turbometrics.calibration_error`: "auto" is "binary" for
+        a 1-D ``y_prob`` (probability of the positive class) and
+        "top_label" for a 2-D one; every batch must resolve to the same.
+    pos_label : int, float, bool or str, default=None
+        Positive class of binary labels (1 when None), for every batch.
+
+    Notes
+    -----
+    ``ece()``, ``mce()``, ``rmsce()`` and ``reliability_diagram()`` equal
+    ``calibration_error(..., strategy="uniform", norm="l1" / "max" / "l2")``
+    and ``reliability_diagram`` on the concatenated batches to rounding (the
+    in-memory sums are float sums in chunk order; the state's are exact,
+    rounded once); the per-bin weights of unweighted data are exact counts.
+    The state's values are bit-identical for every split, merge order and
+    thread count. Memory: 3 exact sums (280 bytes each) per bin. Each batch
+    is checked as the in-memory functions check their input; a batch whose
+    weights are all zero is accepted (the metrics raise scikit-learn's error
+    when every weight is zero). Labels are checked per batch: binary labels
+    {0, 1} in one batch and {-1, 1} in another are each valid (pos_label 1).
+    """
+
+    def __init__(self, n_bins: int = 15, *, mode: str = "auto", pos_label: Any = None) -> None:
+        validate("CalibrationState", {"n_bins": n_bins, "mode": mode, "pos_label": pos_label},
+                 {"n_bins": [POSITIVE_INT], "mode": [str_options({"auto", "binary", "top_label"})],
+                  "pos_label": [REAL, STRING, BOOLEAN, NONE]})
+        self.n_bins = int(n_bins)
+        self.mode = mode
+        self.pos_label = pos_label
+        self._resolved: Optional[str] = None  # "binary" or "top_label" once data came
+        self._n_classes = 0  # columns of y_prob (top_label)
+        self._n = 0
+        self._weighted = False
+        self._nonzero = False
+        self._weight = [0] * self.n_bins
+        self._confidence = [0] * self.n_bins
+        self._correct = [0] * self.n_bins
+
+    @property
+    def edges(self) -> np.ndarray:
+        """The bin edges, ``np.linspace(0, 1, n_bins + 1)``."""
+        return np.linspace(0.0, 1.0, self.n_bins + 1)
+
+    @classmethod
+    def from_arrays(cls, y_true: Any, y_prob: Any, *, n_bins: int = 15, mode: str = "auto", pos_label: Any = None,
+                    sample_weight: Any = None, n_threads: Optional[int] = None) -> "CalibrationState":
+        """The state of one batch (see :meth:`update`)."""
+        return cls(n_bins, mode=mode, pos_label=pos_label).update(y_true, y_prob, sample_weight=sample_weight,
+                                                                   n_threads=n_threads)
+
+    def update(self, y_true: Any, y_prob: Any, *, sample_weight: Any = None,
+               n_threads: Optional[int] = None) -> "CalibrationState":
+        """Add a batch in place and return self.
+
+        Parameters
+        ----------
+        y_true : array-like of shape (n_samples,)
+            Binary labels (1-D ``y_prob``) or class indices 0 .. K-1.
+        y_prob : array-like of shape (n_samples,) or (n_samples, K)
+            float64 and float32 are read in place.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative weights.
+        n_threads : int, default=None
+            Threads for the kernel; the state is identical for every count.
+
+        Raises
+        ------
+        ValueError
+            As :func:`turbometrics.calibration_error` for invalid input, and
+            for a batch of another mode or number of classes than before.
+        """
+        threads = resolve_threads(n_threads)
+        if num_samples(as_array(y_prob)) == 0:
+            check_consistent_length(y_true, y_prob, sample_weight)
+            return self
+        try:
+            data = calibration_input(y_true, y_prob, self.mode, self.pos_label, sample_weight,
+                                     kernel_checks_labels=True)
+        except ValueError as error:
+            if str(error) != ALL_ZERO_WEIGHTS:
+                raise
+            data = calibration_input(y_true, y_prob, self.mode, self.pos_label, None, kernel_checks_labels=True)
+            data.weights = np.zeros(data.n_samples)
+        n_classes = data.prob.shape[1] if data.prob.ndim == 2 else 0
+        if self._resolved is not None and (data.mode, n_classes) != (self._resolved, self._n_classes):
+            raise ValueError(f"the batch is {data.mode} input with {n_classes} columns but the state holds "
+                             f"{self._resolved} input with {self._n_classes} (mode={self.mode!r})")
+        size = data.n_samples * max(n_classes, 1)
+        weight, confidence, correct, invalid, invalid_label = _core.calibration_exact_bin_table(
+            data.prob, data.mode, data.labels, data.weights, self.edges, threads_for(threads, size))
+        raise_for_flags(data, invalid, invalid_label)
+        if data.weights is None:
+            weights = [int(count) << _SCALE_BITS for count in weight]
+            corrects = [int(count) << _SCALE_BITS for count in correct]
+        else:
+            weights, corrects = _from_limbs(weight), _from_limbs(correct)
+        self._resolved, self._n_classes = data.mode, n_classes
+        self._n += data.n_samples
+        self._weighted |= data.weights is not None
+        self._nonzero |= data.weights is None or bool(np.count_nonzero(data.weights))
+        self._weight = [a + b for a, b in zip(self._weight, weights)]
+        self._confidence = [a + b for a, b in zip(self._confidence, _from_limbs(confidence))]
+        self._correct = [a + b for a, b in zip(self._correct, corrects)]
+        return self
+
+    # -- merging ---------------------------------------------------------------------
+    @property
+    def n_samples(self) -> int:
+        """Number of samples added."""
+        return self._n
+
+    @property
+    def weighted(self) -> bool:
+        """Whether some batch had sample weights."""
+        return self._weighted
+
+    def merge(self, other: "CalibrationState") -> "CalibrationState":
+        """A new state holding the samples of both (exact).
+
+        Raises
+        ------
+        ValueError
+            If n_bins, mode, pos_label or (once data came) the resolved mode
+            or number of classes differ.
+        """
+        if not isinstance(other, CalibrationState):
+            raise TypeError(f"cannot merge a CalibrationState with {type(other).__name__}")
+        for name in ("n_bins", "mode", "pos_label"):
+            if getattr(self, name) != getattr(other, name):
+                raise ValueError(f"cannot merge CalibrationStates with different {name} ({getattr(self, name)!r} "
+                                 f"and {getattr(other, name)!r})")
+        if self._resolved and other._resolved and (self._resolved, self._n_classes) != (other._resolved,
+                                                                                          other._n_classes):
+            raise ValueError(f"cannot merge CalibrationStates of {self._resolved} input with {self._n_classes} "
+                             f"columns and of {other._resolved} input with {other._n_classes}")
+        out = CalibrationState(self.n_bins, mode=self.mode, pos_label=self.pos_label)
+        source = self if self._resolved else other
+        out._resolved, out._n_classes = source._resolved, source._n_classes
+        out._n = self._n + other._n
+        out._weighted = self._weighted or other._weighted
+        out._nonzero = self._nonzero or other._nonzero
+        out._weight = [a + b for a, b in zip(self._weight, other._weight)]
+        out._confidence = [a + b for a, b in zip(self._confidence, other._confidence)]
+        out._correct = [a + b for a, b in zip(self._correct, other._correct)]
+        return out
+
+    def __add__(self, other: "CalibrationState") -> "CalibrationState":
+        return self.merge(other)
+
+    def __radd__(self, other: Any) -> "CalibrationState":
+        if isinstance(other, int) and other == 0:  # sum(states)
+            return self.merge(CalibrationState(self.n_bins, mode=self.mode, pos_label=self.pos_label))
+        return NotImplemented
+
+    # -- results ---------------------------------------------------------------------
+    def table(self) -> np.ndarray:
+        """The bin table, shape (1, n_bins, 3): weight, sum of weighted
+        confidence, sum of weighted correctness, each rounded once from its
+        exact sum."""
+        if self._n == 0:
+            raise ValueError(_EMPTY)
+        if not self._nonzero:
+            raise ValueError(ALL_ZERO_WEIGHTS)
+        columns = [[value / _ONE for value in sums] for sums in (self._weight, self._confidence, self._correct)]
+        return np.array(columns, dtype=np.float64).T.reshape(1, self.n_bins, 3)
+
+    def bin_weight(self) -> np.ndarray:
+        """Per-bin weight: int64 sample counts when unweighted, else float64."""
+        if not self._weighted:
+            return np.array([value >> _SCALE_BITS for value in self._weight], dtype=np.int64)
+        return self.table()[0, :, 0]
+
+    def ece(self) -> float:
+        """Expected calibration error: ``calibration_error(norm="l1")``."""
+        return error_from_table(self.table(), "l1")
+
+    def mce(self) -> float:
+        """Maximum calibration error: ``calibration_error(norm="max")``."""
+        return error_from_table(self.table(), "max")
+
+    def rmsce(self) -> float:
+        """Root-mean-square calibration error: ``calibration_error(norm="l2")``."""
+        return error_from_table(self.table(), "l2")
+
+    def reliability_diagram(self) -> ReliabilityDiagram:
+        """As :func:`turbometrics.reliability_diagram` (uniform bins)."""
+        return diagram_from_table(self.table(), self.edges, self._resolved or "binary")
+
+    # -- pickling --------------------------------------------------------------------
+    def __getstate__(self) -> Dict[str, Any]:
+        state = dict(self.__dict__)
+        for name in ("_weight", "_confidence", "_correct"):
+            state[name] = _to_limbs(state[name])
+        state["version"] = _VERSION
+        return state
+
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        version = state.get("version")
+        if version != _VERSION:
+            raise ValueError(f"CalibrationState pickle version {version!r} is not supported (this is version "
+                             f"{_VERSION})")
+        state = dict(state)
+        del state["version"]
+        for name in ("_weight", "_confidence", "_correct"):
+            state[name] = _from_limbs(state[name])
+        self.__dict__.update(state)
+
+    def __repr__(self) -> str:
+        return (f"CalibrationState(n_bins={self.n_bins}, mode={self._resolved or self.mode!r}, "
+                f"n_samples={self._n}, weighted={self._weighted})")

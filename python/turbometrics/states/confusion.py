@@ -1,0 +1,456 @@
+"""A mergeable classification evaluation: the confusion counts of a stream.
+
+``ConfusionState`` accumulates what every classification metric reads, in
+memory independent of the number of samples:
+
+* binary / multiclass labels: the sorted labels seen and the K x K confusion
+  table over them (int64 counts; float64 sums once a batch had float
+  weights), with which labels occurred in ``y_true``;
+* multilabel indicator matrices: per column the (weighted) counts of true,
+  predicted and both, the number of rows predicted exactly, and the samples
+  grouped by their triple (true positives, predicted labels, true labels),
+  on which every per-sample ratio depends (so 'samples' averages are exact).
+
+Every metric is computed by the same code as the in-memory function (the
+state stands in for the in-memory ``TargetCounts``), so results equal the
+in-memory function on the concatenated batches: bit-for-bit unweighted, to
+rounding (rtol 1e-12) weighted, whatever the split and merge order.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, Optional, Tuple
+
+import numpy as np
+
+from .._classification import (
+    accuracy_from_counts,
+    balanced_accuracy_from_table,
+    cohen_kappa_from_counts,
+    matthews_from_table,
+)
+from .._confusion import SampleGroups, TargetCounts, labelled_table, normalized, stacked_one_vs_rest
+from .._metric_params import FLAG, KAPPA_WEIGHTS, REPLACE_UNDEFINED, WEIGHTS
+from .._params import ARRAY_LIKE, BOOLEAN, NONE, str_options, validate
+from .._prf import jaccard_from_counts, prfs_from_counts, prfs_validate, set_wise_labels
+from .._targets import check_targets, encode, sorted_union
+from .._threads import resolve_threads
+from .._validation import ALL_ZERO_WEIGHTS, as_array, check_consistent_length, check_sample_weight, num_samples
+
+_VERSION = 1
+_EMPTY = "Found empty input array (e.g., `y_true` or `y_pred`) while a minimum of 1 sample is required."
+_NO_SAMPLES = ("ConfusionState keeps no per-sample counts: samplewise=True is not available (average='samples' "
+               "is).")
+_SUBSET = ("ConfusionState groups samples over all label columns: average='samples' with labels selecting a "
+           "subset of the columns is not available.")
+
+
+def _is_string(labels: np.ndarray) -> bool:
+    if labels.dtype.kind == "U":
+        return True
+    return labels.dtype.kind == "O" and labels.size > 0 and isinstance(labels.flat[0], str)
+
+
+def _label_kind(labels: np.ndarray) -> str:
+    return "string" if _is_string(labels) else "numeric"
+
+
+def _add(a: Any, b: Any) -> Any:
+    """Sum of two count arrays or totals, float64 when either is float."""
+    if isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and a.dtype != b.dtype:
+        return a.astype(np.float64) + b.astype(np.float64)
+    return a + b
+
+
+class _StateCounts:
+    """The state seen through the interface of the in-memory
+    ``TargetCounts`` (what the shared metric code reads)."""
+
+    def __init__(self, state: "ConfusionState") -> None:
+        if state.n_samples == 0:
+            raise ValueError(_EMPTY)
+        self.weighted = state.weighted
+        self.n_samples = state.n_samples
+        self.total = state._total
+        self._state = state
+        if state._layout == "indicator":
+            self.kind = "multilabel-indicator"
+            self.labels = np.arange(state._width)
+            self.true_labels = None
+            return
+        observed = state._observed
+        self.labels = state._labels[observed]
+        self.true_labels = state._labels[state._seen_true]
+        self._table = state._table[np.ix_(observed, observed)]
+        self.kind = "binary" if self.labels.shape[0] <= 2 else "multiclass"
+
+    def raise_for_zero_weights(self) -> "_StateCounts":
+        """scikit-learn's error when every sample weight is zero; returns self."""
+        if not self._state._nonzero:
+            raise ValueError(ALL_ZERO_WEIGHTS)
+        return self
+
+    def table(self) -> np.ndarray:
+        return self._table
+
+    def indicator_sums(self) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+        sums = self._state._sums
+        return sums[0], sums[1], sums[2]
+
+    def sample_groups(self, columns: Optional[np.ndarray]) -> SampleGroups:
+        width = self._state._width
+        if columns is not None and not (columns.shape[0] == width
+                                        and np.array_equal(np.sort(columns), np.arange(width))):
+            raise ValueError(_SUBSET)
+        return self._state._groups
+
+    def samplewise(self, columns: Optional[np.ndarray]) -> Any:
+        raise ValueError(_NO_SAMPLES)
+
+
+class ConfusionState:
+    """Mergeable confusion counts of binary, multiclass or multilabel
+    predictions.
+
+    Parameters
+    ----------
+    labels : array-like, default=None
+        Fix the label set (binary / multiclass input): a batch holding any
+        other label raises ValueError, and only states with the same labels
+        merge. None: the labels are those seen, and merging takes the union
+        (re-indexing the tables). Either way the metrics see the labels that
+        occurred, exactly as the in-memory functions on the concatenated
+        data do; pass ``labels=`` to a metric to choose its labels.
+
+    Notes
+    -----
+    Memory: O(K^2) for K labels; multilabel input with L columns O(L) plus
+    one row per distinct (tp, predicted, true) triple (at most (L + 1)^3).
+    Weights are accumulated in float64 (int64 while they are integers);
+    an unweighted batch merged with weighted ones counts each sample with
+    weight 1. Results equal the in-memory functions (scikit-learn 1.9.1) on
+    the concatenated batches: exactly when unweighted, to rounding when
+    weighted (float32 weights are summed in float64). Not available from a
+    state: ``multilabel_confusion_matrix(samplewise=True)`` and
+    ``average="samples"`` over a subset of the label columns. Label values
+    of a multilabel indicator are only checked per batch (a batch of {0, 1}
+    merged with one of {0, 2} counts nonzero entries; the in-memory
+    function would reject the concatenation).
+    """
+
+    def __init__(self, *, labels: Any = None) -> None:
+        self._fixed: Optional[np.ndarray] = None if labels is None else np.unique(np.asarray(labels))
+        if self._fixed is not None and (self._fixed.ndim != 1 or self._fixed.size == 0):
+            raise ValueError("labels must be a non-empty 1-D array of label values")
+        self._layout: Optional[str] = None  # None (no data), "labels" or "indicator"
+        self._n = 0
+        self._weighted = False
+        self._nonzero = False  # some sample has a nonzero weight
+        self._total: Any = 0
+        # binary / multiclass
+        self._labels = self._fixed if self._fixed is not None else np.zeros(0)
+        k = self._labels.shape[0]
+        self._table = np.zeros((k, k), dtype=np.int64)
+        self._observed = np.zeros(k, dtype=bool)
+        self._seen_true = np.zeros(k, dtype=bool)
+        # multilabel
+        self._width = 0
+        self._sums = np.zeros((3, 0), dtype=np.int64)  # true, predicted, both per column
+        self._exact: Any = 0
+        self._groups = SampleGroups(np.zeros(0, dtype=np.int64), 0, np.zeros(0, dtype=np.int64), None)
+
+    # -- construction ----------------------------------------------------------------
+    @classmethod
+    def from_arrays(cls, y_true: Any, y_pred: Any, *, labels: Any = None, sample_weight: Any = None,
+                    n_threads: Optional[int] = None) -> "ConfusionState":
+        """The state of one batch (see :meth:`update`)."""
+        return cls(labels=labels).update(y_true, y_pred, sample_weight=sample_weight, n_threads=n_threads)
+
+    def update(self, y_true: Any, y_pred: Any, *, sample_weight: Any = None,
+               n_threads: Optional[int] = None) -> "ConfusionState":
+        """Add a batch in place and return self.
+
+        The batch is checked as scikit-learn checks the targets of a
+        classification metric (same errors); an empty batch adds nothing.
+
+        Parameters
+        ----------
+        y_true, y_pred : array-like of shape (n_samples,) or (n_samples, n_labels)
+            Labels (numbers, bools or strings), or indicator matrices.
+        sample_weight : array-like of shape (n_samples,), default=None
+        n_threads : int, default=None
+            Threads for the counting pass; the state is identical for every
+            thread count.
+
+        Raises
+        ------
+        ValueError
+            For invalid targets (as the in-memory functions), labels of
+            another type (string vs number) or layout (indicator vs labels)
+            than earlier batches, or labels outside a fixed label set.
+        """
+        threads = resolve_threads(n_threads)
+        if num_samples(as_array(y_true)) == 0:
+            check_consistent_length(y_true, y_pred, sample_weight)
+            return self
+        try:
+            targets = check_targets(y_true, y_pred, sample_weight, threads=threads)
+        except ValueError as error:
+            if str(error) != ALL_ZERO_WEIGHTS:
+                raise
+            # Valid in a batch; the metrics raise it if every weight is zero.
+            targets = check_targets(y_true, y_pred, threads=threads)
+            targets.sample_weight = check_sample_weight(sample_weight, targets.y_true.shape[0], force_float=False,
+                                                        check_values=False)
+        batch = ConfusionState._of_batch(TargetCounts(targets, threads), self._fixed)
+        merged = self.merge(batch)
+        self.__dict__.update(merged.__dict__)
+        return self
+
+    @staticmethod
+    def _of_batch(counts: TargetCounts, fixed: Optional[np.ndarray]) -> "ConfusionState":
+        state = ConfusionState.__new__(ConfusionState)
+        state.__dict__.update(ConfusionState(labels=fixed).__dict__)
+        state._n = counts.n_samples
+        state._weighted = counts.weighted
+        weight = counts.targets.sample_weight
+        state._nonzero = weight is None or bool(np.count_nonzero(weight))
+        state._total = counts.n_samples if weight is None else (
+            int(np.sum(weight)) if weight.dtype.kind in "biu" else float(np.sum(weight, dtype=np.float64)))
+        if counts.kind == "multilabel-indicator":
+            if fixed is not None:
+                raise ValueError("labels= fixes the labels of binary or multiclass targets; got multilabel "
+                                 "indicator input")
+            targets = counts.targets
+            state._layout = "indicator"
+            state._width = int(counts.labels.shape[0])
+            state._sums = np.stack(counts.indicator_sums())
+            exact = ~np.any(targets.y_true != targets.y_pred, axis=1)
+            state._exact = int(np.count_nonzero(exact)) if weight is None else float(
+                np.dot(exact, np.asarray(weight, dtype=np.float64)))
+            state._groups = counts.sample_groups(None)
+            return state
+        state._layout = "labels"
+        labels, table = counts.labels, counts.table()
+        seen_true = np.isin(labels, counts.true_labels)
+        if fixed is None:
+            state._labels, state._table = labels, table
+            state._observed = np.ones(labels.shape[0], dtype=bool)
+            state._seen_true = seen_true
+            return state
+        if _label_kind(labels) != _label_kind(fixed):
+            raise ValueError(f"Mix of label input types (string and number): the state's labels are {fixed} and "
+                             f"the batch holds {labels}.")
+        index = encode(labels, fixed)
+        if np.any(index < 0):
+            raise ValueError(f"y_true and y_pred hold labels {labels[index < 0]} that are not among the state's "
+                             f"labels {fixed}")
+        state._table = np.zeros((fixed.shape[0],) * 2, dtype=table.dtype)
+        state._table[np.ix_(index, index)] = table
+        state._observed[index] = True
+        state._seen_true[index] = seen_true
+        return state
+
+    # -- merging ---------------------------------------------------------------------
+    @property
+    def n_samples(self) -> int:
+        """Number of samples added."""
+        return self._n
+
+    @property
+    def weighted(self) -> bool:
+        """Whether some batch had sample weights."""
+        return self._weighted
+
+    @property
+    def labels(self) -> np.ndarray:
+        """The sorted labels seen (column indices for indicator input)."""
+        if self._layout == "indicator":
+            return np.arange(self._width)
+        return self._labels[self._observed]
+
+    def merge(self, other: "ConfusionState") -> "ConfusionState":
+        """A new state holding the samples of both.
+
+        Raises
+        ------
+        ValueError
+            If the states have different fixed labels, label types (string
+            vs number), layouts (indicator vs labels) or indicator widths.
+        """
+        if not isinstance(other, ConfusionState):
+            raise TypeError(f"cannot merge a ConfusionState with {type(other).__name__}")
+        if (self._fixed is None) != (other._fixed is None) or (
+                self._fixed is not None and not np.array_equal(self._fixed, other._fixed)):
+            raise ValueError(f"cannot merge ConfusionStates with different fixed labels ({self._fixed} and "
+                             f"{other._fixed})")
+        if self._layout is None or other._layout is None:
+            return _copy(other if self._layout is None else self)
+        if self._layout != other._layout:
+            raise ValueError("cannot merge ConfusionStates of multilabel indicator and of binary/multiclass "
+                             "targets")
+        out = _copy(self)
+        out._n = self._n + other._n
+        out._weighted = self._weighted or other._weighted
+        out._nonzero = self._nonzero or other._nonzero
+        out._total = self._total + other._total
+        if self._layout == "indicator":
+            if self._width != other._width:
+                raise ValueError("Multi-label binary indicator input with different numbers of labels")
+            out._sums = _add(self._sums, other._sums)
+            out._exact = self._exact + other._exact
+            out._groups = self._groups.merge(other._groups)
+            return out
+        if self._fixed is not None:
+            out._table = _add(self._table, other._table)
+            out._observed = self._observed | other._observed
+            out._seen_true = self._seen_true | other._seen_true
+            return out
+        mine, theirs = self._labels, other._labels
+        if _label_kind(mine) != _label_kind(theirs):
+            raise ValueError(f"Mix of label input types (string and number) across batches: {mine} and {theirs}.")
+        labels = sorted_union(mine, theirs)
+        dtype = np.float64 if np.float64 in (self._table.dtype, other._table.dtype) else np.int64
+        out._labels = labels
+        out._table = np.zeros((labels.shape[0],) * 2, dtype=dtype)
+        out._observed = np.ones(labels.shape[0], dtype=bool)
+        out._seen_true = np.zeros(labels.shape[0], dtype=bool)
+        for part in (self, other):
+            index = encode(part._labels, labels)
+            out._table[np.ix_(index, index)] += part._table
+            out._seen_true[index] |= part._seen_true
+        return out
+
+    def __add__(self, other: "ConfusionState") -> "ConfusionState":
+        return self.merge(other)
+
+    def __radd__(self, other: Any) -> "ConfusionState":
+        if isinstance(other, int) and other == 0:  # sum(states)
+            return _copy(self)
+        return NotImplemented
+
+    # -- metrics ---------------------------------------------------------------------
+    def confusion_matrix(self, *, labels: Any = None, normalize: Optional[str] = None) -> np.ndarray:
+        """As :func:`turbometrics.confusion_matrix` on the state's samples."""
+        validate("confusion_matrix", {"labels": labels, "normalize": normalize},
+                 {"labels": [ARRAY_LIKE, NONE], "normalize": [str_options({"true", "pred", "all"}), NONE]})
+        return normalized(labelled_table(_StateCounts(self).raise_for_zero_weights(), labels), normalize)
+
+    def multilabel_confusion_matrix(self, *, labels: Any = None, samplewise: bool = False) -> np.ndarray:
+        """As :func:`turbometrics.multilabel_confusion_matrix` (not
+        ``samplewise``: the state keeps no per-sample counts)."""
+        validate("multilabel_confusion_matrix", {"labels": labels, "samplewise": samplewise},
+                 {"labels": [ARRAY_LIKE, NONE], "samplewise": [BOOLEAN]})
+        return stacked_one_vs_rest(_StateCounts(self).raise_for_zero_weights(), labels, bool(samplewise))
+
+    def precision_recall_fscore_support(self, *, beta: float = 1.0, labels: Any = None, pos_label: Any = 1,
+                                        average: Optional[str] = None,
+                                        warn_for: Any = ("precision", "recall", "f-score"),
+                                        zero_division: Any = "warn") -> tuple:
+        """As :func:`turbometrics.precision_recall_fscore_support`."""
+        prfs_validate("precision_recall_fscore_support", beta=beta, labels=labels, pos_label=pos_label,
+                      average=average, warn_for=warn_for, zero_division=zero_division)
+        return self._prfs(beta, labels, pos_label, average, warn_for, zero_division)
+
+    def _prfs(self, beta: float, labels: Any, pos_label: Any, average: Optional[str], warn_for: Any,
+              zero_division: Any) -> tuple:
+        counts = _StateCounts(self)
+        labels = set_wise_labels(counts, average, labels, pos_label)
+        counts.raise_for_zero_weights()
+        return prfs_from_counts(counts, beta, labels, average, warn_for, zero_division)
+
+    def precision(self, *, labels: Any = None, pos_label: Any = 1, average: Optional[str] = "binary",
+                  zero_division: Any = "warn") -> Any:
+        """As :func:`turbometrics.precision_score`."""
+        prfs_validate("precision_score", labels=labels, pos_label=pos_label, average=average,
+                      zero_division=zero_division)
+        return self._prfs(1.0, labels, pos_label, average, ("precision",), zero_division)[0]
+
+    def recall(self, *, labels: Any = None, pos_label: Any = 1, average: Optional[str] = "binary",
+               zero_division: Any = "warn") -> Any:
+        """As :func:`turbometrics.recall_score`."""
+        prfs_validate("recall_score", labels=labels, pos_label=pos_label, average=average,
+                      zero_division=zero_division)
+        return self._prfs(1.0, labels, pos_label, average, ("recall",), zero_division)[1]
+
+    def fbeta(self, *, beta: float, labels: Any = None, pos_label: Any = 1, average: Optional[str] = "binary",
+              zero_division: Any = "warn") -> Any:
+        """As :func:`turbometrics.fbeta_score`."""
+        prfs_validate("fbeta_score", beta=beta, labels=labels, pos_label=pos_label, average=average,
+                      zero_division=zero_division)
+        return self._prfs(beta, labels, pos_label, average, ("f-score",), zero_division)[2]
+
+    def f1(self, *, labels: Any = None, pos_label: Any = 1, average: Optional[str] = "binary",
+           zero_division: Any = "warn") -> Any:
+        """As :func:`turbometrics.f1_score`."""
+        prfs_validate("f1_score", labels=labels, pos_label=pos_label, average=average, zero_division=zero_division)
+        return self._prfs(1, labels, pos_label, average, ("f-score",), zero_division)[2]
+
+    def jaccard(self, *, labels: Any = None, pos_label: Any = 1, average: Optional[str] = "binary",
+                zero_division: Any = "warn") -> Any:
+        """As :func:`turbometrics.jaccard_score`."""
+        prfs_validate("jaccard_score", labels=labels, pos_label=pos_label, average=average,
+                      zero_division=zero_division, jaccard=True)
+        counts = _StateCounts(self)
+        labels = set_wise_labels(counts, average, labels, pos_label)
+        counts.raise_for_zero_weights()
+        return jaccard_from_counts(counts, labels, average, zero_division)
+
+    def accuracy(self, *, normalize: bool = True) -> float:
+        """As :func:`turbometrics.accuracy_score` (subset accuracy for
+        indicator input)."""
+        validate("accuracy_score", {"normalize": normalize}, {"normalize": FLAG})
+        counts = _StateCounts(self).raise_for_zero_weights()
+        if self._layout == "indicator":
+            correct, total = self._exact, self._total
+        else:
+            table = counts.table()
+            correct, total = np.trace(table), (table.sum() if self._weighted else self._n)
+        return accuracy_from_counts(correct, total, normalize, self._weighted)
+
+    def balanced_accuracy(self, *, adjusted: bool = False) -> float:
+        """As :func:`turbometrics.balanced_accuracy_score`."""
+        validate("balanced_accuracy_score", {"adjusted": adjusted}, {"adjusted": FLAG})
+        return balanced_accuracy_from_table(labelled_table(_StateCounts(self).raise_for_zero_weights(), None), adjusted)
+
+    def cohen_kappa(self, *, labels: Any = None, weights: Optional[str] = None,
+                    replace_undefined_by: Any = np.nan) -> Any:
+        """As :func:`turbometrics.cohen_kappa_score` (y1 = y_true)."""
+        validate("cohen_kappa_score", {"labels": labels, "weights": weights,
+                                       "replace_undefined_by": replace_undefined_by},
+                 {"labels": WEIGHTS, "weights": KAPPA_WEIGHTS, "replace_undefined_by": REPLACE_UNDEFINED})
+        counts = _StateCounts(self).raise_for_zero_weights()
+        return cohen_kappa_from_counts(counts, labels, weights, replace_undefined_by)
+
+    def matthews_corrcoef(self) -> float:
+        """As :func:`turbometrics.matthews_corrcoef`."""
+        return matthews_from_table(labelled_table(_StateCounts(self).raise_for_zero_weights(), None))
+
+    # -- pickling --------------------------------------------------------------------
+    def __getstate__(self) -> Dict[str, Any]:
+        state = dict(self.__dict__)
+        groups = state.pop("_groups")
+        state["_groups"] = (groups.keys, groups.width, groups.count, groups.weight)
+        state["version"] = _VERSION
+        return state
+
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        version = state.get("version")
+        if version != _VERSION:
+            raise ValueError(f"ConfusionState pickle version {version!r} is not supported (this is version "
+                             f"{_VERSION})")
+        state = dict(state)
+        del state["version"]
+        state["_groups"] = SampleGroups(*state["_groups"])
+        self.__dict__.update(state)
+
+    def __repr__(self) -> str:
+        kind = {None: "empty", "labels": f"labels={len(self.labels)}",
+                "indicator": f"indicator columns={self._width}"}[self._layout]
+        return f"ConfusionState({kind}, n_samples={self._n}, weighted={self._weighted})"
+
+
+def _copy(state: ConfusionState) -> ConfusionState:
+    out = ConfusionState.__new__(ConfusionState)
+    out.__dict__.update(state.__dict__)
+    return out

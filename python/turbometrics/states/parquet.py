@@ -1,0 +1,200 @@
+"""Evaluate a Parquet file without loading it: row groups stream through
+the mergeable states (pyarrow is an optional extra, imported lazily)."""
+
+from __future__ import annotations
+
+from typing import Any, Dict, Iterable, Iterator, Optional, Sequence
+
+import numpy as np
+
+from .._threads import resolve_threads
+from .calibration import CalibrationState
+from .confusion import ConfusionState
+
+# metric name -> (state kind, how the state computes it)
+_RANKING = {
+    "roc_auc": lambda s, o: s.roc_auc(),
+    "average_precision": lambda s, o: s.average_precision(),
+    "roc_curve": lambda s, o: s.roc_curve(),
+    "precision_recall_curve": lambda s, o: s.precision_recall_curve(),
+    "best_threshold": lambda s, o: s.best_threshold(o.get("best_threshold_metric", "f1")),
+}
+_CONFUSION = {
+    "accuracy": lambda s, o: s.accuracy(),
+    "balanced_accuracy": lambda s, o: s.balanced_accuracy(),
+    "precision": lambda s, o: s.precision(),
+    "recall": lambda s, o: s.recall(),
+    "f1": lambda s, o: s.f1(),
+    "jaccard": lambda s, o: s.jaccard(),
+    "matthews_corrcoef": lambda s, o: s.matthews_corrcoef(),
+    "cohen_kappa": lambda s, o: s.cohen_kappa(),
+    "confusion_matrix": lambda s, o: s.confusion_matrix(),
+}
+_CALIBRATION = {
+    "ece": lambda s, o: s.ece(),
+    "mce": lambda s, o: s.mce(),
+    "rmsce": lambda s, o: s.rmsce(),
+    "reliability_diagram": lambda s, o: s.reliability_diagram(),
+}
+METRICS = tuple(_RANKING) + tuple(_CONFUSION) + tuple(_CALIBRATION)
+
+
+def _import_pyarrow_parquet() -> Any:
+    try:
+        import pyarrow.parquet as pq
+    except ImportError as error:  # pragma: no cover - depends on the environment
+        raise ImportError("evaluate_parquet needs pyarrow: pip install 'turbometrics[parquet]'") from error
+    return pq
+
+
+def _column(batch: Any, name: str) -> np.ndarray:
+    """A record batch's column as NumPy, without a copy when Arrow allows
+    (primitive type, no nulls)."""
+    array = batch.column(name)
+    if array.null_count:
+        raise ValueError(f"column {name!r} holds {array.null_count} null value(s)")
+    try:
+        return array.to_numpy(zero_copy_only=True)
+    except Exception:  # noqa: BLE001 - pyarrow raises ArrowInvalid for what it cannot share
+        return array.to_numpy(zero_copy_only=False)
+
+
+def _binary_truth(labels: np.ndarray, pos_label: Any, seen: set) -> np.ndarray:
+    """``labels == pos_label`` as bool; without pos_label the labels must be
+    {0, 1} or {-1, 1} across the whole file (as scikit-learn requires)."""
+    if pos_label is not None:
+        return labels == pos_label
+    if labels.dtype.kind == "b":
+        return labels
+    if labels.dtype.kind not in "iuf":
+        raise ValueError("labels are not numbers: pass pos_label")
+    positive = labels == 1
+    if np.all(positive | (labels == 0)):
+        if not np.all(positive):
+            seen.add(0)
+    elif np.all(positive | (labels == -1)):
+        seen.add(-1)
+    else:
+        raise ValueError("labels must be {0, 1} or {-1, 1} when pos_label is None")
+    if len(seen) > 1:
+        raise ValueError("labels hold 0, -1 and 1 across the file: pass pos_label")
+    return positive
+
+
+def _batches(path: Any, columns: Sequence[str], batch_rows: Optional[int]) -> Iterator[Any]:
+    pq = _import_pyarrow_parquet()
+    # pre_buffer (pyarrow's default) would read every row group's column
+    # chunks ahead: the whole file in memory.
+    reader = pq.ParquetFile(path, pre_buffer=False)
+    metadata = reader.metadata
+    if batch_rows is None:
+        batch_rows = max([metadata.row_group(i).num_rows for i in range(metadata.num_row_groups)] + [1])
+    missing = [name for name in columns if name not in reader.schema_arrow.names]
+    if missing:
+        raise ValueError(f"columns {missing} are not in {path!r} (columns: {reader.schema_arrow.names})")
+    yield from reader.iter_batches(batch_size=int(batch_rows), columns=list(dict.fromkeys(columns)))
+
+
+def evaluate_parquet(path: Any, label: str, score: str, weight: Optional[str] = None,
+                     metrics: Iterable[str] = ("roc_auc",), *, prediction: Optional[str] = None,
+                     threshold: float = 0.5, pos_label: Any = None, n_bins: int = 15,
+                     batch_rows: Optional[int] = None, n_threads: Optional[int] = None) -> Dict[str, Any]:
+    """Binary-classification metrics of a Parquet file, streamed.
+
+    The file is read a row group (or ``batch_rows`` rows) at a time; each
+    batch updates the states the metrics need, so memory is one batch plus
+    the states: ``RankingState`` (O(distinct scores)) for ``roc_auc``,
+    ``average_precision``, ``roc_curve``, ``precision_recall_curve`` and
+    ``best_threshold``; ``ConfusionState`` (O(1)) for ``accuracy``,
+    ``balanced_accuracy``, ``precision``, ``recall``, ``f1``, ``jaccard``,
+    ``matthews_corrcoef``, ``cohen_kappa`` and ``confusion_matrix``;
+    ``CalibrationState`` (O(n_bins)) for ``ece``, ``mce``, ``rmsce`` and
+    ``reliability_diagram``. Columns are read without copying where Arrow
+    allows (primitive types without nulls).
+
+    Parameters
+    ----------
+    path : str or file-like
+        A Parquet file (anything ``pyarrow.parquet.ParquetFile`` opens).
+    label, score : str
+        Columns of the true labels and of the positive-class score (a
+        probability in [0, 1] for the calibration metrics).
+    weight : str, default=None
+        Column of sample weights.
+    metrics : iterable of str, default=("roc_auc",)
+    prediction : str, default=None
+        Column of predicted labels for the confusion metrics (compared with
+        ``label`` as they are). None: the prediction is
+        ``score >= threshold`` against ``label == pos_label``, as 0/1.
+    threshold : float, default=0.5
+    pos_label : default=None
+        The positive label; None: labels must be {0, 1} or {-1, 1}, 1
+        positive.
+    n_bins : int, default=15
+        Uniform bins of the calibration metrics.
+    batch_rows : int, default=None
+        Rows per batch; None: the largest row group.
+    n_threads : int, default=None
+        Threads of the state kernels; results do not depend on it.
+
+    Returns
+    -------
+    dict
+        metric name -> value, as the in-memory function on the whole file
+        (``roc_auc_score``, ``f1_score``, ``calibration_error`` ...).
+
+    Raises
+    ------
+    ImportError
+        Without pyarrow.
+    ValueError
+        For an unknown metric or column, or null values.
+    """
+    metrics = list(metrics)
+    unknown = [name for name in metrics if name not in METRICS]
+    if unknown:
+        raise ValueError(f"unknown metric(s) {unknown}; choose from {list(METRICS)}")
+    threads = resolve_threads(n_threads)
+    states = _empty_states(metrics, pos_label, n_bins)
+    columns = [label, score] + ([weight] if weight else []) + ([prediction] if prediction else [])
+    seen: set = set()
+    for batch in _batches(path, columns, batch_rows):
+        labels, scores = _column(batch, label), _column(batch, score)
+        weights = _column(batch, weight) if weight else None
+        truth = _binary_truth(labels, pos_label, seen)
+        _update(states, truth, labels, scores, weights, batch, prediction, threshold, threads)
+    results: Dict[str, Any] = {}
+    options = {"best_threshold_metric": "f1"}
+    for name in metrics:
+        for table, key in ((_RANKING, "ranking"), (_CONFUSION, "confusion"), (_CALIBRATION, "calibration")):
+            if name in table:
+                results[name] = table[name](states[key], options)
+    return results
+
+
+def _empty_states(metrics: Sequence[str], pos_label: Any, n_bins: int) -> Dict[str, Any]:
+    states: Dict[str, Any] = {}
+    if any(name in _RANKING for name in metrics):
+        from .. import RankingState  # the states helper's class (issue 6)
+
+        states["ranking"] = RankingState()
+    if any(name in _CONFUSION for name in metrics):
+        states["confusion"] = ConfusionState()
+    if any(name in _CALIBRATION for name in metrics):
+        states["calibration"] = CalibrationState(n_bins, mode="binary", pos_label=True)
+    return states
+
+
+def _update(states: Dict[str, Any], truth: np.ndarray, labels: np.ndarray, scores: np.ndarray,
+            weights: Optional[np.ndarray], batch: Any, prediction: Optional[str], threshold: float,
+            threads: int) -> None:
+    if "ranking" in states:
+        states["ranking"].update(truth, scores, sample_weight=weights, n_threads=threads)
+    if "confusion" in states:
+        if prediction:
+            y_true, y_pred = labels, _column(batch, prediction)
+        else:
+            y_true, y_pred = truth.view(np.int8), (scores >= threshold).view(np.int8)
+        states["confusion"].update(y_true, y_pred, sample_weight=weights, n_threads=threads)
+    if "calibration" in states:
+        states["calibration"].update(truth, scores, sample_weight=weights, n_threads=threads)
