@@ -405,17 +405,15 @@ def test_installed_program_piped(tmp_path):
     assert bad.stderr == "turbometrics: error: column 'g': non-numeric value 'a'\n"
 
 
-def test_ranking_metrics_stream_through_a_state_without_keeping_rows():
-    from turbometrics._cli_metrics import Accumulator, Problem, report
+def test_default_metrics_stream_through_states_without_keeping_rows():
+    from turbometrics._cli_metrics import DEFAULT_BINARY, Accumulator, Problem, report
 
     data = _data()
     y, score = data["label"].astype(np.int8), data["score"]
-    names = ["roc_auc", "roc_auc_ci", "average_precision", "best_f1"]
-    acc = Accumulator(Problem(multiclass=False), names, keep_rows=False)
+    acc = Accumulator(Problem(multiclass=False), DEFAULT_BINARY, keep_rows=False)
     for start in range(0, N, 250):
         acc.update(y[start:start + 250], score[start:start + 250], None)
     assert len(acc.ranking) == np.unique(score).size  # one row per distinct score
     with pytest.raises(RuntimeError):
         acc.rows()
-    expected = _expected_binary(data["label"], score)
-    assert report(acc, names, strict=True) == {k: expected[k] for k in [*names, "best_f1_threshold"]}
+    _assert_metrics(report(acc, DEFAULT_BINARY, strict=True), _expected_binary(data["label"], score))

@@ -155,23 +155,23 @@ class Evaluation:
             y = binary_labels(raw, self.pos_label)
             self.positives += int(y.sum())
         weight = None if self.weight is None else numeric(self.weight, chunk[self.weight])
-        self._check_probabilities(score)
+        probabilities = self._check_probabilities(score)
         first, self.rows_read = self.rows_read + 1, self.rows_read + y.shape[0]
         try:
-            self.overall.update(y, score, weight)
+            self.overall.update(y, score, weight, probabilities)
             if self.group is not None:
                 names, codes = _factorize(chunk[self.group])
-                self._update_groups(names, codes, y, score, weight)
+                self._update_groups(names, codes, y, score, weight, probabilities)
         except ValueError as exc:  # rejected by a state, as the metric functions reject it
             raise InputError(f"rows {first:,}-{self.rows_read:,}: {first_line(exc)}") from None
 
-    def _check_probabilities(self, score: np.ndarray) -> None:
+    def _check_probabilities(self, score: np.ndarray) -> bool:
         wanted = [m for m in self.metrics if m in PROBABILITY_METRICS]
         if not wanted or not self.probabilities:
-            return
+            return self.probabilities
         outside = (score < 0) | (score > 1)
         if not outside.any():
-            return
+            return True
         value = float(score[outside][0])
         if not self.default:
             verb = "needs" if len(wanted) == 1 else "need"
@@ -179,9 +179,10 @@ class Evaluation:
         warnings.warn(f"scores outside [0, 1] (such as {value:.6g}): skipping {', '.join(wanted)}")
         self.metrics = [m for m in self.metrics if m not in PROBABILITY_METRICS]
         self.probabilities = False
+        return False
 
     def _update_groups(self, names: List[str], codes: np.ndarray, y: np.ndarray, score: np.ndarray,
-                       weight: Optional[np.ndarray]) -> None:
+                       weight: Optional[np.ndarray], probabilities: bool) -> None:
         counts = np.bincount(codes, minlength=len(names))
         order = np.argsort(codes, kind="stable")  # a radix sort for small integer codes
         stops = np.cumsum(counts)
@@ -190,7 +191,8 @@ class Evaluation:
                 rows = order[stop - count:stop]
                 if name not in self.groups:
                     self.groups[name] = self._accumulator()
-                self.groups[name].update(y[rows], score[rows], None if weight is None else weight[rows])
+                self.groups[name].update(y[rows], score[rows], None if weight is None else weight[rows],
+                                         probabilities)
 
 
 def _factorize(values: np.ndarray) -> Tuple[List[str], np.ndarray]:

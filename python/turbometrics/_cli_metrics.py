@@ -2,14 +2,15 @@
 chunk by chunk, then one report.
 
 An :class:`Accumulator` holds one set of rows (the whole file, or one group
-of ``--group``). The ranking metrics (ROC AUC, its DeLong interval, average
-precision, the best-F1 threshold; binary) come from a
-:class:`~turbometrics.RankingState`, whose memory is one row per distinct
-score whatever the number of rows. The other metrics are computed by
-turbometrics' functions from the rows themselves, which are then kept (and
-concatenated for the report) -- until ConfusionState and CalibrationState
-(issue 6) are merged, when the thresholded metrics and the ECE move to
-states too.
+of ``--group``) as the mergeable states its metrics need: a
+:class:`~turbometrics.RankingState` (ROC AUC, its DeLong interval, average
+precision, the best-F1 threshold; binary), a
+:class:`~turbometrics.ConfusionState` of the predicted labels (accuracy,
+precision, recall, F1, MCC...) and a :class:`~turbometrics.CalibrationState`
+(ECE). Their memory does not grow with the rows (the ranking state holds one
+row per distinct score). Metrics without a state (Brier score, log loss, and
+the multiclass ROC AUC), and plots, need the rows themselves: only then are
+the chunks kept, and concatenated for the report.
 """
 
 from __future__ import annotations
@@ -56,19 +57,23 @@ class Accumulator:
     """
 
     def __init__(self, problem: Problem, metrics: Sequence[str], keep_rows: bool) -> None:
-        from .states import RankingState
+        from .states import CalibrationState, ConfusionState, RankingState
 
         table = MULTICLASS_METRICS if problem.multiclass else BINARY_METRICS
         kinds = {table[name][0] for name in metrics}
         self.problem = problem
         self.ranking = RankingState() if "ranking" in kinds else None
+        self.confusion = ConfusionState(labels=np.arange(problem.n_classes)) if "confusion" in kinds else None
+        self.calibration = CalibrationState(problem.n_bins) if "calibration" in kinds else None
         self._rows: Optional[List[Tuple[np.ndarray, np.ndarray, Optional[np.ndarray]]]] = (
             [] if keep_rows or "rows" in kinds else None)
         self.n_samples = 0
 
-    def update(self, y: np.ndarray, score: np.ndarray, weight: Optional[np.ndarray]) -> "Accumulator":
+    def update(self, y: np.ndarray, score: np.ndarray, weight: Optional[np.ndarray],
+               probabilities: bool = True) -> "Accumulator":
         """Add a chunk: ``y`` binary 0/1 or class indices, ``score`` 1-D or
-        (n, K), ``weight`` None or 1-D. Returns self.
+        (n, K), ``weight`` None or 1-D. ``probabilities=False`` (scores
+        outside [0, 1]) leaves the calibration state out. Returns self.
 
         Raises
         ------
@@ -76,8 +81,13 @@ class Accumulator:
             As the metric functions reject their input (NaN scores, negative
             weights...).
         """
+        threads = self.problem.n_threads
         if self.ranking is not None:
-            self.ranking.update(y, score, sample_weight=weight, n_threads=self.problem.n_threads)
+            self.ranking.update(y, score, sample_weight=weight, n_threads=threads)
+        if self.confusion is not None:
+            self.confusion.update(y, predicted(score, self.problem), sample_weight=weight, n_threads=threads)
+        if self.calibration is not None and probabilities:
+            self.calibration.update(y, score, sample_weight=weight, n_threads=threads)
         if self._rows is not None:
             self._rows.append((y, score, weight))
         self.n_samples += y.shape[0]
@@ -144,46 +154,29 @@ def _ranking(name: str, method: str) -> Tuple[str, Compute]:
     return "ranking", lambda acc, p: {name: getattr(acc.ranking, method)(n_threads=p.n_threads)}
 
 
-def _confusion(name: str, function: str, **fixed: Any) -> Tuple[str, Compute]:
-    """A metric of the predicted labels, ``turbometrics.<function>`` of the
-    kept rows (until ConfusionState is merged)."""
-
+def _confusion(name: str, method: str, **fixed: Any) -> Tuple[str, Compute]:
     def compute(acc: Accumulator, p: Problem) -> Dict[str, Any]:
-        import turbometrics
-
-        y, score, weight = acc.rows()
         extra = dict(fixed)
         if "average" in extra:
             extra["labels"] = np.arange(p.n_classes)
-        return {name: getattr(turbometrics, function)(y, predicted(score, p), sample_weight=weight,
-                                                      n_threads=p.n_threads, **extra)}
+        return {name: getattr(acc.confusion, method)(**extra)}
 
-    return "rows", compute
-
-
-def _ece(acc: Accumulator, p: Problem) -> Dict[str, Any]:
-    """``turbometrics.calibration_error`` of the kept rows (until
-    CalibrationState is merged)."""
-    import turbometrics
-
-    y, score, weight = acc.rows()
-    return {"ece": turbometrics.calibration_error(y, score, n_bins=p.n_bins, sample_weight=weight,
-                                                  n_threads=p.n_threads)}
+    return "confusion", compute
 
 
-_ECE = ("rows", _ece)
+_ECE = ("calibration", lambda acc, p: {"ece": acc.calibration.ece()})
 
-# name -> (what it is computed from: "ranking" (the state) or "rows", how)
+# name -> (what it is computed from: "ranking", "confusion", "calibration" or "rows", how)
 BINARY_METRICS: Dict[str, Tuple[str, Compute]] = {
     "roc_auc": _ranking("roc_auc", "roc_auc"),
     "roc_auc_ci": ("ranking", _roc_auc_ci),
     "average_precision": _ranking("average_precision", "average_precision"),
     "best_f1": ("ranking", _best_f1),
-    "accuracy": _confusion("accuracy", "accuracy_score"),
-    "balanced_accuracy": _confusion("balanced_accuracy", "balanced_accuracy_score"),
-    "precision": _confusion("precision", "precision_score", zero_division=0.0),
-    "recall": _confusion("recall", "recall_score", zero_division=0.0),
-    "f1": _confusion("f1", "f1_score", zero_division=0.0),
+    "accuracy": _confusion("accuracy", "accuracy"),
+    "balanced_accuracy": _confusion("balanced_accuracy", "balanced_accuracy"),
+    "precision": _confusion("precision", "precision", zero_division=0.0),
+    "recall": _confusion("recall", "recall", zero_division=0.0),
+    "f1": _confusion("f1", "f1", zero_division=0.0),
     "mcc": _confusion("mcc", "matthews_corrcoef"),
     "ece": _ECE,
     "brier": ("rows", _on_rows("brier", "brier_score_loss")),
@@ -192,16 +185,17 @@ BINARY_METRICS: Dict[str, Tuple[str, Compute]] = {
 
 MULTICLASS_METRICS: Dict[str, Tuple[str, Compute]] = {
     "roc_auc": ("rows", _on_rows("roc_auc", "roc_auc_score", multi_class="ovr")),
-    "accuracy": _confusion("accuracy", "accuracy_score"),
-    "balanced_accuracy": _confusion("balanced_accuracy", "balanced_accuracy_score"),
-    "f1_macro": _confusion("f1_macro", "f1_score", average="macro", zero_division=0.0),
-    "f1_weighted": _confusion("f1_weighted", "f1_score", average="weighted", zero_division=0.0),
+    "accuracy": _confusion("accuracy", "accuracy"),
+    "balanced_accuracy": _confusion("balanced_accuracy", "balanced_accuracy"),
+    "f1_macro": _confusion("f1_macro", "f1", average="macro", zero_division=0.0),
+    "f1_weighted": _confusion("f1_weighted", "f1", average="weighted", zero_division=0.0),
     "mcc": _confusion("mcc", "matthews_corrcoef"),
     "ece": _ECE,
     "brier": ("rows", _on_rows("brier", "brier_score_loss")),
     "log_loss": ("rows", _on_rows("log_loss", "log_loss")),
 }
 
+# The binary default streams in memory independent of the rows (no metric of the rows).
 DEFAULT_BINARY = ("roc_auc", "roc_auc_ci", "average_precision", "best_f1", "accuracy", "precision", "recall", "f1",
                   "ece")
 DEFAULT_MULTICLASS = ("roc_auc", "accuracy", "balanced_accuracy", "f1_macro", "ece", "brier", "log_loss")
