@@ -235,7 +235,7 @@ TURBOMETRICS_STABILITY_INLINE bool binary_block(const Block<T>& b, const Job& jo
       // AVX-512: the same sums with the table-driven logarithm.
       if (job.isa == Isa::avx512) {
         double* s = job.stat == Statistic::mutual_info ? sum : nullptr;
-        for (int64_t i = 0; i < m; ++i) log_table::entropy_row(b.rows + i * b.step, h, s, len);
+        for (int64_t i = 0; i < m; ++i) bad |= log_table::entropy_row(b.rows + i * b.step, h, s, len);
       } else
 #endif
       for (int64_t i = 0; i < m; ++i) {
