@@ -228,39 +228,49 @@ TURBOMETRICS_STABILITY_INLINE bool binary_block(const Block<T>& b, const Job& jo
     }
     case Statistic::aleatoric:
     case Statistic::mutual_info: {
-      // Sums over models of p log p + q log q (nats) and of p.
+      // Sums over models of p log p + q log q (nats) and, for the mutual
+      // information, of p, which then becomes p log p + q log q of the mean.
+      const bool mi = job.stat == Statistic::mutual_info;
       alignas(64) double h[B], sum[B];
       for (int64_t jj = 0; jj < len; ++jj) h[jj] = sum[jj] = 0.0;
 #ifdef TURBOMETRICS_HAS_LOG_TABLE_AVX512
       // AVX-512: the same sums with the table-driven logarithm.
       if (job.isa == Isa::avx512) {
-        double* s = job.stat == Statistic::mutual_info ? sum : nullptr;
-        for (int64_t i = 0; i < m; ++i) bad |= log_table::entropy_row(b.rows + i * b.step, h, s, len);
+        for (int64_t i = 0; i < m; ++i) {
+          const T* next = i + 1 < m ? b.rows + (i + 1) * b.step : nullptr;
+          bad |= log_table::entropy_row(b.rows + i * b.step, next, h, mi ? sum : nullptr, len);
+        }
+        if (mi) log_table::entropy_of_means(sum, md, len);
       } else
 #endif
-      for (int64_t i = 0; i < m; ++i) {
-        const T* row = b.rows + i * b.step;
-        if (job.stat == Statistic::mutual_info) {
-          for (int64_t jj = 0; jj < len; ++jj) {
-            const double p = static_cast<double>(row[jj]);
-            h[jj] += binary_xlogx(p) + ((p >= 0.0) & (p <= 1.0) ? 0.0 : nan);
-            sum[jj] += p;
-          }
-        } else {
-          for (int64_t jj = 0; jj < len; ++jj) {
-            const double p = static_cast<double>(row[jj]);
-            h[jj] += binary_xlogx(p) + ((p >= 0.0) & (p <= 1.0) ? 0.0 : nan);
+      {
+        for (int64_t i = 0; i < m; ++i) {
+          const T* row = b.rows + i * b.step;
+          if (mi) {
+            for (int64_t jj = 0; jj < len; ++jj) {
+              const double p = static_cast<double>(row[jj]);
+              h[jj] += binary_xlogx(p) + ((p >= 0.0) & (p <= 1.0) ? 0.0 : nan);
+              sum[jj] += p;
+            }
+          } else {
+            for (int64_t jj = 0; jj < len; ++jj) {
+              const double p = static_cast<double>(row[jj]);
+              h[jj] += binary_xlogx(p) + ((p >= 0.0) & (p <= 1.0) ? 0.0 : nan);
+            }
           }
         }
+        if (mi)
+          for (int64_t jj = 0; jj < len; ++jj) sum[jj] = binary_xlogx(sum[jj] / md);
       }
       // Entropies in bits: -(nats) / ln 2.
       constexpr double inv_ln2 = 1.4426950408889634074;
+      int64_t nans = 0;
       for (int64_t jj = 0; jj < len; ++jj) {
-        bad |= h[jj] != h[jj];
+        nans += h[jj] != h[jj];
         const double mean_entropy = -h[jj] * inv_ln2 / md;
-        out[jj] = job.stat == Statistic::aleatoric ? mean_entropy
-                                                   : -binary_xlogx(sum[jj] / md) * inv_ln2 - mean_entropy;
+        out[jj] = mi ? -sum[jj] * inv_ln2 - mean_entropy : mean_entropy;
       }
+      bad |= nans != 0;
       break;
     }
     case Statistic::variance:
