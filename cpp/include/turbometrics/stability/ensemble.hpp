@@ -188,6 +188,23 @@ TURBOMETRICS_STABILITY_INLINE void compare_exchange(T* __restrict lo, T* __restr
 #endif
 }
 
+// Prefetches the cache lines of `rows` row segments (row r starts at
+// base + r * row_bytes and spans `lines` lines), a few per step, in order.
+struct SegmentPrefetch {
+  const char* base;
+  int64_t row_bytes, lines, rows;
+  int64_t row = 0, line = 0;
+  TURBOMETRICS_STABILITY_INLINE void step(int64_t count) {
+    for (; count > 0 && row < rows && lines > 0; --count) {
+      __builtin_prefetch(base + row * row_bytes + line * 64);
+      if (++line == lines) {
+        line = 0;
+        ++row;
+      }
+    }
+  }
+};
+
 // out[j] = statistic of sample j of a 2-D block; returns whether some value
 // was not a probability. A: the count type (T, or double when T = float and
 // m >= 2^24). For iqr, out receives nothing: the four order statistics of
@@ -325,17 +342,19 @@ TURBOMETRICS_STABILITY_INLINE bool binary_block(const Block<T>& b, const Job& jo
           }
           for (int64_t l = lanes; l < L; ++l) wire[l] = T(0);
         }
-        // The next tile's row segments are fetched while this one is sorted
-        // (the network takes longer than the memory latency).
-        if (t0 + L < len) {
-          const int64_t next = std::min(L, len - t0 - L) * static_cast<int64_t>(sizeof(T));
-          for (int64_t i = 0; i < m; ++i) {
-            const char* row = reinterpret_cast<const char*>(b.rows + i * b.step + t0 + L);
-            for (int64_t o = 0; o < next; o += 64) __builtin_prefetch(row + o);
-          }
-        }
-        for (int64_t c = 0; c < job.network_size; ++c)
+        // The row segments of the tile after next are fetched while this one
+        // is sorted, two lines per comparator: spread over the network,
+        // the requests keep the memory busy without piling up (issued all
+        // at once, most were dropped and the loop waited on memory).
+        const int64_t ahead = t0 + 2 * L;
+        SegmentPrefetch fetch{reinterpret_cast<const char*>(b.rows + ahead), b.step * static_cast<int64_t>(sizeof(T)),
+                              ahead < len ? (std::min(L, len - ahead) * static_cast<int64_t>(sizeof(T)) + 63) / 64 : 0,
+                              m};
+        for (int64_t c = 0; c < job.network_size; ++c) {
           compare_exchange<T, L>(s + job.network[c].first * L, s + job.network[c].second * L);
+          fetch.step(2);
+        }
+        fetch.step(m * L);
         for (int w = 0; w < 4; ++w)
           for (int64_t l = 0; l < lanes; ++l) order[w][t0 + l] = s[job.wires[w] * L + l];
       }
