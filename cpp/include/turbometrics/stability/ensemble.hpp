@@ -165,7 +165,7 @@ inline std::vector<ChainOp> chain_program(int64_t m, const std::vector<std::pair
     ++next[network[c].first];
     ++next[network[c].second];
   };
-  std::vector<detail::ChainOp> program;
+  std::vector<ChainOp> program;
   int64_t first = 0;
   while (true) {
     while (first < n && run[first]) ++first;
