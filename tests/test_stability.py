@@ -237,6 +237,28 @@ def test_entropy_of_tiny_probabilities():
                                rtol=1e-13, atol=0)
 
 
+def test_entropy_at_the_logarithm_table_edges():
+    """Arguments where the table-driven logarithm switches subinterval or
+    polynomial (k/64 and a few ulp either side, 1/2, powers of two, 1 minus a
+    power of two): entropy terms to full relative accuracy, and mutual
+    information within the tests' tolerance, in every lane position."""
+    edges = np.arange(65) / 64.0
+    near = [edges]
+    for _ in range(3):
+        near += [np.nextafter(near[-2 if len(near) > 1 else 0], 0.0), np.nextafter(near[-1], 1.0)]
+    p = np.concatenate(near + [2.0 ** -np.arange(1, 1075), 1 - 2.0 ** -np.arange(1, 54)])
+    p = np.clip(p, 0.0, 1.0)
+    rng = np.random.default_rng(5)
+    P = np.stack([p, rng.permutation(p), p[::-1], np.roll(p, 3)])
+    np.testing.assert_allclose(S.aleatoric_uncertainty(P, per_sample=True), ref_per_sample("aleatoric", P),
+                               rtol=1e-13, atol=0)
+    np.testing.assert_allclose(S.epistemic_uncertainty(P, per_sample=True), ref_per_sample("mutual_info", P),
+                               rtol=1e-12, atol=1e-15)
+    same = np.stack([p, p, p])  # models that agree (up to the rounding of their mean)
+    np.testing.assert_allclose(S.epistemic_uncertainty(same, per_sample=True), ref_per_sample("mutual_info", same),
+                               rtol=1e-12, atol=1e-15)
+
+
 def test_every_statistic_flags_invalid_values_anywhere():
     rng = np.random.default_rng(3)
     for name, call in CALLS.items():

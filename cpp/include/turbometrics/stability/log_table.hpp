@@ -17,22 +17,31 @@
 //   multiple of 2^-32) and T_lo. r = m inv - 1 (|r| <= 0.0304) and
 //     log x = [e ln2_hi + T_hi] + (r + [e ln2_lo + T_lo + r^2 g(r)]),
 //   the first bracket exact (multiples of 2^-32 below 2^10); since
-//   |log x| >= ln 2 >> |r|, plain sums and a degree-7 g suffice.
+//   |log x| >= ln 2 >> |r|, plain sums and a degree-6 g suffice.
 // * log_large8, x in [1/2, 1): the subinterval is read off x's own top
 //   fraction bits; inv has at most 5 significant bits so that r = x inv - 1
 //   is exact in one FMA (|r| <= 0.0391); T = -ln inv as two doubles; the
 //   last subinterval has inv = 1, T = 0, so near 1 the result is
-//   r + r^2 g(r) with r = x - 1 exact. T_hi + r is a Fast2Sum (|T_hi| >= |r|
-//   or T_hi = 0).
+//   r + r^2 g(r) with r = x - 1 exact; x = 1 is looked up as the largest
+//   double below 1, so it lands there too and gives exactly 0. T_hi + r is
+//   a Fast2Sum (|T_hi| >= |r| or T_hi = 0).
 //
-// g(r) = (log1p(r) - r) / r^2 is a Chebyshev fit of degree 7 (relative error
-// 2^-49.5 on [-0.0304, 0.0304]) or 8 (2^-52.5 on [-0.0372, 0.0392]). The
-// tables and coefficients were computed with 50-digit arithmetic (mpmath)
-// and are written as hexadecimal literals. Checked against glibc's std::log
-// on 5e7 arguments each (log_small8: uniform, every exponent, subnormals,
-// just below 1/2; log_large8: uniform, just below 1, [63/64, 1), 1 - p, just
-// above 1/2): at most 1 ulp, 99.8 % exact. Plain FMAs in a fixed order: the
-// same bits on every call and thread count.
+// g(r) = (log1p(r) - r) / r^2 is a minimax (Remez, relative error) fit of
+// degree 6 (2^-43.4 on [-0.0304, 0.0304]: r^2 g contributes below 2^-54.5
+// absolute, a third of an ulp of |log x| >= ln 2) or 7 (2^-47.0 on
+// [-0.0372, 0.0392]). The small polynomial is evaluated by Estrin's scheme
+// (a shorter dependency chain; the large one keeps Horner's, faster here).
+// The tables and coefficients were computed with 50-digit arithmetic
+// (mpmath) and are written as hexadecimal literals. Checked against long
+// double logl: log_small8 at most 0.68 ulp (5.6e6 arguments: uniform,
+// every exponent, subnormals, just below 1/2), log_large8 at most 1.25 ulp,
+// above 1 ulp only in the last subinterval, where log x ~ x - 1 (7e6
+// arguments: uniform, just below 1, [63/64, 1), 1 - p, subinterval edges);
+// the entropy term a log a + b log b, where |a log a| >= 3.4 |b log b| in
+// that subinterval, stays within 1.84 ulp (9e6 arguments, also exponents,
+// subnormals, 1/2 and the subinterval edges), as with the degree-7/8 fits
+// before. Plain FMAs in a fixed order: the same bits on every call and
+// thread count.
 #pragma once
 
 #include <cstdint>
@@ -83,20 +92,13 @@ alignas(64) inline constexpr double kLargeLo[16] = {
 // ln 2 rounded to a multiple of 2^-32, and the rest.
 constexpr double ln2_hi = 0x1.62e42ff000000p-1;
 constexpr double ln2_lo = -0x1.718432a1b0e26p-35;
-// g(r) = (log1p(r) - r) / r^2 ~ sum P[j] r^j: degree 7 on [-0.0304, 0.0304]
-// (relative error 2^-49.5, enough since |log x| >= ln 2 there), degree 8 on
-// [-0.0372, 0.0392] (2^-52.5).
-constexpr double PS[8] = {-0.49999999999999944, 0.3333333333333328,  -0.25000000001977424, 0.20000000001797702,
-                          -0.16666655971689393, 0.14285704562800192, -0.12518506483664116, 0.11127935461464471};
-constexpr double PL[9] = {-0.5,
-                          0.3333333333333193,
-                          -0.25000000000036915,
-                          0.2000000001286778,
-                          -0.16666666520996648,
-                          0.14285682298632382,
-                          -0.1250017278653174,
-                          0.11140627874240143,
-                          -0.09947577589372113};
+// g(r) = (log1p(r) - r) / r^2 ~ sum P[j] r^j: degree 6 on [-0.0304, 0.0304]
+// (relative error 2^-43.4, enough since |log x| >= ln 2 there), degree 7 on
+// [-0.0372, 0.0392] (2^-47.0).
+constexpr double PS[7] = {-0x1.ffffffffffffbp-2, 0x1.555555557f948p-2,  -0x1.000000003f61bp-2, 0x1.99998e70e66bcp-3,
+                          -0x1.5555490e9117bp-3, 0x1.24f0970df1ae6p-3,  -0x1.005b2b0abf913p-3};
+constexpr double PL[8] = {-0x1.fffffffffffc2p-2, 0x1.5555555555f82p-2,  -0x1.000000014e19fp-2, 0x1.99999978df0b6p-3,
+                          -0x1.555532364b218p-3, 0x1.24930c6a2982ap-3,  -0x1.00979853b2056p-3, 0x1.c4ff96206c2a4p-4};
 
 struct Tables {
   __m512d s_inv0, s_inv1, s_hi0, s_hi1, s_lo0, s_lo1;
@@ -126,30 +128,29 @@ TURBOMETRICS_TARGET_AVX512 inline __attribute__((always_inline)) __m512d log_sma
   const __m512d r = _mm512_fmsub_pd(m, inv, _mm512_set1_pd(1.0));
   const __m512d y = _mm512_fmadd_pd(e, _mm512_set1_pd(ln2_hi), thi);
   const __m512d low = _mm512_fmadd_pd(e, _mm512_set1_pd(ln2_lo), tlo);
-  __m512d g = _mm512_set1_pd(PS[7]);
-  g = _mm512_fmadd_pd(g, r, _mm512_set1_pd(PS[6]));
-  g = _mm512_fmadd_pd(g, r, _mm512_set1_pd(PS[5]));
-  g = _mm512_fmadd_pd(g, r, _mm512_set1_pd(PS[4]));
-  g = _mm512_fmadd_pd(g, r, _mm512_set1_pd(PS[3]));
-  g = _mm512_fmadd_pd(g, r, _mm512_set1_pd(PS[2]));
-  g = _mm512_fmadd_pd(g, r, _mm512_set1_pd(PS[1]));
-  g = _mm512_fmadd_pd(g, r, _mm512_set1_pd(PS[0]));
-  const __m512d tail = _mm512_fmadd_pd(_mm512_mul_pd(r, r), g, low);
+  const __m512d r2 = _mm512_mul_pd(r, r), r4 = _mm512_mul_pd(r2, r2);
+  const __m512d g01 = _mm512_fmadd_pd(_mm512_set1_pd(PS[1]), r, _mm512_set1_pd(PS[0]));
+  const __m512d g23 = _mm512_fmadd_pd(_mm512_set1_pd(PS[3]), r, _mm512_set1_pd(PS[2]));
+  const __m512d g45 = _mm512_fmadd_pd(_mm512_set1_pd(PS[5]), r, _mm512_set1_pd(PS[4]));
+  const __m512d g46 = _mm512_fmadd_pd(_mm512_set1_pd(PS[6]), r2, g45);
+  const __m512d g = _mm512_fmadd_pd(g46, r4, _mm512_fmadd_pd(g23, r2, g01));
+  const __m512d tail = _mm512_fmadd_pd(r2, g, low);
   return _mm512_add_pd(y, _mm512_add_pd(r, tail));
 }
 
-// log(x) for x in [1/2, 1) in every lane (other lanes: finite garbage).
-// The subinterval is read off x's top fraction bits directly; log x =
+// log(x) for x in [1/2, 1] in every lane (other lanes: finite garbage).
+// The subinterval is read off the top fraction bits of min(x, 1 - 2^-53)
+// (so 1 falls into the last one, where log 1 = 0 exactly); log x =
 // T_hi + r + [T_lo + r^2 g(r)] with r exact and a Fast2Sum of T_hi + r
 // (|T_hi| >= |r| or T_hi = 0: near 1, inv = 1 and r = x - 1).
 TURBOMETRICS_TARGET_AVX512 inline __attribute__((always_inline)) __m512d log_large8(__m512d x, const Tables& t) {
-  const __m512i idx = _mm512_srli_epi64(_mm512_castpd_si512(x), 48);
+  const __m512d below_one = _mm512_min_pd(x, _mm512_set1_pd(0x1.fffffffffffffp-1));
+  const __m512i idx = _mm512_srli_epi64(_mm512_castpd_si512(below_one), 48);
   const __m512d inv = _mm512_permutex2var_pd(t.l_inv0, idx, t.l_inv1);
   const __m512d thi = _mm512_permutex2var_pd(t.l_hi0, idx, t.l_hi1);
   const __m512d tlo = _mm512_permutex2var_pd(t.l_lo0, idx, t.l_lo1);
   const __m512d r = _mm512_fmsub_pd(x, inv, _mm512_set1_pd(1.0));  // exact
-  __m512d g = _mm512_set1_pd(PL[8]);
-  g = _mm512_fmadd_pd(g, r, _mm512_set1_pd(PL[7]));
+  __m512d g = _mm512_set1_pd(PL[7]);
   g = _mm512_fmadd_pd(g, r, _mm512_set1_pd(PL[6]));
   g = _mm512_fmadd_pd(g, r, _mm512_set1_pd(PL[5]));
   g = _mm512_fmadd_pd(g, r, _mm512_set1_pd(PL[4]));
@@ -163,35 +164,71 @@ TURBOMETRICS_TARGET_AVX512 inline __attribute__((always_inline)) __m512d log_lar
   return _mm512_add_pd(hi, _mm512_add_pd(err, tail));
 }
 
-// Eight values of a row as float64 (lanes past `lanes` read as 0).
+// Eight values of a row as float64 (with a mask: lanes outside it read as 0).
 TURBOMETRICS_TARGET_AVX512 inline __attribute__((always_inline)) __m512d load8(const double* p, __mmask8 k) {
   return _mm512_maskz_loadu_pd(k, p);
 }
 TURBOMETRICS_TARGET_AVX512 inline __attribute__((always_inline)) __m512d load8(const float* p, __mmask8 k) {
   return _mm512_cvtps_pd(_mm256_maskz_loadu_ps(k, p));
 }
+TURBOMETRICS_TARGET_AVX512 inline __attribute__((always_inline)) __m512d load8(const double* p) {
+  return _mm512_loadu_pd(p);
+}
+TURBOMETRICS_TARGET_AVX512 inline __attribute__((always_inline)) __m512d load8(const float* p) {
+  return _mm512_cvtps_pd(_mm256_loadu_ps(p));
+}
 
-// For jj < len: h[jj] += p log p + q log q (q = 1 - p, 0 log 0 = 0), plus NaN
-// when p is not in [0, 1]; and, when sum is not null, sum[jj] += p. The same
-// sums as the portable loop, with this logarithm.
+// p log p + q log q (q = 1 - p, 0 log 0 = 0) in every lane, as
+// a log a + b log b with a = min(p, q) and b = max(p, q); lowest becomes
+// min(lowest, a). Every p outside [0, 1] gives a < 0, and NaN gives a NaN
+// term (a = NaN: log_small8 reads max(NaN, 2^-1074), and a times it is NaN).
+TURBOMETRICS_TARGET_AVX512 inline __attribute__((always_inline)) __m512d entropy_term8(__m512d p, __m512d& lowest,
+                                                                                      const Tables& t) {
+  const __m512d q = _mm512_sub_pd(_mm512_set1_pd(1.0), p);
+  const __m512d a = _mm512_min_pd(p, q), b = _mm512_max_pd(p, q);  // NaN p: q (NaN) in both
+  lowest = _mm512_min_pd(lowest, a);
+  return _mm512_fmadd_pd(b, log_large8(b, t), _mm512_mul_pd(a, log_small8(a, t)));
+}
+
+// For jj < len: h[jj] += p log p + q log q (q = 1 - p, 0 log 0 = 0); and,
+// when sum is not null, sum[jj] += p. The same sums as the portable loop,
+// with this logarithm. Returns whether some p was below 0 or above 1; a NaN
+// p makes its h[jj] NaN. Validation costs one vminpd (the add pipes) per
+// vector, instead of compares and blends on the FMA pipes this loop is
+// bound by; whole vectors are read and written unmasked. The same segment
+// of the next row (when not null) is prefetched as this one is read, one
+// line per line: the hardware prefetcher alone leaves the loop waiting on
+// memory (15 % of its time at m = 50, n = 1e6).
 template <class T>
-TURBOMETRICS_TARGET_AVX512 inline void entropy_row(const T* row, double* h, double* sum, int64_t len) {
+TURBOMETRICS_TARGET_AVX512 inline bool entropy_row(const T* row, const T* next, double* h, double* sum, int64_t len) {
   const Tables t = load_tables();
-  const __m512d one = _mm512_set1_pd(1.0), zero = _mm512_setzero_pd();
-  const __m512d nan = _mm512_set1_pd(__builtin_nan(""));
+  __m512d lowest = _mm512_setzero_pd();
+  int64_t j = 0;
+  for (; j + 8 <= len; j += 8) {
+    if (next) _mm_prefetch(reinterpret_cast<const char*>(next + j), _MM_HINT_T0);
+    const __m512d p = load8(row + j);
+    _mm512_storeu_pd(h + j, _mm512_add_pd(_mm512_loadu_pd(h + j), entropy_term8(p, lowest, t)));
+    if (sum) _mm512_storeu_pd(sum + j, _mm512_add_pd(_mm512_loadu_pd(sum + j), p));
+  }
+  if (j < len) {
+    const __mmask8 k = __mmask8((1u << (len - j)) - 1u);
+    const __m512d p = load8(row + j, k);  // 0 in the other lanes
+    _mm512_mask_storeu_pd(h + j, k, _mm512_add_pd(_mm512_maskz_loadu_pd(k, h + j), entropy_term8(p, lowest, t)));
+    if (sum) _mm512_mask_storeu_pd(sum + j, k, _mm512_add_pd(_mm512_maskz_loadu_pd(k, sum + j), p));
+  }
+  return _mm512_cmp_pd_mask(lowest, _mm512_setzero_pd(), _CMP_LT_OQ) != 0;
+}
+
+// sum[jj] := p log p + q log q of the mean p = sum[jj] / models (in [0, 1]
+// when every summand is), for jj < len.
+TURBOMETRICS_TARGET_AVX512 inline void entropy_of_means(double* sum, double models, int64_t len) {
+  const Tables t = load_tables();
+  const __m512d divisor = _mm512_set1_pd(models);
+  __m512d lowest = _mm512_setzero_pd();
   for (int64_t j = 0; j < len; j += 8) {
     const __mmask8 k = len - j >= 8 ? __mmask8(0xff) : __mmask8((1u << (len - j)) - 1u);
-    const __m512d p = load8(row + j, k);
-    const __m512d q = _mm512_sub_pd(one, p);
-    // p log p + q log q = a log a + b log b with a = min(p, q) in [0, 1/2]
-    // and b = max(p, q) in [1/2, 1]; b log b = 0 for b = 1.
-    const __m512d a = _mm512_min_pd(p, q), b = _mm512_max_pd(p, q);
-    const __m512d lb = _mm512_maskz_mov_pd(_mm512_cmp_pd_mask(b, one, _CMP_LT_OQ), log_large8(b, t));
-    __m512d v = _mm512_fmadd_pd(b, lb, _mm512_mul_pd(a, log_small8(a, t)));
-    const __mmask8 ok = _mm512_cmp_pd_mask(p, zero, _CMP_GE_OQ) & _mm512_cmp_pd_mask(p, one, _CMP_LE_OQ);
-    v = _mm512_mask_blend_pd(ok, nan, v);
-    _mm512_mask_storeu_pd(h + j, k, _mm512_add_pd(_mm512_maskz_loadu_pd(k, h + j), v));
-    if (sum) _mm512_mask_storeu_pd(sum + j, k, _mm512_add_pd(_mm512_maskz_loadu_pd(k, sum + j), p));
+    const __m512d mean = _mm512_div_pd(_mm512_maskz_loadu_pd(k, sum + j), divisor);
+    _mm512_mask_storeu_pd(sum + j, k, entropy_term8(mean, lowest, t));
   }
 }
 
