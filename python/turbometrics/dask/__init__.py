@@ -33,12 +33,41 @@ try:
 except ImportError as error:  # pragma: no cover - exercised without dask only
     raise ImportError("turbometrics.dask needs dask: pip install 'turbometrics[dask]'") from error
 
+from ._calibration import calibration_error
+from ._classification import (
+    accuracy_score,
+    balanced_accuracy_score,
+    cohen_kappa_score,
+    confusion_matrix,
+    f1_score,
+    fbeta_score,
+    jaccard_score,
+    matthews_corrcoef,
+    precision_recall_fscore_support,
+    precision_score,
+    recall_score,
+)
+from ._coco import CocoEvaluation, coco_evaluate
 from ._ranking import average_precision_score, best_threshold, precision_recall_curve, roc_auc_score, roc_curve
 
 __all__ = [
+    "CocoEvaluation",
+    "accuracy_score",
     "average_precision_score",
+    "balanced_accuracy_score",
     "best_threshold",
+    "calibration_error",
+    "coco_evaluate",
+    "cohen_kappa_score",
+    "confusion_matrix",
+    "f1_score",
+    "fbeta_score",
+    "jaccard_score",
+    "matthews_corrcoef",
     "precision_recall_curve",
+    "precision_recall_fscore_support",
+    "precision_score",
+    "recall_score",
     "roc_auc_score",
     "roc_curve",
 ]
