@@ -25,6 +25,13 @@ class LabelledState(NamedTuple):
     state: Any  # turbometrics.states.RankingState
 
 
+def implicit_positive_allowed(classes: np.ndarray) -> bool:
+    """Whether labels may go without ``pos_label`` (scikit-learn's rule:
+    {0, 1}, {-1, 1} or one of them; the positive class is then 1)."""
+    allowed = ([0, 1], [-1, 1], [0], [-1], [1])
+    return classes.dtype.kind not in "OUS" and any(np.array_equal(classes, a) for a in allowed)
+
+
 def _ranking_state_class() -> Any:
     from ..states import RankingState
 
@@ -47,14 +54,22 @@ def block_state(y_true: np.ndarray, y_score: np.ndarray, sample_weight: Optional
             raise ValueError("multiclass format is not supported: turbometrics.dask ranking metrics take binary "
                              f"y_true (this block holds the labels {labels.tolist()})")
         positive = labels[-1] if labels.shape[0] else None
+    if pos_label is None and not implicit_positive_allowed(labels):
+        # judged on the union of every block's labels (a block may hold {0}
+        # and another {-1}); until then count label 1 as positive
+        positive = 1
+    recorded = None if pos_label is None else positive
+    if sample_weight is not None and not np.all(sample_weight != 0):
+        kept = sample_weight != 0  # zero-weight rows form no threshold (the labels above still count them)
+        y_true, y_score, sample_weight = y_true[kept], np.asarray(y_score)[kept], sample_weight[kept]
     if y_true.shape[0] == 0:
         column = np.zeros(0, np.float64 if sample_weight is not None else np.int64)
-        return LabelledState(labels, positive, RankingState.from_table(np.asarray(y_score)[:0], column, column))
+        return LabelledState(labels, recorded, RankingState.from_table(np.asarray(y_score)[:0], column, column))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # one-class blocks are normal; the data set is judged after merging
         state = RankingState.from_arrays(y_true, y_score, sample_weight=sample_weight, pos_label=positive,
                                          n_threads=n_threads)
-    return LabelledState(labels, positive, state)
+    return LabelledState(labels, recorded, state)
 
 
 def merge_labelled(*parts: LabelledState) -> LabelledState:
