@@ -11,9 +11,13 @@ import numpy as np
 
 import dask
 
-from ._classification import _evaluate
+from .._params import str_options, validate
+from ._classification import evaluate
 from ._graph import block_states, check_split_every, tree_reduce
 from ._results import finish
+
+# CalibrationState's method for each norm
+_METHODS = {"l1": "ece", "l2": "rmsce", "max": "mce"}
 
 
 def _block_state(y_true: np.ndarray, y_prob: np.ndarray, sample_weight: Optional[np.ndarray] = None, *,
@@ -38,6 +42,7 @@ def calibration_error(y_true: Any, y_prob: Any, *, n_bins: int = 15, strategy: s
         confidence of the data set, so they cannot come from merged
         per-block states.
     """
+    validate("calibration_error", {"norm": norm}, {"norm": [str_options({"l1", "l2", "max"})]})
     if strategy != "uniform":
         raise ValueError(f"turbometrics.dask.calibration_error supports strategy='uniform' only, got {strategy!r}: "
                          "quantile bin edges depend on the whole data set and cannot be merged from blocks")
@@ -45,4 +50,4 @@ def calibration_error(y_true: Any, y_prob: Any, *, n_bins: int = 15, strategy: s
     build = partial(_block_state, n_bins=n_bins, mode=mode, pos_label=pos_label, n_threads=n_threads)
     blocks = block_states(build, y_true=y_true, y_prob=y_prob, sample_weight=sample_weight)
     merged = tree_reduce(blocks, every)
-    return finish(dask.delayed(_evaluate, pure=True)(merged, "calibration_error", {"norm": norm}), compute)
+    return finish(dask.delayed(evaluate, pure=True)(merged, _METHODS[norm], {}), compute)

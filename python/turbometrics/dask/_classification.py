@@ -4,7 +4,6 @@ in-memory function's own code on the merged counts)."""
 
 from __future__ import annotations
 
-import warnings
 from functools import partial
 from typing import Any, Dict, Optional
 
@@ -13,7 +12,7 @@ import numpy as np
 import dask
 
 from ._graph import block_states, check_split_every, tree_reduce
-from ._results import Warned, finish
+from ._results import Warned, finish, recorded
 
 
 def _block_state(y_true: np.ndarray, y_pred: np.ndarray, sample_weight: Optional[np.ndarray] = None, *,
@@ -23,11 +22,9 @@ def _block_state(y_true: np.ndarray, y_pred: np.ndarray, sample_weight: Optional
     return ConfusionState.from_arrays(y_true, y_pred, sample_weight=sample_weight, n_threads=n_threads)
 
 
-def _evaluate(state: Any, method: str, kwargs: Dict[str, Any]) -> Warned:
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        value = getattr(state, method)(**kwargs)
-    return Warned(value, [(str(w.message), w.category) for w in caught])
+def evaluate(state: Any, method: str, kwargs: Dict[str, Any]) -> Warned:
+    """The merged state's ``method`` with its warnings."""
+    return recorded(getattr(state, method), **kwargs)
 
 
 def _metric(method: str, y_true: Any, y_pred: Any, sample_weight: Any, n_threads: Optional[int], compute: bool,
@@ -36,7 +33,7 @@ def _metric(method: str, y_true: Any, y_pred: Any, sample_weight: Any, n_threads
     blocks = block_states(partial(_block_state, n_threads=n_threads), y_true=y_true, y_pred=y_pred,
                           sample_weight=sample_weight)
     merged = tree_reduce(blocks, every)
-    return finish(dask.delayed(_evaluate, pure=True)(merged, method, kwargs), compute)
+    return finish(dask.delayed(evaluate, pure=True)(merged, method, kwargs), compute)
 
 
 def confusion_matrix(y_true: Any, y_pred: Any, *, labels: Any = None, sample_weight: Any = None,

@@ -59,9 +59,6 @@ def block_state(y_true: np.ndarray, y_score: np.ndarray, sample_weight: Optional
         # and another {-1}); until then count label 1 as positive
         positive = 1
     recorded = None if pos_label is None else positive
-    if sample_weight is not None and not np.all(sample_weight != 0):
-        kept = sample_weight != 0  # zero-weight rows form no threshold (the labels above still count them)
-        y_true, y_score, sample_weight = y_true[kept], np.asarray(y_score)[kept], sample_weight[kept]
     if y_true.shape[0] == 0:
         column = np.zeros(0, np.float64 if sample_weight is not None else np.int64)
         return LabelledState(labels, recorded, RankingState.from_table(np.asarray(y_score)[:0], column, column))

@@ -17,7 +17,6 @@ per-range parts are exact integers), weighted within rounding.
 
 from __future__ import annotations
 
-import warnings
 from functools import partial
 from numbers import Integral
 from typing import Any, List, Optional, Tuple, Union
@@ -30,7 +29,7 @@ from .._exceptions import UndefinedMetricWarning
 from . import _range
 from ._graph import block_states, check_split_every, tree_reduce
 from ._labelled import GREATER, LabelledState, block_state, implicit_positive_allowed, merge_labelled
-from ._results import Warned, finish
+from ._results import Warned, finish, recorded
 
 MAX_AUTO_PARTITIONS = 64
 
@@ -68,8 +67,20 @@ def _check_curve_labels(labelled: LabelledState, pos_label: Any) -> None:
                          "take value in {0, 1} or {-1, 1} or pass pos_label explicitly.")
 
 
+def _without_rows(name: str, labelled: LabelledState, weighted: bool, **kwargs: Any) -> Warned:
+    """The in-memory result for data whose every weight is zero (or that is
+    empty): the same as on one zero-weight sample of each label present."""
+    import turbometrics
+
+    labels = labelled.labels
+    zeros = np.zeros(labels.shape[0])
+    return recorded(getattr(turbometrics, name), labels, zeros, sample_weight=zeros if weighted else None, **kwargs)
+
+
 # -- ROC AUC ---------------------------------------------------------------------------------
-def _auc_from_parts(labelled: LabelledState, totals: tuple, *parts: Any) -> Warned:
+def _auc_from_parts(labelled: LabelledState, totals: tuple, weighted: bool, *parts: Any) -> Warned:
+    if labelled.labels.shape[0] == 2 and totals[2] == 0:
+        return _without_rows("roc_auc_score", labelled, weighted)
     if labelled.labels.shape[0] != 2:
         return Warned(np.nan, [("Only one class is present in y_true. ROC AUC score is not defined in that case.",
                                 UndefinedMetricWarning)])
@@ -83,10 +94,7 @@ def _auc_of_state(labelled: LabelledState, max_fpr: Optional[float]) -> Warned:
     if labelled.labels.shape[0] != 2:
         return Warned(np.nan, [("Only one class is present in y_true. ROC AUC score is not defined in that case.",
                                 UndefinedMetricWarning)])
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        value = labelled.state.roc_auc(max_fpr=max_fpr)
-    return Warned(value, [(str(w.message), w.category) for w in caught])
+    return recorded(labelled.state.roc_auc, max_fpr=max_fpr)
 
 
 def roc_auc_score(y_true: Any, y_score: Any, *, average: Optional[str] = "macro", sample_weight: Any = None,
@@ -110,7 +118,8 @@ def roc_auc_score(y_true: Any, y_score: Any, *, average: Optional[str] = "macro"
         return finish(dask.delayed(_auc_of_state, pure=True)(merged, fpr_limit), compute)
     plan = _range.range_partition(blocks, n, every)
     parts = _range.per_bucket(_range.auc_part, plan)
-    return finish(dask.delayed(_auc_from_parts, pure=True)(plan.labels, plan.totals, *parts), compute)
+    weighted = sample_weight is not None
+    return finish(dask.delayed(_auc_from_parts, pure=True)(plan.labels, plan.totals, weighted, *parts), compute)
 
 
 # -- average precision -------------------------------------------------------------------------
@@ -123,10 +132,12 @@ def _check_ap_labels(labelled: LabelledState, pos_label: Any) -> None:
 _NO_POSITIVE = ("No positive class found in y_true, recall is set to one for all thresholds.", UserWarning)
 
 
-def _ap_from_parts(labelled: LabelledState, totals: tuple, pos_label: Any, *parts: int) -> Warned:
+def _ap_from_parts(labelled: LabelledState, totals: tuple, pos_label: Any, weighted: bool, *parts: int) -> Warned:
     from ..states import AP_SCALE
 
     _check_ap_labels(labelled, pos_label)
+    if totals[2] == 0:
+        return _without_rows("average_precision_score", labelled, weighted, pos_label=pos_label)
     if totals[0] == 0:
         return Warned(0.0, [_NO_POSITIVE])
     return Warned(max(0.0, sum(parts) / (1 << AP_SCALE)), [])
@@ -134,10 +145,7 @@ def _ap_from_parts(labelled: LabelledState, totals: tuple, pos_label: Any, *part
 
 def _ap_of_state(labelled: LabelledState, pos_label: Any) -> Warned:
     _check_ap_labels(labelled, pos_label)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        value = labelled.state.average_precision()
-    return Warned(value, [(str(w.message), w.category) for w in caught])
+    return recorded(labelled.state.average_precision)
 
 
 def average_precision_score(y_true: Any, y_score: Any, *, average: Optional[str] = "macro", pos_label: Any = 1,
@@ -154,25 +162,27 @@ def average_precision_score(y_true: Any, y_score: Any, *, average: Optional[str]
         return finish(dask.delayed(_ap_of_state, pure=True)(merged, pos_label), compute)
     plan = _range.range_partition(blocks, n, every)
     parts = _range.per_bucket(_range.ap_part, plan, plan.totals[0])
-    return finish(dask.delayed(_ap_from_parts, pure=True)(plan.labels, plan.totals, pos_label, *parts), compute)
+    return finish(dask.delayed(_ap_from_parts, pure=True)(plan.labels, plan.totals, pos_label,
+                                                          sample_weight is not None, *parts), compute)
 
 
 # -- curves and thresholds ----------------------------------------------------------------------
 def _curve_of_state(labelled: LabelledState, pos_label: Any, method: str, drop_intermediate: bool) -> Warned:
     _check_curve_labels(labelled, pos_label)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        value = getattr(labelled.state, method)(drop_intermediate=drop_intermediate)
-    return Warned(value, [(str(w.message), w.category) for w in caught])
+    return recorded(getattr(labelled.state, method), drop_intermediate=drop_intermediate)
 
 
-def _roc_from_pieces(labelled: LabelledState, totals: tuple, pos_label: Any, *pieces: Any) -> Warned:
+def _roc_from_pieces(labelled: LabelledState, totals: tuple, pos_label: Any, weighted: bool, *pieces: Any) -> Warned:
     _check_curve_labels(labelled, pos_label)
+    if totals[2] == 0:
+        return _without_rows("roc_curve", labelled, weighted, pos_label=pos_label)
     return Warned(_range.concatenate_roc(*pieces), _one_class_messages(totals[0], totals[1]))
 
 
-def _pr_from_pieces(labelled: LabelledState, totals: tuple, pos_label: Any, *pieces: Any) -> Warned:
+def _pr_from_pieces(labelled: LabelledState, totals: tuple, pos_label: Any, weighted: bool, *pieces: Any) -> Warned:
     _check_curve_labels(labelled, pos_label)
+    if totals[2] == 0:
+        return _without_rows("precision_recall_curve", labelled, weighted, pos_label=pos_label)
     return Warned(_range.concatenate_pr(*pieces), [_NO_POSITIVE] if totals[0] == 0 else [])
 
 
@@ -188,7 +198,8 @@ def _curve(method: str, piece: Any, combine: Any, y_true: Any, y_score: Any, pos
                       compute)
     plan = _range.range_partition(blocks, n, every)
     pieces = _range.per_bucket(piece, plan, bool(drop_intermediate))
-    return finish(dask.delayed(combine, pure=True)(plan.labels, plan.totals, pos_label, *pieces), compute)
+    return finish(dask.delayed(combine, pure=True)(plan.labels, plan.totals, pos_label, sample_weight is not None,
+                                                   *pieces), compute)
 
 
 def roc_curve(y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight: Any = None,
@@ -214,11 +225,14 @@ def precision_recall_curve(y_true: Any, y_score: Any, *, pos_label: Any = None, 
 
 def _best_of_state(labelled: LabelledState, pos_label: Any, metric: str, beta: float) -> Warned:
     _check_curve_labels(labelled, pos_label)
-    return Warned(labelled.state.best_threshold(metric, beta=beta), [])
+    return recorded(labelled.state.best_threshold, metric, beta=beta)
 
 
-def _best_from_pieces(labelled: LabelledState, pos_label: Any, *pieces: Any) -> Warned:
+def _best_from_pieces(labelled: LabelledState, totals: tuple, pos_label: Any, weighted: bool, metric: str,
+                      beta: float, *pieces: Any) -> Warned:
     _check_curve_labels(labelled, pos_label)
+    if totals[2] == 0:
+        return _without_rows("best_threshold", labelled, weighted, pos_label=pos_label, metric=metric, beta=beta)
     return Warned(_range.best_of(*pieces), [])
 
 
@@ -235,4 +249,6 @@ def best_threshold(y_true: Any, y_score: Any, *, metric: str = "f1", beta: float
         return finish(dask.delayed(_best_of_state, pure=True)(merged, pos_label, metric, beta), compute)
     plan = _range.range_partition(blocks, n, every)
     pieces = _range.per_bucket(_range.best_piece, plan, metric, beta)
-    return finish(dask.delayed(_best_from_pieces, pure=True)(plan.labels, pos_label, *pieces), compute)
+    return finish(dask.delayed(_best_from_pieces, pure=True)(plan.labels, plan.totals, pos_label,
+                                                             sample_weight is not None, metric, beta, *pieces),
+                  compute)

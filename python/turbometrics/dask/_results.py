@@ -17,6 +17,14 @@ class Warned(NamedTuple):
     warnings: List[Tuple[str, type]]
 
 
+def recorded(function: Any, *args: Any, **kwargs: Any) -> Warned:
+    """``function(*args, **kwargs)`` with the warnings it issues."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        value = function(*args, **kwargs)
+    return Warned(value, [(str(w.message), w.category) for w in caught])
+
+
 def _issue(result: Warned) -> Any:
     for message, category in result.warnings:
         warnings.warn(message, category, stacklevel=3)
