@@ -7,6 +7,7 @@ namespace py = pybind11;
 void register_threads(py::module_& m);
 void register_labels(py::module_& m);
 void register_ranking(py::module_& m);
+void register_states(py::module_& m);
 void register_density(py::module_& m);
 void register_calibration(py::module_& m);
 void register_stability(py::module_& m);
@@ -20,6 +21,7 @@ PYBIND11_MODULE(_core, m) {
   register_threads(m);
   register_labels(m);
   register_ranking(m);
+  register_states(m);
   register_density(m);
   register_calibration(m);
   register_stability(m);

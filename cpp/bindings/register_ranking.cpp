@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "numpy_views.hpp"
+#include "ranking_results.hpp"
 #include "turbometrics/ranking/score_table.hpp"
 #include "turbometrics/ranking/sweeps.hpp"
 #include "turbometrics/ranking/thresholds.hpp"
@@ -20,6 +21,7 @@
 
 namespace py = pybind11;
 using namespace turbometrics;
+using bindings::prefault_columns;
 using bindings::view_1d;
 
 namespace {
@@ -60,13 +62,6 @@ void raise_value_problems(const ranking::ValueProblems& problems) {
   throw py::error_already_set();
 }
 
-// Faults in the pages of new output columns (see prefault_huge_pages);
-// called without the GIL, on pointers taken with it.
-template <class... T>
-void prefault_columns(int64_t size, int n_threads, T*... columns) {
-  (prefault_huge_pages(columns, sizeof(T) * static_cast<size_t>(size), n_threads), ...);
-}
-
 // Builds the table for the array's dtype and weighting, then calls
 // sweep(table) with the GIL held; the sweep releases it while it runs.
 template <class Sweep>
@@ -93,122 +88,33 @@ py::object with_table(const py::array& y_score, const py::array& is_positive, co
 py::object roc_auc(const py::array& y_score, const py::array& is_positive, const std::optional<py::array>& weight,
                    std::optional<double> max_fpr, int n_threads,
                    int check_values) {
-  return with_table(y_score, is_positive, weight, n_threads, [&](const auto& table) -> py::object {
-    double value;
-    {
-      py::gil_scoped_release release;
-      value = max_fpr ? ranking::roc_area_up_to(table, *max_fpr, n_threads) : ranking::roc_auc(table, n_threads);
-    }
-    return py::make_tuple(value, table.total_positive(), table.total_negative());
-  }, check_values);
+  return with_table(
+      y_score, is_positive, weight, n_threads,
+      [&](const auto& table) { return bindings::roc_auc_of(table, max_fpr, n_threads); }, check_values);
 }
 
 py::object average_precision(const py::array& y_score, const py::array& is_positive,
                              const std::optional<py::array>& weight, int n_threads,
                              int check_values) {
-  return with_table(y_score, is_positive, weight, n_threads, [&](const auto& table) -> py::object {
-    double value;
-    {
-      py::gil_scoped_release release;
-      value = ranking::average_precision(table, n_threads);
-    }
-    return py::make_tuple(value, table.total_positive(), table.total_negative());
-  }, check_values);
+  return with_table(
+      y_score, is_positive, weight, n_threads,
+      [&](const auto& table) { return bindings::average_precision_of(table, n_threads); }, check_values);
 }
 
 py::object roc_curve(const py::array& y_score, const py::array& is_positive, const std::optional<py::array>& weight,
                      bool drop_intermediate, int n_threads,
                      int check_values) {
-  return with_table(y_score, is_positive, weight, n_threads, [&](const auto& table) -> py::object {
-    using Table = std::decay_t<decltype(table)>;
-    std::optional<ranking::KeptRows<Table, ranking::RocCorner>> kept;
-    bool in_place;
-    {
-      py::gil_scoped_release release;
-      kept.emplace(table, drop_intermediate, ranking::RocCorner{}, std::nullopt, n_threads, false);
-      // When every row of the first blocks is kept (as with continuous
-      // weights) the points are written in place, without a counting sweep;
-      // else (as with unit weights, where runs of one class are collinear)
-      // counted first, so that the outputs have their final size and
-      // nothing has to be moved.
-      in_place = kept->kept_fraction_of_first_rows(int64_t{1} << 16) == 1.0;
-      if (!in_place) kept->count_kept(n_threads);
-    }
-    const int64_t capacity = (in_place ? table.row_count() : kept->size()) + 1;
-    py::array_t<double> fpr(capacity), tpr(capacity), thresholds(capacity);
-    double* fpr_out = fpr.mutable_data();
-    double* tpr_out = tpr.mutable_data();
-    double* thresholds_out = thresholds.mutable_data();
-    int64_t points = capacity;
-    {
-      py::gil_scoped_release release;
-      prefault_columns(capacity, n_threads, fpr_out, tpr_out, thresholds_out);
-      // Rates are NaN when their total is not positive (scikit-learn's rule).
-      const double positives = static_cast<double>(table.total_positive());
-      const double negatives = static_cast<double>(table.total_negative());
-      const double nan = std::numeric_limits<double>::quiet_NaN();
-      auto rate = [nan](double value, double total) { return total > 0 ? value / total : nan; };
-      fpr_out[0] = rate(0.0, negatives);
-      tpr_out[0] = rate(0.0, positives);
-      thresholds_out[0] = std::numeric_limits<double>::infinity();
-      // Point i (after the one at +inf). (Captures by value, so that the
-      // sweep keeps the output pointers in registers.)
-      auto write = [=](int64_t i, const auto& row) {
-        fpr_out[i] = rate(static_cast<double>(row.negative), negatives);
-        tpr_out[i] = rate(static_cast<double>(row.positive), positives);
-        thresholds_out[i] = static_cast<double>(row.score);
-      };
-      if (in_place) {
-        points = ranking::write_kept_rows_in_place(table, *kept, 1, n_threads, write,
-                                                   [&](int64_t from, int64_t to, int64_t count) {
-                                                     for (double* column : {fpr_out, tpr_out, thresholds_out}) {
-                                                       std::memmove(column + to, column + from, sizeof(double) * count);
-                                                     }
-                                                   });
-      } else {
-        ranking::write_kept_rows(table, *kept, n_threads, [&](int64_t i, const auto& row) { write(i + 1, row); });
-      }
-    }
-    return py::make_tuple(bindings::leading_part(fpr, points), bindings::leading_part(tpr, points),
-                          bindings::leading_part(thresholds, points), table.total_positive(), table.total_negative());
-  }, check_values);
+  return with_table(
+      y_score, is_positive, weight, n_threads,
+      [&](const auto& table) { return bindings::roc_curve_of(table, drop_intermediate, n_threads); }, check_values);
 }
 
 py::object precision_recall_curve(const py::array& y_score, const py::array& is_positive,
                                   const std::optional<py::array>& weight, bool drop_intermediate, int n_threads,
                                   int check_values) {
-  return with_table(y_score, is_positive, weight, n_threads, [&](const auto& table) -> py::object {
-    using Table = std::decay_t<decltype(table)>;
-    using Score = typename Table::ScoreType;
-    std::optional<ranking::KeptRows<Table, ranking::PositiveChangeCorner>> kept;
-    {
-      py::gil_scoped_release release;
-      kept.emplace(table, drop_intermediate, ranking::PositiveChangeCorner{}, std::nullopt, n_threads);
-    }
-    const int64_t points = kept->size();
-    py::array_t<double> precision(points + 1), recall(points + 1);
-    py::array_t<Score> thresholds(points);
-    double* precision_out = precision.mutable_data();
-    double* recall_out = recall.mutable_data();
-    Score* thresholds_out = thresholds.mutable_data();
-    {
-      py::gil_scoped_release release;
-      prefault_columns(points, n_threads, precision_out, recall_out, thresholds_out);
-      // Increasing-threshold order, then the final (precision 1, recall 0).
-      const double positives = static_cast<double>(table.total_positive());
-      precision_out[points] = 1.0;
-      recall_out[points] = 0.0;
-      ranking::write_kept_rows(table, *kept, n_threads, [=](int64_t i, const auto& row) {
-        const int64_t at = points - 1 - i;
-        const double tps = static_cast<double>(row.positive);
-        const double predicted = tps + static_cast<double>(row.negative);
-        precision_out[at] = predicted != 0.0 ? tps / predicted : 0.0;
-        recall_out[at] = positives == 0.0 ? 1.0 : tps / positives;
-        thresholds_out[at] = row.score;
-      });
-    }
-    return py::make_tuple(precision, recall, thresholds, table.total_positive(), table.total_negative());
-  }, check_values);
+  return with_table(
+      y_score, is_positive, weight, n_threads,
+      [&](const auto& table) { return bindings::precision_recall_curve_of(table, drop_intermediate, n_threads); }, check_values);
 }
 
 py::object det_curve(const py::array& y_score, const py::array& is_positive, const std::optional<py::array>& weight,
@@ -245,8 +151,7 @@ py::object det_curve(const py::array& y_score, const py::array& is_positive, con
 }
 
 py::object score_table(const py::array& y_score, const py::array& is_positive, const std::optional<py::array>& weight,
-                       int n_threads,
-                       int check_values) {
+                       int n_threads, int check_values, bool per_row) {
   return with_table(y_score, is_positive, weight, n_threads, [&](const auto& table) -> py::object {
     using Table = std::decay_t<decltype(table)>;
     using Score = typename Table::ScoreType;
@@ -262,10 +167,17 @@ py::object score_table(const py::array& y_score, const py::array& is_positive, c
       prefault_columns(rows, n_threads, scores_out, positive_out, negative_out);
       parallel_for_dynamic(table.block_count(), n_threads, [&](int64_t b) {
         int64_t i = table.entry_row(b);
+        // Per row: the difference from the previous row's cumulative weight.
+        Weight positive_before = per_row ? table.entry_positive(b) : Weight{0};
+        Weight negative_before = per_row ? table.entry_negative(b) : Weight{0};
         table.for_each_row_of_block(b, [&](const auto& row) {
           scores_out[i] = row.score;
-          positive_out[i] = row.positive;
-          negative_out[i] = row.negative;
+          positive_out[i] = row.positive - positive_before;
+          negative_out[i] = row.negative - negative_before;
+          if (per_row) {
+            positive_before = row.positive;
+            negative_before = row.negative;
+          }
           ++i;
         });
       });
@@ -275,15 +187,8 @@ py::object score_table(const py::array& y_score, const py::array& is_positive, c
 }
 
 py::object roc_auc_delong(const py::array& y_score, const py::array& is_positive, int n_threads) {
-  return with_table(y_score, is_positive, std::nullopt, n_threads, [&](const auto& table) -> py::object {
-    double auc, variance;
-    {
-      py::gil_scoped_release release;
-      auc = ranking::roc_auc(table, n_threads);
-      variance = ranking::delong_variance(table, auc, n_threads);
-    }
-    return py::make_tuple(auc, variance, table.total_positive(), table.total_negative());
-  });
+  return with_table(y_score, is_positive, std::nullopt, n_threads,
+                    [&](const auto& table) { return bindings::roc_auc_delong_of(table, n_threads); });
 }
 
 py::object delong_components(const py::array& y_score, const py::array& is_positive, int n_threads) {
@@ -310,39 +215,12 @@ py::object delong_components(const py::array& y_score, const py::array& is_posit
   });
 }
 
-ranking::DecisionMetric decision_metric(const std::string& name) {
-  if (name == "fbeta") return ranking::DecisionMetric::f_beta;
-  if (name == "youden") return ranking::DecisionMetric::youden;
-  if (name == "accuracy") return ranking::DecisionMetric::accuracy;
-  if (name == "balanced_accuracy") return ranking::DecisionMetric::balanced_accuracy;
-  if (name == "mcc") return ranking::DecisionMetric::mcc;
-  throw std::invalid_argument("unknown decision metric: " + name);
-}
-
 py::object best_threshold(const py::array& y_score, const py::array& is_positive,
                           const std::optional<py::array>& weight, const std::string& metric, double beta,
                           int n_threads) {
-  const auto chosen = decision_metric(metric);
-  return with_table(y_score, is_positive, weight, n_threads, [&](const auto& table) -> py::object {
-    ranking::BestThreshold best;
-    {
-      py::gil_scoped_release release;
-      best = ranking::best_threshold(table, chosen, beta, n_threads);
-    }
-    const auto& c = best.confusion;
-    py::dict result;
-    result["threshold"] = best.threshold;
-    result["value"] = best.value;
-    result["precision"] = c.precision();
-    result["recall"] = c.tpr();
-    result["tpr"] = c.tpr();
-    result["fpr"] = c.fpr();
-    result["tp"] = c.tp;
-    result["fp"] = c.fp;
-    result["tn"] = c.tn;
-    result["fn"] = c.fn;
-    return result;
-  });
+  const auto chosen = bindings::decision_metric(metric);
+  return with_table(y_score, is_positive, weight, n_threads,
+                    [&](const auto& table) { return bindings::best_threshold_of(table, chosen, beta, n_threads); });
 }
 
 py::object metrics_at_thresholds(const py::array& y_score, const py::array& is_positive,
@@ -377,7 +255,7 @@ ranking::TableMetric table_metric_named(const std::string& metric, double beta, 
   } else if (metric == "average_precision") {
     table_metric.kind = ranking::BootstrapMetric::average_precision;
   } else {
-    table_metric.decision = decision_metric(metric);
+    table_metric.decision = bindings::decision_metric(metric);
     table_metric.beta = beta;
     table_metric.cutoff = cutoff;
   }
@@ -389,7 +267,7 @@ double table_metric(const DoubleColumn& scores, const CountColumn& positive, con
   const int64_t rows = scores.shape(0);
   if (positive.shape(0) != rows || negative.shape(0) != rows) throw std::invalid_argument("table columns differ");
   const auto evaluate = table_metric_named(metric, beta, cutoff);
-  return evaluate(ranking::CountTable(scores.data(), positive.data(), negative.data(), rows));
+  return evaluate(ranking::CountTable(scores.data(), positive.data(), negative.data(), rows, 1));
 }
 
 py::array_t<double> bootstrap_table_metric(const DoubleColumn& scores, const CountColumn& positive,
@@ -457,6 +335,7 @@ void register_ranking(py::module_& m) {
         "Distinct scores (float64, decreasing) with DeLong's structural components of a positive and of a "
         "negative at each, and the class totals.");
   m.def("score_table", &score_table, py::arg("y_score"), py::arg("is_positive"), py::arg("sample_weight"),
-        py::arg("n_threads"), py::arg("check_values") = 0,
-        "Distinct scores in descending order with cumulative positive and negative weight at each.");
+        py::arg("n_threads"), py::arg("check_values") = 0, py::arg("per_row") = false,
+        "Distinct scores in descending order with the positive and negative weight at or above each (cumulative), "
+        "or, with per_row, at each.");
 }

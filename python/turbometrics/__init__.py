@@ -51,6 +51,8 @@ from ._intervals import ConfidenceInterval, DeLongTest, bootstrap_ci, delong_tes
 from ._thresholds import BestThreshold, best_threshold, metrics_at_thresholds
 from ._top_k import top_k_accuracy_score
 from ._threads import get_num_threads, set_num_threads
+from . import states
+from .states import BinnedRankingState, RankingState
 
 __version__ = "0.1.0"
 
@@ -85,6 +87,9 @@ __all__ = [
     "delong_test",
     "metrics_at_thresholds",
     "roc_auc_ci",
+    "BinnedRankingState",
+    "RankingState",
+    "states",
     "top_k_accuracy_score",
     "gaussian_kde",
     "kde",

@@ -96,11 +96,17 @@ class BinaryInput:
 
     def thresholds_in_caller_dtype(self, thresholds: np.ndarray) -> np.ndarray:
         """Cast kernel thresholds back to the caller's score dtype."""
-        if thresholds.dtype == self.score_dtype:
-            return thresholds
-        if self.score_dtype.kind == "b":
-            return thresholds.view(np.bool_)
-        return thresholds.astype(self.score_dtype)
+        return scores_in_dtype(thresholds, self.score_dtype)
+
+
+def scores_in_dtype(scores: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """Kernel scores (from :func:`kernel_scores`) back in the caller's
+    ``dtype``: the array itself, a bool view, or an exact cast."""
+    if scores.dtype == dtype:
+        return scores
+    if dtype.kind == "b":
+        return scores.view(np.bool_)
+    return scores.astype(dtype)
 
 
 def kernel_scores(y_score: np.ndarray) -> np.ndarray:

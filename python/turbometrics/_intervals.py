@@ -68,9 +68,8 @@ _CONFIDENCE = real_interval(0.0, 1.0, "neither")
 def _table(data: BinaryInput, n_threads: int) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Distinct scores (float64, decreasing) and positive and negative
     counts at each."""
-    scores, positive, negative = _core.score_table(*data.kernel_args(n_threads))
-    at = (np.diff(positive, prepend=0), np.diff(negative, prepend=0))
-    return scores.astype(np.float64, copy=False), at[0], at[1]
+    scores, positive, negative = _core.score_table(*data.kernel_args(n_threads), 0, True)
+    return scores.astype(np.float64, copy=False), positive, negative
 
 
 def _seed(random_state: Any) -> int:
@@ -140,13 +139,25 @@ def roc_auc_ci(y_true: Any, y_score: Any, *, confidence: float = 0.95, method: s
     data = binary_input(y_true, y_score, pos_label, None)
     if method == "delong":
         scores, is_positive, _, kernel_threads = data.kernel_args(threads)
-        auc, variance, n_positive, n_negative = _core.roc_auc_delong(scores, is_positive, kernel_threads)
-        if not _both_classes(n_positive, n_negative, "ROC AUC"):
-            return ConfidenceInterval(math.nan, math.nan, math.nan, confidence, method, math.nan)
-        half_width = NormalDist().inv_cdf(0.5 + confidence / 2.0) * math.sqrt(variance)
-        return ConfidenceInterval(auc, max(0.0, auc - half_width), min(1.0, auc + half_width), confidence, method,
-                                  math.sqrt(variance))
-    scores, positive, negative = _table(data, threads)
+        return delong_interval(*_core.roc_auc_delong(scores, is_positive, kernel_threads), confidence)
+    return bootstrap_auc_interval(*_table(data, threads), confidence, n_bootstraps, random_state, threads)
+
+
+def delong_interval(auc: float, variance: float, n_positive: float, n_negative: float,
+                    confidence: float) -> ConfidenceInterval:
+    """DeLong's interval from a table's DeLong kernel result."""
+    if not _both_classes(n_positive, n_negative, "ROC AUC"):
+        return ConfidenceInterval(math.nan, math.nan, math.nan, confidence, "delong", math.nan)
+    half_width = NormalDist().inv_cdf(0.5 + confidence / 2.0) * math.sqrt(variance)
+    return ConfidenceInterval(auc, max(0.0, auc - half_width), min(1.0, auc + half_width), confidence, "delong",
+                              math.sqrt(variance))
+
+
+def bootstrap_auc_interval(scores: np.ndarray, positive: np.ndarray, negative: np.ndarray, confidence: float,
+                           n_bootstraps: int, random_state: Any, threads: int) -> ConfidenceInterval:
+    """The bootstrap interval of the ROC AUC of the table given by float64
+    scores (descending) and per-row counts."""
+    method = "bootstrap"
     if not _both_classes(positive.sum(), negative.sum(), "ROC AUC"):
         return ConfidenceInterval(math.nan, math.nan, math.nan, confidence, method, math.nan)
     auc = _core.table_metric(scores, positive, negative, "roc_auc", 1.0, 0.5)

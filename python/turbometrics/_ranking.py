@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import warnings
 from functools import partial
-from typing import Any, Optional, Tuple, Union
+from typing import Any, Callable, Optional, Tuple, Union
 
 import numpy as np
 
@@ -251,10 +251,20 @@ def _binary_roc_auc(target: Target, y_score: np.ndarray, sample_weight: Optional
     with data.raising_value_errors():
         area, positives, negatives = _core.roc_auc(scores, is_positive, weights, partial_fpr, kernel_threads,
                                                    data.check_values)
+    return roc_auc_from_area(area, positives, negatives, partial_fpr,
+                             lambda: _core.roc_curve(scores, is_positive, weights, True, kernel_threads))
+
+
+def roc_auc_from_area(area: float, positives: float, negatives: float, partial_fpr: Optional[float],
+                      roc_curve_kernel: Callable[[], tuple]) -> float:
+    """The ROC AUC from a table's area sweep: the area itself, or McClish's
+    standardised partial area when ``partial_fpr`` is set. With a class of
+    zero or negative total weight scikit-learn's rates are NaN; its
+    arithmetic is then followed on the curve (``roc_curve_kernel()``, a
+    roc_curve kernel's result with drop_intermediate), warnings and errors
+    included."""
     if positives <= 0 or negatives <= 0:
-        # Zero or negative total weight of a class: scikit-learn's rates are
-        # NaN; follow its arithmetic on the curve, warnings and errors included.
-        fpr, tpr, _, _, _ = _core.roc_curve(scores, is_positive, weights, True, kernel_threads)
+        fpr, tpr, _, _, _ = roc_curve_kernel()
         _warn_if_one_class(positives, negatives)
         return _area_from_curve(fpr, tpr, partial_fpr)
     if partial_fpr is None:

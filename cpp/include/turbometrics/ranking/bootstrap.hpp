@@ -12,51 +12,14 @@
 #include <vector>
 
 #include "../parallel.hpp"
-#include "score_table.hpp"
+#include "array_table.hpp"
 #include "sweeps.hpp"
 #include "thresholds.hpp"
 
 namespace turbometrics::ranking {
 
-// A table given by per-row counts (rows in decreasing score order), swept
-// as one block. It has the interface the sweeps read.
-class CountTable {
- public:
-  using Weight = int64_t;
-  using TableRow = Row<double, int64_t>;
-
-  CountTable(const double* scores, const int64_t* positive, const int64_t* negative, int64_t rows)
-      : scores_(scores), positive_(positive), negative_(negative), rows_(rows) {
-    for (int64_t r = 0; r < rows; ++r) {
-      total_positive_ += positive[r];
-      total_negative_ += negative[r];
-    }
-  }
-
-  int64_t block_count() const { return 1; }
-  int64_t row_count() const { return rows_; }
-  int64_t entry_row(int64_t) const { return 0; }
-  Weight entry_positive(int64_t) const { return 0; }
-  Weight entry_negative(int64_t) const { return 0; }
-  Weight total_positive() const { return total_positive_; }
-  Weight total_negative() const { return total_negative_; }
-
-  template <class Visit>
-  void for_each_row_of_block(int64_t, Visit&& visit) const {
-    Weight positive = 0, negative = 0;
-    for (int64_t r = 0; r < rows_; ++r) {
-      positive += positive_[r];
-      negative += negative_[r];
-      visit(TableRow{scores_[r], positive, negative});
-    }
-  }
-
- private:
-  const double* scores_;
-  const int64_t *positive_, *negative_;
-  int64_t rows_;
-  Weight total_positive_ = 0, total_negative_ = 0;
-};
+// A table given by per-row counts (rows in decreasing score order).
+using CountTable = ArrayTable<double, int64_t>;
 
 // splitmix64: a small, well-mixed 64-bit generator.
 class SplitMix64 {
@@ -100,9 +63,11 @@ struct TableMetric {
     }
     Confusion confusion{0.0, 0.0, static_cast<double>(table.total_positive()),
                         static_cast<double>(table.total_negative())};
-    table.for_each_row_of_block(0, [&](const CountTable::TableRow& row) {
-      if (row.score >= cutoff) confusion = confusion_at(table, row);
-    });
+    for (int64_t b = 0; b < table.block_count(); ++b) {
+      table.for_each_row_of_block(b, [&](const CountTable::TableRow& row) {
+        if (row.score >= cutoff) confusion = confusion_at(table, row);
+      });
+    }
     return confusion.value(decision, beta * beta);
   }
 };
@@ -131,7 +96,7 @@ inline std::vector<double> bootstrap(const double* scores, const int64_t* positi
       const int64_t n_negative = static_cast<int64_t>(negative_rows.size());
       for (int64_t i = 0; i < n_positive; ++i) ++drawn_positive[positive_rows[generator.below(n_positive)]];
       for (int64_t i = 0; i < n_negative; ++i) ++drawn_negative[negative_rows[generator.below(n_negative)]];
-      values[replicate] = metric(CountTable(scores, drawn_positive.data(), drawn_negative.data(), rows));
+      values[replicate] = metric(CountTable(scores, drawn_positive.data(), drawn_negative.data(), rows, 1));
     }
   });
   return values;

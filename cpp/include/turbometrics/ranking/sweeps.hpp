@@ -15,6 +15,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "../exact_sum.hpp"
 #include "../parallel.hpp"
 #include "score_table.hpp"
 
@@ -87,6 +88,52 @@ double roc_area_up_to(const Table& table, double max_fpr, int n_threads) {
   return sum_in_order(parts);
 }
 
+#ifdef __SIZEOF_INT128__
+using WideCount = unsigned __int128;
+#else
+using WideCount = long double;
+#endif
+
+// Twice the area under the (unnormalised) ROC step curve of the table's
+// rows: the sum over rows of negative_r * (positive_above_r + positive_at_or_above_r),
+// i.e. the rank-sum statistic with ties counted one half, times two,
+// cumulative weights including the table's entry offsets. Exact (in
+// 128-bit integers) for integer weights, a compensated sum in weight units
+// otherwise; block parts are combined in block order.
+template <class Table>
+auto twice_rank_area(const Table& table, int n_threads) {
+  using Weight = typename Table::Weight;
+  using Sum = std::conditional_t<std::is_integral_v<Weight>, WideCount, double>;
+  const auto parts = sweep_blocks(table, n_threads, [&](int64_t b) -> Sum {
+    Weight previous_positive = table.entry_positive(b), previous_negative = table.entry_negative(b);
+    if constexpr (std::is_integral_v<Weight>) {
+      WideCount twice_area = 0;
+      table.for_each_row_of_block(b, [&](const auto& row) {
+        twice_area += static_cast<WideCount>(static_cast<uint64_t>(row.negative - previous_negative)) *
+                      static_cast<uint64_t>(row.positive + previous_positive);
+        previous_positive = row.positive;
+        previous_negative = row.negative;
+      });
+      return twice_area;
+    } else {
+      CompensatedSum twice_area;
+      table.for_each_row_of_block(b, [&](const auto& row) {
+        twice_area.add((row.negative - previous_negative) * (row.positive + previous_positive));
+        previous_positive = row.positive;
+        previous_negative = row.negative;
+      });
+      return twice_area.value();
+    }
+  });
+  if constexpr (std::is_integral_v<Weight>) {
+    WideCount twice_area = 0;
+    for (const WideCount& part : parts) twice_area += part;
+    return twice_area;
+  } else {
+    return sum_in_order(parts);
+  }
+}
+
 // Area under the ROC curve by the trapezoid rule, from (0, 0). Unweighted,
 // the area is accumulated exactly in integers as the rank-sum statistic
 // (ties count one half) and divided once; weighted, it is a compensated sum
@@ -94,43 +141,29 @@ double roc_area_up_to(const Table& table, double max_fpr, int n_threads) {
 template <class Table>
 double roc_auc(const Table& table, int n_threads) {
   using Weight = typename Table::Weight;
-  const Weight positives = table.total_positive(), negatives = table.total_negative();
   if constexpr (std::is_integral_v<Weight>) {
-#ifdef __SIZEOF_INT128__
-    using Wide = unsigned __int128;
-#else
-    using Wide = long double;
-#endif
-    const auto parts = sweep_blocks(table, n_threads, [&](int64_t b) {
-      Wide twice_area = 0;
-      Weight previous_positive = table.entry_positive(b), previous_negative = table.entry_negative(b);
-      table.for_each_row_of_block(b, [&](const auto& row) {
-        twice_area += static_cast<Wide>(static_cast<uint64_t>(row.negative - previous_negative)) *
-                      static_cast<uint64_t>(row.positive + previous_positive);
-        previous_positive = row.positive;
-        previous_negative = row.negative;
-      });
-      return twice_area;
-    });
-    Wide twice_area = 0;
-    for (const Wide& part : parts) twice_area += part;
-    return static_cast<double>(twice_area) /
-           (2.0 * static_cast<double>(positives) * static_cast<double>(negatives));
+    return static_cast<double>(twice_rank_area(table, n_threads)) /
+           (2.0 * static_cast<double>(table.total_positive()) * static_cast<double>(table.total_negative()));
   } else {
     return roc_area_up_to(table, std::numeric_limits<double>::infinity(), n_threads);
   }
 }
 
-// Average precision: the sum over thresholds of (R_n - R_{n-1}) * P_n,
-// clipped at 0. With no positive weight recall is 1 everywhere
-// (scikit-learn's rule).
+// The per-row terms of the average precision, (R_r - R_{r-1}) * P_r with
+// R = cumulative positive weight / `positives` and P = cumulative positive
+// / cumulative total weight (0 where nothing is predicted positive), summed
+// exactly. Rows continue the table's entry offsets; R_{-1} is 0 for a table
+// without positive offset. With no positive weight recall is 1 everywhere
+// (scikit-learn's rule). Each term is rounded as in double arithmetic, but
+// their sum is exact, so any partition of the rows into tables gives parts
+// whose exact sum is the whole table's.
 template <class Table>
-double average_precision(const Table& table, int n_threads) {
-  const double positives = static_cast<double>(table.total_positive());
+ExactSum average_precision_terms(const Table& table, double positives, int n_threads) {
   auto recall_of = [&](double tps) { return positives == 0.0 ? 1.0 : tps / positives; };
   const auto parts = sweep_blocks(table, n_threads, [&](int64_t b) {
-    CompensatedSum sum;
-    double previous_recall = b == 0 ? 0.0 : recall_of(static_cast<double>(table.entry_positive(b)));
+    ExactSum sum;
+    const double entry = static_cast<double>(table.entry_positive(b));
+    double previous_recall = b == 0 && entry == 0.0 ? 0.0 : recall_of(entry);
     table.for_each_row_of_block(b, [&](const auto& row) {
       const double tps = static_cast<double>(row.positive);
       const double predicted = tps + static_cast<double>(row.negative);
@@ -139,9 +172,19 @@ double average_precision(const Table& table, int n_threads) {
       sum.add((recall - previous_recall) * precision);
       previous_recall = recall;
     });
-    return sum.value();
+    return sum;
   });
-  return std::fmax(0.0, sum_in_order(parts));
+  ExactSum total;
+  for (const ExactSum& part : parts) total.add(part);
+  return total;
+}
+
+// Average precision: the sum over thresholds of (R_n - R_{n-1}) * P_n,
+// correctly rounded from the exact sum of the terms, clipped at 0.
+template <class Table>
+double average_precision(const Table& table, int n_threads) {
+  const double positives = static_cast<double>(table.total_positive());
+  return std::fmax(0.0, average_precision_terms(table, positives, n_threads).value());
 }
 
 // ROC rule: a row is a corner unless it is collinear with its neighbours

@@ -1,0 +1,278 @@
+"""BinnedRankingState: fixed-memory ranking summaries with proven error bounds.
+
+Scores are mapped to ``n_bins`` bins by a non-decreasing function of the
+score, and each bin keeps only its positive and negative weight. Pairs of
+samples in different bins are ordered exactly; only the order inside a bin
+is lost, which bounds the error of every metric:
+
+* ROC AUC (ties count one half): counting each same-bin (positive,
+  negative) pair one half, the error of a pair is at most 1/2, so
+  ``|AUC - value| <= sum_b pos_b * neg_b / (2 P N)``.
+* Average precision (scikit-learn's step sum, ties sharing the precision
+  at the end of their group): entering bin b with cumulative weights
+  (T, F), the precision credited to positive weight at cumulative
+  ``T + x`` lies between ``(T + x) / (T + F + neg_b + x)`` (every negative
+  of the bin first) and ``(T + pos_b) / (T + F + pos_b)`` (the bin's
+  positives as one tie group before its negatives), so the bin contributes
+  between ``(pos_b - (F + neg_b) * log1p(pos_b / (T + F + neg_b))) / P``
+  (the integral of the lower precision) and
+  ``pos_b * (T + pos_b) / (T + F + pos_b) / P``; ``value`` is the middle of
+  the summed interval and ``max_error`` its half-width. (Needs
+  non-negative weights.)
+
+Bounds are for exact arithmetic; ``max_error`` is widened by 1e-12 (relative)
+and 1e-15 (absolute) to cover floating-point rounding.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, NamedTuple, Optional, Tuple
+
+import numpy as np
+
+from .. import _core
+from .._binary_input import prepare_binary
+from .._ranking import average_precision_score, roc_auc_score
+from .._threads import resolve_threads, threads_for
+from .._validation import as_array, column_or_1d, num_samples, type_of_target
+
+_VERSION = 1
+_STRATEGIES = ("bits", "uniform")
+_MAX_BITS = 24
+_RELATIVE_SLACK = 1e-12
+_ABSOLUTE_SLACK = 1e-15
+
+
+class BinnedValue(NamedTuple):
+    """A metric of binned data: ``|true value - value| <= max_error``."""
+
+    value: float
+    max_error: float
+
+
+class BinnedRankingState:
+    """Per-bin positive and negative weight of binary ranking data.
+
+    Parameters
+    ----------
+    n_bins : int, default=65536
+        Number of bins; with ``strategy="bits"`` a power of two from 2 to
+        2**24.
+    strategy : {'bits', 'uniform'}, default='bits'
+        'bits': the bin is the top ``log2(n_bins)`` bits of the score's
+        order-preserving 64-bit key (float64 bit pattern with the sign
+        handled; -0.0 is 0.0), i.e. bins of equal relative width,
+        independent of the scores' range. 'uniform': ``n_bins`` equal bins
+        over ``range``; scores outside it go to the end bins.
+    range : (float, float), required for 'uniform'
+        ``(lo, hi)`` with ``lo < hi``, both finite.
+    pos_label : int, float, bool or str, default=None
+        As in :class:`RankingState`.
+
+    Notes
+    -----
+    Memory: two arrays of ``n_bins`` int64 counts (float64 weights when
+    weighted), whatever the data size. Merging needs identical bins.
+    """
+
+    def __init__(self, n_bins: int = 65536, *, strategy: str = "bits", range: Optional[Tuple[float, float]] = None,
+                 pos_label: Any = None) -> None:
+        if strategy not in _STRATEGIES:
+            raise ValueError(f"strategy must be one of {_STRATEGIES}, got {strategy!r}")
+        if isinstance(n_bins, bool) or not isinstance(n_bins, (int, np.integer)) or n_bins < 1:
+            raise ValueError(f"n_bins must be a positive int, got {n_bins!r}")
+        n_bins = int(n_bins)
+        if strategy == "bits":
+            if n_bins < 2 or n_bins > 2**_MAX_BITS or n_bins & (n_bins - 1):
+                raise ValueError(f"n_bins must be a power of two from 2 to 2**{_MAX_BITS} for strategy='bits', "
+                                 f"got {n_bins}")
+            if range is not None:
+                raise ValueError("range is only used with strategy='uniform'")
+        else:
+            if range is None or len(range) != 2:
+                raise ValueError("strategy='uniform' needs range=(lo, hi)")
+            lo, hi = float(range[0]), float(range[1])
+            if not (math.isfinite(lo) and math.isfinite(hi) and lo < hi):
+                raise ValueError(f"range must be finite with lo < hi, got {range!r}")
+            range = (lo, hi)
+        self.n_bins = n_bins
+        self.strategy = strategy
+        self.range = range
+        self.pos_label = pos_label
+        self._positive = np.zeros(n_bins, np.int64)
+        self._negative = np.zeros(n_bins, np.int64)
+        self._has_positive = False
+        self._has_negative = False
+
+    # -- construction ------------------------------------------------------------------------
+    @classmethod
+    def from_arrays(cls, y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: Any = None,
+                    n_bins: int = 65536, strategy: str = "bits", range: Optional[Tuple[float, float]] = None,
+                    n_threads: Optional[int] = None) -> "BinnedRankingState":
+        """The binned state of one data set."""
+        state = cls(n_bins, strategy=strategy, range=range, pos_label=pos_label)
+        return state.update(y_true, y_score, sample_weight=sample_weight, n_threads=n_threads)
+
+    def update(self, y_true: Any, y_score: Any, *, sample_weight: Any = None,
+               n_threads: Optional[int] = None) -> "BinnedRankingState":
+        """Add a batch in place (validated as the in-memory functions
+        validate it; an empty batch adds nothing); returns self."""
+        resolve_threads(n_threads)
+        if num_samples(y_true) == 0 and num_samples(y_score) == 0:
+            column_or_1d(as_array(y_score))
+            if sample_weight is not None:
+                self._promote()
+            return self
+        target = type_of_target(y_true, input_name="y_true")
+        data = prepare_binary(target, y_score, self.pos_label, sample_weight)
+        bins = self.bins_of(data.scores)
+        is_positive = data.is_positive.astype(bool, copy=False)
+        if data.weights is None and not self.weighted:
+            positive = np.bincount(bins[is_positive], minlength=self.n_bins)
+            negative = np.bincount(bins[~is_positive], minlength=self.n_bins)
+        else:
+            self._promote()
+            weights = np.ones(bins.shape[0]) if data.weights is None else data.weights
+            positive = np.bincount(bins[is_positive], weights[is_positive], minlength=self.n_bins)
+            negative = np.bincount(bins[~is_positive], weights[~is_positive], minlength=self.n_bins)
+        self._positive = self._positive + positive
+        self._negative = self._negative + negative
+        self._has_positive |= bool(is_positive.any())
+        self._has_negative |= not bool(is_positive.all())
+        return self
+
+    def bins_of(self, scores: Any) -> np.ndarray:
+        """The bin (0 = lowest scores) of each score: a non-decreasing
+        function of the score."""
+        values = np.asarray(scores).astype(np.float64) + 0.0  # -0.0 -> 0.0
+        if self.strategy == "uniform":
+            lo, hi = self.range
+            position = np.floor((values - lo) / (hi - lo) * self.n_bins)
+            return np.clip(position, 0, self.n_bins - 1).astype(np.int64)
+        bits = values.view(np.uint64)
+        negative = (bits >> np.uint64(63)).astype(bool)
+        keys = np.where(negative, ~bits, bits | np.uint64(1 << 63))
+        shift = np.uint64(64 - (self.n_bins.bit_length() - 1))
+        return (keys >> shift).astype(np.int64)
+
+    def _promote(self) -> None:
+        self._positive = self._positive.astype(np.float64, copy=False)
+        self._negative = self._negative.astype(np.float64, copy=False)
+
+    # -- merging -----------------------------------------------------------------------------
+    def merge(self, other: "BinnedRankingState") -> "BinnedRankingState":
+        """The state of both data sets (a new state); bins must be identical."""
+        if not isinstance(other, BinnedRankingState):
+            raise TypeError(f"cannot merge BinnedRankingState with {type(other).__name__}")
+        for name in ("n_bins", "strategy", "range"):
+            if getattr(self, name) != getattr(other, name):
+                raise ValueError(f"cannot merge binned states of different {name}: {getattr(self, name)!r} and "
+                                 f"{getattr(other, name)!r}")
+        if self.pos_label is not None and other.pos_label is not None and self.pos_label != other.pos_label:
+            raise ValueError(f"cannot merge states of different pos_label: {self.pos_label!r} and "
+                             f"{other.pos_label!r}")
+        result = BinnedRankingState(self.n_bins, strategy=self.strategy, range=self.range,
+                                    pos_label=self.pos_label if self.pos_label is not None else other.pos_label)
+        result._positive = self._positive + other._positive
+        result._negative = self._negative + other._negative
+        result._has_positive = self._has_positive or other._has_positive
+        result._has_negative = self._has_negative or other._has_negative
+        return result
+
+    def __add__(self, other: Any) -> "BinnedRankingState":
+        if not isinstance(other, BinnedRankingState):
+            return NotImplemented
+        return self.merge(other)
+
+    def __radd__(self, other: Any) -> "BinnedRankingState":
+        if isinstance(other, int) and other == 0:
+            return self
+        return NotImplemented
+
+    # -- the bins ----------------------------------------------------------------------------
+    @property
+    def positive(self) -> np.ndarray:
+        """Positive weight per bin (bin 0 = lowest scores)."""
+        return self._positive
+
+    @property
+    def negative(self) -> np.ndarray:
+        return self._negative
+
+    @property
+    def weighted(self) -> bool:
+        return self._positive.dtype.kind == "f"
+
+    # -- metrics -----------------------------------------------------------------------------
+    def roc_auc(self, *, n_threads: Optional[int] = None) -> BinnedValue:
+        """ROC AUC with same-bin pairs counted one half, and the bound
+        ``sum_b |pos_b| |neg_b| / (2 |P| |N|)`` on its distance to the
+        AUC of the unbinned data. NaN (with scikit-learn's warning) when a
+        class is absent or has no positive total weight."""
+        if not (self._has_positive and self._has_negative):
+            one_class = np.array([1] if self._has_positive else [0])
+            return BinnedValue(roc_auc_score(one_class, np.zeros(1)), math.nan)
+        positive, negative = self._descending()
+        total_positive, total_negative = float(positive.sum()), float(negative.sum())
+        if not (total_positive > 0 and total_negative > 0):
+            return BinnedValue(math.nan, math.nan)
+        scores = np.arange(positive.shape[0] - 1, -1, -1, dtype=np.int64)
+        threads = threads_for(resolve_threads(n_threads), positive.shape[0])
+        area, _, _ = _core.state_roc_auc(scores, positive, negative, None, threads)
+        same_bin = float(np.dot(np.abs(positive).astype(np.float64), np.abs(negative).astype(np.float64)))
+        bound = same_bin / (2.0 * total_positive * total_negative)
+        return BinnedValue(float(area), _widened(bound))
+
+    def average_precision(self) -> BinnedValue:
+        """Average precision: the middle of the interval the bins allow,
+        and its half-width (see the module notes). 0.0 with scikit-learn's
+        warning when there is no positive weight."""
+        positive, negative = self._descending()
+        positive, negative = positive.astype(np.float64), negative.astype(np.float64)
+        if (positive < 0).any() or (negative < 0).any():
+            raise ValueError("the average precision bound needs non-negative weights")
+        total_positive = float(positive.sum())
+        if total_positive == 0:
+            return BinnedValue(average_precision_score(np.zeros(1), np.zeros(1)), 0.0)
+        before_positive = np.cumsum(positive) - positive
+        before_negative = np.cumsum(negative) - negative
+        predicted_high = before_positive + before_negative + positive
+        with np.errstate(divide="ignore", invalid="ignore"):
+            upper = np.where(positive > 0, positive * (before_positive + positive) / predicted_high, 0.0)
+            entering = before_positive + before_negative + negative
+            lower = np.where(entering > 0,
+                             positive - (before_negative + negative) * np.log1p(positive / entering), positive)
+        lower = np.where(positive > 0, lower, 0.0)
+        low, high = math.fsum(lower) / total_positive, math.fsum(upper) / total_positive
+        return BinnedValue((low + high) / 2.0, _widened((high - low) / 2.0))
+
+    def _descending(self) -> Tuple[np.ndarray, np.ndarray]:
+        """Per-bin weights of the non-empty bins, highest scores first."""
+        occupied = (self._positive != 0) | (self._negative != 0)
+        return (np.ascontiguousarray(self._positive[occupied][::-1]),
+                np.ascontiguousarray(self._negative[occupied][::-1]))
+
+    # -- pickling ----------------------------------------------------------------------------
+    def __getstate__(self) -> dict:
+        return {"version": _VERSION, "n_bins": self.n_bins, "strategy": self.strategy, "range": self.range,
+                "pos_label": self.pos_label, "positive": self._positive, "negative": self._negative,
+                "has_positive": self._has_positive, "has_negative": self._has_negative}
+
+    def __setstate__(self, state: dict) -> None:
+        version = state.get("version") if isinstance(state, dict) else None
+        if version != _VERSION:
+            raise ValueError(f"cannot read a BinnedRankingState pickled by version {version!r} (this turbometrics "
+                             f"reads version {_VERSION})")
+        self.__init__(state["n_bins"], strategy=state["strategy"], range=state["range"],
+                      pos_label=state["pos_label"])
+        self._positive, self._negative = state["positive"], state["negative"]
+        self._has_positive, self._has_negative = state["has_positive"], state["has_negative"]
+
+    def __repr__(self) -> str:
+        return (f"BinnedRankingState(n_bins={self.n_bins}, strategy={self.strategy!r}, range={self.range!r}, "
+                f"positive={self._positive.sum()}, negative={self._negative.sum()})")
+
+
+def _widened(bound: float) -> float:
+    return bound * (1.0 + _RELATIVE_SLACK) + _ABSOLUTE_SLACK
