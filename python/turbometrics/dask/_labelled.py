@@ -15,8 +15,12 @@ from typing import Any, NamedTuple, Optional
 
 import numpy as np
 
-# ``pos_label`` value meaning "the greater of the two labels" (roc_auc_score).
-GREATER = "__greater_label__"
+class GreaterLabel:
+    """``pos_label`` meaning "the greater of the two labels" (roc_auc_score);
+    a class, so that it survives pickling to the workers."""
+
+
+GREATER = GreaterLabel()
 
 
 class LabelledState(NamedTuple):
@@ -49,7 +53,7 @@ def block_state(y_true: np.ndarray, y_score: np.ndarray, sample_weight: Optional
     RankingState = _ranking_state_class()
     labels = np.unique(y_true)
     positive = pos_label
-    if pos_label is GREATER or (isinstance(pos_label, str) and pos_label == GREATER):
+    if isinstance(pos_label, GreaterLabel):
         if labels.shape[0] > 2:
             raise ValueError("multiclass format is not supported: turbometrics.dask ranking metrics take binary "
                              f"y_true (this block holds the labels {labels.tolist()})")

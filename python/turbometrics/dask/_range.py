@@ -27,7 +27,7 @@ import numpy as np
 import dask
 
 from ._graph import tree_reduce
-from ._labelled import LabelledState, empty_like
+from ._labelled import LabelledState, empty_like, merge_labelled
 
 # Sampled distinct scores per block and bucket.
 SAMPLES_PER_BUCKET = 16
@@ -120,8 +120,7 @@ class RangePartition(NamedTuple):
 
 
 def _labels_only(*parts: LabelledState) -> LabelledState:
-    from ._labelled import merge_labelled
-
+    """The merged labels of ``parts`` (their tables left out)."""
     return merge_labelled(*(LabelledState(p.labels, p.positive_label, empty_like(p.state)) for p in parts))
 
 
@@ -131,8 +130,6 @@ def _totals(*summaries: BucketSummary) -> tuple:
 
 def range_partition(blocks: List[Any], n_buckets: int, split_every: int) -> RangePartition:
     """The bucket graph of Delayed per-block LabelledStates."""
-    from ._labelled import merge_labelled
-
     samples = [dask.delayed(_sample, pure=True)(b, SAMPLES_PER_BUCKET * n_buckets) for b in blocks]
     edges = dask.delayed(_edges, pure=True)(n_buckets, *samples)
     pieces = [dask.delayed(_split, pure=True, nout=n_buckets)(b, edges, n_buckets) for b in blocks]
@@ -188,27 +185,30 @@ def _own_points(thresholds: np.ndarray, state: Any) -> np.ndarray:
     return (thresholds <= state.scores[0]) & (thresholds >= state.scores[-1])
 
 
-def roc_piece(part: LabelledState, layouts: List[Optional[BucketLayout]], index: int,
-              drop_intermediate: bool) -> Optional[tuple]:
-    layout = layouts[index]
-    if layout is None:
-        return None
+def _framed_curve(part: LabelledState, layout: BucketLayout, method: str, drop_intermediate: bool) -> tuple:
+    """The state's curve ``method`` over the framed bucket table."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # warned once for the whole data set
-        fpr, tpr, thresholds = _augmented(part.state, layout, True).roc_curve(drop_intermediate=drop_intermediate)
+        return getattr(_augmented(part.state, layout, True), method)(drop_intermediate=drop_intermediate)
+
+
+def roc_piece(part: LabelledState, layouts: List[Optional[BucketLayout]], index: int,
+              drop_intermediate: bool) -> Optional[tuple]:
+    """The bucket's ROC points, and the curve's starting point."""
+    if layouts[index] is None:
+        return None
+    fpr, tpr, thresholds = _framed_curve(part, layouts[index], "roc_curve", drop_intermediate)
     keep = _own_points(thresholds, part.state)
     return fpr[keep], tpr[keep], thresholds[keep], (fpr[:1], tpr[:1], thresholds[:1])
 
 
 def pr_piece(part: LabelledState, layouts: List[Optional[BucketLayout]], index: int,
              drop_intermediate: bool) -> Optional[tuple]:
-    layout = layouts[index]
-    if layout is None:
+    """The bucket's precision-recall points, and the curve's end point."""
+    if layouts[index] is None:
         return None
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        precision, recall, thresholds = _augmented(part.state, layout, True).precision_recall_curve(
-            drop_intermediate=drop_intermediate)
+    precision, recall, thresholds = _framed_curve(part, layouts[index], "precision_recall_curve",
+                                                  drop_intermediate)
     keep = _own_points(thresholds, part.state)
     return precision[:-1][keep], recall[:-1][keep], thresholds[keep], (precision[-1:], recall[-1:])
 
@@ -222,17 +222,21 @@ def best_piece(part: LabelledState, layouts: List[Optional[BucketLayout]], index
 
 
 def per_bucket(function: Any, partition: RangePartition, *args: Any) -> List[Any]:
+    """One Delayed ``function(bucket, layouts, index, *args)`` per bucket."""
     return [dask.delayed(function, pure=True)(bucket, partition.layouts, i, *args)
             for i, bucket in enumerate(partition.buckets)]
 
 
 def concatenate_roc(*pieces: Optional[tuple]) -> tuple:
+    """The ROC curve from its per-bucket pieces (descending thresholds)."""
     filled = [p for p in pieces if p is not None]
     start = filled[0][3]
     return tuple(np.concatenate([start[i]] + [p[i] for p in filled]) for i in range(3))
 
 
 def concatenate_pr(*pieces: Optional[tuple]) -> tuple:
+    """The precision-recall curve from its per-bucket pieces (increasing
+    thresholds, ending with the point (1, 0))."""
     filled = [p for p in pieces if p is not None][::-1]
     end = filled[0][3]
     precision = np.concatenate([p[0] for p in filled] + [end[0]])
