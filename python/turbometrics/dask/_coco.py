@@ -102,10 +102,6 @@ def _shard_state(gt: Dict[str, Any], dt: Dict[str, Any], image_ids: List[Any], p
     return _quiet(evaluate)  # from_coco's own redirection runs inside the lock
 
 
-def _merge(*states: Any) -> Any:
-    return sum(states[1:], states[0])
-
-
 def _result(state: Any, n_threads: Optional[int]) -> Warned:
     from ..coco._summary import summarize
 
@@ -175,5 +171,5 @@ def coco_evaluate(gt: Any, results: Any, *, iouType: str = "bbox", npartitions: 
     states = [dask.delayed(_shard_state, pure=True)(_literal(g, "gt"), _literal(d, "dt"), ids, shared_params,
                                                    n_threads)
               for g, d, ids in zip(gt_shards, dt_shards, groups)]
-    merged = tree_reduce(states, every, _merge)
+    merged = tree_reduce(states, every)
     return finish(dask.delayed(_result, pure=True)(merged, n_threads), compute)

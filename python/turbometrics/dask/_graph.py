@@ -118,11 +118,18 @@ def check_split_every(split_every: Optional[int]) -> int:
     return int(split_every)
 
 
+def merge_balanced(states: List[Any]) -> Any:
+    """``states`` merged pairwise, level by level: each row is copied about
+    log2(len(states)) times (a left fold would copy the first ones
+    len(states) times)."""
+    while len(states) > 1:
+        states = [states[i].merge(states[i + 1]) if i + 1 < len(states) else states[i]
+                  for i in range(0, len(states), 2)]
+    return states[0]
+
+
 def _merge_all(*states: Any) -> Any:
-    result = states[0]
-    for state in states[1:]:
-        result = result.merge(state)
-    return result
+    return merge_balanced(list(states))
 
 
 def tree_reduce(parts: List[Any], split_every: int, combine: Callable[..., Any] = _merge_all) -> Any:

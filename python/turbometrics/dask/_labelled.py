@@ -15,6 +15,8 @@ from typing import Any, NamedTuple, Optional
 
 import numpy as np
 
+from ._graph import merge_balanced
+
 class GreaterLabel:
     """``pos_label`` meaning "the greater of the two labels" (roc_auc_score);
     a class, so that it survives pickling to the workers."""
@@ -85,10 +87,11 @@ def merge_labelled(*parts: LabelledState) -> LabelledState:
     positive = labelled[0].positive_label if labelled else parts[0].positive_label
     if any(p.positive_label != positive for p in labelled):
         positive = labels[-1]  # only the greater-label rule lets blocks disagree
-    merged = None
+    states = []
     for part in parts:
         state = part.state
         if part.labels.shape[0] and part.positive_label != positive:
             state = _ranking_state_class().from_table(state.scores, state.negative, state.positive)
-        merged = state if merged is None else merged.merge(state)
+        states.append(state)
+    merged = merge_balanced(states)
     return LabelledState(labels, positive, merged)
