@@ -36,9 +36,14 @@ METRIC_NAMES = ("roc_auc_score", "roc_auc_score (partitions=1)", "average_precis
                 "f1_score", "calibration_error")
 
 
+DECIMALS = None  # set by --decimals: probabilities rounded (fewer distinct scores)
+
+
 def block(seed: int, index: int, rows: int) -> Dict[str, np.ndarray]:
     rng = np.random.default_rng([seed, index])
     p = rng.random(rows)
+    if DECIMALS is not None:
+        p = np.round(p, DECIMALS)
     y = (rng.random(rows) < p).astype(np.int8)
     return {"y": y, "p": p, "pred": (p > 0.5).astype(np.int8)}
 
@@ -79,6 +84,8 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--skip-in-memory", action="store_true", help="only time the cluster")
+    parser.add_argument("--decimals", type=int, default=None,
+                        help="round the probabilities (default: ~all distinct)")
     parser.add_argument("--metrics", default=None,
                         help="comma-separated subset of: " + ", ".join(METRIC_NAMES))
     args = parser.parse_args()
@@ -90,11 +97,13 @@ def main() -> None:
     import turbometrics as tm
     import turbometrics.dask as tmd
 
+    global DECIMALS
+    DECIMALS = args.decimals
     cloudpickle.register_pickle_by_value(sys.modules[__name__])
     rows = int(args.rows)
     sizes = [rows // args.blocks + (i < rows % args.blocks) for i in range(args.blocks)]
     print(f"rows={rows:.3g} blocks={args.blocks} workers={args.workers} (1 thread each) repeats={args.repeats} "
-          f"cpus={os.cpu_count()} load average before: {os.getloadavg()}")
+          f"decimals={args.decimals} cpus={os.cpu_count()} load average before: {os.getloadavg()}")
     metrics = {
         "roc_auc_score": (lambda c: tmd.roc_auc_score(c["y"], c["p"]),
                           lambda c, t: tm.roc_auc_score(c["y"], c["p"], n_threads=t)),
