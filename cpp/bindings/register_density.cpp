@@ -24,7 +24,7 @@ using DoubleArray = py::array_t<double, py::array::c_style | py::array::forcecas
 // A zero-copy view of float64 data (n, d) in the caller's layout.
 density::DataView data_view(const py::array& data, const std::optional<DoubleArray>& weights) {
   if (data.ndim() != 2) throw std::invalid_argument("data must be two-dimensional (n, d)");
-  if (!data.dtype().is(py::dtype::of<double>())) throw py::type_error("data must be float64");
+  if (!data.dtype().equal(py::dtype::of<double>())) throw py::type_error("data must be float64");
   constexpr auto item = static_cast<py::ssize_t>(sizeof(double));
   if (data.strides(0) % item != 0 || data.strides(1) % item != 0)
     throw std::invalid_argument("data must be aligned to float64 elements");

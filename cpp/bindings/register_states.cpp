@@ -170,7 +170,7 @@ py::object state_average_precision_part(const py::array& scores, const py::array
 py::object merge_state_tables(const py::array& scores_a, const py::array& positive_a, const py::array& negative_a,
                               const py::array& scores_b, const py::array& positive_b, const py::array& negative_b,
                               int n_threads) {
-  if (!scores_a.dtype().is(scores_b.dtype()) || !positive_a.dtype().is(positive_b.dtype())) {
+  if (!scores_a.dtype().equal(scores_b.dtype()) || !positive_a.dtype().equal(positive_b.dtype())) {
     throw std::invalid_argument("merged tables differ in dtype");
   }
   return visit_state_table(scores_a, positive_a, negative_a, [&](const auto* sa, const auto* pa, const auto* na,

@@ -1,0 +1,53 @@
+"""Binned calibration error over dask collections: one CalibrationState
+(per-bin weight, sum of confidence, sum of correctness) per block,
+tree-merged."""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any, Optional
+
+import numpy as np
+
+import dask
+
+from .._params import str_options, validate
+from ._classification import evaluate
+from ._graph import block_states, check_split_every, tree_reduce
+from ._results import finish
+
+# CalibrationState's method for each norm
+_METHODS = {"l1": "ece", "l2": "rmsce", "max": "mce"}
+
+
+def _block_state(y_true: np.ndarray, y_prob: np.ndarray, sample_weight: Optional[np.ndarray] = None, *,
+                 n_bins: int, mode: str, pos_label: Any, n_threads: Optional[int]) -> Any:
+    from ..states import CalibrationState
+
+    return CalibrationState.from_arrays(y_true, y_prob, n_bins=n_bins, mode=mode, pos_label=pos_label,
+                                        sample_weight=sample_weight, n_threads=n_threads)
+
+
+def calibration_error(y_true: Any, y_prob: Any, *, n_bins: int = 15, strategy: str = "uniform", norm: str = "l1",
+                      mode: str = "auto", pos_label: Any = None, sample_weight: Any = None,
+                      n_threads: Optional[int] = None, compute: bool = True, split_every: Optional[int] = None) -> Any:
+    """As :func:`turbometrics.calibration_error`, with uniform bins only.
+
+    ``y_prob`` may be 2-D (n_samples, K) (its blocks span all K columns).
+
+    Raises
+    ------
+    ValueError
+        If ``strategy="quantile"``: quantile bin edges depend on every
+        confidence of the data set, so they cannot come from merged
+        per-block states.
+    """
+    validate("calibration_error", {"norm": norm}, {"norm": [str_options({"l1", "l2", "max"})]})
+    if strategy != "uniform":
+        raise ValueError(f"turbometrics.dask.calibration_error supports strategy='uniform' only, got {strategy!r}: "
+                         "quantile bin edges depend on the whole data set and cannot be merged from blocks")
+    every = check_split_every(split_every)
+    build = partial(_block_state, n_bins=n_bins, mode=mode, pos_label=pos_label, n_threads=n_threads)
+    blocks = block_states(build, y_true=y_true, y_prob=y_prob, sample_weight=sample_weight)
+    merged = tree_reduce(blocks, every)
+    return finish(dask.delayed(evaluate, pure=True)(merged, _METHODS[norm], {}), compute)
