@@ -167,3 +167,11 @@ def test_thread_count_and_split_invariance():
     blobs = {pickle.dumps(s.__getstate__()) for s in (one, two, parts)}
     assert len(blobs) == 1
     assert math.isclose(one.ece(), tm.calibration_error(y, prob, sample_weight=weight), rel_tol=1e-12)
+
+
+def test_state_merges_after_a_pickle_round_trip():
+    rng = np.random.default_rng(3)
+    y, p = rng.integers(0, 2, 400), rng.random(400)
+    a = tm.CalibrationState.from_arrays(y[:200], p[:200])
+    b = pickle.loads(pickle.dumps(tm.CalibrationState.from_arrays(y[200:], p[200:]), protocol=5))
+    assert (a + b).ece() == (b + a).ece() == tm.CalibrationState.from_arrays(y, p).ece()

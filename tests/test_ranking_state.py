@@ -405,3 +405,14 @@ def test_from_table_leaves_the_callers_arrays_writeable():
     scores, positive, negative = np.array([0.9, 0.1]), np.array([1, 0]), np.array([0, 1])
     RankingState.from_table(scores, positive, negative)
     assert scores.flags.writeable and positive.flags.writeable and negative.flags.writeable
+
+
+def test_states_merge_after_a_pickle_round_trip():
+    # Unpickled arrays carry new (equal, not identical) dtype objects; a
+    # state that crossed a process boundary must still merge.
+    rng = np.random.default_rng(7)
+    y, s = rng.integers(0, 2, 500), rng.random(500).round(2)
+    a = RankingState.from_arrays(y[:250], s[:250])
+    b = pickle.loads(pickle.dumps(RankingState.from_arrays(y[250:], s[250:]), protocol=5))
+    assert (a + b).roc_auc() == tm.roc_auc_score(y, s)
+    assert (b + a).average_precision() == tm.average_precision_score(y, s)

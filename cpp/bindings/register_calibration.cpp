@@ -137,7 +137,10 @@ py::array_t<uint64_t> limbs_array(const std::vector<ExactSum>& sums) {
   const auto limbs = static_cast<py::ssize_t>(ExactSum::limb_count);
   py::array_t<uint64_t> out({static_cast<py::ssize_t>(sums.size()), limbs});
   uint64_t* data = out.mutable_data();
-  for (size_t b = 0; b < sums.size(); ++b) std::copy(sums[b].limbs().begin(), sums[b].limbs().end(), data + b * limbs);
+  for (size_t b = 0; b < sums.size(); ++b) {
+    const ExactSum::Limbs sum_limbs = sums[b].limbs();  // by value: one copy for begin and end
+    std::copy(sum_limbs.begin(), sum_limbs.end(), data + b * limbs);
+  }
   return out;
 }
 
