@@ -69,6 +69,16 @@ class CalibrationState:
     weights are all zero is accepted (the metrics raise scikit-learn's error
     when every weight is zero). Labels are checked per batch: binary labels
     {0, 1} in one batch and {-1, 1} in another are each valid (pos_label 1).
+
+    Examples
+    --------
+    >>> import turbometrics as tm
+    >>> y = [0, 1, 1, 0, 1, 1]
+    >>> p = [0.2, 0.7, 0.9, 0.4, 0.6, 0.3]
+    >>> state = tm.CalibrationState.from_arrays(y[:4], p[:4], n_bins=5)
+    >>> state = state.update(y[4:], p[4:])
+    >>> round(state.ece(), 6) == round(tm.calibration_error(y, p, n_bins=5), 6)
+    True
     """
 
     def __init__(self, n_bins: int = 15, *, mode: str = "auto", pos_label: Any = None) -> None:

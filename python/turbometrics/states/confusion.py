@@ -136,6 +136,19 @@ class ConfusionState:
     of a multilabel indicator are only checked per batch (a batch of {0, 1}
     merged with one of {0, 2} counts nonzero entries; the in-memory
     function would reject the concatenation).
+
+    Examples
+    --------
+    >>> import turbometrics as tm
+    >>> a = tm.ConfusionState.from_arrays(["cat", "dog"], ["cat", "cat"])
+    >>> b = tm.ConfusionState.from_arrays(["pig", "dog"], ["pig", "dog"])
+    >>> merged = a + b
+    >>> merged.confusion_matrix()
+    array([[1, 0, 0],
+           [1, 1, 0],
+           [0, 0, 1]])
+    >>> round(merged.f1(average="macro"), 6)
+    0.777778
     """
 
     def __init__(self, *, labels: Any = None) -> None:

@@ -149,6 +149,20 @@ def evaluate_parquet(path: Any, label: str, score: str, weight: Optional[str] = 
         Without pyarrow.
     ValueError
         For an unknown metric or column, or null values.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> import numpy as np
+    >>> import pyarrow as pa, pyarrow.parquet as pq
+    >>> import turbometrics as tm
+    >>> rng = np.random.default_rng(0)
+    >>> y, s = rng.integers(0, 2, 1000), rng.random(1000)
+    >>> path = os.path.join(tempfile.mkdtemp(), "scores.parquet")
+    >>> pq.write_table(pa.table({"label": y, "score": s}), path, row_group_size=100)
+    >>> result = tm.evaluate_parquet(path, label="label", score="score", metrics=["roc_auc", "accuracy"])
+    >>> result["roc_auc"] == tm.roc_auc_score(y, s)
+    True
     """
     metrics = list(metrics)
     unknown = [name for name in metrics if name not in METRICS]

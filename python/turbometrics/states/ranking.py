@@ -87,6 +87,21 @@ class RankingState(ClassWeights):
     batch whose weights are all zero adds no rows (the error scikit-learn
     raises for all-zero weights is raised by the metrics when all the
     data's weights are zero).
+
+    Examples
+    --------
+    >>> import turbometrics as tm
+    >>> y = [0, 0, 1, 1, 0, 1]
+    >>> s = [0.1, 0.4, 0.35, 0.8, 0.5, 0.9]
+    >>> a = tm.RankingState.from_arrays(y[:3], s[:3])
+    >>> b = tm.RankingState.from_arrays(y[3:], s[3:])
+    >>> merged = a + b
+    >>> merged.roc_auc() == tm.roc_auc_score(y, s)
+    True
+    >>> round(merged.average_precision(), 6)  # sklearn.metrics.average_precision_score: 0.866667
+    0.866667
+    >>> merged.scores
+    array([0.9 , 0.8 , 0.5 , 0.4 , 0.35, 0.1 ])
     """
 
     def __init__(self, *, pos_label: Any = None) -> None:
