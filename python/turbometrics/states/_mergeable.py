@@ -1,17 +1,53 @@
-"""What the ranking states share: per-row (or per-bin) class weights,
-``+`` and ``sum()`` as merge, the merged ``pos_label`` and the pickle
+"""What the states share: ``+`` and ``sum()`` as merge, sample counts,
+per-row (or per-bin) class weights, the merged ``pos_label`` and the pickle
 version check."""
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import numpy as np
 
 
-class ClassWeights:
+class Mergeable:
+    """Mixin: ``a + b`` is ``a.merge(b)``, and ``sum(states)`` works (it
+    starts from ``0 + first``, a copy of the first state)."""
+
+    def merge(self, other: Any) -> Any:  # pragma: no cover - every state defines it
+        raise NotImplementedError
+
+    def __add__(self, other: Any) -> Any:
+        if not isinstance(other, type(self)):
+            return NotImplemented
+        return self.merge(other)
+
+    def __radd__(self, other: Any) -> Any:
+        if isinstance(other, int) and other == 0:  # sum(states) starts from 0
+            return copy.deepcopy(self)
+        return NotImplemented
+
+
+class CountedSamples(Mergeable):
+    """Mixin for states that count their samples and note weights."""
+
+    _n: int
+    _weighted: bool
+
+    @property
+    def n_samples(self) -> int:
+        """Number of samples added."""
+        return self._n
+
+    @property
+    def weighted(self) -> bool:
+        """Whether some batch had sample weights."""
+        return self._weighted
+
+
+class ClassWeights(Mergeable):
     """Mixin: ``positive``/``negative`` weight arrays (int64 counts, or
-    float64 when weighted) and ``a + b`` / ``sum(states)`` as ``merge``."""
+    float64 when weighted)."""
 
     _positive: np.ndarray
     _negative: np.ndarray
@@ -31,19 +67,6 @@ class ClassWeights:
         """Whether sample weights were given (merging with weighted data
         promotes counts to float64 weights)."""
         return self._positive.dtype.kind == "f"
-
-    def merge(self, other: Any) -> Any:  # pragma: no cover - every state defines it
-        raise NotImplementedError
-
-    def __add__(self, other: Any) -> Any:
-        if not isinstance(other, type(self)):
-            return NotImplemented
-        return self.merge(other)
-
-    def __radd__(self, other: Any) -> Any:
-        if isinstance(other, int) and other == 0:  # sum(states) starts from 0
-            return self
-        return NotImplemented
 
 
 def merged_pos_label(a: Any, b: Any) -> Any:

@@ -20,6 +20,7 @@ from .. import _core
 from .._calibration import POSITIVE_INT, ReliabilityDiagram, diagram_from_table, error_from_table, raise_for_flags
 from .._calibration_input import calibration_input
 from .._params import BOOLEAN, NONE, REAL, STRING, str_options, validate
+from ._mergeable import CountedSamples
 from .._threads import resolve_threads, threads_for
 from .._validation import ALL_ZERO_WEIGHTS, as_array, check_consistent_length, num_samples
 
@@ -41,7 +42,7 @@ def _to_limbs(values: List[int]) -> np.ndarray:
     return np.frombuffer(data, dtype="<u8").reshape(len(values), _LIMBS).copy()
 
 
-class CalibrationState:
+class CalibrationState(CountedSamples):
     """Mergeable uniform-bin calibration table (binary or top-label).
 
     Parameters
@@ -165,16 +166,6 @@ class CalibrationState:
         return self
 
     # -- merging ---------------------------------------------------------------------
-    @property
-    def n_samples(self) -> int:
-        """Number of samples added."""
-        return self._n
-
-    @property
-    def weighted(self) -> bool:
-        """Whether some batch had sample weights."""
-        return self._weighted
-
     def merge(self, other: "CalibrationState") -> "CalibrationState":
         """A new state holding the samples of both (exact).
 
@@ -204,14 +195,6 @@ class CalibrationState:
         out._confidence = [a + b for a, b in zip(self._confidence, other._confidence)]
         out._correct = [a + b for a, b in zip(self._correct, other._correct)]
         return out
-
-    def __add__(self, other: "CalibrationState") -> "CalibrationState":
-        return self.merge(other)
-
-    def __radd__(self, other: Any) -> "CalibrationState":
-        if isinstance(other, int) and other == 0:  # sum(states)
-            return self.merge(CalibrationState(self.n_bins, mode=self.mode, pos_label=self.pos_label))
-        return NotImplemented
 
     # -- results ---------------------------------------------------------------------
     def table(self) -> np.ndarray:

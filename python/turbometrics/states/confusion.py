@@ -34,6 +34,7 @@ from .._metric_params import FLAG, KAPPA_WEIGHTS, REPLACE_UNDEFINED, WEIGHTS
 from .._params import ARRAY_LIKE, BOOLEAN, NONE, str_options, validate
 from .._prf import jaccard_from_counts, prfs_from_counts, prfs_validate, set_wise_labels
 from .._targets import check_targets, encode, sorted_union
+from ._mergeable import CountedSamples
 from .._threads import resolve_threads
 from .._validation import ALL_ZERO_WEIGHTS, as_array, check_consistent_length, check_sample_weight, num_samples
 
@@ -108,7 +109,7 @@ class _StateCounts:
         raise ValueError(_NO_SAMPLES)
 
 
-class ConfusionState:
+class ConfusionState(CountedSamples):
     """Mergeable confusion counts of binary, multiclass or multilabel
     predictions.
 
@@ -266,16 +267,6 @@ class ConfusionState:
 
     # -- merging ---------------------------------------------------------------------
     @property
-    def n_samples(self) -> int:
-        """Number of samples added."""
-        return self._n
-
-    @property
-    def weighted(self) -> bool:
-        """Whether some batch had sample weights."""
-        return self._weighted
-
-    @property
     def labels(self) -> np.ndarray:
         """The sorted labels seen (column indices for indicator input)."""
         if self._layout == "indicator":
@@ -333,14 +324,6 @@ class ConfusionState:
             out._table[np.ix_(index, index)] += part._table
             out._seen_true[index] |= part._seen_true
         return out
-
-    def __add__(self, other: "ConfusionState") -> "ConfusionState":
-        return self.merge(other)
-
-    def __radd__(self, other: Any) -> "ConfusionState":
-        if isinstance(other, int) and other == 0:  # sum(states)
-            return _copy(self)
-        return NotImplemented
 
     # -- metrics ---------------------------------------------------------------------
     def confusion_matrix(self, *, labels: Any = None, normalize: Optional[str] = None) -> np.ndarray:
