@@ -159,3 +159,14 @@ def test_no_library_is_imported_for_numpy_input():
             "loaded = [m for m in ('polars', 'pyarrow', 'torch', 'pandas') if m in sys.modules]\n"
             "assert not loaded, loaded\n")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_states_take_each_input_kind(kind):
+    convert = KINDS[kind]
+    ranking = tm.RankingState.from_arrays(convert(Y_TRUE), convert(Y_SCORE))
+    assert ranking.roc_auc() == tm.roc_auc_score(Y_TRUE, Y_SCORE)
+    confusion = tm.ConfusionState().update(convert(Y_TRUE), convert(Y_PRED))
+    assert confusion.f1() == tm.f1_score(Y_TRUE, Y_PRED)
+    calibration = tm.CalibrationState.from_arrays(convert(Y_TRUE), convert(Y_SCORE))
+    assert calibration.ece() == tm.CalibrationState.from_arrays(Y_TRUE, Y_SCORE).ece()

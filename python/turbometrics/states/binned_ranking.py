@@ -32,6 +32,7 @@ from typing import Any, NamedTuple, Optional, Tuple
 
 import numpy as np
 
+from .._array_inputs import accepting_array_inputs
 from .. import _core
 from .._binary_input import prepare_binary
 from .._ranking import average_precision_score, roc_auc_score
@@ -134,6 +135,7 @@ class BinnedRankingState(ClassWeights):
         state = cls(n_bins, strategy=strategy, range=range, pos_label=pos_label)
         return state.update(y_true, y_score, sample_weight=sample_weight, n_threads=n_threads)
 
+    @accepting_array_inputs
     def update(self, y_true: Any, y_score: Any, *, sample_weight: Any = None,
                n_threads: Optional[int] = None) -> "BinnedRankingState":
         """Add a batch in place (validated as the in-memory functions

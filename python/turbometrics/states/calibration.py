@@ -16,6 +16,7 @@ from typing import Any, Dict, List, Optional
 
 import numpy as np
 
+from .._array_inputs import accepting_array_inputs
 from .. import _core
 from .._calibration import POSITIVE_INT, ReliabilityDiagram, diagram_from_table, error_from_table, raise_for_flags
 from .._calibration_input import calibration_input
@@ -110,6 +111,7 @@ class CalibrationState(CountedSamples):
         return cls(n_bins, mode=mode, pos_label=pos_label).update(y_true, y_prob, sample_weight=sample_weight,
                                                                    n_threads=n_threads)
 
+    @accepting_array_inputs
     def update(self, y_true: Any, y_prob: Any, *, sample_weight: Any = None,
                n_threads: Optional[int] = None) -> "CalibrationState":
         """Add a batch in place and return self.

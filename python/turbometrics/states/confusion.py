@@ -23,6 +23,7 @@ from typing import Any, Dict, Optional, Tuple
 
 import numpy as np
 
+from .._array_inputs import accepting_array_inputs
 from .._classification import (
     accuracy_from_counts,
     balanced_accuracy_from_table,
@@ -180,6 +181,7 @@ class ConfusionState(CountedSamples):
         """The state of one batch (see :meth:`update`)."""
         return cls(labels=labels).update(y_true, y_pred, sample_weight=sample_weight, n_threads=n_threads)
 
+    @accepting_array_inputs
     def update(self, y_true: Any, y_pred: Any, *, sample_weight: Any = None,
                n_threads: Optional[int] = None) -> "ConfusionState":
         """Add a batch in place and return self.

@@ -14,6 +14,7 @@ from typing import Any, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from .._array_inputs import accepting_array_inputs
 from .. import _core
 from .._binary_input import kernel_scores, prepare_binary, scores_in_dtype
 from .._intervals import (
@@ -149,6 +150,7 @@ class RankingState(ClassWeights):
         state._has_negative = bool(np.any(state._negative != 0))
         return state
 
+    @accepting_array_inputs
     def update(self, y_true: Any, y_score: Any, *, sample_weight: Any = None,
                n_threads: Optional[int] = None) -> "RankingState":
         """Add a batch in place (labels with this state's ``pos_label``);
