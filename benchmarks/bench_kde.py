@@ -26,7 +26,7 @@ import json
 import os
 import platform
 from pathlib import Path
-from typing import Any, Callable, Dict, List
+from typing import Any, Dict, List
 
 import numpy as np
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence
 
 import numpy as np

@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from helpers import capture, check_against_sklearn
+from helpers import check_against_sklearn
 
 import turbometrics as tm
 

@@ -1,7 +1,7 @@
 """Type stubs for the compiled kernels (private API)."""
 
 from typing import Any, Dict, Optional, Sequence, Tuple, Union
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import List
 
 import numpy as np
 
