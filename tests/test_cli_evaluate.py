@@ -296,6 +296,8 @@ BAD_INPUT = [
     (["{d}/null.jsonl"], "column 'score': missing value (null)"),
     (["{d}/mixed.jsonl"], "column 'score': non-numeric value 'x'"),
     (["{d}/nokey.jsonl"], "line 2: no key 'score'"),
+    (["{d}/signs.jsonl", "--chunk-rows", "2"], "labels are {-1, 0, 1} across the file"),
+    (["{d}/nan.csv", "--metrics", "accuracy,f1"], "rows 1-2: Input contains NaN."),
     (["{d}/p.csv", "--labels", "x.npy", "--scores", "y.npy"], "give FILE or --labels/--scores, not both"),
     (["--group", "g"], "--group needs a FILE"),
 ]
@@ -323,6 +325,8 @@ def test_bad_input_exits_2_with_one_line(tmp_path, capsys, args, message):
     (tmp_path / "null.jsonl").write_text('{"label": 1, "score": 0.5}\n{"label": 0, "score": null}\n')
     (tmp_path / "mixed.jsonl").write_text('{"label": 1, "score": 0.5}\n{"label": 0, "score": "x"}\n')
     (tmp_path / "nokey.jsonl").write_text('{"label": 1, "score": 0.5}\n{"label": 0}\n')
+    (tmp_path / "nan.csv").write_text("label,score\n0,0.1\n1,nan\n")
+    (tmp_path / "signs.jsonl").write_text("".join(f'{{"label": {y}, "score": 0.5}}\n' for y in (0, 1, -1, 1)))
     code = main(["evaluate", *[a.format(d=tmp_path) for a in args]])
     err = capsys.readouterr().err
     assert code == 2

@@ -15,7 +15,7 @@ import sys
 import time
 import warnings
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
 
 import numpy as np
 
@@ -124,6 +124,7 @@ class Evaluation:
         self.multiclass = problem.multiclass
         self.given_pos_label = pos_label
         self.pos_label: Any = None
+        self.labels_seen: Set[Any] = set()  # binary labels of the chunks so far (without --pos-label)
         self.classes = classes
         self.problem, self.metrics, self.default, self.keep_rows = problem, metrics, default, keep_rows
         self.probabilities = True  # every score so far in [0, 1]
@@ -148,7 +149,7 @@ class Evaluation:
         else:
             score = numeric(self.scores[0], chunk[self.scores[0]])
             if raw.shape[0]:
-                pos = positive_label(raw, self.given_pos_label)
+                pos = positive_label(raw, self.given_pos_label, self.labels_seen)
                 if self.pos_label is not None and pos != self.pos_label:
                     raise InputError(f"the positive label changed from {self.pos_label!r} to {pos!r}")
                 self.pos_label = pos

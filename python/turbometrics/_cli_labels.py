@@ -3,7 +3,7 @@ positive class of binary labels, and class indices of multiclass ones."""
 
 from __future__ import annotations
 
-from typing import Any, Optional, Sequence
+from typing import Any, Optional, Sequence, Set
 
 import numpy as np
 
@@ -12,17 +12,19 @@ from ._input_error import InputError, shown
 __all__ = ["as_text", "binary_labels", "class_indices", "positive_label"]
 
 
-def positive_label(values: np.ndarray, given: Any) -> Any:
+def positive_label(values: np.ndarray, given: Any, seen: Optional[Set[Any]] = None) -> Any:
     """The positive label: ``given`` (converted to the labels' kind), else
     1 (or True) for labels in {0, 1}, {-1, 1} or booleans.
+
+    ``seen``, when given, collects the labels of every chunk so far (without
+    ``given``), so that {0, 1} in one chunk and {-1, 1} in another are
+    refused as they are in one chunk.
 
     Raises
     ------
     InputError
-        When the labels have no obvious positive class, or more than two
-        values are seen.
+        When the labels have no obvious positive class.
     """
-    seen = np.unique(values)
     if given is not None:
         if values.dtype.kind in "iuf":
             try:
@@ -32,10 +34,19 @@ def positive_label(values: np.ndarray, given: Any) -> Any:
         if values.dtype.kind == "b":
             return str(given).lower() in ("1", "true")
         return str(given)
-    if values.dtype.kind == "b" or set(seen.tolist()) <= {0, 1} or set(seen.tolist()) <= {-1, 1}:
-        return True if values.dtype.kind == "b" else 1
-    listed = ", ".join(map(str, seen[:5].tolist()))
-    raise InputError(f"labels are {{{listed}}}: give the positive one with --pos-label")
+    if values.dtype.kind == "b":
+        return True
+    unique = np.unique(values)
+    here = set(unique.tolist())
+    if not (here <= {0, 1} or here <= {-1, 1}):
+        listed = ", ".join(map(str, unique[:5].tolist()))
+        raise InputError(f"labels are {{{listed}}}: give the positive one with --pos-label")
+    if seen is not None:
+        seen.update(here)
+        if {0, -1} <= seen:
+            listed = ", ".join(map(str, sorted(seen)))
+            raise InputError(f"labels are {{{listed}}} across the file: give the positive one with --pos-label")
+    return 1
 
 
 def binary_labels(values: np.ndarray, pos_label: Any) -> np.ndarray:

@@ -23,6 +23,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from ._input_error import InputError, first_line
+from ._validation import assert_all_finite
 
 __all__ = ["Accumulator", "BINARY_METRICS", "DEFAULT_BINARY", "DEFAULT_MULTICLASS", "MULTICLASS_METRICS",
            "PROBABILITY_METRICS", "Problem", "report"]
@@ -106,7 +107,15 @@ class Accumulator:
 
 def predicted(score: np.ndarray, problem: Problem) -> np.ndarray:
     """Predicted labels: score >= threshold (binary), or the column of the
-    largest probability (multiclass; the first on ties)."""
+    largest probability (multiclass; the first on ties).
+
+    Raises
+    ------
+    ValueError
+        For NaN or infinite scores (scikit-learn's message), which would
+        otherwise be predicted silently.
+    """
+    assert_all_finite(score)
     if problem.multiclass:
         return np.argmax(score, axis=1)
     return (score >= problem.threshold).astype(np.int8)

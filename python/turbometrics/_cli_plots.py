@@ -6,6 +6,8 @@ import argparse
 from pathlib import Path
 from typing import Any, Callable, List
 
+import numpy as np
+
 from ._input_error import InputError
 
 MAX_GROUP_CURVES = 12
@@ -39,7 +41,7 @@ def write_plots(directory: Path, evaluation: Any, args: argparse.Namespace) -> L
     labels, score, weight = evaluation.overall.rows()
     common = dict(sample_weight=weight, n_threads=args.n_threads)
     classes = list(evaluation.classes or range(len(evaluation.scores))) if evaluation.multiclass else None
-    y = [classes[i] for i in labels] if classes is not None and evaluation.classes is not None else labels
+    y = np.asarray(classes)[labels] if classes is not None and evaluation.classes is not None else labels
     written: List[str] = []
     _save(plot.roc(y, score, classes=classes, **common), directory / "roc.png", written)
     _save(plot.precision_recall(y, score, classes=classes, **common), directory / "precision_recall.png", written)

@@ -31,13 +31,6 @@ class LabelledState(NamedTuple):
     state: Any  # turbometrics.states.RankingState
 
 
-def implicit_positive_allowed(classes: np.ndarray) -> bool:
-    """Whether labels may go without ``pos_label`` (scikit-learn's rule:
-    {0, 1}, {-1, 1} or one of them; the positive class is then 1)."""
-    allowed = ([0, 1], [-1, 1], [0], [-1], [1])
-    return classes.dtype.kind not in "OUS" and any(np.array_equal(classes, a) for a in allowed)
-
-
 def _ranking_state_class() -> Any:
     from ..states import RankingState
 
@@ -60,9 +53,10 @@ def block_state(y_true: np.ndarray, y_score: np.ndarray, sample_weight: Optional
             raise ValueError("multiclass format is not supported: turbometrics.dask ranking metrics take binary "
                              f"y_true (this block holds the labels {labels.tolist()})")
         positive = labels[-1] if labels.shape[0] else None
-    if pos_label is None and not implicit_positive_allowed(labels):
-        # judged on the union of every block's labels (a block may hold {0}
-        # and another {-1}); until then count label 1 as positive
+    if pos_label is None:
+        # scikit-learn's rule (labels {0, 1} or {-1, 1}, 1 positive) is judged
+        # on the union of every block's labels (a block may hold {0} and
+        # another {-1}); until then count label 1 as positive
         positive = 1
     recorded = None if pos_label is None else positive
     if y_true.shape[0] == 0:

@@ -26,9 +26,10 @@ import numpy as np
 import dask
 
 from .._exceptions import UndefinedMetricWarning
+from .._validation import check_pos_label_consistency
 from . import _range
 from ._graph import block_states, check_split_every, tree_reduce
-from ._labelled import GREATER, LabelledState, block_state, implicit_positive_allowed, merge_labelled
+from ._labelled import GREATER, LabelledState, block_state, merge_labelled
 from ._results import Warned, finish, recorded
 
 MAX_AUTO_PARTITIONS = 64
@@ -60,11 +61,7 @@ def _one_class_messages(positive: Any, negative: Any) -> List[Tuple[str, type]]:
 
 def _check_curve_labels(labelled: LabelledState, pos_label: Any) -> None:
     """scikit-learn's ``_check_pos_label_consistency`` on the union of labels."""
-    classes = labelled.labels
-    if pos_label is None and not implicit_positive_allowed(classes):
-        shown = ", ".join(repr(c) for c in classes.tolist())
-        raise ValueError(f"y_true takes value in {{{shown}}} and pos_label is not specified: either make y_true "
-                         "take value in {0, 1} or {-1, 1} or pass pos_label explicitly.")
+    check_pos_label_consistency(pos_label, labelled.labels)
 
 
 def _without_rows(name: str, labelled: LabelledState, weighted: bool, **kwargs: Any) -> Warned:

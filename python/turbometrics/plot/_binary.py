@@ -2,11 +2,22 @@
 
 from __future__ import annotations
 
-from typing import Any, Optional, Sequence
+from typing import Any, Iterator, Optional, Sequence, Tuple
 
 import numpy as np
 
 from ._axes import axes_or_new, finish, one_vs_rest, with_name
+
+
+def _states(y_true: Any, y_score: Any, classes: Optional[Sequence[Any]], pos_label: Any, sample_weight: Any,
+            n_threads: Optional[int]) -> Iterator[Tuple[Optional[str], Any]]:
+    """``(name, RankingState)`` of each curve to draw, one at a time: one
+    score table per curve serves both the curve and its area."""
+    from ..states import RankingState
+
+    for name, labels, scores, positive in one_vs_rest(y_true, y_score, classes, pos_label):
+        yield name, RankingState.from_arrays(labels, scores, sample_weight=sample_weight, pos_label=positive,
+                                             n_threads=n_threads)
 
 
 def roc(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: Any = None,
@@ -38,14 +49,10 @@ def roc(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: Any 
         The curve(s) from :func:`turbometrics.roc_curve`, the legend giving
         :func:`turbometrics.roc_auc_score`; the diagonal is chance.
     """
-    import turbometrics as tm
-
     ax = axes_or_new(ax)
-    for name, labels, scores, positive in one_vs_rest(y_true, y_score, classes, pos_label):
-        fpr, tpr, _ = tm.roc_curve(labels, scores, sample_weight=sample_weight, pos_label=positive,
-                                   n_threads=n_threads)
-        auc = tm.roc_auc_score(labels if positive is None else labels == positive, scores,
-                               sample_weight=sample_weight, n_threads=n_threads)
+    for name, state in _states(y_true, y_score, classes, pos_label, sample_weight, n_threads):
+        fpr, tpr, _ = state.roc_curve(n_threads=n_threads)
+        auc = state.roc_auc(n_threads=n_threads)
         ax.plot(fpr, tpr, linewidth=1.6, label=with_name(name or label, f"AUC = {auc:.4f}"))
     if not any(line.get_label() == "chance" for line in ax.get_lines()):  # once per Axes
         ax.plot([0, 1], [0, 1], linestyle="--", color="0.6", linewidth=1, label="chance")
@@ -71,14 +78,10 @@ def precision_recall(y_true: Any, y_score: Any, *, sample_weight: Any = None, po
         parentheses) is chance level, the precision of predicting everything
         positive (the prevalence).
     """
-    import turbometrics as tm
-
     ax = axes_or_new(ax)
-    for name, labels, scores, positive in one_vs_rest(y_true, y_score, classes, pos_label):
-        precision, recall, _ = tm.precision_recall_curve(labels, scores, sample_weight=sample_weight,
-                                                         pos_label=positive, n_threads=n_threads)
-        ap = tm.average_precision_score(labels, scores, sample_weight=sample_weight,
-                                        pos_label=1 if positive is None else positive, n_threads=n_threads)
+    for name, state in _states(y_true, y_score, classes, pos_label, sample_weight, n_threads):
+        precision, recall, _ = state.precision_recall_curve(n_threads=n_threads)
+        ap = state.average_precision(n_threads=n_threads)
         # The first point predicts every sample positive: its precision is the prevalence.
         line, = ax.plot(recall, precision, drawstyle="steps-post", linewidth=1.6,
                         label=with_name(name or label, f"AP = {ap:.4f} (chance {precision[0]:.3f})"))
