@@ -86,5 +86,4 @@ def check_version(state: Any, name: str, version: int) -> None:
     """Raise ValueError unless a pickled state dict has this ``version``."""
     found = state.get("version") if isinstance(state, dict) else None
     if found != version:
-        raise ValueError(f"cannot read a {name} pickled by version {found!r} (this turbometrics reads version "
-                         f"{version})")
+        raise ValueError(f"{name} pickle version {found!r} is not supported (this is version {version})")

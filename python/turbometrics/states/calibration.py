@@ -21,7 +21,7 @@ from .. import _core
 from .._calibration import POSITIVE_INT, ReliabilityDiagram, diagram_from_table, error_from_table, raise_for_flags
 from .._calibration_input import calibration_input
 from .._params import BOOLEAN, NONE, REAL, STRING, str_options, validate
-from ._mergeable import CountedSamples
+from ._mergeable import CountedSamples, check_version
 from .._threads import resolve_threads, threads_for
 from .._validation import ALL_ZERO_WEIGHTS, as_array, check_consistent_length, num_samples
 
@@ -241,10 +241,7 @@ class CalibrationState(CountedSamples):
         return state
 
     def __setstate__(self, state: Dict[str, Any]) -> None:
-        version = state.get("version")
-        if version != _VERSION:
-            raise ValueError(f"CalibrationState pickle version {version!r} is not supported (this is version "
-                             f"{_VERSION})")
+        check_version(state, "CalibrationState", _VERSION)
         state = dict(state)
         del state["version"]
         for name in ("_weight", "_confidence", "_correct"):

@@ -35,7 +35,7 @@ from .._metric_params import FLAG, KAPPA_WEIGHTS, REPLACE_UNDEFINED, WEIGHTS
 from .._params import ARRAY_LIKE, BOOLEAN, NONE, str_options, validate
 from .._prf import jaccard_from_counts, prfs_from_counts, prfs_validate, set_wise_labels
 from .._targets import check_targets, encode, sorted_union
-from ._mergeable import CountedSamples
+from ._mergeable import CountedSamples, check_version
 from .._threads import resolve_threads
 from .._validation import ALL_ZERO_WEIGHTS, as_array, check_consistent_length, check_sample_weight, num_samples
 
@@ -433,10 +433,7 @@ class ConfusionState(CountedSamples):
         return state
 
     def __setstate__(self, state: Dict[str, Any]) -> None:
-        version = state.get("version")
-        if version != _VERSION:
-            raise ValueError(f"ConfusionState pickle version {version!r} is not supported (this is version "
-                             f"{_VERSION})")
+        check_version(state, "ConfusionState", _VERSION)
         state = dict(state)
         del state["version"]
         state["_groups"] = SampleGroups(*state["_groups"])
