@@ -5,7 +5,7 @@ version check."""
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import Any, Tuple
 
 import numpy as np
 
@@ -80,6 +80,18 @@ def merged_pos_label(a: Any, b: Any) -> Any:
         if not same:
             raise ValueError(f"cannot merge states of different pos_label: {a!r} and {b!r}")
     return a if a is not None else b
+
+
+def check_mergeable(state: Any, other: Any, parameters: Tuple[str, ...] = ()) -> None:
+    """Raise TypeError unless ``other`` is a state of ``state``'s class, and
+    ValueError naming the first of ``parameters`` in which they differ."""
+    kind = type(state).__name__
+    if not isinstance(other, type(state)):
+        raise TypeError(f"cannot merge a {kind} with {type(other).__name__}")
+    for name in parameters:
+        mine, theirs = getattr(state, name), getattr(other, name)
+        if mine != theirs:
+            raise ValueError(f"cannot merge {kind}s with different {name}: {mine!r} and {theirs!r}")
 
 
 def check_version(state: Any, name: str, version: int) -> None:

@@ -38,7 +38,7 @@ from .._binary_input import prepare_binary
 from .._ranking import average_precision_score, roc_auc_score
 from .._threads import resolve_threads, threads_for
 from .._validation import ALL_ZERO_WEIGHTS, as_array, column_or_1d, num_samples, type_of_target
-from ._mergeable import ClassWeights, check_version, merged_pos_label
+from ._mergeable import ClassWeights, check_mergeable, check_version, merged_pos_label
 
 _VERSION = 1
 _STRATEGIES = ("bits", "uniform")
@@ -195,12 +195,7 @@ class BinnedRankingState(ClassWeights):
     # -- merging -----------------------------------------------------------------------------
     def merge(self, other: "BinnedRankingState") -> "BinnedRankingState":
         """The state of both data sets (a new state); bins must be identical."""
-        if not isinstance(other, BinnedRankingState):
-            raise TypeError(f"cannot merge BinnedRankingState with {type(other).__name__}")
-        for name in ("n_bins", "strategy", "range"):
-            if getattr(self, name) != getattr(other, name):
-                raise ValueError(f"cannot merge binned states of different {name}: {getattr(self, name)!r} and "
-                                 f"{getattr(other, name)!r}")
+        check_mergeable(self, other, ("n_bins", "strategy", "range"))
         result = BinnedRankingState(self.n_bins, strategy=self.strategy, range=self.range,
                                     pos_label=merged_pos_label(self.pos_label, other.pos_label))
         result._positive = self._positive + other._positive

@@ -21,7 +21,7 @@ from .. import _core
 from .._calibration import POSITIVE_INT, ReliabilityDiagram, diagram_from_table, error_from_table, raise_for_flags
 from .._calibration_input import calibration_input
 from .._params import BOOLEAN, NONE, REAL, STRING, str_options, validate
-from ._mergeable import CountedSamples, check_version
+from ._mergeable import CountedSamples, check_mergeable, check_version
 from .._threads import resolve_threads, threads_for
 from .._validation import ALL_ZERO_WEIGHTS, as_array, check_consistent_length, num_samples
 
@@ -177,12 +177,7 @@ class CalibrationState(CountedSamples):
             If n_bins, mode, pos_label or (once data came) the resolved mode
             or number of classes differ.
         """
-        if not isinstance(other, CalibrationState):
-            raise TypeError(f"cannot merge a CalibrationState with {type(other).__name__}")
-        for name in ("n_bins", "mode", "pos_label"):
-            if getattr(self, name) != getattr(other, name):
-                raise ValueError(f"cannot merge CalibrationStates with different {name} ({getattr(self, name)!r} "
-                                 f"and {getattr(other, name)!r})")
+        check_mergeable(self, other, ("n_bins", "mode", "pos_label"))
         if self._resolved and other._resolved and (self._resolved, self._n_classes) != (other._resolved,
                                                                                           other._n_classes):
             raise ValueError(f"cannot merge CalibrationStates of {self._resolved} input with {self._n_classes} "

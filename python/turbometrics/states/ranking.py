@@ -39,7 +39,7 @@ from .._ranking import (
 from .._thresholds import _POSITIVE_REAL, BestThreshold, best_threshold
 from .._threads import resolve_threads, threads_for
 from .._validation import ALL_ZERO_WEIGHTS, as_array, column_or_1d, num_samples, type_of_target
-from ._mergeable import ClassWeights, check_version, merged_pos_label
+from ._mergeable import ClassWeights, check_mergeable, check_version, merged_pos_label
 
 _VERSION = 1
 _THRESHOLD_METRICS = {"f1", "fbeta", "youden", "accuracy", "balanced_accuracy", "mcc"}
@@ -166,8 +166,7 @@ class RankingState(ClassWeights):
         """The state of this state's data followed by ``other``'s (a new
         state). Associative and commutative, except that a merged zero
         score carries the sign of the later operand's zero."""
-        if not isinstance(other, RankingState):
-            raise TypeError(f"cannot merge RankingState with {type(other).__name__}")
+        check_mergeable(self, other)
         return self._merged_with(other, resolve_threads(n_threads))
 
     def _merged_with(self, other: "RankingState", threads: int) -> "RankingState":
