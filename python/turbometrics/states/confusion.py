@@ -225,8 +225,7 @@ class ConfusionState(CountedSamples):
 
     @staticmethod
     def _of_batch(counts: TargetCounts, fixed: Optional[np.ndarray]) -> "ConfusionState":
-        state = ConfusionState.__new__(ConfusionState)
-        state.__dict__.update(ConfusionState(labels=fixed).__dict__)
+        state = ConfusionState(labels=fixed)
         state._n = counts.n_samples
         state._weighted = counts.weighted
         weight = counts.targets.sample_weight
