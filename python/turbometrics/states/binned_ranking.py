@@ -175,7 +175,7 @@ class BinnedRankingState(ClassWeights):
     def bins_of(self, scores: Any) -> np.ndarray:
         """The bin (0 = lowest scores) of each score: a non-decreasing
         function of the score."""
-        values = np.asarray(scores).astype(np.float64) + 0.0  # -0.0 -> 0.0
+        values = np.add(np.asarray(scores), 0.0, dtype=np.float64)  # one pass, one array; -0.0 -> 0.0
         if self.strategy == "uniform":
             lo, hi = self.range
             # Halved so that no difference overflows; every step is monotone.
