@@ -94,7 +94,6 @@ class CalibrationState(CountedSamples):
         self._n_classes = 0  # columns of y_prob (top_label)
         self._n = 0
         self._weighted = False
-        self._nonzero = False
         self._weight = [0] * self.n_bins
         self._confidence = [0] * self.n_bins
         self._correct = [0] * self.n_bins
@@ -161,7 +160,6 @@ class CalibrationState(CountedSamples):
         self._resolved, self._n_classes = data.mode, n_classes
         self._n += data.n_samples
         self._weighted |= data.weights is not None
-        self._nonzero |= data.weights is None or bool(np.count_nonzero(data.weights))
         self._weight = [a + b for a, b in zip(self._weight, weights)]
         self._confidence = [a + b for a, b in zip(self._confidence, _from_limbs(confidence))]
         self._correct = [a + b for a, b in zip(self._correct, corrects)]
@@ -187,7 +185,6 @@ class CalibrationState(CountedSamples):
         out._resolved, out._n_classes = source._resolved, source._n_classes
         out._n = self._n + other._n
         out._weighted = self._weighted or other._weighted
-        out._nonzero = self._nonzero or other._nonzero
         out._weight = [a + b for a, b in zip(self._weight, other._weight)]
         out._confidence = [a + b for a, b in zip(self._confidence, other._confidence)]
         out._correct = [a + b for a, b in zip(self._correct, other._correct)]
@@ -200,7 +197,7 @@ class CalibrationState(CountedSamples):
         exact sum."""
         if self._n == 0:
             raise ValueError(_EMPTY)
-        if not self._nonzero:
+        if not any(self._weight):  # weights are non-negative: some is nonzero iff a bin's is
             raise ValueError(ALL_ZERO_WEIGHTS)
         columns = [[value / _ONE for value in sums] for sums in (self._weight, self._confidence, self._correct)]
         return np.array(columns, dtype=np.float64).T.reshape(1, self.n_bins, 3)
