@@ -156,20 +156,16 @@ class BinnedRankingState(ClassWeights):
             # scikit-learn's error when all the data's weights are zero).
             data = prepare_binary(target, y_score, self.pos_label, None)
             data.weights = np.zeros(data.scores.shape[0])
-        bins = self.bins_of(data.scores)
         is_positive = data.is_positive.astype(bool, copy=False)
-        if data.weights is None and not self.weighted:
-            positive = np.bincount(bins[is_positive], minlength=self.n_bins)
-            negative = np.bincount(bins[~is_positive], minlength=self.n_bins)
-        else:
+        if data.weights is not None:
             self._promote()
-            weights = np.ones(bins.shape[0]) if data.weights is None else data.weights
-            positive = np.bincount(bins[is_positive], weights[is_positive], minlength=self.n_bins)
-            negative = np.bincount(bins[~is_positive], weights[~is_positive], minlength=self.n_bins)
-        self._positive = self._positive + positive
-        self._negative = self._negative + negative
-        self._has_positive |= bool(is_positive.any())
-        self._has_negative |= not bool(is_positive.all())
+        # One counting pass: sample i goes to cell 2 * bin + is_positive.
+        cells = np.bincount(self.bins_of(data.scores) * 2 + is_positive, data.weights, minlength=2 * self.n_bins)
+        self._positive = self._positive + cells[1::2]
+        self._negative = self._negative + cells[0::2]
+        positives = int(np.count_nonzero(is_positive))
+        self._has_positive |= positives > 0
+        self._has_negative |= positives < is_positive.shape[0]
         return self
 
     def bins_of(self, scores: Any) -> np.ndarray:
