@@ -437,8 +437,8 @@ def _batch_state(y_true: Any, y_score: Any, sample_weight: Any, pos_label: Any, 
         table = (np.zeros(0, scores.dtype), empty, empty.copy())
     state._set_table(*table, data.score_dtype)
     state._samples = int(is_positive.shape[0])
-    state._has_positive = bool(np.any(is_positive))
-    state._has_negative = not bool(np.all(is_positive))
+    positives = int(np.count_nonzero(is_positive))
+    state._has_positive, state._has_negative = positives > 0, positives < state._samples
     return state
 
 
