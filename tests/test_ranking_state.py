@@ -416,3 +416,16 @@ def test_states_merge_after_a_pickle_round_trip():
     b = pickle.loads(pickle.dumps(RankingState.from_arrays(y[250:], s[250:]), protocol=5))
     assert (a + b).roc_auc() == tm.roc_auc_score(y, s)
     assert (b + a).average_precision() == tm.average_precision_score(y, s)
+
+
+@pytest.mark.parametrize("positive, negative, message", [
+    ([1, -1], [0, 2], "must be non-negative"),
+    (np.array([2**64 - 1, 1], np.uint64), np.array([1, 1], np.uint64), "total less than 2\\*\\*62"),
+    (np.array([2**62, 2**62]), np.array([1, 1]), "total less than 2\\*\\*62"),
+    ([np.nan, 1.0], [0.0, 1.0], "weights must be finite"),
+    ([1.0, 1.0], [np.inf, 1.0], "weights must be finite"),
+])
+def test_from_table_rejects_counts_the_sweeps_cannot_read(positive, negative, message):
+    # Negative or wrapping int64 counts would give silently wrong numbers.
+    with pytest.raises(ValueError, match=message):
+        RankingState.from_table([0.9, 0.1], positive, negative)

@@ -5,7 +5,7 @@ version check."""
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import Any, Tuple
 
 import numpy as np
 
@@ -82,9 +82,20 @@ def merged_pos_label(a: Any, b: Any) -> Any:
     return a if a is not None else b
 
 
+def check_mergeable(state: Any, other: Any, parameters: Tuple[str, ...] = ()) -> None:
+    """Raise TypeError unless ``other`` is a state of ``state``'s class, and
+    ValueError naming the first of ``parameters`` in which they differ."""
+    kind = type(state).__name__
+    if not isinstance(other, type(state)):
+        raise TypeError(f"cannot merge a {kind} with {type(other).__name__}")
+    for name in parameters:
+        mine, theirs = getattr(state, name), getattr(other, name)
+        if mine != theirs:
+            raise ValueError(f"cannot merge {kind}s with different {name}: {mine!r} and {theirs!r}")
+
+
 def check_version(state: Any, name: str, version: int) -> None:
     """Raise ValueError unless a pickled state dict has this ``version``."""
     found = state.get("version") if isinstance(state, dict) else None
     if found != version:
-        raise ValueError(f"cannot read a {name} pickled by version {found!r} (this turbometrics reads version "
-                         f"{version})")
+        raise ValueError(f"{name} pickle version {found!r} is not supported (this is version {version})")

@@ -38,7 +38,7 @@ from .._binary_input import prepare_binary
 from .._ranking import average_precision_score, roc_auc_score
 from .._threads import resolve_threads, threads_for
 from .._validation import ALL_ZERO_WEIGHTS, as_array, column_or_1d, num_samples, type_of_target
-from ._mergeable import ClassWeights, check_version, merged_pos_label
+from ._mergeable import ClassWeights, check_mergeable, check_version, merged_pos_label
 
 _VERSION = 1
 _STRATEGIES = ("bits", "uniform")
@@ -156,26 +156,22 @@ class BinnedRankingState(ClassWeights):
             # scikit-learn's error when all the data's weights are zero).
             data = prepare_binary(target, y_score, self.pos_label, None)
             data.weights = np.zeros(data.scores.shape[0])
-        bins = self.bins_of(data.scores)
         is_positive = data.is_positive.astype(bool, copy=False)
-        if data.weights is None and not self.weighted:
-            positive = np.bincount(bins[is_positive], minlength=self.n_bins)
-            negative = np.bincount(bins[~is_positive], minlength=self.n_bins)
-        else:
+        if data.weights is not None:
             self._promote()
-            weights = np.ones(bins.shape[0]) if data.weights is None else data.weights
-            positive = np.bincount(bins[is_positive], weights[is_positive], minlength=self.n_bins)
-            negative = np.bincount(bins[~is_positive], weights[~is_positive], minlength=self.n_bins)
-        self._positive = self._positive + positive
-        self._negative = self._negative + negative
-        self._has_positive |= bool(is_positive.any())
-        self._has_negative |= not bool(is_positive.all())
+        # One counting pass: sample i goes to cell 2 * bin + is_positive.
+        cells = np.bincount(self.bins_of(data.scores) * 2 + is_positive, data.weights, minlength=2 * self.n_bins)
+        self._positive = self._positive + cells[1::2]
+        self._negative = self._negative + cells[0::2]
+        positives = int(np.count_nonzero(is_positive))
+        self._has_positive |= positives > 0
+        self._has_negative |= positives < is_positive.shape[0]
         return self
 
     def bins_of(self, scores: Any) -> np.ndarray:
         """The bin (0 = lowest scores) of each score: a non-decreasing
         function of the score."""
-        values = np.asarray(scores).astype(np.float64) + 0.0  # -0.0 -> 0.0
+        values = np.add(np.asarray(scores), 0.0, dtype=np.float64)  # one pass, one array; -0.0 -> 0.0
         if self.strategy == "uniform":
             lo, hi = self.range
             # Halved so that no difference overflows; every step is monotone.
@@ -195,12 +191,7 @@ class BinnedRankingState(ClassWeights):
     # -- merging -----------------------------------------------------------------------------
     def merge(self, other: "BinnedRankingState") -> "BinnedRankingState":
         """The state of both data sets (a new state); bins must be identical."""
-        if not isinstance(other, BinnedRankingState):
-            raise TypeError(f"cannot merge BinnedRankingState with {type(other).__name__}")
-        for name in ("n_bins", "strategy", "range"):
-            if getattr(self, name) != getattr(other, name):
-                raise ValueError(f"cannot merge binned states of different {name}: {getattr(self, name)!r} and "
-                                 f"{getattr(other, name)!r}")
+        check_mergeable(self, other, ("n_bins", "strategy", "range"))
         result = BinnedRankingState(self.n_bins, strategy=self.strategy, range=self.range,
                                     pos_label=merged_pos_label(self.pos_label, other.pos_label))
         result._positive = self._positive + other._positive

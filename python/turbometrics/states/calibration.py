@@ -21,7 +21,7 @@ from .. import _core
 from .._calibration import POSITIVE_INT, ReliabilityDiagram, diagram_from_table, error_from_table, raise_for_flags
 from .._calibration_input import calibration_input
 from .._params import BOOLEAN, NONE, REAL, STRING, str_options, validate
-from ._mergeable import CountedSamples
+from ._mergeable import CountedSamples, check_mergeable, check_version
 from .._threads import resolve_threads, threads_for
 from .._validation import ALL_ZERO_WEIGHTS, as_array, check_consistent_length, num_samples
 
@@ -94,7 +94,6 @@ class CalibrationState(CountedSamples):
         self._n_classes = 0  # columns of y_prob (top_label)
         self._n = 0
         self._weighted = False
-        self._nonzero = False
         self._weight = [0] * self.n_bins
         self._confidence = [0] * self.n_bins
         self._correct = [0] * self.n_bins
@@ -161,7 +160,6 @@ class CalibrationState(CountedSamples):
         self._resolved, self._n_classes = data.mode, n_classes
         self._n += data.n_samples
         self._weighted |= data.weights is not None
-        self._nonzero |= data.weights is None or bool(np.count_nonzero(data.weights))
         self._weight = [a + b for a, b in zip(self._weight, weights)]
         self._confidence = [a + b for a, b in zip(self._confidence, _from_limbs(confidence))]
         self._correct = [a + b for a, b in zip(self._correct, corrects)]
@@ -177,12 +175,7 @@ class CalibrationState(CountedSamples):
             If n_bins, mode, pos_label or (once data came) the resolved mode
             or number of classes differ.
         """
-        if not isinstance(other, CalibrationState):
-            raise TypeError(f"cannot merge a CalibrationState with {type(other).__name__}")
-        for name in ("n_bins", "mode", "pos_label"):
-            if getattr(self, name) != getattr(other, name):
-                raise ValueError(f"cannot merge CalibrationStates with different {name} ({getattr(self, name)!r} "
-                                 f"and {getattr(other, name)!r})")
+        check_mergeable(self, other, ("n_bins", "mode", "pos_label"))
         if self._resolved and other._resolved and (self._resolved, self._n_classes) != (other._resolved,
                                                                                           other._n_classes):
             raise ValueError(f"cannot merge CalibrationStates of {self._resolved} input with {self._n_classes} "
@@ -192,7 +185,6 @@ class CalibrationState(CountedSamples):
         out._resolved, out._n_classes = source._resolved, source._n_classes
         out._n = self._n + other._n
         out._weighted = self._weighted or other._weighted
-        out._nonzero = self._nonzero or other._nonzero
         out._weight = [a + b for a, b in zip(self._weight, other._weight)]
         out._confidence = [a + b for a, b in zip(self._confidence, other._confidence)]
         out._correct = [a + b for a, b in zip(self._correct, other._correct)]
@@ -205,7 +197,7 @@ class CalibrationState(CountedSamples):
         exact sum."""
         if self._n == 0:
             raise ValueError(_EMPTY)
-        if not self._nonzero:
+        if not any(self._weight):  # weights are non-negative: some is nonzero iff a bin's is
             raise ValueError(ALL_ZERO_WEIGHTS)
         columns = [[value / _ONE for value in sums] for sums in (self._weight, self._confidence, self._correct)]
         return np.array(columns, dtype=np.float64).T.reshape(1, self.n_bins, 3)
@@ -241,10 +233,7 @@ class CalibrationState(CountedSamples):
         return state
 
     def __setstate__(self, state: Dict[str, Any]) -> None:
-        version = state.get("version")
-        if version != _VERSION:
-            raise ValueError(f"CalibrationState pickle version {version!r} is not supported (this is version "
-                             f"{_VERSION})")
+        check_version(state, "CalibrationState", _VERSION)
         state = dict(state)
         del state["version"]
         for name in ("_weight", "_confidence", "_correct"):

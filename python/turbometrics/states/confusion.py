@@ -35,7 +35,7 @@ from .._metric_params import FLAG, KAPPA_WEIGHTS, REPLACE_UNDEFINED, WEIGHTS
 from .._params import ARRAY_LIKE, BOOLEAN, NONE, str_options, validate
 from .._prf import jaccard_from_counts, prfs_from_counts, prfs_validate, set_wise_labels
 from .._targets import check_targets, encode, sorted_union
-from ._mergeable import CountedSamples
+from ._mergeable import CountedSamples, check_mergeable, check_version
 from .._threads import resolve_threads
 from .._validation import ALL_ZERO_WEIGHTS, as_array, check_consistent_length, check_sample_weight, num_samples
 
@@ -225,8 +225,7 @@ class ConfusionState(CountedSamples):
 
     @staticmethod
     def _of_batch(counts: TargetCounts, fixed: Optional[np.ndarray]) -> "ConfusionState":
-        state = ConfusionState.__new__(ConfusionState)
-        state.__dict__.update(ConfusionState(labels=fixed).__dict__)
+        state = ConfusionState(labels=fixed)
         state._n = counts.n_samples
         state._weighted = counts.weighted
         weight = counts.targets.sample_weight
@@ -284,8 +283,7 @@ class ConfusionState(CountedSamples):
             If the states have different fixed labels, label types (string
             vs number), layouts (indicator vs labels) or indicator widths.
         """
-        if not isinstance(other, ConfusionState):
-            raise TypeError(f"cannot merge a ConfusionState with {type(other).__name__}")
+        check_mergeable(self, other)
         if (self._fixed is None) != (other._fixed is None) or (
                 self._fixed is not None and not np.array_equal(self._fixed, other._fixed)):
             raise ValueError(f"cannot merge ConfusionStates with different fixed labels ({self._fixed} and "
@@ -433,10 +431,7 @@ class ConfusionState(CountedSamples):
         return state
 
     def __setstate__(self, state: Dict[str, Any]) -> None:
-        version = state.get("version")
-        if version != _VERSION:
-            raise ValueError(f"ConfusionState pickle version {version!r} is not supported (this is version "
-                             f"{_VERSION})")
+        check_version(state, "ConfusionState", _VERSION)
         state = dict(state)
         del state["version"]
         state["_groups"] = SampleGroups(*state["_groups"])

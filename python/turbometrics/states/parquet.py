@@ -10,33 +10,17 @@ import numpy as np
 from .._threads import resolve_threads
 from .calibration import CalibrationState
 from .confusion import ConfusionState
+from .ranking import RankingState
 
-# metric name -> (state kind, how the state computes it)
-_RANKING = {
-    "roc_auc": lambda s, o: s.roc_auc(),
-    "average_precision": lambda s, o: s.average_precision(),
-    "roc_curve": lambda s, o: s.roc_curve(),
-    "precision_recall_curve": lambda s, o: s.precision_recall_curve(),
-    "best_threshold": lambda s, o: s.best_threshold(o.get("best_threshold_metric", "f1")),
+# metric name -> the state that computes it (by its method of that name)
+_STATE_OF = {
+    **dict.fromkeys(("roc_auc", "average_precision", "roc_curve", "precision_recall_curve", "best_threshold"),
+                    "ranking"),
+    **dict.fromkeys(("accuracy", "balanced_accuracy", "precision", "recall", "f1", "jaccard", "matthews_corrcoef",
+                     "cohen_kappa", "confusion_matrix"), "confusion"),
+    **dict.fromkeys(("ece", "mce", "rmsce", "reliability_diagram"), "calibration"),
 }
-_CONFUSION = {
-    "accuracy": lambda s, o: s.accuracy(),
-    "balanced_accuracy": lambda s, o: s.balanced_accuracy(),
-    "precision": lambda s, o: s.precision(),
-    "recall": lambda s, o: s.recall(),
-    "f1": lambda s, o: s.f1(),
-    "jaccard": lambda s, o: s.jaccard(),
-    "matthews_corrcoef": lambda s, o: s.matthews_corrcoef(),
-    "cohen_kappa": lambda s, o: s.cohen_kappa(),
-    "confusion_matrix": lambda s, o: s.confusion_matrix(),
-}
-_CALIBRATION = {
-    "ece": lambda s, o: s.ece(),
-    "mce": lambda s, o: s.mce(),
-    "rmsce": lambda s, o: s.rmsce(),
-    "reliability_diagram": lambda s, o: s.reliability_diagram(),
-}
-METRICS = tuple(_RANKING) + tuple(_CONFUSION) + tuple(_CALIBRATION)
+METRICS = tuple(_STATE_OF)
 
 
 def _import_pyarrow_parquet() -> Any:
@@ -169,7 +153,7 @@ def evaluate_parquet(path: Any, label: str, score: str, weight: Optional[str] = 
     if unknown:
         raise ValueError(f"unknown metric(s) {unknown}; choose from {list(METRICS)}")
     threads = resolve_threads(n_threads)
-    states = _empty_states(metrics, pos_label, n_bins)
+    states = _empty_states(metrics, n_bins)
     columns = [label, score] + ([weight] if weight else []) + ([prediction] if prediction else [])
     seen: set = set()
     for batch in _batches(path, columns, batch_rows):
@@ -177,24 +161,17 @@ def evaluate_parquet(path: Any, label: str, score: str, weight: Optional[str] = 
         weights = _column(batch, weight) if weight else None
         truth = _binary_truth(labels, pos_label, seen)
         _update(states, truth, labels, scores, weights, batch, prediction, threshold, threads)
-    results: Dict[str, Any] = {}
-    options = {"best_threshold_metric": "f1"}
-    for name in metrics:
-        for table, key in ((_RANKING, "ranking"), (_CONFUSION, "confusion"), (_CALIBRATION, "calibration")):
-            if name in table:
-                results[name] = table[name](states[key], options)
-    return results
+    return {name: getattr(states[_STATE_OF[name]], name)() for name in metrics}
 
 
-def _empty_states(metrics: Sequence[str], pos_label: Any, n_bins: int) -> Dict[str, Any]:
+def _empty_states(metrics: Sequence[str], n_bins: int) -> Dict[str, Any]:
+    needed = {_STATE_OF[name] for name in metrics}
     states: Dict[str, Any] = {}
-    if any(name in _RANKING for name in metrics):
-        from .. import RankingState  # the states helper's class (issue 6)
-
+    if "ranking" in needed:
         states["ranking"] = RankingState()
-    if any(name in _CONFUSION for name in metrics):
+    if "confusion" in needed:
         states["confusion"] = ConfusionState()
-    if any(name in _CALIBRATION for name in metrics):
+    if "calibration" in needed:
         states["calibration"] = CalibrationState(n_bins, mode="binary", pos_label=True)
     return states
 

@@ -39,7 +39,7 @@ from .._ranking import (
 from .._thresholds import _POSITIVE_REAL, BestThreshold, best_threshold
 from .._threads import resolve_threads, threads_for
 from .._validation import ALL_ZERO_WEIGHTS, as_array, column_or_1d, num_samples, type_of_target
-from ._mergeable import ClassWeights, check_version, merged_pos_label
+from ._mergeable import ClassWeights, check_mergeable, check_version, merged_pos_label
 
 _VERSION = 1
 _THRESHOLD_METRICS = {"f1", "fbeta", "youden", "accuracy", "balanced_accuracy", "mcc"}
@@ -127,8 +127,9 @@ class RankingState(ClassWeights):
     def from_table(cls, scores: Any, positive: Any, negative: Any, *, pos_label: Any = None) -> "RankingState":
         """A state from its table: distinct scores in strictly descending
         order (NaN not allowed) and the per-row (not cumulative) weight of
-        each class; integer weights make an unweighted state, float weights
-        a weighted one."""
+        each class; integer weights (non-negative counts, totalling less
+        than 2**62) make an unweighted state, finite float weights a
+        weighted one."""
         scores, positive, negative = (np.asarray(a) for a in (scores, positive, negative))
         if scores.ndim != 1 or positive.shape != scores.shape or negative.shape != scores.shape:
             raise ValueError("scores, positive and negative must be 1-D arrays of one length")
@@ -140,6 +141,7 @@ class RankingState(ClassWeights):
         weighted = positive.dtype.kind == "f" or negative.dtype.kind == "f"
         if not weighted and (positive.dtype.kind not in "biu" or negative.dtype.kind not in "biu"):
             raise ValueError("positive and negative must be integer (counts) or float (weights) arrays")
+        _check_weights(positive, negative, weighted)
         weight_dtype = np.float64 if weighted else np.int64
         state = cls(pos_label=pos_label)
         # Copies: the state's arrays are made read-only, the caller's stay as they are.
@@ -166,8 +168,7 @@ class RankingState(ClassWeights):
         """The state of this state's data followed by ``other``'s (a new
         state). Associative and commutative, except that a merged zero
         score carries the sign of the later operand's zero."""
-        if not isinstance(other, RankingState):
-            raise TypeError(f"cannot merge RankingState with {type(other).__name__}")
+        check_mergeable(self, other)
         return self._merged_with(other, resolve_threads(n_threads))
 
     def _merged_with(self, other: "RankingState", threads: int) -> "RankingState":
@@ -436,9 +437,22 @@ def _batch_state(y_true: Any, y_score: Any, sample_weight: Any, pos_label: Any, 
         table = (np.zeros(0, scores.dtype), empty, empty.copy())
     state._set_table(*table, data.score_dtype)
     state._samples = int(is_positive.shape[0])
-    state._has_positive = bool(np.any(is_positive))
-    state._has_negative = not bool(np.all(is_positive))
+    positives = int(np.count_nonzero(is_positive))
+    state._has_positive, state._has_negative = positives > 0, positives < state._samples
     return state
+
+
+def _check_weights(positive: np.ndarray, negative: np.ndarray, weighted: bool) -> None:
+    """Weights the sweeps can read: finite floats, or int64 counts that are
+    non-negative and whose total fits (the kernels sum them in int64)."""
+    if weighted:
+        if not (np.isfinite(positive).all() and np.isfinite(negative).all()):
+            raise ValueError("positive and negative weights must be finite")
+        return
+    if (positive.size and positive.min() < 0) or (negative.size and negative.min() < 0):
+        raise ValueError("positive and negative counts must be non-negative")
+    if float(positive.sum(dtype=np.float64)) + float(negative.sum(dtype=np.float64)) >= 2.0**62:
+        raise ValueError("positive and negative counts must total less than 2**62")
 
 
 def _total(weights: np.ndarray) -> Any:
