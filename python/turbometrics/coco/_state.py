@@ -17,6 +17,7 @@ import numpy as np
 
 from .. import _core
 from .._threads import resolve_threads
+from ..states._mergeable import check_version
 from ._accumulate import accumulate_table
 from ._params import Params
 from ._summary import summarize
@@ -254,10 +255,7 @@ class DetectionState:
                 "arrays": self._arrays}
 
     def __setstate__(self, state: Dict[str, Any]) -> None:
-        version = state.get("version")
-        if version != _VERSION:
-            raise ValueError(f"DetectionState pickle version {version!r} is not supported (this is version "
-                             f"{_VERSION})")
+        check_version(state, "DetectionState", _VERSION)
         params = Params.__new__(Params)
         params.__dict__.update(state["params"])
         self.params, self.image_ids, self._arrays = params, state["image_ids"], state["arrays"]
