@@ -22,17 +22,14 @@ from typing import Any, Iterable
 
 import numpy as np
 
-
-def _is_sparse(value: Any) -> bool:
-    return type(value).__module__.startswith("scipy.sparse")
-
+from .._params import is_sparse
 
 # ndarray subclasses that scikit-learn reads otherwise than a plain array.
 _SCIKIT_LEARN_SUBCLASSES = (np.matrix, np.ma.MaskedArray)
 
 
 def _for_scikit_learn(value: Any) -> bool:
-    return _is_sparse(value) or isinstance(value, _SCIKIT_LEARN_SUBCLASSES)
+    return is_sparse(value) or isinstance(value, _SCIKIT_LEARN_SUBCLASSES)
 
 
 # What scikit-learn's array API dispatch reads as NumPy (or ignores).
