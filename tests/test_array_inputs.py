@@ -5,6 +5,7 @@ layout allows."""
 from __future__ import annotations
 
 import inspect
+import pickle
 import subprocess
 import sys
 from typing import Any, Callable, Dict
@@ -151,6 +152,14 @@ def test_public_functions_keep_their_signatures():
 
     assert inspect.signature(tm.roc_auc_score) == inspect.signature(_ranking.roc_auc_score)
     assert tm.roc_auc_score.__name__ == "roc_auc_score" and tm.roc_auc_score.__doc__ == _ranking.roc_auc_score.__doc__
+
+
+def test_public_functions_pickle_by_reference():
+    for module in (tm, tm.stability):
+        for name in module.__all__:
+            function = getattr(module, name)
+            if inspect.isfunction(function):
+                assert pickle.loads(pickle.dumps(function)) is function, name
 
 
 def test_no_library_is_imported_for_numpy_input():

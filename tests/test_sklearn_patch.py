@@ -207,6 +207,24 @@ def test_sparse_input_falls_back(monkeypatch):
     assert got == ORIGINALS["f1_score"](y_true, y_pred, average="micro") == dense
 
 
+@pytest.mark.parametrize("make", [np.matrix, lambda values: np.ma.array(values, mask=[0, 0, 1, 0, 1])],
+                         ids=["matrix", "masked"])
+def test_matrix_and_masked_input_fall_back(monkeypatch, make):
+    y_true, y_score = make([0, 1, 1, 0, 1]), make([0.1, 0.8, 0.4, 0.5, 0.9])
+
+    def outcome(function: Callable[..., Any], *args: Any) -> Any:
+        try:
+            return function(*args)
+        except Exception as error:  # noqa: BLE001 - the reference's exception is the expected outcome
+            return type(error), str(error)
+
+    with ts.patch():
+        calls = _count_calls(monkeypatch, "brier_score_loss")
+        got = outcome(sklearn.metrics.brier_score_loss, y_true, y_score)
+    assert calls[0] == 0
+    assert got == outcome(ORIGINALS["brier_score_loss"], y_true, y_score)
+
+
 _DISPATCH_SCRIPT = """
 import importlib, sys
 import numpy as np, sklearn, sklearn.metrics, turbometrics, turbometrics.sklearn as ts

@@ -95,8 +95,11 @@ def accepting_array_inputs(function: Function) -> Function:
 
 def adapt_public_functions(namespace: Dict[str, Any], names: Iterable[str]) -> None:
     """Replace each plain function among ``names`` in ``namespace`` (a
-    module's globals) by :func:`accepting_array_inputs` of it."""
+    module's globals) by :func:`accepting_array_inputs` of it, whose
+    ``__module__`` is then that module (pickle finds it there)."""
     for name in names:
         value = namespace.get(name)
         if callable(value) and not isinstance(value, type) and hasattr(value, "__code__"):
-            namespace[name] = accepting_array_inputs(value)
+            adapted = accepting_array_inputs(value)
+            adapted.__module__ = namespace["__name__"]
+            namespace[name] = adapted

@@ -145,9 +145,12 @@ class TargetCounts:
         self.kind = targets.kind
         self.labels = targets.labels
         self.true_labels = targets.true_labels
-        self.weighted = targets.sample_weight is not None
         self.n_samples = int(targets.y_true.shape[0])
         self._table: Optional[np.ndarray] = None
+
+    @property
+    def weighted(self) -> bool:
+        return self.targets.sample_weight is not None
 
     @property
     def total(self) -> Any:

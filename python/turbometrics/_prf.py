@@ -106,7 +106,6 @@ def set_wise_input(y_true: Any, y_pred: Any, labels: Any, pos_label: Any, averag
     check_consistent_length(y_true, y_pred, sample_weight)
     if sample_weight is not None:
         targets.sample_weight = check_sample_weight(sample_weight, num_samples(y_true), force_float=False)
-        counts.weighted = True
     return counts, labels
 
 

@@ -10,18 +10,11 @@ from __future__ import annotations
 import importlib
 from typing import Any, Dict, Tuple
 
+from .._patched import Patched
 from . import mask as _mask
 
 _MASK_FUNCTIONS = ("encode", "decode", "area", "toBbox", "iou", "merge", "frPyObjects")
 _saved: Dict[Tuple[str, str], Any] = {}
-
-
-class _Patched:
-    def __enter__(self) -> "_Patched":
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        unpatch_pycocotools()
 
 
 def _targets() -> Dict[Tuple[str, str], Any]:
@@ -33,7 +26,7 @@ def _targets() -> Dict[Tuple[str, str], Any]:
     return targets
 
 
-def patch_pycocotools() -> _Patched:
+def patch_pycocotools() -> Patched:
     """Swap pycocotools' ``COCOeval`` and mask functions for turbometrics'.
 
     Code that looks them up after the call (``pycocotools.cocoeval.COCOeval``,
@@ -64,7 +57,7 @@ def patch_pycocotools() -> _Patched:
         if key not in _saved:
             _saved[key] = getattr(module, attribute)
         setattr(module, attribute, replacement)
-    return _Patched()
+    return Patched(unpatch_pycocotools)
 
 
 def unpatch_pycocotools() -> None:

@@ -7,7 +7,9 @@ exactly as scikit-learn does. The original function gets the call when
 - the arguments do not bind to scikit-learn's signature (unknown keyword,
   missing argument: scikit-learn raises its own TypeError);
 - an argument is a SciPy sparse matrix or array (turbometrics reads dense
-  input only);
+  input only), an ``np.matrix`` (scikit-learn refuses it with its
+  TypeError) or a masked array (scikit-learn reads the data under the
+  mask; turbometrics does not compute with masked arrays);
 - scikit-learn's ``array_api_dispatch`` is on and an argument is anything
   but a NumPy array, a list, a tuple, a string, a number or None (torch,
   CuPy, array-api-strict arrays..., whose results scikit-learn returns in
@@ -20,9 +22,14 @@ from typing import Any, Iterable
 
 import numpy as np
 
+from .._params import is_sparse
 
-def _is_sparse(value: Any) -> bool:
-    return type(value).__module__.startswith("scipy.sparse")
+# ndarray subclasses that scikit-learn reads otherwise than a plain array.
+_SCIKIT_LEARN_SUBCLASSES = (np.matrix, np.ma.MaskedArray)
+
+
+def _for_scikit_learn(value: Any) -> bool:
+    return is_sparse(value) or isinstance(value, _SCIKIT_LEARN_SUBCLASSES)
 
 
 # What scikit-learn's array API dispatch reads as NumPy (or ignores).
@@ -44,7 +51,7 @@ def turbometrics_handles(values: Iterable[Any]) -> bool:
     exactly as scikit-learn (the arguments already bound to scikit-learn's
     signature)."""
     values = list(values)
-    if any(_is_sparse(value) for value in values):
+    if any(_for_scikit_learn(value) for value in values):
         return False
     if any(_is_foreign_array(value) for value in values) and _array_api_dispatch():
         return False

@@ -37,6 +37,7 @@ from typing import Any, Callable, Dict, Iterator, List, Tuple
 
 import turbometrics
 
+from .._patched import Patched
 from . import _wrappers  # noqa: F401  (imported: pickling looks the wrappers up there)
 from ._classes import use_scikit_learn_classes, use_turbometrics_classes
 from ._fallback import turbometrics_handles
@@ -49,16 +50,6 @@ _wrapper_originals: Dict[int, Tuple[Callable[..., Any], Callable[..., Any]]] = {
 _original_wrappers: Dict[int, Tuple[Callable[..., Any], Callable[..., Any]]] = {}
 # (scorer, original score function) for each predefined scorer patched.
 _replaced_scorers: List[Tuple[Any, Callable[..., Any]]] = []
-
-
-class Patched:
-    """What :func:`patch` returns: leaving a ``with`` block unpatches."""
-
-    def __enter__(self) -> "Patched":
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        unpatch()
 
 
 def _make_wrapper(name: str, original: Callable[..., Any]) -> Callable[..., Any]:
@@ -148,7 +139,7 @@ def patch() -> Patched:
             _replaced_scorers.append((scorer, score_func))
             scorer._score_func = wrapper_for(*entry)
     use_scikit_learn_classes()
-    return Patched()
+    return Patched(unpatch)
 
 
 def unpatch() -> None:

@@ -1,0 +1,26 @@
+"""The object a patch function returns (``turbometrics.sklearn.patch``,
+``turbometrics.coco.patch_pycocotools``): leaving a ``with`` block on it
+undoes the patch."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+
+class Patched:
+    """What a patch function returns: leaving a ``with`` block unpatches.
+
+    Parameters
+    ----------
+    unpatch : callable
+        The function that undoes the patch (called with no arguments).
+    """
+
+    def __init__(self, unpatch: Callable[[], None]) -> None:
+        self._unpatch = unpatch
+
+    def __enter__(self) -> "Patched":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self._unpatch()
