@@ -67,11 +67,18 @@ _ADAPTERS: Dict[str, Callable[[Any], Any]] = {
 }
 
 
+_MATRIX_NOT_SUPPORTED = ("np.matrix is not supported. Please convert to a numpy array with np.asarray. For more "
+                         "information see: https://numpy.org/doc/stable/reference/generated/numpy.matrix.html")
+
+
 def as_numpy_input(value: Any) -> Any:
     """``value`` as a NumPy array if it is a polars, pyarrow, torch or other
     array API array (without a copy where its memory layout allows), else
-    ``value``."""
+    ``value``. ``np.matrix`` raises scikit-learn's TypeError (its 2-D
+    semantics would silently change shapes)."""
     kind = type(value)
+    if isinstance(value, np.matrix):
+        raise TypeError(_MATRIX_NOT_SUPPORTED)
     adapter = _ADAPTERS.get(kind.__module__.partition(".")[0])
     if adapter is not None:
         return adapter(value)
