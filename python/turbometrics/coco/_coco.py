@@ -11,6 +11,7 @@ from typing import Any, Callable, Dict, List, Optional, Union
 
 import numpy as np
 
+from ._log import say
 from . import _json
 from . import mask as mask_utils
 from ._masks import segmentation_to_rle
@@ -76,11 +77,11 @@ class COCO:
         self._columns = None
         self._materialize: Optional[Callable[[], List[Dict]]] = None
         if annotation_file is not None:
-            print("loading annotations into memory...")
+            say("loading annotations into memory...")
             tic = time.time()
             dataset = _json.load(annotation_file)
             assert type(dataset) == dict, "annotation file format {} not supported".format(type(dataset))
-            print("Done (t={:0.2f}s)".format(time.time() - tic))
+            say("Done (t={:0.2f}s)".format(time.time() - tic))
             self.dataset = dataset
             self.createIndex()
 
@@ -137,7 +138,7 @@ class COCO:
     def createIndex(self) -> None:
         """Build ``anns``, ``imgs``, ``cats``, ``imgToAnns`` and ``catToImgs``
         from ``dataset`` (later entries win on repeated ids)."""
-        print("creating index...")
+        say("creating index...")
         dataset = self._dataset  # results still held as columns stay so
         anns: Dict[Any, Dict] = {}
         imgs: Dict[Any, Dict] = {}
@@ -156,14 +157,14 @@ class COCO:
         if annotations is not None and "categories" in dataset:
             for ann in annotations:
                 cat_to_imgs[ann["category_id"]].append(ann["image_id"])
-        print("index created!")
+        say("index created!")
         self._anns, self._imgToAnns, self._catToImgs = anns, img_to_anns, cat_to_imgs
         self.imgs, self.cats = imgs, cats
 
     def info(self) -> None:
         """Print the dataset's ``info`` entries."""
         for key, value in self.dataset["info"].items():
-            print("{}: {}".format(key, value))
+            say("{}: {}".format(key, value))
 
     def getAnnIds(self, imgIds: Any = [], catIds: Any = [], areaRng: Any = [], iscrowd: Optional[bool] = None) -> List:
         """Ids of the annotations on the given images, of the given
@@ -262,10 +263,10 @@ class COCO:
         res = COCO()
         res._dataset["info"] = copy.deepcopy(self.dataset.get("info", {}))
         res._dataset["images"] = [img for img in self.dataset["images"]]
-        print("Loading and preparing results...")
+        say("Loading and preparing results...")
         tic = time.time()
         load_results(self, res, resFile)
-        print("DONE (t={:0.2f}s)".format(time.time() - tic))
+        say("DONE (t={:0.2f}s)".format(time.time() - tic))
         return res
 
     def loadNumpyAnnotations(self, data: np.ndarray) -> List[Dict]:

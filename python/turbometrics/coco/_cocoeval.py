@@ -9,6 +9,7 @@ from typing import Any, Dict, Optional
 
 import numpy as np
 
+from ._log import say
 from .. import _core
 from .._progress import progress_callback
 from .._threads import resolve_threads
@@ -92,7 +93,7 @@ class COCOeval:
     def __init__(self, cocoGt: Any = None, cocoDt: Any = None, iouType: str = "segm", *,
                  n_threads: Optional[int] = None) -> None:
         if not iouType:
-            print("iouType not specified. use default iouType segm")
+            say("iouType not specified. use default iouType segm")
         self.cocoGt = cocoGt
         self.cocoDt = cocoDt
         self.evalImgs: Any = []
@@ -122,12 +123,12 @@ class COCOeval:
             tqdm, the ``progress`` extra).
         """
         tic = time.time()
-        print("Running per image evaluation...")
+        say("Running per image evaluation...")
         p = self.params
         if p.useSegm is not None:
             p.iouType = "segm" if p.useSegm == 1 else "bbox"
-            print("useSegm (deprecated) is not None. Running {} evaluation".format(p.iouType))
-        print("Evaluate annotation type *{}*".format(p.iouType))
+            say("useSegm (deprecated) is not None. Running {} evaluation".format(p.iouType))
+        say("Evaluate annotation type *{}*".format(p.iouType))
         if p.iouType not in ("segm", "bbox", "keypoints"):
             raise Exception("unknown iouType for iou computation")
         p.imgIds = list(np.unique(p.imgIds))
@@ -157,21 +158,21 @@ class COCOeval:
         self.evalImgs = EvaluatedImages(evaluation, blocks, self._paramsEval, gts, dts)
         self.ious = IouMatrices(evaluation, blocks, self._paramsEval)
         self.eval = {}
-        print("DONE (t={:0.2f}s).".format(time.time() - tic))
+        say("DONE (t={:0.2f}s).".format(time.time() - tic))
 
     # -- accumulate -----------------------------------------------------------------
     def accumulate(self, p: Optional[Params] = None) -> None:
         """Precision, recall and score at every (IoU threshold, recall
         threshold, category, area range, max detections), into ``eval``."""
-        print("Accumulating evaluation results...")
+        say("Accumulating evaluation results...")
         tic = time.time()
         if self._evaluation is None:
-            print("Please run evaluate() first")
+            say("Please run evaluate() first")
             raise RuntimeError("COCOeval.accumulate() needs evaluate() to have run first")
         if p is None:
             p = self.params
         self.eval = accumulate_table(self._evaluation.table, p, self._paramsEval, resolve_threads(self.n_threads))
-        print("DONE (t={:0.2f}s).".format(time.time() - tic))
+        say("DONE (t={:0.2f}s).".format(time.time() - tic))
 
     # -- summarize ------------------------------------------------------------------
     def summarize(self) -> None:

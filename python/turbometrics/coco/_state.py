@@ -19,6 +19,7 @@ from .. import _core
 from .._threads import resolve_threads
 from ..states._mergeable import check_version
 from ._accumulate import accumulate_table
+from ._log import quiet
 from ._params import Params
 from ._summary import summarize
 
@@ -118,9 +119,6 @@ class DetectionState:
         """Match the images ``imgIds`` (default: every image of ``cocoGt``)
         with ``params`` (default: pycocotools' for ``iouType``; its
         ``imgIds`` are replaced)."""
-        import contextlib
-        import io
-
         from ._cocoeval import COCOeval
 
         evaluation = COCOeval(cocoGt, cocoDt, iouType, n_threads=n_threads)
@@ -128,7 +126,7 @@ class DetectionState:
             evaluation.params = copy.deepcopy(params)
         if imgIds is not None:
             evaluation.params.imgIds = list(imgIds)
-        with contextlib.redirect_stdout(io.StringIO()):
+        with quiet():
             evaluation.evaluate()
         p = evaluation._paramsEval
         image_ids = np.asarray(p.imgIds)

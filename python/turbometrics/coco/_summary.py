@@ -7,6 +7,8 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
+from ._log import say
+
 _LINE = " {:<18} {} @[ IoU={:<9} | area={:>6s} | maxDets={:>3d} ] = {:0.3f}"
 
 
@@ -63,12 +65,20 @@ def _keypoint_queries(p: Any) -> List[Dict[str, Any]]:
     return queries
 
 
-def summarize(evaluation: Dict[str, Any], p: Any) -> np.ndarray:
-    """Print the summary lines and return them as ``stats``."""
+def summary_lines(evaluation: Dict[str, Any], p: Any) -> Tuple[np.ndarray, List[str]]:
+    """``stats`` and the summary lines pycocotools prints."""
     queries = _keypoint_queries(p) if p.iouType == "keypoints" else _detection_queries(p)
     stats = np.zeros((len(queries),))
+    lines = []
     for n, query in enumerate(queries):
-        value, line = summary_value(evaluation, p, **query)
-        print(line)
-        stats[n] = value
+        stats[n], line = summary_value(evaluation, p, **query)
+        lines.append(line)
+    return stats, lines
+
+
+def summarize(evaluation: Dict[str, Any], p: Any) -> np.ndarray:
+    """Print the summary lines and return them as ``stats``."""
+    stats, lines = summary_lines(evaluation, p)
+    for line in lines:
+        say(line)
     return stats

@@ -11,10 +11,7 @@ to one ``COCOeval`` (pycocotools 2.0.11) over all the images.
 
 from __future__ import annotations
 
-import contextlib
 import copy
-import io
-import threading
 import uuid
 from typing import Any, Dict, List, NamedTuple, Optional
 
@@ -48,13 +45,12 @@ class CocoEvaluation(NamedTuple):
     summary: str
 
 
-# sys.stdout is global: tasks of one process (threaded scheduler) must not
-# redirect it concurrently (one would restore another's buffer).
-_STDOUT = threading.Lock()
-
-
 def _quiet(function: Any, *args: Any, **kwargs: Any) -> Any:
-    with _STDOUT, contextlib.redirect_stdout(io.StringIO()):
+    """``function(...)`` without pycocotools' progress messages (silenced
+    for this thread only, so that tasks of one process run concurrently)."""
+    from ..coco._log import quiet
+
+    with quiet():
         return function(*args, **kwargs)
 
 
@@ -99,17 +95,15 @@ def _shard_state(gt: Dict[str, Any], dt: Dict[str, Any], image_ids: List[Any], p
         return DetectionState.from_coco(cocos[0], cocos[1], params.iouType, imgIds=image_ids, params=params,
                                         n_threads=n_threads)
 
-    return _quiet(evaluate)  # from_coco's own redirection runs inside the lock
+    return _quiet(evaluate)
 
 
 def _result(state: Any, n_threads: Optional[int]) -> Warned:
-    from ..coco._summary import summarize
+    from ..coco._summary import summary_lines
 
     evaluation = state.accumulate(n_threads=n_threads)
-    text = io.StringIO()
-    with _STDOUT, contextlib.redirect_stdout(text):
-        stats = summarize(evaluation, state.params)
-    return Warned(CocoEvaluation(stats, evaluation, text.getvalue()), [])
+    stats, lines = summary_lines(evaluation, state.params)
+    return Warned(CocoEvaluation(stats, evaluation, "".join(line + "\n" for line in lines)), [])
 
 
 def _literal(value: Any, what: str) -> Any:
