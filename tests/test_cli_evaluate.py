@@ -376,6 +376,19 @@ def test_plots_are_written(tmp_path, capsys):
         assert data.startswith(b"\x89PNG") and len(data) > 10_000
 
 
+def test_group_plots_skipped_when_no_group_has_both_classes(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    rng = np.random.default_rng(5)
+    y = np.repeat([0, 1], 200)
+    path = _write(tmp_path / "one_class_groups.csv", {"y": y, "s": np.round(rng.random(400), 3), "g": y})
+    stderr: list = []
+    report = _run_json(capsys, path, "--label", "y", "--score", "s", "--group", "g", "--metrics", "roc_auc",
+                       "--plots", tmp_path / "plots", stderr=stderr)
+    assert [Path(p).name for p in report["plots"]] == ["roc.png", "precision_recall.png", "thresholds.png",
+                                                       "reliability.png"]
+    assert "no group has both classes: roc_by_group.png not written" in stderr[0]
+
+
 def test_multiclass_plots(tmp_path, capsys):
     pytest.importorskip("matplotlib")
     y, prob = _multiclass()

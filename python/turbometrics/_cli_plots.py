@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import warnings
 from pathlib import Path
 from typing import Any, Callable, List
 
@@ -52,12 +53,17 @@ def write_plots(directory: Path, evaluation: Any, args: argparse.Namespace) -> L
               directory / "reliability.png", written)
     if evaluation.groups and not evaluation.multiclass:
         for name, draw in (("roc", plot.roc), ("precision_recall", plot.precision_recall)):
-            _save(_by_group(evaluation, draw, args), directory / f"{name}_by_group.png", written)
+            ax = _by_group(evaluation, draw, args)
+            if ax is None:
+                warnings.warn(f"no group has both classes: {name}_by_group.png not written")
+                continue
+            _save(ax, directory / f"{name}_by_group.png", written)
     return written
 
 
 def _by_group(evaluation: Any, draw: Callable[..., Any], args: argparse.Namespace) -> Any:
-    """One curve per group (the largest ones) on one Axes."""
+    """One curve per group (the largest ones) on one Axes; None when no
+    group has both classes."""
     largest = sorted(evaluation.groups.items(), key=lambda item: -item[1].n_samples)[:MAX_GROUP_CURVES]
     ax = None
     for key, acc in sorted(largest):
@@ -67,6 +73,6 @@ def _by_group(evaluation: Any, draw: Callable[..., Any], args: argparse.Namespac
         ax = draw(labels, score, sample_weight=weight, label=f"{evaluation.group}={key}", ax=ax,
                   n_threads=args.n_threads)
     if ax is None:
-        raise InputError("no group has both classes: no per-group curves")
+        return None
     ax.set_title(f"{ax.get_title()} by {evaluation.group}")
     return ax
