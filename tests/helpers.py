@@ -9,6 +9,7 @@ message.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import math
 import re
@@ -225,3 +226,17 @@ def check_against_sklearn(
         compare(sk_out.value, tm_out.value)
     assert_same_warnings(sk_out, tm_out, context)
     return sk_out, tm_out
+
+
+@contextlib.contextmanager
+def parallel_even_for_tiny_inputs():
+    """Run the kernels' parallel paths even on tiny inputs (lowers
+    turbometrics._threads.SERIAL_BELOW to 1 for the block)."""
+    import turbometrics._threads as tm_threads
+
+    saved = tm_threads.SERIAL_BELOW
+    tm_threads.SERIAL_BELOW = 1
+    try:
+        yield
+    finally:
+        tm_threads.SERIAL_BELOW = saved

@@ -10,7 +10,6 @@ scikit-learn and be bit-identical to the one-thread results.
 White-box: if the cut-off attribute disappears, these tests skip.
 """
 
-import contextlib
 
 import numpy as np
 import pytest
@@ -20,7 +19,8 @@ from hypothesis import strategies as st
 import turbometrics as tm
 import turbometrics._threads as tm_threads
 
-from helpers import assert_score_equal, capture, check_against_sklearn, curve_comparator
+from helpers import (assert_score_equal, capture, check_against_sklearn, curve_comparator,
+                     parallel_even_for_tiny_inputs)
 from strategies import AVERAGES, binary_problems, multilabel_problems
 
 CURVES = ["roc_curve", "precision_recall_curve", "det_curve", "confusion_matrix_at_thresholds"]
@@ -31,16 +31,6 @@ EXACT_WEIGHTS = st.sampled_from(["none", "dyadic", "int", "float32"])
 pytestmark = pytest.mark.skipif(
     not hasattr(tm_threads, "SERIAL_BELOW"), reason="turbometrics._threads.SERIAL_BELOW not found"
 )
-
-
-@contextlib.contextmanager
-def parallel_even_for_tiny_inputs():
-    saved = tm_threads.SERIAL_BELOW
-    tm_threads.SERIAL_BELOW = 1
-    try:
-        yield
-    finally:
-        tm_threads.SERIAL_BELOW = saved
 
 
 def _same(a, b):

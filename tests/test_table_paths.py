@@ -31,10 +31,10 @@ from hypothesis import strategies as st
 
 import sklearn.metrics as skm
 import turbometrics as tm
-import turbometrics._threads as tm_threads
 from turbometrics import _core
 
-from helpers import assert_score_equal, capture, check_against_sklearn, curve_comparator
+from helpers import (assert_score_equal, capture, check_against_sklearn, curve_comparator,
+                     parallel_even_for_tiny_inputs)
 from strategies import binary_problems
 
 CURVES = ["roc_curve", "precision_recall_curve", "det_curve", "confusion_matrix_at_thresholds"]
@@ -55,16 +55,6 @@ def table_strategy(name):
         yield
     finally:
         _core._set_table_strategy(previous)
-
-
-@contextlib.contextmanager
-def parallel_even_for_tiny_inputs():
-    saved = tm_threads.SERIAL_BELOW
-    tm_threads.SERIAL_BELOW = 1
-    try:
-        yield
-    finally:
-        tm_threads.SERIAL_BELOW = saved
 
 
 @pytest.fixture(autouse=True)

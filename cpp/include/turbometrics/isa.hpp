@@ -1,5 +1,5 @@
 // Run-time choice of the instruction set for loops compiled more than once
-// (baseline, AVX2+FMA, AVX-512), as the density kernels choose theirs.
+// (baseline, AVX2+FMA, AVX-512), shared by every area that dispatches.
 // TURBOMETRICS_CLONES(NAME, BODY) defines NAME##_generic, NAME##_avx2 and
 // NAME##_avx512 with the same body; the caller picks one with best_isa().
 #pragma once

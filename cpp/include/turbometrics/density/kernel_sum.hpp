@@ -36,6 +36,7 @@
 #include <vector>
 
 #include "turbometrics/density/exp.hpp"
+#include "turbometrics/isa.hpp"
 #include "turbometrics/parallel.hpp"
 
 namespace turbometrics::density {
@@ -392,17 +393,6 @@ TURBOMETRICS_DENSITY_TILE(tile_avx512, __attribute__((target("avx512f,avx512dq,a
 #endif
 #undef TURBOMETRICS_DENSITY_TILE
 
-enum class Isa { generic, avx2, avx512 };
-
-inline Isa best_isa() {
-#ifdef TURBOMETRICS_DENSITY_X86
-  __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
-    return Isa::avx512;
-  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return Isa::avx2;
-#endif
-  return Isa::generic;
-}
 
 template <bool Weighted>
 void tile(Isa isa, const Sample& s, const Queries& q, int64_t first, int64_t count, Kernel kernel, double h,
@@ -430,7 +420,7 @@ inline void log_kernel_sums(const SortedSample& sorted, const Queries& queries, 
   // Terms below exp(-drop) of the largest weigh less than 2^-60 of the sum.
   const double drop = 60.0 * std::log(2.0) + std::log(sorted.weight_ratio);
   const int64_t tiles = (queries.size + detail::kTile - 1) / detail::kTile;
-  const detail::Isa isa = detail::best_isa();
+  const Isa isa = best_isa();
   parallel_for_dynamic(tiles, n_threads, [&](int64_t t) {
     const int64_t first = t * detail::kTile;
     const int64_t count = std::min(detail::kTile, queries.size - first);
