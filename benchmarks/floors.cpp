@@ -49,9 +49,7 @@ FLOORS_AVX512 void logs_only(const double* P, int64_t m, int64_t n, int64_t j0, 
 
 #ifdef TURBOMETRICS_HAS_LOG_TABLE_AVX512
 FLOORS_AVX512 void table_entropy(const double* P, int64_t m, int64_t n, int64_t j0, int64_t len, double* h) {
-  for (int64_t jj = 0; jj < len; ++jj) h[jj] = 0;
-  for (int64_t i = 0; i < m; ++i)
-    log_table::entropy_row(P + i * n + j0, i + 1 < m ? P + (i + 1) * n + j0 : nullptr, h, nullptr, len);
+  log_table::entropy_sums(P + j0, n, m, len, h, nullptr);
 }
 #endif
 

@@ -352,12 +352,9 @@ TURBOMETRICS_STABILITY_INLINE bool binary_block(const Block<T>& b, const Job& jo
       alignas(64) double h[B], sum[B];
       for (int64_t jj = 0; jj < len; ++jj) h[jj] = sum[jj] = 0.0;
 #ifdef TURBOMETRICS_HAS_LOG_TABLE_AVX512
-      // AVX-512: the same sums with the table-driven logarithm.
+      // AVX-512: the same sums with one table-driven logarithm per element.
       if (job.isa == Isa::avx512) {
-        for (int64_t i = 0; i < m; ++i) {
-          const T* next = i + 1 < m ? b.rows + (i + 1) * b.step : nullptr;
-          bad |= log_table::entropy_row(b.rows + i * b.step, next, h, mi ? sum : nullptr, len);
-        }
+        bad |= log_table::entropy_sums(b.rows, b.step, m, len, h, mi ? sum : nullptr);
         if (mi) log_table::entropy_of_means(sum, md, len);
       } else
 #endif
