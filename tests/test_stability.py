@@ -259,6 +259,28 @@ def test_entropy_at_the_logarithm_table_edges():
                                rtol=1e-12, atol=1e-15)
 
 
+@pytest.mark.parametrize("m", [1, 3, 50, 511, 512, 513, 1300])
+def test_entropies_of_many_models_and_near_certain_samples(m):
+    """The entropy sums take the logarithms of the larger probabilities as
+    the logarithm of their product, in chunks of 512 models: full relative
+    accuracy when every model is nearly certain (the product near 1), when
+    the product is tiny, and across chunk boundaries."""
+    rng = np.random.default_rng(m)
+    n = 700
+    P = rng.random((m, n))
+    P[:, :100] = 10.0 ** -rng.uniform(1, 17, (m, 100))  # all near 0
+    P[:, 100:200] = 1 - 10.0 ** -rng.uniform(1, 16, (m, 100))  # all near 1
+    P[:, 200:300] = rng.choice([1e-12, 1 - 1e-12, 0.5, 0.0, 1.0], (m, 100))
+    P[:, 300:400] = 0.5 + rng.uniform(-1e-9, 1e-9, (m, 100))
+    np.testing.assert_allclose(S.aleatoric_uncertainty(P, per_sample=True), ref_per_sample("aleatoric", P),
+                               rtol=1e-13, atol=0)
+    np.testing.assert_allclose(S.epistemic_uncertainty(P, per_sample=True), ref_per_sample("mutual_info", P),
+                               rtol=1e-12, atol=1e-15)
+    f32 = P.astype(np.float32)
+    np.testing.assert_allclose(S.aleatoric_uncertainty(f32, per_sample=True), ref_per_sample("aleatoric", f32),
+                               rtol=1e-13, atol=0)
+
+
 def test_every_statistic_flags_invalid_values_anywhere():
     rng = np.random.default_rng(3)
     for name, call in CALLS.items():
