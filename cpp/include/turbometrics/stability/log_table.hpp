@@ -11,9 +11,9 @@
 // * log_small8, x in (0, 1/2]: x = 2^(e+1) m with m in [1/2, 1)
 //   (vgetmantpd / vgetexppd, which also normalise subnormals). The top four
 //   bits of m's fraction pick one of 16 subintervals of width 1/32; its entry
-//   holds inv ~ 1 / midpoint and T = ln 2 - ln inv split into T_hi (a
-//   multiple of 2^-32) and T_lo. r = m inv - 1 (|r| <= 0.0304) and
-//     log x = [e ln2_hi + T_hi] + (r + [e ln2_lo + T_lo + r^2 g(r)]),
+//   holds inv ~ 1 / midpoint and T = ln 2 - ln inv, a multiple of 2^-32
+//   (inv chosen so, see the table). r = m inv - 1 (|r| <= 0.0303) and
+//     log x = [e ln2_hi + T] + (r + [e ln2_lo + r^2 g(r)]),
 //   the first bracket exact (multiples of 2^-32 below 2^10); since
 //   |log x| >= ln 2 >> |r|, plain sums and a degree-6 g suffice. On
 //   (1/2, 1] (e = -1, or x = 1 with e = 0) the same steps have an absolute
@@ -60,22 +60,22 @@
 namespace turbometrics::stability::log_table {
 
 // Tables for x in (0, 1/2] ("small"): T = ln 2 - ln inv (the exponent's
-// +1 folded in), inv = 1 / (midpoint of the subinterval) rounded.
+// +1 folded in) is a multiple of 2^-32, and inv a double within 2^-62 of
+// 1 / midpoint of the subinterval: the inv = 2 exp(-T) nearest to
+// 1 / midpoint, over multiples T of 2^-32, that is within 2^-66 (relative)
+// of a double (Gal's accurate tables; found by a search in 40-digit
+// arithmetic, mpmath). Then ln 2 - ln inv = T within 1.4e-20, and no
+// low-order table is needed; |r| <= 0.0303.
 alignas(64) inline constexpr double kSmallInv[16] = {
-    0x1.f07c1f07c1f08p+0, 0x1.d41d41d41d41dp+0, 0x1.bacf914c1bad0p+0, 0x1.a41a41a41a41ap+0,
-    0x1.8f9c18f9c18fap+0, 0x1.7d05f417d05f4p+0, 0x1.6c16c16c16c17p+0, 0x1.5c9882b931057p+0,
-    0x1.4e5e0a72f0539p+0, 0x1.4141414141414p+0, 0x1.3521cfb2b78c1p+0, 0x1.29e4129e4129ep+0,
-    0x1.1f7047dc11f70p+0, 0x1.15b1e5f75270dp+0, 0x1.0c9714fbcda3bp+0, 0x1.0410410410410p+0};
-alignas(64) inline constexpr double kSmallHi[16] = {
-    0x1.f829b10000000p-6, 0x1.6f0d28b000000p-4, 0x1.29552f8000000p-3, 0x1.9525a9d000000p-3,
-    0x1.fb9186d800000p-3, 0x1.2e8e2bb000000p-2, 0x1.5d1bdbf400000p-2, 0x1.89a3386c00000p-2,
-    0x1.b44f77bc00000p-2, 0x1.dd46a04c00000p-2, 0x1.02552a5a00000p-1, 0x1.154c3d3000000p-1,
-    0x1.2795e12800000p-1, 0x1.393e0d3600000p-1, 0x1.4a4f85dc00000p-1, 0x1.5ad404c400000p-1};
-alignas(64) inline constexpr double kSmallLo[16] = {
-    -0x1.87cd07b30703fp-34, -0x1.a94b2241b6646p-36, 0x1.ff5214c05dc71p-35,  -0x1.75294937d9f16p-36,
-    -0x1.0e0eb59555ccap-34, -0x1.ee2cf23d336e5p-34, 0x1.809c9a08d8e0fp-34,  0x1.425b25a718811p-38,
-    0x1.91ec7f97ddb56p-35,  0x1.c4a0fee626a4ap-38,  0x1.743fc7a71a576p-35,  -0x1.6542bcce198b9p-34,
-    0x1.36236d6f07e7bp-34,  -0x1.3abcc9c777b40p-34, -0x1.f828aebb08171p-34, -0x1.4c1a509acaab4p-34};
+    0x1.f07c4f29ef093p+0, 0x1.d41d56abb29a1p+0, 0x1.bacf92614bf67p+0, 0x1.a41a307601768p+0,
+    0x1.8f9c01f7c939bp+0, 0x1.7d05f42006a1ep+0, 0x1.6c16c5258314cp+0, 0x1.5c98bf3a99ba0p+0,
+    0x1.4e5e02442cd28p+0, 0x1.4141696fbb130p+0, 0x1.3521d7d25546cp+0, 0x1.29e41431a1620p+0,
+    0x1.1f703c6684327p+0, 0x1.15b1d5ed3a4c1p+0, 0x1.0c971231d81aap+0, 0x1.04104f89d4b26p+0};
+alignas(64) inline constexpr double kSmallT[16] = {
+    0x1.f8237c8000000p-6, 0x1.6f0c725000000p-4, 0x1.29552a8000000p-3, 0x1.9525fd9000000p-3,
+    0x1.fb91fcc000000p-3, 0x1.2e8e2b9800000p-2, 0x1.5d1bd17c00000p-2, 0x1.89a286b000000p-2,
+    0x1.b44f90cc00000p-2, 0x1.dd46203800000p-2, 0x1.02551ce600000p-1, 0x1.154c3a7a00000p-1,
+    0x1.2795f59200000p-1, 0x1.393e2ac800000p-1, 0x1.4a4f8b2c00000p-1, 0x1.5ad3e82c00000p-1};
 // Tables for x in [1/2, 1) ("large"): inv has at most 5 significant bits,
 // so that r = x inv - 1 is exact; T = -ln inv = T_hi + T_lo (doubles); the
 // last subinterval has inv = 1, T = 0.
@@ -106,20 +106,20 @@ constexpr double PL[8] = {-0x1.fffffffffffc2p-2, 0x1.5555555555f82p-2,  -0x1.000
                           -0x1.555532364b218p-3, 0x1.24930c6a2982ap-3,  -0x1.00979853b2056p-3, 0x1.c4ff96206c2a4p-4};
 
 struct Tables {
-  __m512d s_inv0, s_inv1, s_hi0, s_hi1, s_lo0, s_lo1;
+  __m512d s_inv0, s_inv1, s_t0, s_t1;
   __m512d l_inv0, l_inv1, l_hi0, l_hi1, l_lo0, l_lo1;
 };
 
 TURBOMETRICS_TARGET_AVX512 inline Tables load_tables() {
-  return {_mm512_load_pd(kSmallInv), _mm512_load_pd(kSmallInv + 8), _mm512_load_pd(kSmallHi),
-          _mm512_load_pd(kSmallHi + 8), _mm512_load_pd(kSmallLo), _mm512_load_pd(kSmallLo + 8),
+  return {_mm512_load_pd(kSmallInv), _mm512_load_pd(kSmallInv + 8), _mm512_load_pd(kSmallT),
+          _mm512_load_pd(kSmallT + 8),
           _mm512_load_pd(kLargeInv), _mm512_load_pd(kLargeInv + 8), _mm512_load_pd(kLargeHi),
           _mm512_load_pd(kLargeHi + 8), _mm512_load_pd(kLargeLo), _mm512_load_pd(kLargeLo + 8)};
 }
 
 // log(x) for x in [0, 1/2] in every lane (x = 0 gives log(2^-1074), finite).
-// x = 2^(e+1) m, m in [1/2, 1); log x = [e ln2_hi + T_hi] + r + [e ln2_lo +
-// T_lo + r^2 g(r)]. The first bracket is exact; |log x| >= ln 2 >> |r|, so
+// x = 2^(e+1) m, m in [1/2, 1); log x = [e ln2_hi + T] + r + [e ln2_lo +
+// r^2 g(r)]. The first bracket is exact; |log x| >= ln 2 >> |r|, so
 // plain sums suffice.
 TURBOMETRICS_TARGET_AVX512 inline __attribute__((always_inline)) __m512d log_small8(__m512d x, const Tables& t) {
   x = _mm512_max_pd(x, _mm512_set1_pd(0x1p-1074));
@@ -128,11 +128,10 @@ TURBOMETRICS_TARGET_AVX512 inline __attribute__((always_inline)) __m512d log_sma
   // vpermt2pd reads the low four bits of each index: m's top fraction bits.
   const __m512i idx = _mm512_srli_epi64(_mm512_castpd_si512(m), 48);
   const __m512d inv = _mm512_permutex2var_pd(t.s_inv0, idx, t.s_inv1);
-  const __m512d thi = _mm512_permutex2var_pd(t.s_hi0, idx, t.s_hi1);
-  const __m512d tlo = _mm512_permutex2var_pd(t.s_lo0, idx, t.s_lo1);
+  const __m512d T = _mm512_permutex2var_pd(t.s_t0, idx, t.s_t1);
   const __m512d r = _mm512_fmsub_pd(m, inv, _mm512_set1_pd(1.0));
-  const __m512d y = _mm512_fmadd_pd(e, _mm512_set1_pd(ln2_hi), thi);
-  const __m512d low = _mm512_fmadd_pd(e, _mm512_set1_pd(ln2_lo), tlo);
+  const __m512d y = _mm512_fmadd_pd(e, _mm512_set1_pd(ln2_hi), T);
+  const __m512d low = _mm512_mul_pd(e, _mm512_set1_pd(ln2_lo));
   const __m512d r2 = _mm512_mul_pd(r, r), r4 = _mm512_mul_pd(r2, r2);
   const __m512d g01 = _mm512_fmadd_pd(_mm512_set1_pd(PS[1]), r, _mm512_set1_pd(PS[0]));
   const __m512d g23 = _mm512_fmadd_pd(_mm512_set1_pd(PS[3]), r, _mm512_set1_pd(PS[2]));
