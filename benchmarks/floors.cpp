@@ -6,10 +6,10 @@
 //
 // * binary calibration_error: counting 1e6 float64 values (in cache) into
 //   15 bins, 2 threads with private tables, vs summing them;
-// * entropies: the two logarithms per element of P (50 x 1e6), the
+// * entropies: the two logarithms per element of P (50 x 1e6) with the
 //   portable fdlibm-style log (AVX-512 build of the loop), and the AVX-512
-//   kernel's whole row update with its table-driven log (log_table.hpp),
-//   2 threads, vs summing P in the same blocked order;
+//   kernel's entropy sums (log_table.hpp: one table-driven log of a / b per
+//   element), 2 threads, vs summing P in the same blocked order;
 // * iqr: the selection network of m = 50 alone on one core, run as the
 //   kernel runs it (chains, data in L1, wires aligned to 64 bytes).
 #include <omp.h>
@@ -120,7 +120,7 @@ int main() {
     std::printf("entropies, P (50, 1e6) float64, 2 threads: blocked read pass %.1f ms, the 1e8 logarithms only %.1f ms\n",
                 sums, logs);
 #ifdef TURBOMETRICS_HAS_LOG_TABLE_AVX512
-    std::printf("  the AVX-512 table-log row update (log a + log b, validation included) %.1f ms\n",
+    std::printf("  the AVX-512 entropy sums (one log per element, validation included) %.1f ms\n",
                 blocked(table_entropy));
 #endif
   }
