@@ -32,6 +32,7 @@
 
 #include "../isa.hpp"
 #include "../parallel.hpp"
+#include "entropy_sums.hpp"
 #include "log.hpp"
 #include "log_table.hpp"
 
@@ -350,7 +351,6 @@ TURBOMETRICS_STABILITY_INLINE bool binary_block(const Block<T>& b, const Job& jo
       // information, of p, which then becomes p log p + q log q of the mean.
       const bool mi = job.stat == Statistic::mutual_info;
       alignas(64) double h[B], sum[B];
-      for (int64_t jj = 0; jj < len; ++jj) h[jj] = sum[jj] = 0.0;
 #ifdef TURBOMETRICS_HAS_LOG_TABLE_AVX512
       // AVX-512: the same sums with one table-driven logarithm per element.
       if (job.isa == Isa::avx512) {
@@ -359,21 +359,7 @@ TURBOMETRICS_STABILITY_INLINE bool binary_block(const Block<T>& b, const Job& jo
       } else
 #endif
       {
-        for (int64_t i = 0; i < m; ++i) {
-          const T* row = b.rows + i * b.step;
-          if (mi) {
-            for (int64_t jj = 0; jj < len; ++jj) {
-              const double p = static_cast<double>(row[jj]);
-              h[jj] += binary_xlogx(p) + ((p >= 0.0) & (p <= 1.0) ? 0.0 : nan);
-              sum[jj] += p;
-            }
-          } else {
-            for (int64_t jj = 0; jj < len; ++jj) {
-              const double p = static_cast<double>(row[jj]);
-              h[jj] += binary_xlogx(p) + ((p >= 0.0) & (p <= 1.0) ? 0.0 : nan);
-            }
-          }
-        }
+        entropy_sums_portable(b.rows, b.step, m, len, h, mi ? sum : nullptr);
         if (mi)
           for (int64_t jj = 0; jj < len; ++jj) sum[jj] = binary_xlogx(sum[jj] / md);
       }

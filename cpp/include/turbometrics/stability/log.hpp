@@ -93,14 +93,6 @@ TURBOMETRICS_LOG_INLINE double log_positive(double x) {
 // is finite (the product is -0.0, which sums like +0.0).
 TURBOMETRICS_LOG_INLINE double xlogx(double x) { return x * log_positive(x); }
 
-// p log p + q log q with q = 1 - p (computed in floating point, as the
-// references do) and 0 log 0 = 0, for p in [0, 1]: minus the binary entropy
-// in nats.
-TURBOMETRICS_LOG_INLINE double binary_xlogx(double p) {
-  const double q = 1.0 - p;
-  return xlogx(p) + xlogx(q);
-}
-
 // out[i] = scale[i] * -log(x[i]) for a batch, vectorised for the best
 // instruction set (the baseline build cannot vectorise the bit operations of
 // log_positive on x86-64 without SSE4).

@@ -52,6 +52,7 @@
 #include <cstdint>
 
 #include "../isa.hpp"
+#include "entropy_sums.hpp"
 
 #if defined(TURBOMETRICS_HAS_CLONES) && !defined(TURBOMETRICS_NO_SIMD) && !defined(TURBOMETRICS_FORCE_GENERIC)
 #define TURBOMETRICS_HAS_LOG_TABLE_AVX512 1
@@ -182,30 +183,9 @@ TURBOMETRICS_TARGET_AVX512 inline __attribute__((always_inline)) __m512d load8(c
   return _mm512_cvtps_pd(_mm256_loadu_ps(p));
 }
 
-// The entropy sums use one logarithm per element instead of two. With
-// a = min(p, q) and b = max(p, q) (q = 1 - p, both as the references round
-// them), a' = 1 - b (exact; a' = a unless p < 1/2 and 1 - p rounded):
-//   a log a + b log b = a log(a / b) + (a + b) log b
-//                     = a log(a / b) + log b + (a - a') log b,
-// where |(a - a') log b| <= 2^-54 |log b| <= 2^-54 |b log b| / b: below an
-// ulp of the term, and dropped. Over the models of a sample,
-//   sum_j (p log p + q log q) = sum_j a_j log(a_j / b_j) + log prod_j b_j,
-// so each element costs one division (its own unit, overlapped), one
-// logarithm of a / b in (0, 1] (log_small8: full relative accuracy below
-// 1/2, where |log| >= ln 2; absolute error ~1e-18 above, where
-// a >= 1/3 and the sample's term is >= 0.63), a product and a complement:
-// the product prod_j b_j is kept both as itself (P) and as 1 - P (C, updated
-// exactly as C + a' P_old, so that it carries the relative accuracy of
-// sums of small a'). At the end log P = log1p(-C) when C < 1/2 (then
-// relative accuracy for samples whose probabilities are all near 0 or 1),
-// else log(P) (P <= 1/2 and |log P| >= ln 2). Both have relative error
-// within ~m ulp, the bound of the sum itself. Rows are taken in chunks of
-// kRowsPerProduct so that P >= 2^-kRowsPerProduct stays normal.
-constexpr int64_t kRowsPerProduct = 512;
-// Samples per pass over the models: the four accumulator arrays (16 KB)
-// stay in L1 while the rows stream through.
-constexpr int64_t kEntropySpan = 512;
-
+// The entropy sums (entropy_sums.hpp) with this logarithm: the division
+// has its own unit, overlapped with the FMAs; log_small8 serves a / b on all
+// of (0, 1].
 // log P for P = 1 - C as above (lanes with P in (0, 1]).
 TURBOMETRICS_TARGET_AVX512 inline __attribute__((always_inline)) __m512d log_product8(__m512d product,
                                                                                      __m512d complement,
@@ -236,13 +216,6 @@ TURBOMETRICS_TARGET_AVX512 inline __attribute__((always_inline)) void entropy_up
   e.complement = _mm512_fmadd_pd(_mm512_sub_pd(one, b), e.product, e.complement);
   e.product = _mm512_mul_pd(e.product, b);
 }
-
-// The accumulators of kEntropySpan samples.
-struct EntropySpan {
-  alignas(64) double ratio_terms[kEntropySpan];
-  alignas(64) double product[kEntropySpan];
-  alignas(64) double complement[kEntropySpan];
-};
 
 // One row segment: the update above for jj < len, and sum[jj] += p when sum
 // is not null. Returns whether some p was below 0 or above 1. The same
@@ -277,18 +250,16 @@ TURBOMETRICS_TARGET_AVX512 inline bool entropy_row(const T* row, const T* next, 
   return _mm512_cmp_pd_mask(lowest, _mm512_setzero_pd(), _CMP_LT_OQ) != 0;
 }
 
-// h[jj] += ratio_terms + log product, and the accumulators restart (for
-// jj < len, rounded up to whole vectors: the arrays hold kEntropySpan).
+// h[jj] += ratio_terms + log product for jj < len (whole vectors: the arrays
+// hold kEntropySpan), and the accumulators restart.
 TURBOMETRICS_TARGET_AVX512 inline void fold_products(EntropySpan& s, double* h, int64_t len, const Tables& t) {
   for (int64_t j = 0; j < len; j += 8) {
     const __mmask8 k = len - j >= 8 ? __mmask8(0xff) : __mmask8((1u << (len - j)) - 1u);
     const __m512d log_p = log_product8(_mm512_load_pd(s.product + j), _mm512_load_pd(s.complement + j), t);
     const __m512d total = _mm512_add_pd(_mm512_load_pd(s.ratio_terms + j), log_p);
     _mm512_mask_storeu_pd(h + j, k, _mm512_add_pd(_mm512_maskz_loadu_pd(k, h + j), total));
-    _mm512_store_pd(s.ratio_terms + j, _mm512_setzero_pd());
-    _mm512_store_pd(s.product + j, _mm512_set1_pd(1.0));
-    _mm512_store_pd(s.complement + j, _mm512_setzero_pd());
   }
+  s.restart();
 }
 
 // For jj < len: h[jj] = sum over the models of p log p + q log q (q = 1 - p,
@@ -302,13 +273,13 @@ TURBOMETRICS_TARGET_AVX512 inline bool entropy_sums(const T* rows, int64_t step,
                                                     double* h, double* sum) {
   const Tables t = load_tables();
   EntropySpan s;
+  s.restart();  // and after every fold
   bool bad = false;
   for (int64_t j0 = 0; j0 < len; j0 += kEntropySpan) {
     const int64_t span = std::min(kEntropySpan, len - j0);
     for (int64_t j = 0; j < span; ++j) h[j0 + j] = 0.0;
     if (sum)
       for (int64_t j = 0; j < span; ++j) sum[j0 + j] = 0.0;
-    for (int64_t j = 0; j < kEntropySpan; ++j) s.ratio_terms[j] = 0.0, s.product[j] = 1.0, s.complement[j] = 0.0;
     for (int64_t i = 0; i < models; ++i) {
       // Prefetch the next row's segment, or after the last row the first
       // row's next segment.
