@@ -30,6 +30,14 @@
 
 #include "log.hpp"
 
+// Lambdas inlined into the per-instruction-set callers (they do not inherit
+// a target attribute, so a call would compile them for the baseline).
+#if defined(__GNUC__)
+#define TURBOMETRICS_LOG_LAMBDA_INLINE __attribute__((always_inline))
+#else
+#define TURBOMETRICS_LOG_LAMBDA_INLINE
+#endif
+
 namespace turbometrics::stability {
 
 constexpr int64_t kRowsPerProduct = 512;
@@ -71,42 +79,56 @@ TURBOMETRICS_LOG_INLINE double binary_xlogx(double p) {
   return a * log_positive(a / b) + log_product(b, 1.0 - b);
 }
 
-// For jj < len: h[jj] = sum over the models of p log p + q log q (model i's
-// value at rows[i * step + jj]) and, when sum is not null, sum[jj] = the sum
-// of p. A value that is not a probability (NaN, or outside [0, 1]) makes its
-// h[jj] NaN. Spans of kEntropySpan samples, rows in model order, chunks of
-// kRowsPerProduct rows: the same operations for every sample whatever the
-// block or thread.
-template <class T>
-TURBOMETRICS_LOG_INLINE void entropy_sums_portable(const T* rows, int64_t step, int64_t models, int64_t len,
-                                                   double* h, double* sum) {
-  constexpr double nan = std::numeric_limits<double>::quiet_NaN();
-  EntropySpan s;
-  s.restart();  // and after every fold
+// The loop both builds run for h[jj] = sum over the models of
+// p log p + q log q, jj < len: spans of kEntropySpan samples (h and, when not
+// null, sum zeroed), rows in model order; row(i, j0, span) adds row i's
+// samples j0 .. j0 + span to the accumulators, and fold(j0, span) adds them
+// into h and restarts them, after every kRowsPerProduct rows and the last.
+// The same operations for every sample whatever the block or thread.
+template <class Row, class Fold>
+TURBOMETRICS_LOG_INLINE void for_each_span_row(int64_t models, int64_t len, double* h, double* sum, Row&& row,
+                                               Fold&& fold) {
   for (int64_t j0 = 0; j0 < len; j0 += kEntropySpan) {
     const int64_t span = std::min(kEntropySpan, len - j0);
     for (int64_t j = 0; j < span; ++j) h[j0 + j] = 0.0;
     if (sum)
       for (int64_t j = 0; j < span; ++j) sum[j0 + j] = 0.0;
     for (int64_t i = 0; i < models; ++i) {
-      const T* row = rows + i * step + j0;
-      for (int64_t j = 0; j < span; ++j) {
-        const double p = static_cast<double>(row[j]);
-        double a, b;
-        order(p, 1.0 - p, a, b);
-        s.ratio_terms[j] += a * log_positive(a / b) + ((p >= 0.0) & (p <= 1.0) ? 0.0 : nan);
-        s.complement[j] += (1.0 - b) * s.product[j];
-        s.product[j] *= b;
-      }
-      if (sum)
-        for (int64_t j = 0; j < span; ++j) sum[j0 + j] += static_cast<double>(row[j]);
-      if ((i + 1) % kRowsPerProduct == 0 || i + 1 == models) {
-        for (int64_t j = 0; j < span; ++j)
-          h[j0 + j] += s.ratio_terms[j] + log_product(s.product[j], s.complement[j]);
-        s.restart();
-      }
+      row(i, j0, span);
+      if ((i + 1) % kRowsPerProduct == 0 || i + 1 == models) fold(j0, span);
     }
   }
+}
+
+// For jj < len: h[jj] = sum over the models of p log p + q log q (model i's
+// value at rows[i * step + jj]) and, when sum is not null, sum[jj] = the sum
+// of p. A value that is not a probability (NaN, or outside [0, 1]) makes its
+// h[jj] NaN.
+template <class T>
+TURBOMETRICS_LOG_INLINE void entropy_sums_portable(const T* rows, int64_t step, int64_t models, int64_t len,
+                                                   double* h, double* sum) {
+  constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+  EntropySpan s;
+  s.restart();  // and after every fold
+  for_each_span_row(
+      models, len, h, sum,
+      [&](int64_t i, int64_t j0, int64_t span) TURBOMETRICS_LOG_LAMBDA_INLINE {
+        const T* row = rows + i * step + j0;
+        for (int64_t j = 0; j < span; ++j) {
+          const double p = static_cast<double>(row[j]);
+          double a, b;
+          order(p, 1.0 - p, a, b);
+          s.ratio_terms[j] += a * log_positive(a / b) + ((p >= 0.0) & (p <= 1.0) ? 0.0 : nan);
+          s.complement[j] += (1.0 - b) * s.product[j];
+          s.product[j] *= b;
+        }
+        if (sum)
+          for (int64_t j = 0; j < span; ++j) sum[j0 + j] += static_cast<double>(row[j]);
+      },
+      [&](int64_t j0, int64_t span) TURBOMETRICS_LOG_LAMBDA_INLINE {
+        for (int64_t j = 0; j < span; ++j) h[j0 + j] += s.ratio_terms[j] + log_product(s.product[j], s.complement[j]);
+        s.restart();
+      });
 }
 
 }  // namespace turbometrics::stability

@@ -275,20 +275,16 @@ TURBOMETRICS_TARGET_AVX512 inline bool entropy_sums(const T* rows, int64_t step,
   EntropySpan s;
   s.restart();  // and after every fold
   bool bad = false;
-  for (int64_t j0 = 0; j0 < len; j0 += kEntropySpan) {
-    const int64_t span = std::min(kEntropySpan, len - j0);
-    for (int64_t j = 0; j < span; ++j) h[j0 + j] = 0.0;
-    if (sum)
-      for (int64_t j = 0; j < span; ++j) sum[j0 + j] = 0.0;
-    for (int64_t i = 0; i < models; ++i) {
-      // Prefetch the next row's segment, or after the last row the first
-      // row's next segment.
-      const T* next = i + 1 < models ? rows + (i + 1) * step + j0
-                                     : (j0 + kEntropySpan < len ? rows + j0 + kEntropySpan : nullptr);
-      bad |= entropy_row(rows + i * step + j0, next, s, sum ? sum + j0 : nullptr, span, t);
-      if ((i + 1) % kRowsPerProduct == 0 || i + 1 == models) fold_products(s, h + j0, span, t);
-    }
-  }
+  for_each_span_row(
+      models, len, h, sum,
+      [&](int64_t i, int64_t j0, int64_t span) {
+        // Prefetch the next row's segment, or after the last row the first
+        // row's next segment.
+        const T* next = i + 1 < models ? rows + (i + 1) * step + j0
+                                       : (j0 + kEntropySpan < len ? rows + j0 + kEntropySpan : nullptr);
+        bad |= entropy_row(rows + i * step + j0, next, s, sum ? sum + j0 : nullptr, span, t);
+      },
+      [&](int64_t j0, int64_t span) { fold_products(s, h + j0, span, t); });
   return bad;
 }
 
