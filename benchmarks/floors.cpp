@@ -70,7 +70,7 @@ FLOORS_AVX512 void sums_only(const double* P, int64_t m, int64_t n, int64_t j0, 
 FLOORS_AVX512 __attribute__((noinline)) void order_statistics_tiles(double* s, const detail::QuartilePlan& plan,
                                                                     int64_t tiles) {
   constexpr int64_t L = detail::kTile<double>;
-  detail::Pack<double, 64>::U seen = {};
+  detail::Pack<double, 64>::Seen seen;
   const double* out[4];
   for (int64_t t = 0; t < tiles; ++t) {
     detail::SegmentPrefetch none{nullptr, 0, 0, 0};

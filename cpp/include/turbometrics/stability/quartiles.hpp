@@ -7,21 +7,25 @@
 // same residue class mod g and leave every class sorted; so those phases are
 // replaced by sorting each class (at most 32 wires with AVX-512, 16
 // otherwise) in registers, with a network compiled per class size: a class
-// is loaded once and stored once. The remaining phases p < g run, pruned to
-// the comparators that reach the four output wires, as chains over the tile
-// (run_chains). For m = 50 with AVX-512: two classes of 25 wires (138
-// comparators each) and 68 comparators in chains, instead of 344 comparators
-// in chains.
+// is loaded once and stored once. The phases 2 <= p < g run, pruned, as
+// chains over the tile (run_chains). The last phase merges the sorted even
+// and odd wires; instead, each wanted rank is selected from the two sorted
+// halves directly (select_merged: about r minima of maxima for rank r,
+// without stores). For m = 50 with AVX-512: two classes of 25 wires (138
+// comparators each), no chains, and the selection, instead of the 344
+// comparators of the pruned network in chains.
 //
 // With AVX-512 a comparator is one floating-point min and one integer max:
 // both run at one zmm instruction per cycle, on different pipes, so that a
-// comparator on 8 lanes costs one cycle instead of two. The integer order of
-// the bit patterns is the floating-point order for the values this path
-// sorts: every value is first canonicalised (v + 0.0 turns -0.0 into +0.0)
-// and validated (its bits, unsigned, at most those of 1.0: NaN, negative
-// values and values above 1 fail); the caller raises on invalid values, for
-// which the network's results are unused. Either order gives the same
-// values, so the results equal numpy's except that a zero result is +0.0.
+// comparator on 8 lanes costs one cycle instead of two. For probabilities
+// the signed integer order of the bit patterns is the floating-point order
+// (-0.0, the smallest integer, is the only value they place differently:
+// below +0.0 rather than equal to it), so every output has the value the
+// floating-point network gives. Values that are not probabilities (NaN,
+// negative, above 1) are seen as they are loaded; the caller then raises and
+// the network's results are unused. Where a sample holds zeros of both
+// signs, the sign of a zero result may differ from NumPy's (whose choice
+// follows its partition order); otherwise results equal NumPy's bit for bit.
 #pragma once
 
 #include <algorithm>
@@ -211,7 +215,7 @@ struct Pack {
   static TURBOMETRICS_QUARTILES_INLINE void load(V& v, const T* p) { std::memcpy(&v, p, sizeof v); }
   static TURBOMETRICS_QUARTILES_INLINE void store(T* p, const V& v) { std::memcpy(p, &v, sizeof v); }
   // lo, hi = min, max of (lo, hi). Mixed: the max on the integer bit
-  // patterns (valid, canonical values only).
+  // patterns (probabilities only).
   template <bool Mixed>
   static TURBOMETRICS_QUARTILES_INLINE void order(V& lo, V& hi) {
     const V a = lo, z = hi;
@@ -237,25 +241,26 @@ struct Pack {
   static TURBOMETRICS_QUARTILES_INLINE void fill(V& v, T x) {
     for (int l = 0; l < lanes; ++l) v[l] = x;
   }
-  // v += 0.0 (-0.0 becomes +0.0); seen keeps the lane-wise unsigned maximum
-  // of the bit patterns.
-  static TURBOMETRICS_QUARTILES_INLINE void canonicalise(V& v, U& seen) {
-    const V zero = {};
-    v += zero;
-    const U bits = (U)v;
-    seen = seen < bits ? bits : seen;
+  // Lane-wise, of the values checked: the largest magnitude (bit pattern
+  // without the sign, shifted left by one: NaN and infinity above every
+  // number) and the smallest value (-0.0 is not below 0; NaN leaves it).
+  struct Seen {
+    U magnitude = {};
+    V lowest = {};
+  };
+  static TURBOMETRICS_QUARTILES_INLINE void check(const V& v, Seen& seen) {
+    const U magnitude = (U)v << 1;
+    seen.magnitude = seen.magnitude < magnitude ? magnitude : seen.magnitude;
+    seen.lowest = v < seen.lowest ? v : seen.lowest;
   }
-  static bool all_valid(const U& seen) {
-    Bits worst = 0;
-    for (int l = 0; l < lanes; ++l) worst = std::max(worst, seen[l]);
-    return worst <= one_bits;
+  static bool all_valid(const Seen& seen) {
+    for (int l = 0; l < lanes; ++l)
+      if (seen.magnitude[l] > Bits(one_bits << 1) || seen.lowest[l] < T(0)) return false;
+    return true;
   }
 #else
   struct V {
     T v[lanes];
-  };
-  struct U {
-    Bits v[lanes] = {};
   };
   static void load(V& v, const T* p) { std::memcpy(&v, p, sizeof v); }
   static void store(T* p, const V& v) { std::memcpy(p, &v, sizeof v); }
@@ -277,19 +282,13 @@ struct Pack {
   static void fill(V& v, T x) {
     for (int l = 0; l < lanes; ++l) v.v[l] = x;
   }
-  static void canonicalise(V& v, U& seen) {
-    for (int l = 0; l < lanes; ++l) {
-      v.v[l] += T(0);
-      Bits bits;
-      std::memcpy(&bits, &v.v[l], sizeof bits);
-      seen.v[l] = std::max(seen.v[l], bits);
-    }
+  struct Seen {
+    bool invalid = false;
+  };
+  static void check(const V& v, Seen& seen) {
+    for (int l = 0; l < lanes; ++l) seen.invalid |= !(v.v[l] >= T(0) && v.v[l] <= T(1));
   }
-  static bool all_valid(const U& seen) {
-    for (int l = 0; l < lanes; ++l)
-      if (seen.v[l] > one_bits) return false;
-    return true;
-  }
+  static bool all_valid(const Seen& seen) { return !seen.invalid; }
 #endif
 };
 
@@ -319,30 +318,30 @@ TURBOMETRICS_QUARTILES_INLINE void sort_registers(typename P::V (&w)[S], std::in
 }
 
 // Sorts S wires of one vector of lanes: wire k read at src + k * src_step
-// (canonicalised and validated), sorted in registers, written to
+// (and checked), sorted in registers, written to
 // dst + k * dst_step (src and dst may be the same). The loads and stores are
 // unrolled (fold expressions), so that w lives in registers.
 template <class T, int W, bool Mixed, int S, size_t... K>
 TURBOMETRICS_QUARTILES_INLINE void sort_wires(const T* src, int64_t src_step, T* dst, int64_t dst_step,
-                                              typename Pack<T, W>::U& seen, std::index_sequence<K...>) {
+                                              typename Pack<T, W>::Seen& seen, std::index_sequence<K...>) {
   using P = Pack<T, W>;
   typename P::V w[S];
-  (P::load(w[K], src + static_cast<int64_t>(K) * src_step), ...);
-  (P::canonicalise(w[K], seen), ...);
+  ((P::load(w[K], src), src += src_step), ...);
+  (P::check(w[K], seen), ...);
   sort_registers<P, Mixed, S>(w, std::make_index_sequence<SortNetwork<S>::count()>{});
-  (P::store(dst + static_cast<int64_t>(K) * dst_step, w[K]), ...);
+  ((P::store(dst, w[K]), dst += dst_step), ...);
 }
 
 template <class T, int W, bool Mixed, int S>
 TURBOMETRICS_QUARTILES_INLINE void sort_class(const T* src, int64_t src_step, T* dst, int64_t dst_step,
-                                              typename Pack<T, W>::U& seen) {
+                                              typename Pack<T, W>::Seen& seen) {
   sort_wires<T, W, Mixed, S>(src, src_step, dst, dst_step, seen, std::make_index_sequence<S>{});
 }
 
 // sort_class for a run-time size 1 <= size <= MaxClass.
 template <class T, int W, bool Mixed, int... S>
 TURBOMETRICS_QUARTILES_INLINE void sort_class_of_size(int64_t size, const T* src, int64_t src_step, T* dst,
-                                                      int64_t dst_step, typename Pack<T, W>::U& seen,
+                                                      int64_t dst_step, typename Pack<T, W>::Seen& seen,
                                                       std::integer_sequence<int, S...>) {
   ((size == S + 1 ? sort_class<T, W, Mixed, S + 1>(src, src_step, dst, dst_step, seen) : void()), ...);
 }
@@ -425,30 +424,41 @@ struct SegmentPrefetch {
   }
 };
 
-// The value of rank r among the m values of one vector of lanes of a tile
-// whose even and odd wires are sorted (wire w at s + w * L), to out.
-template <class P, bool Mixed, class T>
-TURBOMETRICS_QUARTILES_INLINE void select_merged(const T* s, int64_t L, int64_t m, int64_t r, T* out) {
+// The values of rank r among the m values of each lane of a tile whose even
+// and odd wires are sorted (wire w at s + w * L), to out[0 .. L). The lanes
+// are taken as 64-byte vectors, all at once: the running minima are
+// independent, so the loop is not bound by their latency.
+template <class T, int64_t L, bool Mixed>
+TURBOMETRICS_QUARTILES_INLINE void select_merged(const T* s, int64_t m, int64_t r, T* out) {
+  using P = Pack<T, 64>;
+  constexpr int64_t per = P::lanes;
+  constexpr int64_t N = L / per;
   int64_t first, last;
   merge_splits(m, r, first, last);
-  typename P::V best, a, b;
-  P::fill(best, std::numeric_limits<T>::infinity());
+  typename P::V best[N], a, b;
+  for (int64_t k = 0; k < N; ++k) P::fill(best[k], std::numeric_limits<T>::infinity());
   if (first == 0) {  // r + 1 values of B
-    P::load(best, s + (2 * r + 1) * L);
+    for (int64_t k = 0; k < N; ++k) P::load(best[k], s + (2 * r + 1) * L + k * per);
     ++first;
   }
   if (last == r + 1) {  // r + 1 values of A
-    P::load(a, s + 2 * r * L);
-    P::lower_to(best, a);
+    for (int64_t k = 0; k < N; ++k) {
+      P::load(a, s + 2 * r * L + k * per);
+      P::lower_to(best[k], a);
+    }
     --last;
   }
   for (int64_t i = first; i <= last; ++i) {
-    P::load(a, s + 2 * (i - 1) * L);
-    P::load(b, s + (2 * (r - i) + 1) * L);
-    P::template raise_to<Mixed>(a, b);
-    P::lower_to(best, a);
+    const T* from_a = s + 2 * (i - 1) * L;
+    const T* from_b = s + (2 * (r - i) + 1) * L;
+    for (int64_t k = 0; k < N; ++k) {
+      P::load(a, from_a + k * per);
+      P::load(b, from_b + k * per);
+      P::template raise_to<Mixed>(a, b);
+      P::lower_to(best[k], a);
+    }
   }
-  P::store(out, best);
+  for (int64_t k = 0; k < N; ++k) P::store(out + k * per, best[k]);
 }
 
 // Sorts every class of a tile (W-byte vectors of lanes): model i's L values
@@ -456,7 +466,7 @@ TURBOMETRICS_QUARTILES_INLINE void select_merged(const T* s, int64_t L, int64_t 
 // s + i * L). fetch advances `lines_per_class` lines per class and vector.
 template <class T, int W, bool Mixed, int MaxClass, int64_t L, class Fetch>
 TURBOMETRICS_QUARTILES_INLINE void sort_classes(const T* src, int64_t src_step, T* s, const QuartilePlan& plan,
-                                                typename Pack<T, W>::U& seen, Fetch& fetch,
+                                                typename Pack<T, W>::Seen& seen, Fetch& fetch,
                                                 int64_t lines_per_class) {
   constexpr int64_t per = Pack<T, W>::lanes;
   const int64_t g = plan.classes, m = plan.models;
@@ -473,7 +483,7 @@ TURBOMETRICS_QUARTILES_INLINE void sort_classes(const T* src, int64_t src_step, 
 // wire of s, or picked + w * L when the merge selects them).
 template <class T, int W, bool Mixed, int MaxClass, int64_t L, class Fetch>
 TURBOMETRICS_QUARTILES_INLINE void tile_order_statistics(const T* src, int64_t src_step, T* s, T* picked,
-                                                         const QuartilePlan& plan, typename Pack<T, W>::U& seen,
+                                                         const QuartilePlan& plan, typename Pack<T, W>::Seen& seen,
                                                          Fetch& fetch, int64_t lines_per_class, const T* out[4]) {
   const int64_t m = plan.models;
   sort_classes<T, W, Mixed, MaxClass, L>(src, src_step, s, plan, seen, fetch, lines_per_class);
@@ -481,8 +491,7 @@ TURBOMETRICS_QUARTILES_INLINE void tile_order_statistics(const T* src, int64_t s
   for (int w = 0; w < 4; ++w) {
     out[w] = s + plan.ranks[w] * L;
     if (plan.classes == 1) continue;
-    for (int64_t v = 0; v < L; v += Pack<T, W>::lanes)
-      select_merged<Pack<T, W>, Mixed>(s + v, L, m, plan.ranks[w], picked + w * L + v);
+    select_merged<T, L, Mixed>(s, m, plan.ranks[w], picked + w * L);
     out[w] = picked + w * L;
   }
 }
@@ -502,7 +511,7 @@ TURBOMETRICS_QUARTILES_INLINE bool quartile_block(const T* rows, int64_t step, i
   T* s = state.data();
   s += ((64 - reinterpret_cast<uintptr_t>(s) % 64) % 64) / sizeof(T);
   T* picked = s + m * L;  // the merge's output: 4 wires
-  typename P::U seen = {};
+  typename P::Seen seen;
   const int64_t sorts = (L / P::lanes) * plan.classes;  // class sorts per tile
   for (int64_t t0 = 0; t0 < len; t0 += L) {
     const int64_t lanes = std::min(L, len - t0);
