@@ -69,7 +69,7 @@ FLOORS_AVX512 void sums_only(const double* P, int64_t m, int64_t n, int64_t j0, 
 // sorts in registers (reading the tile in place), the chains, the merge.
 FLOORS_AVX512 __attribute__((noinline)) void order_statistics_tiles(double* s, const detail::QuartilePlan& plan,
                                                                     int64_t tiles) {
-  constexpr int64_t L = detail::kTile<double>;
+  constexpr int64_t L = detail::kTileBytes / sizeof(double);
   detail::Pack<double, 64>::Seen seen;
   const double* out[4];
   for (int64_t t = 0; t < tiles; ++t) {
@@ -134,7 +134,7 @@ int main() {
 #endif
   }
   {
-    const int64_t m = 50, lanes = detail::kTile<double>;
+    const int64_t m = 50, lanes = detail::kTileBytes / sizeof(double);
     const int64_t wires[4] = {12, 13, 36, 37};
     const auto plan = detail::quartile_plan(m, wires, turbometrics::Isa::avx512);
     int64_t steps = 0;
