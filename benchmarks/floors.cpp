@@ -73,8 +73,7 @@ FLOORS_AVX512 __attribute__((noinline)) void order_statistics_tiles(double* s, c
   detail::Pack<double, 64>::Seen seen;
   const double* out[4];
   for (int64_t t = 0; t < tiles; ++t) {
-    detail::SegmentPrefetch none{nullptr, 0, 0, 0};
-    detail::tile_order_statistics<double, 64, true, 32, L>(s, L, s, s + plan.models * L, plan, seen, none, 0, out);
+    detail::tile_order_statistics<double, 64, true, 32, L>(s, L, 0, s, s + plan.models * L, plan, seen, out);
   }
   if (!detail::Pack<double, 64>::all_valid(seen)) std::printf("invalid\n");
 }

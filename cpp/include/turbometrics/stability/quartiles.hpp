@@ -318,32 +318,35 @@ TURBOMETRICS_QUARTILES_INLINE void sort_registers(typename P::V (&w)[S], std::in
 }
 
 // Sorts S wires of one vector of lanes: wire k read at src + k * src_step
-// (and checked), sorted in registers, written to
-// dst + k * dst_step (src and dst may be the same). The loads and stores are
-// unrolled (fold expressions), so that w lives in registers.
+// (and checked), sorted in registers, written to dst + k * dst_step (src
+// and dst may be the same). With each load, the same row `ahead` values
+// further is prefetched into L2 (prefetcht1: into L1, the lines evicted the
+// tile being sorted; 2 threads on P of 50 x 1e6 took 30-36 ms instead of
+// 24-27). The loads and stores are unrolled (fold expressions), so that w
+// lives in registers.
 template <class T, int W, bool Mixed, int S, size_t... K>
-TURBOMETRICS_QUARTILES_INLINE void sort_wires(const T* src, int64_t src_step, T* dst, int64_t dst_step,
+TURBOMETRICS_QUARTILES_INLINE void sort_wires(const T* src, int64_t src_step, int64_t ahead, T* dst, int64_t dst_step,
                                               typename Pack<T, W>::Seen& seen, std::index_sequence<K...>) {
   using P = Pack<T, W>;
   typename P::V w[S];
-  ((P::load(w[K], src), src += src_step), ...);
+  ((P::load(w[K], src), __builtin_prefetch(src + ahead, 0, 2), src += src_step), ...);
   (P::check(w[K], seen), ...);
   sort_registers<P, Mixed, S>(w, std::make_index_sequence<SortNetwork<S>::count()>{});
   ((P::store(dst, w[K]), dst += dst_step), ...);
 }
 
 template <class T, int W, bool Mixed, int S>
-TURBOMETRICS_QUARTILES_INLINE void sort_class(const T* src, int64_t src_step, T* dst, int64_t dst_step,
-                                              typename Pack<T, W>::Seen& seen) {
-  sort_wires<T, W, Mixed, S>(src, src_step, dst, dst_step, seen, std::make_index_sequence<S>{});
+TURBOMETRICS_QUARTILES_INLINE void sort_class(const T* src, int64_t src_step, int64_t ahead, T* dst,
+                                              int64_t dst_step, typename Pack<T, W>::Seen& seen) {
+  sort_wires<T, W, Mixed, S>(src, src_step, ahead, dst, dst_step, seen, std::make_index_sequence<S>{});
 }
 
 // sort_class for a run-time size 1 <= size <= MaxClass.
 template <class T, int W, bool Mixed, int... S>
-TURBOMETRICS_QUARTILES_INLINE void sort_class_of_size(int64_t size, const T* src, int64_t src_step, T* dst,
-                                                      int64_t dst_step, typename Pack<T, W>::Seen& seen,
+TURBOMETRICS_QUARTILES_INLINE void sort_class_of_size(int64_t size, const T* src, int64_t src_step, int64_t ahead,
+                                                      T* dst, int64_t dst_step, typename Pack<T, W>::Seen& seen,
                                                       std::integer_sequence<int, S...>) {
-  ((size == S + 1 ? sort_class<T, W, Mixed, S + 1>(src, src_step, dst, dst_step, seen) : void()), ...);
+  ((size == S + 1 ? sort_class<T, W, Mixed, S + 1>(src, src_step, ahead, dst, dst_step, seen) : void()), ...);
 }
 
 // Tiles of samples sorted lane-wise: 512 bytes per wire (64 float64 lanes:
@@ -377,10 +380,9 @@ TURBOMETRICS_QUARTILES_INLINE void chain_step(typename P::V (&x)[N], const T* in
 // Runs a chain program on a tile of L lanes per wire (wire w at s + w * L),
 // one step per comparator: the carried wire's L lanes stay in registers (as
 // 64-byte vectors: one AVX-512 register, two AVX2 or four SSE2 registers),
-// the other wire is read and one of the two outputs written. fetch advances
-// two lines per comparator.
-template <class T, int W, int64_t L, bool Mixed, class Fetch>
-TURBOMETRICS_QUARTILES_INLINE void run_chains(T* s, const ChainOp* program, int64_t size, Fetch& fetch) {
+// the other wire is read and one of the two outputs written.
+template <class T, int W, int64_t L, bool Mixed>
+TURBOMETRICS_QUARTILES_INLINE void run_chains(T* s, const ChainOp* program, int64_t size) {
   using P = Pack<T, W>;
   constexpr int64_t per = P::lanes;
   constexpr int64_t N = L / per;
@@ -396,7 +398,6 @@ TURBOMETRICS_QUARTILES_INLINE void run_chains(T* s, const ChainOp* program, int6
       for (int64_t k = 0; k < N; ++k) P::store(s + op.store * L + k * per, x[k]);
       continue;
     }
-    fetch.step(2);
     const T* in = s + op.load * L;
     T* out = s + op.store * L;
     if (op.carried_is_lo) {
@@ -408,25 +409,6 @@ TURBOMETRICS_QUARTILES_INLINE void run_chains(T* s, const ChainOp* program, int6
     }
   }
 }
-
-// Prefetches the cache lines of `rows` row segments (row r starts at
-// base + r * row_bytes and spans `lines` lines), a few per step, in order,
-// into L2 (prefetcht1): into L1, they evicted the tile being sorted (with
-// prefetcht0, 2 threads took 30-36 ms instead of 24-27 for P of 50 x 1e6).
-struct SegmentPrefetch {
-  const char* base;
-  int64_t row_bytes, lines, rows;
-  int64_t row = 0, line = 0;
-  TURBOMETRICS_QUARTILES_INLINE void step(int64_t count) {
-    for (; count > 0 && row < rows && lines > 0; --count) {
-      __builtin_prefetch(base + row * row_bytes + line * 64, 0, 2);
-      if (++line == lines) {
-        line = 0;
-        ++row;
-      }
-    }
-  }
-};
 
 // The values of rank r among the m values of each lane of a tile whose even
 // and odd wires are sorted (wire w at s + w * L), to out[0 .. L). The lanes
@@ -467,31 +449,28 @@ TURBOMETRICS_QUARTILES_INLINE void select_merged(const T* s, int64_t m, int64_t 
 
 // Sorts every class of a tile (W-byte vectors of lanes): model i's L values
 // at src + i * src_step, the sorted classes written to the tile s (wire i at
-// s + i * L). fetch advances `lines_per_class` lines per class and vector.
-template <class T, int W, bool Mixed, int MaxClass, int64_t L, class Fetch>
-TURBOMETRICS_QUARTILES_INLINE void sort_classes(const T* src, int64_t src_step, T* s, const QuartilePlan& plan,
-                                                typename Pack<T, W>::Seen& seen, Fetch& fetch,
-                                                int64_t lines_per_class) {
+// s + i * L); prefetches `ahead` values further along each row.
+template <class T, int W, bool Mixed, int MaxClass, int64_t L>
+TURBOMETRICS_QUARTILES_INLINE void sort_classes(const T* src, int64_t src_step, int64_t ahead, T* s,
+                                                const QuartilePlan& plan, typename Pack<T, W>::Seen& seen) {
   constexpr int64_t per = Pack<T, W>::lanes;
   const int64_t g = plan.classes, m = plan.models;
   for (int64_t v = 0; v < L; v += per)
-    for (int64_t c = 0; c < g; ++c) {
-      sort_class_of_size<T, W, Mixed>((m - c + g - 1) / g, src + c * src_step + v, g * src_step, s + c * L + v, g * L,
-                                      seen, std::make_integer_sequence<int, MaxClass>{});
-      fetch.step(lines_per_class);
-    }
+    for (int64_t c = 0; c < g; ++c)
+      sort_class_of_size<T, W, Mixed>((m - c + g - 1) / g, src + c * src_step + v, g * src_step, ahead, s + c * L + v,
+                                      g * L, seen, std::make_integer_sequence<int, MaxClass>{});
 }
 
 // The order statistics of a tile: the classes sorted into the tile s, the
 // chains run, and out[w] pointed at the L values of rank plan.ranks[w] (a
 // wire of s, or picked + w * L when the merge selects them).
-template <class T, int W, bool Mixed, int MaxClass, int64_t L, class Fetch>
-TURBOMETRICS_QUARTILES_INLINE void tile_order_statistics(const T* src, int64_t src_step, T* s, T* picked,
+template <class T, int W, bool Mixed, int MaxClass, int64_t L>
+TURBOMETRICS_QUARTILES_INLINE void tile_order_statistics(const T* src, int64_t src_step, int64_t ahead, T* s, T* picked,
                                                          const QuartilePlan& plan, typename Pack<T, W>::Seen& seen,
-                                                         Fetch& fetch, int64_t lines_per_class, const T* out[4]) {
+                                                         const T* out[4]) {
   const int64_t m = plan.models;
-  sort_classes<T, W, Mixed, MaxClass, L>(src, src_step, s, plan, seen, fetch, lines_per_class);
-  run_chains<T, W, L, Mixed>(s, plan.program.data(), static_cast<int64_t>(plan.program.size()), fetch);
+  sort_classes<T, W, Mixed, MaxClass, L>(src, src_step, ahead, s, plan, seen);
+  run_chains<T, W, L, Mixed>(s, plan.program.data(), static_cast<int64_t>(plan.program.size()));
   for (int w = 0; w < 4; ++w) {
     out[w] = s + plan.ranks[w] * L;
     if (plan.classes == 1) continue;
@@ -516,32 +495,27 @@ TURBOMETRICS_QUARTILES_INLINE bool quartile_block(const T* rows, int64_t step, i
   s += ((64 - reinterpret_cast<uintptr_t>(s) % 64) % 64) / sizeof(T);
   T* picked = s + m * L;  // the merge's output: 4 wires
   typename P::Seen seen;
-  const int64_t sorts = (L / P::lanes) * plan.classes;  // class sorts per tile
   for (int64_t t0 = 0; t0 < len; t0 += L) {
     const int64_t lanes = std::min(L, len - t0);
     const T* src = rows + t0;
     int64_t src_step = step;
+    // The row segments of the tile after next are fetched while this one is
+    // sorted, one line with each line read (issued all at once, most
+    // requests were dropped and the loop waited on memory).
+    int64_t ahead = kAheadBytes / static_cast<int64_t>(sizeof(T));
     if (lanes < L) {
-      // A partial tile: its lanes copied into the tile, zeros after them.
+      // A partial tile (the last one): its lanes copied into the tile, zeros
+      // after them.
       for (int64_t i = 0; i < m; ++i) {
         std::copy(rows + i * step + t0, rows + i * step + t0 + lanes, s + i * L);
         std::fill(s + i * L + lanes, s + (i + 1) * L, T(0));
       }
       src = s;
       src_step = L;
+      ahead = 0;
     }
-    // The row segments of the tile after next (kAheadBytes) are fetched
-    // while this one is sorted, spread over the class sorts: the requests keep
-    // the memory busy without piling up (issued all at once, most were
-    // dropped and the loop waited on memory).
-    const int64_t ahead = t0 + kAheadBytes / static_cast<int64_t>(sizeof(T));
-    const int64_t lines = ahead < len ? (std::min(L, len - ahead) * static_cast<int64_t>(sizeof(T)) + 63) / 64 : 0;
-    SegmentPrefetch fetch{reinterpret_cast<const char*>(rows + ahead), step * static_cast<int64_t>(sizeof(T)), lines,
-                          m};
     const T* out[4];
-    tile_order_statistics<T, W, Mixed, MaxClass, L>(src, src_step, s, picked, plan, seen, fetch,
-                                                    (m * lines + sorts - 1) / sorts, out);
-    fetch.step(m * L);
+    tile_order_statistics<T, W, Mixed, MaxClass, L>(src, src_step, ahead, s, picked, plan, seen, out);
     for (int w = 0; w < 4; ++w) std::copy(out[w], out[w] + lanes, order[w] + t0);
   }
   return !P::all_valid(seen);
