@@ -11,9 +11,9 @@
 //   kernel's whole row update with its table-driven log (log_table.hpp),
 //   2 threads, vs summing P in the same blocked order;
 // * iqr: the order statistics of m = 50 alone on one core, run as the
-//   AVX-512 kernel runs them (class sorts in registers, then chains; data in
-//   L1, wires aligned to 64 bytes), without the copy-in of a partial tile
-//   or the interpolation.
+//   AVX-512 kernel runs them (the two classes sorted in registers, then the
+//   merge selection; data in L1, wires aligned to 64 bytes), without the
+//   reads from memory or the interpolation.
 #include <omp.h>
 
 #include <algorithm>
