@@ -41,8 +41,10 @@
 
 #if defined(__GNUC__)
 #define TURBOMETRICS_QUARTILES_INLINE inline __attribute__((always_inline))
+#define TURBOMETRICS_QUARTILES_PREFETCH_L2(ADDRESS) __builtin_prefetch(ADDRESS, 0, 2)
 #else
 #define TURBOMETRICS_QUARTILES_INLINE inline
+#define TURBOMETRICS_QUARTILES_PREFETCH_L2(ADDRESS) ((void)0)
 #endif
 
 namespace turbometrics::stability::detail {
@@ -320,16 +322,16 @@ TURBOMETRICS_QUARTILES_INLINE void sort_registers(typename P::V (&w)[S], std::in
 // Sorts S wires of one vector of lanes: wire k read at src + k * src_step
 // (and checked), sorted in registers, written to dst + k * dst_step (src
 // and dst may be the same). With each load, the same row `ahead` values
-// further is prefetched into L2 (prefetcht1: into L1, the lines evicted the
-// tile being sorted; 2 threads on P of 50 x 1e6 took 30-36 ms instead of
-// 24-27). The loads and stores are unrolled (fold expressions), so that w
-// lives in registers.
+// further is prefetched into L2 (prefetcht1; prefetcht0 and prefetchnta,
+// which fill L1 and evict the tile being sorted, took 31 ms instead of
+// 17-19 for P of 50 x 1e6 on 2 threads). The loads and stores are unrolled
+// (fold expressions), so that w lives in registers.
 template <class T, int W, bool Mixed, int S, size_t... K>
 TURBOMETRICS_QUARTILES_INLINE void sort_wires(const T* src, int64_t src_step, int64_t ahead, T* dst, int64_t dst_step,
                                               typename Pack<T, W>::Seen& seen, std::index_sequence<K...>) {
   using P = Pack<T, W>;
   typename P::V w[S];
-  ((P::load(w[K], src), __builtin_prefetch(src + ahead, 0, 2), src += src_step), ...);
+  ((P::load(w[K], src), TURBOMETRICS_QUARTILES_PREFETCH_L2(src + ahead), src += src_step), ...);
   (P::check(w[K], seen), ...);
   sort_registers<P, Mixed, S>(w, std::make_index_sequence<SortNetwork<S>::count()>{});
   ((P::store(dst, w[K]), dst += dst_step), ...);
@@ -352,8 +354,8 @@ TURBOMETRICS_QUARTILES_INLINE void sort_class_of_size(int64_t size, const T* src
 // Tiles of samples sorted lane-wise: 512 bytes per wire (64 float64 lanes:
 // the merge selection keeps 8 running minima in flight). The row segments
 // are prefetched 1024 bytes (two tiles) ahead of the tile read. Measured,
-// 2 threads, P of 50 x 1e6: tiles of 64, 128 or 256 bytes, or 2048 bytes
-// ahead, were not faster.
+// 2 threads, P of 50 x 1e6: tiles of 64 to 256 bytes, and 512, 2048 or
+// 4096 bytes ahead, were not faster.
 constexpr int64_t kTileBytes = 512;
 constexpr int64_t kAheadBytes = 1024;
 
