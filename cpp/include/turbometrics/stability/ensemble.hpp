@@ -18,7 +18,8 @@
 // FMA can change the last bits of sums of products (entropies, variances)
 // between machines; on one machine every call takes the same path. The
 // interquartile range uses only min, max and numpy's interpolation outside
-// the compiled-per-instruction-set code, so it equals numpy's bit for bit.
+// the compiled-per-instruction-set code, so it equals numpy's bit for bit
+// (but for the sign of some zeros: quartiles.hpp).
 #pragma once
 
 #include <algorithm>
