@@ -10,8 +10,10 @@
 //   portable fdlibm-style log (AVX-512 build of the loop), and the AVX-512
 //   kernel's entropy sums (log_table.hpp: one table-driven log of a / b per
 //   element), 2 threads, vs summing P in the same blocked order;
-// * iqr: the selection network of m = 50 alone on one core, run as the
-//   kernel runs it (chains, data in L1, wires aligned to 64 bytes).
+// * iqr: the order statistics of m = 50 alone on one core, run as the
+//   AVX-512 kernel runs them (the two classes sorted in registers, then the
+//   merge selection; data in L1, wires aligned to 64 bytes), without the
+//   reads from memory or the interpolation.
 #include <omp.h>
 
 #include <algorithm>
@@ -61,13 +63,17 @@ FLOORS_AVX512 void sums_only(const double* P, int64_t m, int64_t n, int64_t j0, 
   }
 }
 
-template <int64_t L>
-FLOORS_AVX512 __attribute__((noinline)) void network(double* s, const detail::ChainOp* program, int64_t size,
-                                                     int64_t tiles) {
+// One tile of the AVX-512 iqr kernel, repeated on the same data: the class
+// sorts in registers (reading the tile in place), the chains, the merge.
+FLOORS_AVX512 __attribute__((noinline)) void order_statistics_tiles(double* s, const detail::QuartilePlan& plan,
+                                                                    int64_t tiles) {
+  constexpr int64_t L = detail::kTileBytes / sizeof(double);
+  detail::Pack<double, 64>::Seen seen;
+  const double* out[4];
   for (int64_t t = 0; t < tiles; ++t) {
-    detail::SegmentPrefetch none{nullptr, 0, 0, 0};
-    detail::run_chains<double, L>(s, program, size, none);
+    detail::tile_order_statistics<double, 64, true, 32, L>(s, L, 0, s, s + plan.models * L, plan, seen, out);
   }
+  if (!detail::Pack<double, 64>::all_valid(seen)) std::printf("invalid\n");
 }
 
 int main() {
@@ -125,17 +131,20 @@ int main() {
 #endif
   }
   {
-    const int64_t m = 50, lanes = 64;
-    const auto net = detail::selection_network(m, {12, 13, 36, 37});
-    const auto program = detail::chain_program(m, net);
-    std::vector<double> buffer(m * lanes + 8);
+    const int64_t m = 50, lanes = detail::kTileBytes / sizeof(double);
+    const int64_t wires[4] = {12, 13, 36, 37};
+    const auto plan = detail::quartile_plan(m, wires, turbometrics::Isa::avx512);
+    int64_t steps = 0;
+    for (const auto& op : plan.program) steps += op.kind == detail::ChainOp::step;
+    std::vector<double> buffer((m + 4) * lanes + 8);
     double* state = buffer.data() + ((64 - reinterpret_cast<uintptr_t>(buffer.data()) % 64) % 64) / sizeof(double);
     for (int64_t i = 0; i < m * lanes; ++i) state[i] = uniform();
     const int64_t tiles = 20000;
-    const double ms =
-        best_ms([&] { network<lanes>(state, program.data(), static_cast<int64_t>(program.size()), tiles); }, 3);
-    std::printf("iqr, m = 50: %zu comparators in chains, the network alone %.1f ns per sample (one core, data in L1)\n",
-                net.size(), ms * 1e6 / static_cast<double>(tiles * lanes));
+    const double ms = best_ms([&] { order_statistics_tiles(state, plan, tiles); }, 3);
+    std::printf("iqr, m = 50: %lld classes sorted in registers, %lld comparators in chains, then the merge: %.1f ns per sample "
+                "(one core, data in L1)\n",
+                static_cast<long long>(plan.classes), static_cast<long long>(steps),
+                ms * 1e6 / static_cast<double>(tiles * lanes));
   }
   return sink == 12345.0;
 }

@@ -293,7 +293,10 @@ def iqr(P: Any, *, per_sample: bool = False, n_threads: Optional[int] = None) ->
     ``q75 - q25`` with NumPy's default linear interpolation, computed as
     ``np.percentile(P, [75, 25], axis=0)`` computes it (neighbour
     differences in the dtype of ``P``, the rest in float64), so the
-    per-sample values equal NumPy's bit for bit.
+    per-sample values equal NumPy's bit for bit. One exception: where a
+    sample holds both ``-0.0`` and ``+0.0``, a zero result may have the
+    other sign than NumPy's (which follows the order its partition leaves
+    equal values in); it is still equal to it.
 
     Parameters
     ----------

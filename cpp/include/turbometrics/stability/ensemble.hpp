@@ -18,7 +18,8 @@
 // FMA can change the last bits of sums of products (entropies, variances)
 // between machines; on one machine every call takes the same path. The
 // interquartile range uses only min, max and numpy's interpolation outside
-// the compiled-per-instruction-set code, so it equals numpy's bit for bit.
+// the compiled-per-instruction-set code, so it equals numpy's bit for bit
+// (but for the sign of some zeros: quartiles.hpp).
 #pragma once
 
 #include <algorithm>
@@ -35,6 +36,7 @@
 #include "entropy_sums.hpp"
 #include "log.hpp"
 #include "log_table.hpp"
+#include "quartiles.hpp"
 
 #if defined(__GNUC__)
 #define TURBOMETRICS_STABILITY_INLINE inline __attribute__((always_inline))
@@ -93,115 +95,12 @@ double numpy_lerp(T a, T b, double gamma) {
 
 namespace detail {
 
-// Knuth's merge exchange (Batcher's odd-even merge sort) for m wires, keeping
-// only the comparators that can influence the wires in `outputs`: applied to
-// m values it puts the sorted values at those positions. Comparators are
-// (lower wire, upper wire); the smaller value goes to the lower wire.
-inline std::vector<std::pair<int32_t, int32_t>> selection_network(int64_t m, const std::vector<int64_t>& outputs) {
-  std::vector<std::pair<int32_t, int32_t>> all;
-  if (m > 1) {
-    int t = 0;
-    while ((int64_t{1} << t) < m) ++t;
-    for (int64_t p = int64_t{1} << (t - 1); p > 0; p >>= 1) {
-      int64_t q = int64_t{1} << (t - 1), r = 0, d = p;
-      while (true) {
-        for (int64_t i = 0; i < m - d; ++i)
-          if ((i & p) == r) all.emplace_back(static_cast<int32_t>(i), static_cast<int32_t>(i + d));
-        if (q == p) break;
-        d = q - p;
-        q >>= 1;
-        r = p;
-      }
-    }
-  }
-  std::vector<char> needed(static_cast<size_t>(m), 0);
-  for (int64_t o : outputs) needed[o] = 1;
-  std::vector<std::pair<int32_t, int32_t>> kept;
-  for (auto it = all.rbegin(); it != all.rend(); ++it) {
-    if (needed[it->first] || needed[it->second]) {
-      kept.push_back(*it);
-      needed[it->first] = needed[it->second] = 1;
-    }
-  }
-  std::reverse(kept.begin(), kept.end());
-  return kept;
-}
-
-// One instruction of a chained evaluation of a network (see chain_program).
-struct ChainOp {
-  enum Kind : int8_t { start, step, end };
-  Kind kind;
-  bool carried_is_lo;   // step: the carried value enters as the comparator's lower wire
-  bool carry_lo;        // step: the smaller output is carried on (else the larger)
-  int32_t load = -1;    // start, step: the wire read
-  int32_t store = -1;   // step, end: the wire written
-};
-
-// The network as chains: consecutive comparators that share a wire, the
-// shared value kept in registers between them, so that a comparator reads
-// and writes one wire instead of two (the lane-wise network is bound by its
-// stores). Comparators are reordered only where that keeps every wire's
-// comparators in their order, so the results are those of the network.
-// Greedy: a chain starts at the first comparator not yet run and goes on
-// with the next comparator of one of the wires just written, if that one is
-// due (the earlier comparators on its other wire have run). For m = 50
-// (344 comparators): 118 chains, 1.34 stores per comparator instead of 2.
-inline std::vector<ChainOp> chain_program(int64_t m, const std::vector<std::pair<int32_t, int32_t>>& network) {
-  const int64_t n = static_cast<int64_t>(network.size());
-  std::vector<std::vector<int64_t>> on_wire(static_cast<size_t>(m));
-  for (int64_t c = 0; c < n; ++c) {
-    on_wire[network[c].first].push_back(c);
-    on_wire[network[c].second].push_back(c);
-  }
-  std::vector<size_t> next(static_cast<size_t>(m), 0);  // per wire: its first comparator not run
-  std::vector<char> run(static_cast<size_t>(n), 0);
-  auto due = [&](int32_t w) -> int64_t {  // the next comparator of wire w if it can run now, else -1
-    if (next[w] == on_wire[w].size()) return -1;
-    const int64_t c = on_wire[w][next[w]];
-    const int32_t other = network[c].first == w ? network[c].second : network[c].first;
-    return on_wire[other][next[other]] == c ? c : -1;
-  };
-  auto mark = [&](int64_t c) {
-    run[c] = 1;
-    ++next[network[c].first];
-    ++next[network[c].second];
-  };
-  std::vector<ChainOp> program;
-  int64_t first = 0;
-  while (true) {
-    while (first < n && run[first]) ++first;
-    if (first == n) break;
-    // The first comparator not run is always due.
-    int64_t c = first;
-    int32_t carried = network[c].first;
-    program.push_back({ChainOp::start, false, false, carried, -1});
-    while (true) {
-      const auto [lo, hi] = network[c];
-      mark(c);
-      // Carry on the output whose wire's next comparator is due (the lower
-      // one first), else end the chain.
-      const int64_t after_lo = due(lo), after_hi = due(hi);
-      const bool carry_lo = after_lo >= 0 || after_hi < 0;
-      const bool carried_is_lo = carried == lo;
-      program.push_back({ChainOp::step, carried_is_lo, carry_lo, carried_is_lo ? hi : lo, carry_lo ? hi : lo});
-      carried = carry_lo ? lo : hi;
-      const int64_t following = carry_lo ? after_lo : after_hi;
-      if (following < 0) break;
-      c = following;
-    }
-    program.push_back({ChainOp::end, false, false, -1, carried});
-  }
-  return program;
-}
-
 // What a block kernel needs besides the data.
 struct Job {
   Statistic stat;
   double threshold;       // label threshold (2-D)
   float threshold_float;  // the smallest float >= threshold (float32 P)
-  const ChainOp* program = nullptr;  // iqr: the selection network as chains
-  int64_t program_size = 0;
-  int64_t wires[4] = {0, 0, 0, 0};  // iqr: lo25, hi25, lo75, hi75
+  const QuartilePlan* quartiles = nullptr;  // iqr (quartiles.hpp)
   Isa isa = Isa::generic;  // the entropies' AVX-512 logarithm (log_table.hpp)
 };
 
@@ -221,91 +120,6 @@ template <class T, class A>
 TURBOMETRICS_STABILITY_INLINE A not_probability(T v) {
   return (v >= T(0)) & (v <= T(1)) ? A(0) : A(1);
 }
-
-// Tiles of samples that the iqr network sorts lane-wise: 512 bytes per wire
-// (several vectors per comparator keep the processor busy while each one
-// waits on the stores of the comparators before it).
-template <class T>
-constexpr int64_t kTile = 512 / sizeof(T);
-
-// Runs a chain program on a tile of L lanes per wire (wire w at s + w * L),
-// one step per comparator: the carried wire's L lanes stay in registers
-// (with GCC and Clang as generic 64-byte vectors: one AVX-512 register, two
-// AVX2 or four SSE2 registers; compilers do not vectorise the plain loop),
-// the other wire is read and one of the two outputs written. fetch advances
-// two lines per comparator.
-template <class T, int64_t L, class Fetch>
-TURBOMETRICS_STABILITY_INLINE void run_chains(T* s, const ChainOp* program, int64_t size, Fetch& fetch) {
-  constexpr int64_t per = 64 / static_cast<int64_t>(sizeof(T));
-  constexpr int64_t N = L / per;
-  static_assert(L % per == 0, "a tile is whole vectors");
-#if defined(__GNUC__)
-  typedef T V __attribute__((vector_size(64)));
-#define TURBOMETRICS_CHAIN_MINMAX(A, Z) const V small = Z < A ? Z : A, large = A < Z ? Z : A;
-#else
-  struct V {
-    T v[per];
-  };
-#define TURBOMETRICS_CHAIN_MINMAX(A, Z)                                          \
-  V small, large;                                                                \
-  for (int64_t l = 0; l < per; ++l) {                                            \
-    small.v[l] = Z.v[l] < A.v[l] ? Z.v[l] : A.v[l];                              \
-    large.v[l] = A.v[l] < Z.v[l] ? Z.v[l] : A.v[l];                              \
-  }
-#endif
-  V x[N] = {};
-  for (int64_t c = 0; c < size; ++c) {
-    const ChainOp op = program[c];
-    if (op.kind == ChainOp::start) {
-      for (int64_t k = 0; k < N; ++k) std::memcpy(&x[k], s + op.load * L + k * per, sizeof(V));
-      continue;
-    }
-    if (op.kind == ChainOp::end) {
-      for (int64_t k = 0; k < N; ++k) std::memcpy(s + op.store * L + k * per, &x[k], sizeof(V));
-      continue;
-    }
-    fetch.step(2);
-    const T* in = s + op.load * L;
-    T* out = s + op.store * L;
-    // a: the lower wire's value, z: the upper wire's; the lower wire gets
-    // small = z < a ? z : a, the upper one large = a < z ? z : a.
-#define TURBOMETRICS_CHAIN_STEP(A, Z, KEEP, PUT)                                   \
-  for (int64_t k = 0; k < N; ++k) {                                                \
-    V y;                                                                           \
-    std::memcpy(&y, in + k * per, sizeof y);                                       \
-    const V a = A, z = Z;                                                          \
-    TURBOMETRICS_CHAIN_MINMAX(a, z)                                                \
-    x[k] = KEEP;                                                                   \
-    std::memcpy(out + k * per, &PUT, sizeof(V));                                   \
-  }
-    if (op.carried_is_lo) {
-      if (op.carry_lo) { TURBOMETRICS_CHAIN_STEP(x[k], y, small, large) }
-      else { TURBOMETRICS_CHAIN_STEP(x[k], y, large, small) }
-    } else {
-      if (op.carry_lo) { TURBOMETRICS_CHAIN_STEP(y, x[k], small, large) }
-      else { TURBOMETRICS_CHAIN_STEP(y, x[k], large, small) }
-    }
-#undef TURBOMETRICS_CHAIN_STEP
-  }
-#undef TURBOMETRICS_CHAIN_MINMAX
-}
-
-// Prefetches the cache lines of `rows` row segments (row r starts at
-// base + r * row_bytes and spans `lines` lines), a few per step, in order.
-struct SegmentPrefetch {
-  const char* base;
-  int64_t row_bytes, lines, rows;
-  int64_t row = 0, line = 0;
-  TURBOMETRICS_STABILITY_INLINE void step(int64_t count) {
-    for (; count > 0 && row < rows && lines > 0; --count) {
-      __builtin_prefetch(base + row * row_bytes + line * 64);
-      if (++line == lines) {
-        line = 0;
-        ++row;
-      }
-    }
-  }
-};
 
 // out[j] = statistic of sample j of a 2-D block; returns whether some value
 // was not a probability. A: the count type (T, or double when T = float and
@@ -403,45 +217,9 @@ TURBOMETRICS_STABILITY_INLINE bool binary_block(const Block<T>& b, const Job& jo
       }
       break;
     }
-    case Statistic::iqr: {
-      // Tiles of kTile samples: wire i holds model i's values (one row
-      // segment, copied into the state); the selection network sorts every
-      // lane (sample) at once with vector min and max.
-      constexpr int64_t L = kTile<T>;
-      // Wires aligned to 64 bytes: a vector store across two cache lines
-      // costs two.
-      std::vector<T> state(static_cast<size_t>(m * L + 64 / sizeof(T)));
-      T* s = state.data();
-      s += ((64 - reinterpret_cast<uintptr_t>(s) % 64) % 64) / sizeof(T);
-      A flags[L] = {};
-      for (int64_t t0 = 0; t0 < len; t0 += L) {
-        const int64_t lanes = std::min(L, len - t0);
-        for (int64_t i = 0; i < m; ++i) {
-          const T* row = b.rows + i * b.step + t0;
-          T* wire = s + i * L;
-          for (int64_t l = 0; l < lanes; ++l) {
-            const T v = row[l];
-            wire[l] = v;
-            flags[l] += (v >= T(0)) & (v <= T(1)) ? A(0) : A(1);
-          }
-          for (int64_t l = lanes; l < L; ++l) wire[l] = T(0);
-        }
-        // The row segments of the tile after next are fetched while this one
-        // is sorted, two lines per comparator: spread over the network,
-        // the requests keep the memory busy without piling up (issued all
-        // at once, most were dropped and the loop waited on memory).
-        const int64_t ahead = t0 + 2 * L;
-        SegmentPrefetch fetch{reinterpret_cast<const char*>(b.rows + ahead), b.step * static_cast<int64_t>(sizeof(T)),
-                              ahead < len ? (std::min(L, len - ahead) * static_cast<int64_t>(sizeof(T)) + 63) / 64 : 0,
-                              m};
-        run_chains<T, L>(s, job.program, job.program_size, fetch);
-        fetch.step(m * L);
-        for (int w = 0; w < 4; ++w)
-          for (int64_t l = 0; l < lanes; ++l) order[w][t0 + l] = s[job.wires[w] * L + l];
-      }
-      for (int64_t l = 0; l < L; ++l) bad |= flags[l] != A(0);
+    case Statistic::iqr:
+      bad = order_statistics<T>(job.isa, b.rows, b.step, len, *job.quartiles, order);
       break;
-    }
   }
   return bad;
 }
@@ -568,20 +346,15 @@ bool per_sample(const Ensemble<T>& P, Statistic stat, double threshold, double* 
   job.isa = best_isa();
   job.threshold = threshold;
   job.threshold_float = detail::float_threshold(threshold);
-  std::vector<detail::ChainOp> program;
+  detail::QuartilePlan quartiles;
   int64_t lo25 = 0, lo75 = 0;
   double g25 = 0.0, g75 = 0.0;
   if (stat == Statistic::iqr) {
     quantile_position(m, 0.75, lo75, g75);
     quantile_position(m, 0.25, lo25, g25);
-    job.wires[0] = lo25;
-    job.wires[1] = std::min(lo25 + 1, m - 1);
-    job.wires[2] = lo75;
-    job.wires[3] = std::min(lo75 + 1, m - 1);
-    program = detail::chain_program(
-        m, detail::selection_network(m, {job.wires[0], job.wires[1], job.wires[2], job.wires[3]}));
-    job.program = program.data();
-    job.program_size = static_cast<int64_t>(program.size());
+    const int64_t wires[4] = {lo25, std::min(lo25 + 1, m - 1), lo75, std::min(lo75 + 1, m - 1)};
+    quartiles = detail::quartile_plan(m, wires, job.isa);
+    job.quartiles = &quartiles;
   }
   // Rows of contiguous samples (and classes) are read in place; any other
   // layout is copied block by block into a contiguous buffer.
