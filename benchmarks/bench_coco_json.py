@@ -68,7 +68,7 @@ def main() -> int:
 
     t_json, loaded = timed(load, args.repeats)
     rows.append(("json.load(open(path))", t_json))
-    t_dicts, from_dicts = timed(lambda: results_from_dicts(loaded), args.repeats)
+    t_dicts, from_dicts = timed(lambda data=loaded: results_from_dicts(data), args.repeats)
     rows.append(("turbometrics results_from_dicts(loaded list)", t_dicts))
     agree = same_columns(columns, from_dicts)
     del loaded, from_dicts

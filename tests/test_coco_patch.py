@@ -10,7 +10,7 @@ import pytest
 
 from coco_helpers import build, fixture, quiet
 
-pycocotools = pytest.importorskip("pycocotools")
+pytest.importorskip("pycocotools")
 
 import pycocotools.cocoeval  # noqa: E402
 import pycocotools.mask  # noqa: E402

@@ -21,7 +21,7 @@ import turbometrics as tm
 from turbometrics import RankingState, _core
 from turbometrics.states import AP_SCALE
 
-from strategies import ENCODINGS, binary_problems, score_arrays, weight_arrays
+from strategies import ENCODINGS, binary_problems, score_arrays
 
 RTOL = 1e-12
 MAX_FPRS = [None, 1.0, 0.5, 0.1]

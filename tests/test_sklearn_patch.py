@@ -18,7 +18,7 @@ from typing import Any, Callable, Dict, List
 import numpy as np
 import pytest
 
-sklearn = pytest.importorskip("sklearn")
+pytest.importorskip("sklearn")
 
 import sklearn.metrics  # noqa: E402
 import sklearn.metrics._classification  # noqa: E402
