@@ -887,9 +887,11 @@ class ResultsParser {
     return 4;
   }
 
-  // A list of numbers at p_ appended to `values`; false (p_ anywhere) when
-  // the value is not a list of numbers that convert.
-  bool read_number_list(Growable<double>& values) {
+  // A list of numbers at p_ appended to `values`, each converted by
+  // `convert` (number_to_double or number_to_int64); false (p_ anywhere)
+  // when the value is not a list of numbers that convert.
+  template <class T>
+  bool read_list(Growable<T>& values, bool (*convert)(const Number&, T&)) {
     if (at_end() || *p_ != '[') return false;
     ++p_;
     skip_ws();
@@ -898,8 +900,8 @@ class ResultsParser {
       return true;
     }
     for (;;) {
-      double v;
-      if (!starts_number() || !number_to_double(scan_number(), v)) return false;
+      T v;
+      if (!starts_number() || !convert(scan_number(), v)) return false;
       values.push_back(v);
       skip_ws();
       if (at_end()) return false;
@@ -914,7 +916,7 @@ class ResultsParser {
     if (!keypoint_offsets_.active()) keypoint_offsets_.activate(rows_);
     keypoints_.truncate(row_keypoints_);  // a repeated key replaces the earlier value
     const char* start = p_;
-    const bool ok = read_number_list(keypoints_);
+    const bool ok = read_list(keypoints_, number_to_double);
     if (!ok) {
       keypoints_.truncate(row_keypoints_);
       p_ = start;
@@ -965,7 +967,7 @@ class ResultsParser {
         return true;
       }
       for (;;) {
-        if (!read_number_list(polygon_coords_)) return false;
+        if (!read_list(polygon_coords_, number_to_double)) return false;
         polygon_offsets_.push_back(static_cast<int64_t>(polygon_coords_.size()));
         skip_ws();
         if (at_end()) return false;
@@ -1007,7 +1009,7 @@ class ResultsParser {
           counts_ok = true;
         } else {
           kind = SegmentationKind::rle_counts;
-          counts_ok = read_int_list(rle_counts_);
+          counts_ok = read_list(rle_counts_, number_to_int64);
           if (!counts_ok) {
             rle_counts_.truncate(row_counts_);
             p_ = value;
@@ -1037,27 +1039,6 @@ class ResultsParser {
       ++p_;
     }
     return true;
-  }
-
-  bool read_int_list(Growable<int64_t>& values) {
-    if (at_end() || *p_ != '[') return false;
-    ++p_;
-    skip_ws();
-    if (!at_end() && *p_ == ']') {
-      ++p_;
-      return true;
-    }
-    for (;;) {
-      int64_t v;
-      if (!starts_number() || !number_to_int64(scan_number(), v)) return false;
-      values.push_back(v);
-      skip_ws();
-      if (at_end()) return false;
-      const char c = *p_++;
-      if (c == ']') return true;
-      if (c != ',') return false;
-      skip_ws();
-    }
   }
 
   ResultsColumns finish() {

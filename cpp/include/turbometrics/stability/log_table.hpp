@@ -186,7 +186,9 @@ TURBOMETRICS_TARGET_AVX512 inline __attribute__((always_inline)) __m512d load8(c
 // The entropy sums (entropy_sums.hpp) with this logarithm: the division
 // has its own unit, overlapped with the FMAs; log_small8 serves a / b on all
 // of (0, 1].
-// log P for P = 1 - C as above (lanes with P in (0, 1]).
+
+// log P for P = 1 - C, as entropy_sums.hpp's log_product (lanes with P in
+// (0, 1]).
 TURBOMETRICS_TARGET_AVX512 inline __attribute__((always_inline)) __m512d log_product8(__m512d product,
                                                                                      __m512d complement,
                                                                                      const Tables& t) {
@@ -217,6 +219,18 @@ TURBOMETRICS_TARGET_AVX512 inline __attribute__((always_inline)) void entropy_up
   e.product = _mm512_mul_pd(e.product, b);
 }
 
+// The update of the span's accumulators at j..j+8 (whole vectors: the
+// arrays hold kEntropySpan).
+TURBOMETRICS_TARGET_AVX512 inline __attribute__((always_inline)) void entropy_update_span8(__m512d p, EntropySpan& s,
+                                                                                          int64_t j, __m512d& lowest,
+                                                                                          const Tables& t) {
+  EntropyLanes e{_mm512_load_pd(s.ratio_terms + j), _mm512_load_pd(s.product + j), _mm512_load_pd(s.complement + j)};
+  entropy_update8(p, e, lowest, t);
+  _mm512_store_pd(s.ratio_terms + j, e.ratio_terms);
+  _mm512_store_pd(s.product + j, e.product);
+  _mm512_store_pd(s.complement + j, e.complement);
+}
+
 // One row segment: the update above for jj < len, and sum[jj] += p when sum
 // is not null. Returns whether some p was below 0 or above 1. The same
 // segment of `next` (when not null) is prefetched into L1 as this one is
@@ -232,21 +246,13 @@ TURBOMETRICS_TARGET_AVX512 inline bool entropy_row(const T* row, const T* next, 
     if (next) _mm_prefetch(reinterpret_cast<const char*>(next + j), _MM_HINT_T0);
     if (after) _mm_prefetch(reinterpret_cast<const char*>(after + j), _MM_HINT_T1);
     const __m512d p = load8(row + j);
-    EntropyLanes e{_mm512_load_pd(s.ratio_terms + j), _mm512_load_pd(s.product + j), _mm512_load_pd(s.complement + j)};
-    entropy_update8(p, e, lowest, t);
-    _mm512_store_pd(s.ratio_terms + j, e.ratio_terms);
-    _mm512_store_pd(s.product + j, e.product);
-    _mm512_store_pd(s.complement + j, e.complement);
+    entropy_update_span8(p, s, j, lowest, t);
     if (sum) _mm512_storeu_pd(sum + j, _mm512_add_pd(_mm512_loadu_pd(sum + j), p));
   }
   if (j < len) {
     const __mmask8 k = __mmask8((1u << (len - j)) - 1u);
     const __m512d p = load8(row + j, k);  // 0 in the other lanes
-    EntropyLanes e{_mm512_load_pd(s.ratio_terms + j), _mm512_load_pd(s.product + j), _mm512_load_pd(s.complement + j)};
-    entropy_update8(p, e, lowest, t);
-    _mm512_store_pd(s.ratio_terms + j, e.ratio_terms);
-    _mm512_store_pd(s.product + j, e.product);
-    _mm512_store_pd(s.complement + j, e.complement);
+    entropy_update_span8(p, s, j, lowest, t);
     if (sum) _mm512_mask_storeu_pd(sum + j, k, _mm512_add_pd(_mm512_maskz_loadu_pd(k, sum + j), p));
   }
   return _mm512_cmp_pd_mask(lowest, _mm512_setzero_pd(), _CMP_LT_OQ) != 0;
