@@ -221,8 +221,7 @@ def test_iqr_signed_zeros_and_ties_equal_numpy_bit_for_bit(dtype):
         P = rng.choice([0.0, 0.0, 1.0, 0.5, 0.25, 0.75], size=(m, n)).astype(dtype)
         P[:, ::4] = rng.random((m, len(range(0, n, 4)))).astype(dtype)
         negative_zeros = rng.random(n) < 0.5
-        P[:, negative_zeros] *= -1.0  # their zeros become -0.0; the call below restores the other values
-        P[:, negative_zeros] = np.where(P[:, negative_zeros] == 0, P[:, negative_zeros], -P[:, negative_zeros])
+        P[:, negative_zeros] = np.where(P[:, negative_zeros] == 0, dtype(-0.0), P[:, negative_zeros])
         assert np.signbit(P[P == 0]).any() and not np.signbit(P[P != 0]).any()
         want = ref_per_sample("iqr", P)
         got = S.iqr(P, per_sample=True)
