@@ -1,0 +1,101 @@
+"""Safe serialisation of states: versioned bytes that hold only arrays.
+
+The layout is a NumPy ``.npz`` archive (a zip of ``.npy`` members, see
+``numpy.lib.format``) with:
+
+* ``__header__``: a uint8 array holding UTF-8 JSON, an object with
+  ``"format": "turbometrics-state"``, ``"format_version"`` (this module's
+  :data:`FORMAT_VERSION`), ``"kind"`` (the state's class name),
+  ``"version"`` (the state's own layout version) and ``"fields"`` (the
+  state's scalar fields: JSON numbers, strings, booleans, null, lists and
+  objects);
+* one member per array field, in a non-object dtype.
+
+Loading never unpickles: ``np.load(..., allow_pickle=False)`` refuses
+object arrays, and the header is parsed by :mod:`json`. What comes back is
+only arrays and JSON values, which the state then validates as it
+validates any array input, so corrupted or tampered bytes raise
+ValueError instead of reaching the kernels.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+from typing import Any, Dict, Mapping, Tuple
+
+import numpy as np
+
+FORMAT = "turbometrics-state"
+FORMAT_VERSION = 1
+_HEADER = "__header__"
+
+
+def _json_default(value: Any) -> Any:
+    """NumPy scalars as their Python values; anything else is refused."""
+    if isinstance(value, (np.integer, np.floating, np.bool_, np.str_)):
+        return value.item()
+    raise TypeError(f"a state field of type {type(value).__name__} cannot be serialised")
+
+
+def dump_state(kind: str, version: int, fields: Mapping[str, Any], arrays: Mapping[str, np.ndarray]) -> bytes:
+    """The bytes of a state: its JSON-able ``fields`` and its ``arrays``.
+
+    Raises
+    ------
+    TypeError
+        If a field is not JSON-able or an array has object dtype.
+    """
+    header = {"format": FORMAT, "format_version": FORMAT_VERSION, "kind": kind, "version": version,
+              "fields": dict(fields)}
+    members: Dict[str, np.ndarray] = {_HEADER: np.frombuffer(json.dumps(header, default=_json_default).encode(),
+                                                             dtype=np.uint8)}
+    for name, array in arrays.items():
+        array = np.asarray(array)
+        if array.dtype.hasobject:
+            raise TypeError(f"state array {name!r} has object dtype and cannot be serialised")
+        members[name] = array
+    buffer = io.BytesIO()
+    np.savez(buffer, **members)
+    return buffer.getvalue()
+
+
+def load_state(data: Any, kind: str, version: int) -> Tuple[Dict[str, Any], Dict[str, np.ndarray]]:
+    """The ``(fields, arrays)`` of bytes written by :func:`dump_state` for
+    a state of this ``kind`` and ``version``; nothing is unpickled.
+
+    Raises
+    ------
+    ValueError
+        If the bytes are not such an archive, hold an object array, or are
+        of another kind, format or version.
+    """
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise TypeError(f"{kind}.from_bytes takes bytes, not {type(data).__name__}")
+    try:
+        with np.load(io.BytesIO(bytes(data)), allow_pickle=False) as archive:
+            members = {name: archive[name] for name in archive.files}
+    except (ValueError, OSError, EOFError, zipfile.BadZipFile, KeyError) as error:
+        raise ValueError(f"not a serialised {kind}: {error}") from None
+    raw = members.pop(_HEADER, None)
+    if raw is None or raw.dtype != np.uint8 or raw.ndim != 1:
+        raise ValueError(f"not a serialised {kind}: no header")
+    try:
+        header = json.loads(raw.tobytes().decode())
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise ValueError(f"not a serialised {kind}: the header is not JSON") from None
+    if not isinstance(header, dict) or header.get("format") != FORMAT:
+        raise ValueError(f"not a serialised {kind}: unknown format")
+    if header.get("format_version") != FORMAT_VERSION:
+        raise ValueError(f"serialised state format version {header.get('format_version')!r} is not supported "
+                         f"(this is version {FORMAT_VERSION})")
+    if header.get("kind") != kind:
+        raise ValueError(f"the bytes hold a {header.get('kind')!r}, not a {kind}")
+    if header.get("version") != version:
+        raise ValueError(f"serialised {kind} version {header.get('version')!r} is not supported "
+                         f"(this is version {version})")
+    fields = header.get("fields")
+    if not isinstance(fields, dict):
+        raise ValueError(f"not a serialised {kind}: the header has no fields")
+    return fields, members
