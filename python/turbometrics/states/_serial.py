@@ -73,8 +73,11 @@ def load_state(data: Any, kind: str, version: int) -> Tuple[Dict[str, Any], Dict
     """
     if not isinstance(data, (bytes, bytearray, memoryview)):
         raise TypeError(f"{kind}.from_bytes takes bytes, not {type(data).__name__}")
+    data = bytes(data)
+    if not data.startswith(b"PK"):  # np.load would try other formats (.npy, pickle) on such bytes
+        raise ValueError(f"not a serialised {kind}: not an .npz archive")
     try:
-        with np.load(io.BytesIO(bytes(data)), allow_pickle=False) as archive:
+        with np.load(io.BytesIO(data), allow_pickle=False) as archive:
             members = {name: archive[name] for name in archive.files}
     except (ValueError, OSError, EOFError, zipfile.BadZipFile, KeyError) as error:
         raise ValueError(f"not a serialised {kind}: {error}") from None
