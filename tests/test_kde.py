@@ -11,6 +11,7 @@ decides in the far tails, where scikit-learn's traversal is not accurate
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -394,6 +395,125 @@ def test_gaussian_kde_errors_like_scipy():
         tm.gaussian_kde(np.array([[0.0, 1.0, 2.0], [0.0, 1.0, 2.0]]))
     with pytest.raises(ValueError, match="length n"):
         tm.gaussian_kde([0.0, 1.0, 2.0], weights=[1.0, 1.0])
+
+
+def _with_value(values, index, value):
+    out = np.array(values, dtype=np.float64)
+    out[index] = value
+    return out
+
+
+_GOOD = np.random.default_rng(17).normal(size=(2, 40))
+
+
+def _set_bandwidth(value):
+    def build(kde_class):
+        estimate = kde_class(_GOOD)
+        estimate.set_bandwidth(value)
+        return estimate
+    return build
+
+
+# Bad input, each as build(kde_class) -> estimate; scipy and turbometrics
+# must refuse it with the same exception type (at construction, or when
+# evaluating: scipy refuses a bad bandwidth factor only then).
+_BAD_GAUSSIAN_KDE = {
+    "nan in dataset": lambda K: K(_with_value(_GOOD, (0, 3), np.nan)),
+    "inf in dataset": lambda K: K(_with_value(_GOOD, (1, 5), np.inf)),
+    "-inf in 1-d dataset": lambda K: K(_with_value(_GOOD[0], 7, -np.inf)),
+    "bw_method 0": lambda K: K(_GOOD, bw_method=0),
+    "bw_method 0.0": lambda K: K(_GOOD, bw_method=0.0),
+    "bw_method nan": lambda K: K(_GOOD, bw_method=np.nan),
+    "bw_method inf": lambda K: K(_GOOD, bw_method=np.inf),
+    "callable giving 0": lambda K: K(_GOOD, bw_method=lambda kde: 0.0),
+    "callable giving nan": lambda K: K(_GOOD, bw_method=lambda kde: np.nan),
+    "callable giving inf": lambda K: K(_GOOD, bw_method=lambda kde: np.inf),
+    "set_bandwidth 0": _set_bandwidth(0),
+    "set_bandwidth nan": _set_bandwidth(np.nan),
+    "set_bandwidth inf": _set_bandwidth(np.inf),
+    "nan weight": lambda K: K(_GOOD, weights=_with_value(np.ones(40), 2, np.nan)),
+    "inf weight": lambda K: K(_GOOD, weights=_with_value(np.ones(40), 2, np.inf)),
+    "negative weight": lambda K: K(_GOOD, weights=_with_value(np.ones(40), 2, -1.0)),
+    "all weights zero": lambda K: K(_GOOD, weights=np.zeros(40)),
+    "singular covariance": lambda K: K(np.vstack([_GOOD[0], 2.0 * _GOOD[0]])),
+    "constant 1-d data": lambda K: K(np.ones(10)),
+}
+
+
+def _outcome(build, kde_class, evaluate):
+    """The exception type raised building the estimate and evaluating it, or None."""
+    try:
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            estimate = build(kde_class)
+            evaluate(estimate, np.array([[0.1, np.nan], [0.2, 0.3]])[:, :1])
+    except Exception as error:  # noqa: BLE001 - the type is what is compared
+        return type(error)
+    return None
+
+
+@pytest.mark.parametrize("case", sorted(_BAD_GAUSSIAN_KDE))
+@pytest.mark.parametrize("method", ["evaluate", "logpdf", "pdf"])
+def test_gaussian_kde_bad_input_raises_like_scipy(case, method):
+    build = _BAD_GAUSSIAN_KDE[case]
+    evaluate = lambda estimate, points: getattr(estimate, method)(points)  # noqa: E731
+    reference = _outcome(build, scipy_stats.gaussian_kde, evaluate)
+    assert reference is not None
+    assert _outcome(build, tm.gaussian_kde, evaluate) is reference
+
+
+@pytest.mark.parametrize("points", [[[np.nan], [0.0]], [[0.0], [np.inf]], [[-np.inf], [np.nan]]])
+def test_gaussian_kde_non_finite_points_raise_like_scipy(points):
+    with pytest.raises(ValueError, match="infs or NaNs"):
+        scipy_stats.gaussian_kde(_GOOD)(points)
+    with pytest.raises(ValueError, match="infs or NaNs"):
+        tm.gaussian_kde(_GOOD)(points)
+    with pytest.raises(ValueError, match="infs or NaNs"):
+        tm.gaussian_kde(_GOOD).logpdf(points)
+
+
+@pytest.mark.parametrize("bw_method", [-1.0, lambda kde: -0.5, 1j])
+def test_gaussian_kde_negative_or_complex_factor_is_refused(bw_method):
+    # For a negative factor scipy returns densities of the wrong sign (odd d)
+    # and NaN log-densities; a complex one fails inside scipy (ValueError from
+    # evaluate, LinAlgError from logpdf). turbometrics refuses both with
+    # ValueError.
+    estimate = tm.gaussian_kde(_GOOD[0], bw_method=bw_method)
+    with pytest.raises(ValueError, match="finite positive factor"):
+        estimate([0.0])
+    estimate.set_bandwidth(1.0)
+    assert np.isfinite(estimate([0.0])).all()
+
+
+def test_gaussian_kde_bad_factor_leaves_other_methods_as_scipy():
+    # scipy refuses a factor of 0 only when evaluating; construction and
+    # resample behave as scipy's.
+    with np.errstate(divide="ignore"):
+        ours = tm.gaussian_kde(_GOOD, bw_method=0.0)
+        theirs = scipy_stats.gaussian_kde(_GOOD, bw_method=0.0)
+    assert ours.factor == theirs.factor == 0.0
+    np.testing.assert_array_equal(ours.resample(5, seed=1), theirs.resample(5, seed=1))
+
+
+@pytest.mark.parametrize(
+    "data, points, weights, bandwidth",
+    [
+        ([0.0, np.nan, 1.0], [0.5], None, 1.0),
+        ([0.0, np.inf, 1.0], [0.5], None, 1.0),
+        ([[0.0, 1.0], [-np.inf, 2.0]], [[0.5, 0.5]], None, 1.0),
+        ([0.0, 1.0, 2.0], [np.nan], None, 1.0),
+        ([0.0, 1.0, 2.0], [0.5], [1.0, np.nan, 1.0], 1.0),
+        ([0.0, 1.0, 2.0], [0.5], [1.0, np.inf, 1.0], 1.0),
+        ([0.0, 1.0, 2.0], [0.5], None, np.nan),
+        ([0.0, 1.0, 2.0], [0.5], None, np.inf),
+    ],
+)
+def test_kde_non_finite_input_raises_like_scikit_learn(data, points, weights, bandwidth):
+    as_2d = lambda values: np.array(values, dtype=np.float64).reshape(len(values), -1)  # noqa: E731
+    with pytest.raises(ValueError):
+        KernelDensity(bandwidth=bandwidth).fit(as_2d(data), sample_weight=weights).score_samples(as_2d(points))
+    with pytest.raises(ValueError):
+        tm.kde(data, points, bandwidth=bandwidth, weights=weights)
 
 
 def test_gaussian_kde_thread_counts_bit_identical():

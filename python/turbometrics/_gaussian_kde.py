@@ -31,6 +31,11 @@ _MORE_DIMENSIONS = (
     "interprets each *column* of `dataset` to be a point; consider transposing the input to `dataset`."
 )
 
+_NOT_FINITE = (
+    "array must not contain infs or NaNs: the weighted data covariance is not finite (`dataset` or `weights` "
+    "holds NaN or infinity, or the weights sum to 0)."
+)
+
 BandwidthMethod = Union[str, float, Callable[["gaussian_kde"], float], None]
 
 
@@ -44,6 +49,40 @@ def _whiten(lower: np.ndarray, values: np.ndarray) -> np.ndarray:
             row -= lower[k, :k] @ out[:k]
         out[k] = row / lower[k, k]
     return out
+
+
+def _factor_value(factor: Any) -> Optional[float]:
+    """The bandwidth factor as a float; None for what is no real number."""
+    if np.iscomplexobj(factor):
+        return None
+    try:
+        return float(factor)
+    except (TypeError, ValueError):
+        return None
+
+
+def _usable_factor(factor: Any) -> bool:
+    """Whether the bandwidth factor is a finite positive real number."""
+    value = _factor_value(factor)
+    return value is not None and value > 0 and math.isfinite(value)
+
+
+def _check_factor(factor: Any) -> None:
+    """Refuse a bandwidth factor that defines no density, as scipy's
+    evaluation does: 0 makes the kernel covariance singular
+    (``numpy.linalg.LinAlgError``), NaN or infinity makes it non-finite
+    (ValueError). A negative factor (scipy returns densities of the wrong
+    sign for odd d and a NaN log-density) and one that is no real number
+    are refused with ValueError too."""
+    if _usable_factor(factor):
+        return
+    value = _factor_value(factor)
+    problem = f"the bandwidth factor is {factor!r}; `bw_method` must give a finite positive factor."
+    if value == 0.0:
+        raise np.linalg.LinAlgError(f"singular matrix: {problem}")
+    if value is not None and not math.isfinite(value):
+        raise ValueError(f"array must not contain infs or NaNs: {problem}")
+    raise ValueError(problem[0].upper() + problem[1:])
 
 
 def _random_state(seed: Any) -> Union[np.random.RandomState, np.random.Generator]:
@@ -177,12 +216,16 @@ class gaussian_kde:  # noqa: N801 - scipy's name
         if not hasattr(self, "_data_cho_cov"):
             self._data_covariance = np.atleast_2d(np.cov(self.dataset, rowvar=True, bias=False,
                                                          aweights=self.weights))
+            if not np.isfinite(self._data_covariance).all():
+                raise ValueError(_NOT_FINITE)
             self._data_cho_cov = np.linalg.cholesky(self._data_covariance)
         self.covariance = self._data_covariance * self.factor**2
         self.cho_cov = (self._data_cho_cov * self.factor).astype(np.float64)
         self.log_det = float(2.0 * np.log(np.diag(self.cho_cov * np.sqrt(2.0 * np.pi))).sum())
-        # The whitened data (n, d), a transposed view the kernel reads in place.
-        self._white_data = _whiten(self.cho_cov, self.dataset).T
+        # The whitened data (n, d), a transposed view the kernel reads in
+        # place; None for a factor that defines no density (refused when
+        # evaluating, as scipy does).
+        self._white_data = _whiten(self.cho_cov, self.dataset).T if _usable_factor(self.factor) else None
 
     @property
     def weights(self) -> np.ndarray:
@@ -209,6 +252,7 @@ class gaussian_kde:  # noqa: N801 - scipy's name
 
     # -- evaluation --------------------------------------------------------
     def _points(self, x: Any) -> np.ndarray:
+        """Points (d, m), checked in scipy's order: dimension, bandwidth factor, finiteness."""
         points = np.atleast_2d(np.asarray(x))
         d, m = points.shape
         if d != self.d:
@@ -216,6 +260,9 @@ class gaussian_kde:  # noqa: N801 - scipy's name
                 points = np.reshape(points, (self.d, 1))
             else:
                 raise ValueError(f"points have dimension {d}, dataset has dimension {self.d}")
+        _check_factor(self.factor)
+        if points.dtype.kind in "fc" and not np.isfinite(points).all():
+            raise ValueError("array must not contain infs or NaNs: the points hold NaN or infinity.")
         return points
 
     def logpdf(self, x: Any, *, n_threads: Optional[int] = None) -> np.ndarray:
@@ -236,7 +283,11 @@ class gaussian_kde:  # noqa: N801 - scipy's name
         Raises
         ------
         ValueError
-            If the points' dimension differs from the data's (scipy's message).
+            If the points' dimension differs from the data's (scipy's
+            message), the points hold NaN or infinity, or the bandwidth
+            factor is NaN, infinite, negative or no real number.
+        numpy.linalg.LinAlgError
+            If the bandwidth factor is 0 (singular kernel covariance).
         """
         points = self._points(x)
         threads = resolve_threads(n_threads)
