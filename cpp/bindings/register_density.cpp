@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "python_interrupt.hpp"
 #include "turbometrics/density/binning.hpp"
 #include "turbometrics/density/kernel_sum.hpp"
 
@@ -102,11 +103,10 @@ py::array_t<double> kde_log_sums(const py::array& data, const std::optional<Doub
   if (!(bandwidth > 0)) throw std::invalid_argument("bandwidth must be positive");
   py::array_t<double> out(queries.size);
   double* out_data = out.mutable_data();
-  {
-    py::gil_scoped_release release;
+  bindings::interruptible([&](const Interrupt& interrupt) {
     const density::SortedSample sorted(sample);
-    density::log_kernel_sums(sorted, queries, kernel, bandwidth, out_data, n_threads);
-  }
+    density::log_kernel_sums(sorted, queries, kernel, bandwidth, out_data, n_threads, interrupt);
+  });
   return out;
 }
 

@@ -15,6 +15,7 @@
 #include <variant>
 #include <vector>
 
+#include "python_interrupt.hpp"
 #include "turbometrics/detection/accumulation.hpp"
 #include "turbometrics/detection/iou_sources.hpp"
 #include "turbometrics/detection/match_table.hpp"
@@ -247,12 +248,13 @@ class Evaluation {
     const int64_t step = progress.is_none() ? std::max<int64_t>(total, 1) : std::max<int64_t>(total / 100, 4096);
     for (int64_t begin = 0; begin < total; begin += step) {
       const int64_t end = std::min(total, begin + step);
-      {
-        py::gil_scoped_release release;
+      bindings::interruptible([&](const Interrupt& interrupt) {
         std::visit(
-            [&](const auto& s) { match_blocks(*table, begin, end, blocks_, gts_, dts_, params_, s, n_threads); },
+            [&](const auto& s) {
+              match_blocks(*table, begin, end, blocks_, gts_, dts_, params_, s, n_threads, interrupt);
+            },
             source);
-      }
+      });
       if (!progress.is_none()) progress(end, total);
     }
     table_ = table;

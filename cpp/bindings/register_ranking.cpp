@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "numpy_views.hpp"
+#include "python_interrupt.hpp"
 #include "ranking_results.hpp"
 #include "turbometrics/ranking/score_table.hpp"
 #include "turbometrics/ranking/sweeps.hpp"
@@ -276,12 +277,10 @@ py::array_t<double> bootstrap_table_metric(const DoubleColumn& scores, const Cou
   const int64_t rows = scores.shape(0);
   if (positive.shape(0) != rows || negative.shape(0) != rows) throw std::invalid_argument("table columns differ");
   const auto table_metric = table_metric_named(metric, beta, cutoff);
-  std::vector<double> values;
-  {
-    py::gil_scoped_release release;
-    values = ranking::bootstrap(scores.data(), positive.data(), negative.data(), rows, table_metric, replicates, seed,
-                                n_threads);
-  }
+  const std::vector<double> values = bindings::interruptible([&](const Interrupt& interrupt) {
+    return ranking::bootstrap(scores.data(), positive.data(), negative.data(), rows, table_metric, replicates, seed,
+                              n_threads, interrupt);
+  });
   py::array_t<double> out(replicates);
   std::copy(values.begin(), values.end(), out.mutable_data());
   return out;

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <utility>
 
+#include "interrupt.hpp"
+
 #ifdef TURBOMETRICS_HAS_OPENMP
 #include <omp.h>
 #endif
@@ -50,6 +52,15 @@ void parallel_for_dynamic(int64_t count, int n_threads, Body&& body) {
 #endif
   (void)n_threads;
   for (int64_t i = 0; i < count; ++i) body(i);
+}
+
+// parallel_for_dynamic that skips the indices not yet started once
+// `interrupt` is requested.
+template <class Body>
+void parallel_for_dynamic(int64_t count, int n_threads, const Interrupt& interrupt, Body&& body) {
+  parallel_for_dynamic(count, n_threads, [&](int64_t i) {
+    if (!interrupt.requested()) body(i);
+  });
 }
 
 inline bool openmp_enabled() {

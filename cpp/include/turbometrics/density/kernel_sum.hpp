@@ -408,9 +408,10 @@ void tile(Isa isa, const Sample& s, const Queries& q, int64_t first, int64_t cou
 }  // namespace detail
 
 // out[i] = log sum_j w_j K(||x_j - p_i|| / h) for every query point (-inf
-// where no data point is in a compact kernel's support).
+// where no data point is in a compact kernel's support). Once `interrupt`
+// is requested the remaining points are skipped (their out unspecified).
 inline void log_kernel_sums(const SortedSample& sorted, const Queries& queries, Kernel kernel, double h, double* out,
-                            int n_threads) {
+                            int n_threads, const Interrupt& interrupt = Interrupt::never()) {
   const Sample& sample = sorted.view;
   if (sample.dims != queries.dims) throw std::invalid_argument("data and points differ in dimension");
   if (sample.size == 0) {  // every weight zero: no mass anywhere
@@ -419,11 +420,14 @@ inline void log_kernel_sums(const SortedSample& sorted, const Queries& queries, 
   }
   // Terms below exp(-drop) of the largest weigh less than 2^-60 of the sum.
   const double drop = 60.0 * std::log(2.0) + std::log(sorted.weight_ratio);
-  const int64_t tiles = (queries.size + detail::kTile - 1) / detail::kTile;
+  // Tasks of at most kTile points and about 2^24 pair distances, so that
+  // an interrupt is seen within milliseconds even for huge data.
+  const int64_t tile = std::clamp<int64_t>((int64_t{1} << 24) / (sample.size * sample.dims), 1, detail::kTile);
+  const int64_t tiles = (queries.size + tile - 1) / tile;
   const Isa isa = best_isa();
-  parallel_for_dynamic(tiles, n_threads, [&](int64_t t) {
-    const int64_t first = t * detail::kTile;
-    const int64_t count = std::min(detail::kTile, queries.size - first);
+  parallel_for_dynamic(tiles, n_threads, interrupt, [&](int64_t t) {
+    const int64_t first = t * tile;
+    const int64_t count = std::min(tile, queries.size - first);
     if (sample.weights)
       detail::tile<true>(isa, sample, queries, first, count, kernel, h, drop, out);
     else

@@ -99,11 +99,12 @@ inline void unmatched_block(MatchTable& table, int64_t b, const int64_t* dts, in
 
 // Matches blocks [begin, end) into `table` (from empty_match_table).
 // `fill_ious` is as in BlockMatcher::load and must be safe to call from
-// several threads at once.
+// several threads at once. Once `interrupt` is requested the threads stop
+// before their next block or area range (the table is then incomplete).
 template <class FillIous>
 void match_blocks(MatchTable& table, int64_t begin, int64_t end, const BlockMembers& blocks,
                   const GroundTruthColumns& gts, const DetectionColumns& dts, const MatchingParams& params,
-                  const FillIous& fill_ious, int n_threads) {
+                  const FillIous& fill_ious, int n_threads, const Interrupt& interrupt = Interrupt::never()) {
   const int64_t B = table.n_blocks, A = table.n_area_ranges, T = table.n_thresholds;
   constexpr int64_t chunk = 256;  // blocks handed out at a time
   const int64_t n_chunks = (end - begin + chunk - 1) / chunk;
@@ -113,6 +114,7 @@ void match_blocks(MatchTable& table, int64_t begin, int64_t end, const BlockMemb
     std::vector<OrderedDetection> order;
     for (int64_t c = next.fetch_add(1); c < n_chunks; c = next.fetch_add(1)) {
       for (int64_t b = begin + c * chunk; b < std::min(end, begin + (c + 1) * chunk); ++b) {
+        if (interrupt.requested()) return;
         const int64_t g0 = blocks.gt_offsets[b], d0 = blocks.dt_offsets[b];
         if (blocks.gt_offsets[b + 1] == g0) {
           unmatched_block(table, b, blocks.dt_members + d0, blocks.dt_offsets[b + 1] - d0, dts, params, order);
@@ -125,6 +127,7 @@ void match_blocks(MatchTable& table, int64_t begin, int64_t end, const BlockMemb
         for (int64_t a = 0; a < A; ++a) {
           table.regular_gts[a * B + b] = 0;
           if (!table.present[b]) continue;
+          if (interrupt.requested()) return;  // a crowded block can take a second
           matcher.match(a);
           table.regular_gts[a * B + b] = matcher.n_regular_gts();
           for (int64_t d = 0; d < D; ++d) {

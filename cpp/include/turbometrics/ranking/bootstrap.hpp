@@ -4,13 +4,16 @@
 // interchangeable, a replicate is a new count per row, and the metric is the
 // usual sweep over the resampled table. Replicate r draws from its own
 // generator seeded by (seed, r), so results do not depend on the thread
-// count.
+// count. Long runs stop early when interrupted (turbometrics/interrupt.hpp).
 #pragma once
 
+#include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <limits>
 #include <vector>
 
+#include "../interrupt.hpp"
 #include "../parallel.hpp"
 #include "array_table.hpp"
 #include "sweeps.hpp"
@@ -72,11 +75,26 @@ struct TableMetric {
   }
 };
 
+// Adds one to counts[rows_of_class[k]] for `draws` indices k drawn
+// uniformly from rows_of_class; false (counts incomplete) if interrupted.
+inline bool draw_counts(const std::vector<int64_t>& rows_of_class, int64_t draws, SplitMix64& generator,
+                        int64_t* counts, const Interrupt& interrupt) {
+  constexpr int64_t kDrawsBetweenPolls = int64_t{1} << 20;  // a few milliseconds
+  const int64_t size = static_cast<int64_t>(rows_of_class.size());
+  for (int64_t begin = 0; begin < draws; begin += kDrawsBetweenPolls) {
+    if (interrupt.requested()) return false;
+    const int64_t end = std::min(draws, begin + kDrawsBetweenPolls);
+    for (int64_t i = begin; i < end; ++i) ++counts[rows_of_class[generator.below(size)]];
+  }
+  return true;
+}
+
 // `replicates` bootstrap values of `metric` over the table given by
-// per-row counts.
+// per-row counts. Replicates are handed out one at a time; once `interrupt`
+// is requested the threads stop and the values are unspecified.
 inline std::vector<double> bootstrap(const double* scores, const int64_t* positive, const int64_t* negative,
                                      int64_t rows, const TableMetric& metric, int64_t replicates, uint64_t seed,
-                                     int n_threads) {
+                                     int n_threads, const Interrupt& interrupt = Interrupt::never()) {
   // The row of every positive and of every negative sample.
   std::vector<int64_t> positive_rows, negative_rows;
   for (int64_t r = 0; r < rows; ++r) {
@@ -84,18 +102,18 @@ inline std::vector<double> bootstrap(const double* scores, const int64_t* positi
     negative_rows.insert(negative_rows.end(), negative[r], r);
   }
   std::vector<double> values(replicates);
-  const int chunks = std::max(1, n_threads);
-  parallel_for_dynamic(chunks, n_threads, [&](int64_t c) {
-    auto [begin, end] = chunk_bounds(replicates, chunks, static_cast<int>(c));
+  std::atomic<int64_t> next{0};
+  parallel_region(replicates > 1 ? n_threads : 1, [&](int, int) {
     std::vector<int64_t> drawn_positive(rows), drawn_negative(rows);
-    for (int64_t replicate = begin; replicate < end; ++replicate) {
+    for (int64_t replicate = next.fetch_add(1); replicate < replicates; replicate = next.fetch_add(1)) {
       SplitMix64 generator(seed ^ (0xD1B54A32D192ED03ULL * static_cast<uint64_t>(replicate + 1)));
       std::fill(drawn_positive.begin(), drawn_positive.end(), 0);
       std::fill(drawn_negative.begin(), drawn_negative.end(), 0);
-      const int64_t n_positive = static_cast<int64_t>(positive_rows.size());
-      const int64_t n_negative = static_cast<int64_t>(negative_rows.size());
-      for (int64_t i = 0; i < n_positive; ++i) ++drawn_positive[positive_rows[generator.below(n_positive)]];
-      for (int64_t i = 0; i < n_negative; ++i) ++drawn_negative[negative_rows[generator.below(n_negative)]];
+      if (!draw_counts(positive_rows, static_cast<int64_t>(positive_rows.size()), generator, drawn_positive.data(),
+                       interrupt) ||
+          !draw_counts(negative_rows, static_cast<int64_t>(negative_rows.size()), generator, drawn_negative.data(),
+                       interrupt))
+        return;
       values[replicate] = metric(CountTable(scores, drawn_positive.data(), drawn_negative.data(), rows, 1));
     }
   });

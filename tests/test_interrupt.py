@@ -1,0 +1,158 @@
+"""Ctrl-C stops long kernels (turbometrics/interrupt.hpp).
+
+Each case starts a computation that runs for many seconds on two cores in a
+subprocess, sends it SIGINT after about a second (when the compiled kernel
+is running) and checks that it stops within 2 s: uncaught, the process dies
+of KeyboardInterrupt raised from the kernel's call; caught, the process uses
+no CPU afterwards (no thread still computing) and gets the same results from
+the same kernel as before.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a subprocess is POSIX")
+
+# Crowded images: 10 images with 400 ground truths and 5,000 kept detections
+# each (about 1 s of matching per image).
+COCO_SETUP = """
+import contextlib, io
+from turbometrics.coco import COCO, COCOeval
+rng = np.random.default_rng(0)
+def boxes(count):
+    return np.hstack([rng.uniform(0, 400, (count, 2)), rng.uniform(20, 200, (count, 2))]).tolist()
+def evaluation(n_images, n_gts, n_dts):
+    gts = [{"id": k + 1, "image_id": k // n_gts, "category_id": 1, "bbox": b, "area": b[2] * b[3], "iscrowd": 0}
+           for k, b in enumerate(boxes(n_images * n_gts))]
+    dts = [{"image_id": k // n_dts, "category_id": 1, "bbox": b, "score": s}
+           for k, (b, s) in enumerate(zip(boxes(n_images * n_dts), rng.random(n_images * n_dts).tolist()))]
+    with contextlib.redirect_stdout(io.StringIO()):
+        gt = COCO()
+        gt.dataset = {"images": [{"id": i} for i in range(n_images)], "categories": [{"id": 1}], "annotations": gts}
+        gt.createIndex()
+        result = COCOeval(gt, gt.loadRes(dts), "bbox")
+    result.params.maxDets = [1, 10, n_dts]
+    return result
+def evaluated(evaluation):
+    with contextlib.redirect_stdout(io.StringIO()):
+        evaluation.evaluate()
+        evaluation.accumulate()
+    return evaluation.eval["precision"].tobytes()
+large, tiny = evaluation(10, 400, 5000), evaluation(5, 20, 50)
+"""
+
+# name -> (setup, long call, small call, the kernel call in the traceback).
+# The long calls take 5 to 45 s without interruption on two cores.
+CASES = {
+    "roc_auc_ci bootstrap": (
+        "rng = np.random.default_rng(0)\n"
+        "y, s = rng.integers(0, 2, 2_000_000), rng.random(2_000_000)",
+        "tm.roc_auc_ci(y, s, method='bootstrap', n_bootstraps=2000, random_state=0)",
+        "tm.roc_auc_ci(y[:1000], s[:1000], method='bootstrap', n_bootstraps=50, random_state=0)",
+        "bootstrap_table_metric",
+    ),
+    "gaussian_kde evaluate": (
+        "rng = np.random.default_rng(0)\n"
+        "data = rng.normal(size=(3, 100_000))\n"
+        "estimate = tm.gaussian_kde(data)",
+        "estimate.evaluate(data)",
+        "estimate.evaluate(data[:, :100])",
+        "kde_log_sums",
+    ),
+    "kde exact": (
+        "rng = np.random.default_rng(0)\n"
+        "x = rng.normal(size=1_000_000)",
+        "tm.kde(x, x[:300_000], bandwidth=0.01)",
+        "tm.kde(x[:1000], x[:100], bandwidth=0.01)",
+        "kde_log_sums",
+    ),
+    "COCOeval evaluate": (
+        COCO_SETUP,
+        "evaluated(large)",
+        "evaluated(tiny)",
+        "evaluation.match",
+    ),
+}
+
+CHILD = """
+import resource, sys, time
+import numpy as np
+import turbometrics as tm
+{setup}
+def small():
+    return {small}
+before = small()
+print("ready", flush=True)
+if sys.argv[1] == "uncaught":
+    {call}
+    sys.exit("the long call finished")
+try:
+    {call}
+    sys.exit("the long call finished")
+except KeyboardInterrupt:
+    pass
+usage = resource.getrusage(resource.RUSAGE_SELF)
+cpu = usage.ru_utime + usage.ru_stime
+time.sleep(0.5)
+usage = resource.getrusage(resource.RUSAGE_SELF)
+print("cpu after interrupt", usage.ru_utime + usage.ru_stime - cpu, flush=True)
+after = small()
+assert repr(after) == repr(before), (after, before)
+print("same result", flush=True)
+"""
+
+
+def _start(case: str, mode: str) -> subprocess.Popen:
+    setup, call, small, _ = CASES[case]
+    script = CHILD.format(setup=setup, call=call, small=small)
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    child = subprocess.Popen([sys.executable, "-c", textwrap.dedent(script), mode], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True, env=env)
+    assert child.stdout is not None
+    line = child.stdout.readline()
+    assert line == "ready\n", (line, child.stderr.read() if child.stderr else "")
+    time.sleep(1.0)  # well inside the kernel
+    return child
+
+
+def _interrupt(child: subprocess.Popen) -> tuple:
+    """SIGINT, then (seconds until the process exited, stdout, stderr)."""
+    sent = time.perf_counter()
+    child.send_signal(signal.SIGINT)
+    try:
+        out, err = child.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        out, err = child.communicate()
+        pytest.fail(f"no exit within 30 s of SIGINT; stderr: {err[-2000:]}")
+    return time.perf_counter() - sent, out, err
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_sigint_stops_the_kernel_with_keyboard_interrupt(case):
+    kernel = CASES[case][3]
+    child = _start(case, "uncaught")
+    elapsed, out, err = _interrupt(child)
+    assert child.returncode == -signal.SIGINT, (child.returncode, err[-2000:])
+    assert err.rstrip().endswith("KeyboardInterrupt"), err[-2000:]
+    assert kernel in err  # raised from the kernel's call, not between calls
+    assert elapsed < 2.0, elapsed
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_after_a_caught_interrupt_nothing_runs_and_results_are_unchanged(case):
+    child = _start(case, "caught")
+    elapsed, out, err = _interrupt(child)
+    assert child.returncode == 0, err[-2000:]
+    assert "same result" in out
+    cpu = float(out.split("cpu after interrupt ")[1].split()[0])
+    assert cpu < 0.1, out  # no thread kept computing
+    assert elapsed < 3.0, elapsed
