@@ -21,8 +21,8 @@ import pytest
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a subprocess is POSIX")
 
-# Crowded images: 10 images with 400 ground truths and 5,000 kept detections
-# each (about 1 s of matching per image).
+# Crowded images: 16 images with 500 ground truths and 5,000 kept detections
+# each (0.3 to 1 s of matching per image).
 COCO_SETUP = """
 import contextlib, io
 from turbometrics.coco import COCO, COCOeval
@@ -46,7 +46,7 @@ def evaluated(evaluation):
         evaluation.evaluate()
         evaluation.accumulate()
     return evaluation.eval["precision"].tobytes()
-large, tiny = evaluation(10, 400, 5000), evaluation(5, 20, 50)
+large, tiny = evaluation(16, 500, 5000), evaluation(5, 20, 50)
 """
 
 # name -> (setup, long call, small call, the kernel call in the traceback).
