@@ -472,6 +472,7 @@ def test_gaussian_kde_non_finite_points_raise_like_scipy(points):
         tm.gaussian_kde(_GOOD).logpdf(points)
 
 
+@pytest.mark.filterwarnings("ignore::RuntimeWarning", "ignore::numpy.exceptions.ComplexWarning")  # scipy's too
 @pytest.mark.parametrize("bw_method", [-1.0, lambda kde: -0.5, 1j])
 def test_gaussian_kde_negative_or_complex_factor_is_refused(bw_method):
     # For a negative factor scipy returns densities of the wrong sign (odd d)

@@ -63,8 +63,9 @@ void raise_value_problems(const ranking::ValueProblems& problems) {
   throw py::error_already_set();
 }
 
-// Builds the table for the array's dtype and weighting, then calls
-// sweep(table) with the GIL held; the sweep releases it while it runs.
+// Builds the table for the array's dtype and weighting (interruptible:
+// KeyboardInterrupt on Ctrl-C), then calls sweep(table) with the GIL held;
+// the sweep releases it while it runs.
 template <class Sweep>
 py::object with_table(const py::array& y_score, const py::array& is_positive, const std::optional<py::array>& weight,
                       int n_threads, Sweep&& sweep, int checks = ranking::check_nothing) {
@@ -73,11 +74,9 @@ py::object with_table(const py::array& y_score, const py::array& is_positive, co
     const auto input = make_input<Score>(y_score, is_positive, weight);
     auto build = [&](auto weighted_tag) -> py::object {
       constexpr bool weighted = decltype(weighted_tag)::value;
-      std::unique_ptr<ranking::SortedScores<Score, weighted>> table;
-      {
-        py::gil_scoped_release release;
-        table = std::make_unique<ranking::SortedScores<Score, weighted>>(input, n_threads, checks);
-      }
+      const auto table = bindings::interruptible([&](const Interrupt& interrupt) {
+        return std::make_unique<ranking::SortedScores<Score, weighted>>(input, n_threads, checks, interrupt);
+      });
       raise_value_problems(table->problems());
       return sweep(*table);
     };

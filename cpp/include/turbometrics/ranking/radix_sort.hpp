@@ -251,10 +251,10 @@ std::vector<Run> split_long_runs(Item* data, std::vector<Run> runs, int64_t para
 // in order; right after run r is sorted (while it is in cache) the thread
 // that sorted it calls after_sort(r). Runs longer than `parallel_run` must
 // hold one key (see split_long_runs). The result does not depend on
-// n_threads.
+// n_threads. Once `interrupt` is requested the remaining runs are skipped.
 template <class Item, class AfterSort>
 void sort_each_run(Item* data, const std::vector<Run>& runs, int64_t parallel_run, int n_threads,
-                   AfterSort&& after_sort) {
+                   const Interrupt& interrupt, AfterSort&& after_sort) {
   int64_t largest_small = 1;
   for (const Run& run : runs) {
     if (run.count <= parallel_run) largest_small = std::max(largest_small, run.count);
@@ -264,6 +264,7 @@ void sort_each_run(Item* data, const std::vector<Run>& runs, int64_t parallel_ru
   parallel_region(n_threads, [&](int, int) {
     Buffer<Item> temp = make_buffer<Item>(largest_small);
     for (int64_t r = next_run++; r < total; r = next_run++) {
+      if (interrupt.requested()) return;
       const Run& run = runs[r];
       if (run.count > 1 && run.count <= parallel_run) lsd_radix_sort(data + run.begin, temp.get(), run.count);
       after_sort(r);

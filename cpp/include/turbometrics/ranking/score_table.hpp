@@ -210,8 +210,11 @@ class SortedScores {
   static constexpr uint64_t exponent_mask = 0x7FF0000000000000ULL;  // of a float64
 
   // `checks` (ValueChecks) selects the value checks; when one fails the
-  // table is left empty and problems() says why.
-  SortedScores(const RankingInput<Score>& input, int n_threads, int checks = check_nothing) {
+  // table is left empty and problems() says why. Once `interrupt` is
+  // requested the construction stops between passes (or sorted runs) and
+  // the table must not be used.
+  SortedScores(const RankingInput<Score>& input, int n_threads, int checks = check_nothing,
+               const Interrupt& interrupt = Interrupt::never()) {
     const int chunks = std::max(1, n_threads) * 4;
     const bool try_counting = !Weighted && table_strategy().load() == TableStrategy::automatic;
     // Large input: buckets planned from a sample, so that the first pass
@@ -220,6 +223,7 @@ class SortedScores {
     // their own).
     const bool planned = input.size >= sample_planning_from && plan_buckets_from_sample(input);
     std::vector<int64_t> counts = scan_key_range(input, chunks, n_threads, try_counting, checks, planned);
+    if (interrupt.requested()) return;
     if (problems_.any()) {  // the caller reports them; the table stays empty
       counted_ = false;
       kept_ = 0;
@@ -238,10 +242,12 @@ class SortedScores {
       } else {
         counts = count_buckets(input, chunks, n_threads);
       }
+      if (interrupt.requested()) return;
       scatter_into_buckets(input, chunks, n_threads, std::move(counts));
+      if (interrupt.requested()) return;
       blocks_ = split_long_runs(items_.get(), bucket_runs(), parallel_run, n_threads);
     }
-    sort_and_index_blocks(n_threads);
+    sort_and_index_blocks(n_threads, interrupt);
   }
 
   int64_t size() const { return kept_; }
@@ -663,7 +669,7 @@ class SortedScores {
   // one sequential pass over the samples in block order; it runs while the
   // blocks are being sorted, advanced over each block as soon as the block
   // and all blocks before it are sorted, by whichever thread finds it so.
-  void sort_and_index_blocks(int n_threads) {
+  void sort_and_index_blocks(int n_threads, const Interrupt& interrupt = Interrupt::never()) {
     const int64_t blocks = block_count();
     Item* const items = items_.get();
     std::vector<int64_t> rows(blocks, 0);
@@ -703,7 +709,7 @@ class SortedScores {
         if (reached >= blocks || !sorted[reached].load()) return;
       }
     };
-    sort_each_run(items, blocks_, parallel_run, n_threads, [&](int64_t b) {
+    sort_each_run(items, blocks_, parallel_run, n_threads, interrupt, [&](int64_t b) {
       const Run& block = blocks_[b];
       const Item* item = items + block.begin;
       int64_t distinct = 1, positive = item[0].packed & 1;
