@@ -287,9 +287,17 @@ BAD_INPUT = [
     (["{d}/p.csv", "--label", "g"], "labels are {a, b, c}: give the positive one with --pos-label"),
     (["{d}/p.csv", "--metrics", "roc_auc,bogus"], "unknown binary metric 'bogus'"),
     (["{d}/p.csv", "--score", "score", "w", "--classes", "x,y"], "is not one of --classes x,y"),
+    (["{d}/p.csv", "--score", "score", "w", "--classes", "x,x"], "--classes names 'x' twice"),
     (["{d}/p.csv", "--score", "score", "w", "--classes", "x"], "--classes names 1 classes for 2 score columns"),
     (["{d}/p.csv", "--score", "w", "--metrics", "ece"], "ece needs probabilities in [0, 1]; found a score of 1."),
-    (["{d}/p.csv", "--chunk-rows", "0"], "--chunk-rows must be at least 1"),
+    (["{d}/p.csv", "--pos-label", "7"], "--pos-label '7' is not a label (labels are {0, 1})"),
+    (["{d}/bools.jsonl", "--pos-label", "7"], "--pos-label '7': the labels are booleans (give true or false)"),
+    (["{d}/dup.csv"], "dup.csv: the header names column 'score' 2 times; rename the copies"),
+    (["{d}/deep.jsonl"], "deep.jsonl: line 2: JSON nested too deeply"),
+    (["{d}/deep_first.jsonl"], "deep_first.jsonl: line 1: JSON nested too deeply"),
+    (["{d}/nulllabel.jsonl"], "column 'label': missing value (null) in row 2"),
+    (["{d}/nanlabel.csv"], "column 'label': missing value (null) in row 3"),
+    (["{d}/latin1.csv", "--group", "g"], "latin1.csv: not UTF-8 text"),
     (["{d}/empty.csv"], "empty file"),
     (["{d}/header.csv"], "header.csv: no rows"),
     (["{d}/bad.jsonl"], "line 2: not JSON"),
@@ -327,6 +335,14 @@ def test_bad_input_exits_2_with_one_line(tmp_path, capsys, args, message):
     (tmp_path / "nokey.jsonl").write_text('{"label": 1, "score": 0.5}\n{"label": 0}\n')
     (tmp_path / "nan.csv").write_text("label,score\n0,0.1\n1,nan\n")
     (tmp_path / "signs.jsonl").write_text("".join(f'{{"label": {y}, "score": 0.5}}\n' for y in (0, 1, -1, 1)))
+    (tmp_path / "bools.jsonl").write_text('{"label": true, "score": 0.5}\n{"label": false, "score": 0.2}\n')
+    (tmp_path / "dup.csv").write_text("label,score,score\n0,0.1,0.9\n1,0.8,0.2\n")
+    deep = "[" * 100_000 + "]" * 100_000
+    (tmp_path / "deep.jsonl").write_text(f'{{"label": 1, "score": 0.5}}\n{{"label": 0, "score": 0.1, "x": {deep}}}\n')
+    (tmp_path / "deep_first.jsonl").write_text(f'{{"label": 0, "score": 0.1, "x": {deep}}}\n')
+    (tmp_path / "nulllabel.jsonl").write_text('{"label": 1, "score": 0.5}\n{"label": null, "score": 0.2}\n')
+    (tmp_path / "nanlabel.csv").write_text("label,score\n0,0.1\n1,0.9\nnan,0.3\n")
+    (tmp_path / "latin1.csv").write_bytes("label,score,g\n1,0.5,caf\xe9\n0,0.2,x\n".encode("latin-1"))
     code = main(["evaluate", *[a.format(d=tmp_path) for a in args]])
     err = capsys.readouterr().err
     assert code == 2
@@ -434,3 +450,167 @@ def test_default_metrics_stream_through_states_without_keeping_rows():
     with pytest.raises(RuntimeError):
         acc.rows()
     _assert_metrics(report(acc, DEFAULT_BINARY, strict=True), _expected_binary(data["label"], score))
+
+
+@pytest.mark.parametrize("fmt", ["csv", "csv-stdlib"])
+def test_bad_text_in_either_csv_reader(tmp_path, capsys, monkeypatch, fmt):
+    """The csv-module reader (without pyarrow) gives the same one-line reasons."""
+    _use_format(fmt, monkeypatch)
+    (tmp_path / "latin1.csv").write_bytes("label,score,g\n1,0.5,caf\xe9\n0,0.2,x\n".encode("latin-1"))
+    (tmp_path / "nanlabel.csv").write_text("label,score\n0,0.1\n1,0.9\nnan,0.3\n")
+    for name, message in (("latin1.csv", "latin1.csv: not UTF-8 text"),
+                          ("nanlabel.csv", "column 'label': missing value (null) in row 3")):
+        assert main(["evaluate", str(tmp_path / name), "--group" if name == "latin1.csv" else "--no-progress",
+                     *(["g"] if name == "latin1.csv" else [])]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and message in err
+
+
+def test_parquet_null_label_names_the_row(tmp_path, capsys):
+    pa = pytest.importorskip("pyarrow")
+    import pyarrow.parquet as pq
+
+    pq.write_table(pa.table({"label": pa.array([1.0, 0.0, None, 1.0]), "score": [0.9, 0.1, 0.4, 0.7]}),
+                   tmp_path / "n.parquet")
+    assert main(["evaluate", str(tmp_path / "n.parquet")]) == 2
+    assert capsys.readouterr().err == "turbometrics: error: column 'label': missing value (null) in row 3\n"
+
+
+USAGE_ERRORS = [
+    (["--n-bins", "0"], "argument --n-bins: must be from 1 to 1,000,000, got 0"),
+    (["--n-bins", "-3"], "argument --n-bins: must be from 1 to 1,000,000, got -3"),
+    (["--n-bins", "1000000000000"], "argument --n-bins: must be from 1 to 1,000,000, got 1000000000000"),
+    (["--n-bins", "x"], "argument --n-bins: not an integer: 'x'"),
+    (["--threshold", "nan"], "argument --threshold: must be a finite number, got nan"),
+    (["--threshold", "inf"], "argument --threshold: must be a finite number, got inf"),
+    (["--threshold=-Infinity"], "argument --threshold: must be a finite number, got -Infinity"),
+    (["--chunk-rows", "0"], "argument --chunk-rows: must be from 1 to 1,000,000,000, got 0"),
+    (["--chunk-rows", "10000000000000000000000"],
+     "argument --chunk-rows: must be from 1 to 1,000,000,000, got 10000000000000000000000"),
+    (["--n-threads", "-1"], "argument --n-threads: must be from 1 to 1,024, got -1"),
+    (["--n-threads", "100000"], "argument --n-threads: must be from 1 to 1,024, got 100000"),
+    (["--format", "xls"], "argument --format: invalid choice: 'xls' (choose from 'csv', 'jsonl', 'npy', 'parquet')"),
+    (["--bogus"], "unrecognized arguments: --bogus"),
+]
+
+
+@pytest.mark.parametrize("args, message", USAGE_ERRORS)
+def test_usage_errors_are_one_line(tmp_path, capsys, args, message):
+    path = _write(tmp_path / "p.csv", _data(50))
+    assert main(["evaluate", str(path), *args]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == f"turbometrics evaluate: error: {message} (see turbometrics evaluate --help)\n"
+
+
+@pytest.mark.parametrize("argv, prog, message", [
+    (["bogus"], "turbometrics", "argument COMMAND: invalid choice: 'bogus' (choose from 'evaluate', 'coco')"),
+    (["coco", "--iou-type", "x"], "turbometrics coco",
+     "argument --iou-type: invalid choice: 'x' (choose from 'bbox', 'segm', 'keypoints')"),
+    (["coco", "--bogus"], "turbometrics coco", "unrecognized arguments: --bogus"),
+    (["coco", "--n-threads", "0"], "turbometrics coco", "argument --n-threads: must be from 1 to 1,024, got 0"),
+])
+def test_usage_errors_of_every_command_are_one_line(capsys, argv, prog, message):
+    assert main(argv) == 2
+    assert capsys.readouterr().err == f"{prog}: error: {message} (see {prog} --help)\n"
+
+
+def test_out_of_memory_is_one_line(tmp_path, capsys, monkeypatch):
+    path = _write(tmp_path / "p.csv", _data(50))
+
+    def exhausted(*args, **kwargs):
+        raise MemoryError("Unable to allocate 7.28 TiB for an array with shape (1000000000000,)")
+
+    monkeypatch.setattr("turbometrics._cli_evaluate.read", exhausted)
+    assert main(["evaluate", str(path)]) == 2
+    assert capsys.readouterr().err == ("turbometrics: error: out of memory (Unable to allocate 7.28 TiB for an "
+                                       "array with shape (1000000000000,))\n")
+
+
+def test_read_error_after_opening_is_one_line(tmp_path, capsys, monkeypatch):
+    import errno
+
+    path = _write(tmp_path / "p.csv", _data(50))
+
+    def failing(*args, **kwargs):
+        raise OSError(errno.EIO, "Input/output error", str(path))
+
+    monkeypatch.setattr("turbometrics._cli_evaluate.read", failing)
+    assert main(["evaluate", str(path)]) == 2
+    assert capsys.readouterr().err == f"turbometrics: error: {path}: Input/output error\n"
+
+
+@pytest.mark.parametrize("fmt", ["csv", "csv-stdlib", "jsonl"])
+def test_a_byte_order_mark_is_read(tmp_path, capsys, monkeypatch, fmt):
+    """Excel's "CSV UTF-8" starts the file with a UTF-8 byte-order mark."""
+    ext = _use_format(fmt, monkeypatch)
+    data = _data()
+    plain = _write(tmp_path / f"plain.{ext}", data)
+    marked = tmp_path / f"marked.{ext}"
+    marked.write_bytes(b"\xef\xbb\xbf" + plain.read_bytes())
+    expected = _run_json(capsys, plain)
+    report = _run_json(capsys, marked, "--group", "g")
+    assert report["n_samples"] == N and report["metrics"] == expected["metrics"]
+
+
+def test_one_column_csv_arrays_with_a_byte_order_mark(tmp_path, capsys):
+    data = _data()
+    (tmp_path / "y.csv").write_bytes(b"\xef\xbb\xbf" + "\n".join(map(str, data["label"])).encode())
+    (tmp_path / "s.csv").write_bytes(b"\xef\xbb\xbflabel\n" + "\n".join(map(repr, data["score"].tolist())).encode())
+    report = _run_json(capsys, "--labels", tmp_path / "y.csv", "--scores", tmp_path / "s.csv")
+    assert report["n_samples"] == N  # the first value is no header
+    assert report["roc_auc"] == tm.roc_auc_score(data["label"], data["score"])
+
+
+def _strict_json(text: str) -> dict:
+    """JSON without NaN or Infinity (which are no JSON)."""
+    def refuse(name):
+        raise AssertionError(f"{name} in the JSON output")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "parquet"])
+def test_null_groups_are_left_out_of_the_groups_as_pandas_dropna(tmp_path, capsys, fmt):
+    pd = pytest.importorskip("pandas")
+    data = _data()
+    group = data["g"].astype(object)
+    group[::7] = None
+    data["g"] = group
+    path = tmp_path / f"nullg.{fmt}"
+    if fmt == "jsonl":
+        _write(path, {k: v for k, v in data.items() if k != "g"})
+        rows = [json.loads(line) for line in path.read_text().splitlines()]
+        path.write_text("".join(json.dumps({**row, "g": g}) + "\n" for row, g in zip(rows, group)))
+    else:
+        pd.DataFrame(data).to_parquet(path)
+    assert main(["evaluate", str(path), "--group", "g", "--metrics", "roc_auc", "--json"]) == 0
+    captured = capsys.readouterr()
+    report = _strict_json(captured.out)
+    sizes = pd.DataFrame(data).groupby("g", dropna=True).size()
+    assert {k: g["n_samples"] for k, g in report["groups"].items()} == sizes.to_dict()
+    assert report["n_samples"] == N and report["n_group_null"] == int(sum(v is None for v in group))
+    assert report["metrics"]["roc_auc"] == tm.roc_auc_score(data["label"], data["score"])
+    assert f"{report['n_group_null']:,} rows with a null 'g' are in no group" in captured.err
+
+
+def test_float_group_nan_is_null(tmp_path, capsys):
+    data = _data()
+    data["g"] = np.where(np.arange(N) % 5 == 0, np.nan, (np.arange(N) % 3).astype(float))
+    path = _write(tmp_path / "g.npy", data)
+    report = _strict_json(_json_out(capsys, path, "--group", "g", "--metrics", "roc_auc"))
+    assert list(report["groups"]) == ["0", "1", "2"] and report["n_group_null"] == N // 5
+
+
+def _json_out(capsys, *args) -> str:
+    assert main(["evaluate", *map(str, args), "--json"]) == 0
+    return capsys.readouterr().out
+
+
+def test_undefined_metrics_are_null_in_json(tmp_path, capsys):
+    data = _data()
+    data["label"][data["g"] == "c"] = 1
+    path = _write(tmp_path / "one.csv", data)
+    report = _strict_json(_json_out(capsys, path, "--group", "g"))
+    assert report["groups"]["c"]["metrics"]["roc_auc"] is None
+

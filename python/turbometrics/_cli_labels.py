@@ -32,7 +32,10 @@ def positive_label(values: np.ndarray, given: Any, seen: Optional[Set[Any]] = No
             except ValueError:
                 raise InputError(f"--pos-label {given!r} is not a number, but the labels are") from None
         if values.dtype.kind == "b":
-            return str(given).lower() in ("1", "true")
+            flag = {"1": True, "true": True, "0": False, "false": False}.get(str(given).lower())
+            if flag is None:
+                raise InputError(f"--pos-label {given!r}: the labels are booleans (give true or false)")
+            return flag
         return str(given)
     if values.dtype.kind == "b":
         return True

@@ -23,11 +23,11 @@ import time
 import warnings
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, List, Optional, Sequence, Tuple, Union
+from typing import Any, List, NoReturn, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from ._input_error import InputError, first_line
+from ._input_error import InputError, first_line, positive_int
 
 __all__ = ["InputError", "main", "load_column"]
 
@@ -72,9 +72,9 @@ def _first_data_row(path: Path) -> int:
     """Number of leading lines to skip in a CSV: blank lines and one header.
 
     A first non-blank line that does not parse as a number is taken as a
-    header.
+    header. A UTF-8 byte-order mark (as Excel writes) is no part of it.
     """
-    with open(path, encoding="utf-8") as handle:
+    with open(path, encoding="utf-8-sig") as handle:
         for index, line in enumerate(handle):
             text = line.strip()
             if not text:
@@ -93,7 +93,7 @@ def _load_csv(path: Path) -> np.ndarray:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # "input contained no data": checked later
-            table = np.loadtxt(path, delimiter=",", skiprows=skip, ndmin=2, dtype=np.float64)
+            table = np.loadtxt(path, delimiter=",", skiprows=skip, ndmin=2, dtype=np.float64, encoding="utf-8-sig")
     except ValueError as exc:
         reason = str(exc).splitlines()[0] if str(exc) else "cannot parse"
         raise InputError(f"{path}: not a one-column CSV of numbers ({reason})") from None
@@ -246,12 +246,22 @@ def format_report(result: Evaluation) -> str:
 # --------------------------------------------------------------------------
 
 
+MAX_THREADS = 1024  # more makes the kernels' thread pools fail to allocate
+
+
 def _thread_count(text: str) -> int:
-    """argparse type for --n-threads: an integer."""
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    """argparse type for --n-threads: an integer from 1 to MAX_THREADS."""
+    return positive_int(text, maximum=MAX_THREADS)
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line on stderr,
+    ``PROG: error: MESSAGE (see PROG --help)``, with exit code 2: batch
+    logs want the reason, not the whole usage block. Subcommands' parsers
+    are of this class too (argparse makes them of their parent's class)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {' '.join(message.split())} (see {self.prog} --help)\n")
 
 
 def _version() -> str:
@@ -266,7 +276,7 @@ def _version() -> str:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``turbometrics`` program."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="turbometrics",
         description="Fast, exact evaluation metrics: binary classifiers and COCO detection.",
     )
@@ -306,6 +316,8 @@ def build_parser() -> argparse.ArgumentParser:
     from turbometrics import _cli_coco
 
     _cli_coco.add_parser(commands, _thread_count)
+    for command in commands.choices.values():  # which parser reports an unrecognized argument
+        command.set_defaults(command_parser=command)
     return parser
 
 
@@ -350,7 +362,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
     for message in dict.fromkeys(first_line(w.message) for w in caught):
         _warn(message)
     if args.json:
-        print(json.dumps(asdict(result)))
+        print(json.dumps(asdict(result), allow_nan=False))
     else:
         print(format_report(result))
     return EXIT_OK
@@ -370,10 +382,12 @@ def _run_evaluate_file(args: argparse.Namespace) -> int:
             result = _cli_evaluate.run(args)
     except InputError as exc:
         return _error(str(exc))
+    except OSError as exc:  # a file that cannot be read after opening, or plots that cannot be written
+        return _error(f"{exc.filename}: {exc.strerror}" if exc.filename and exc.strerror else first_line(exc))
     for message in dict.fromkeys(first_line(w.message) for w in caught):
         _warn(message)
     if args.json:
-        print(json.dumps(result))
+        print(json.dumps(result, allow_nan=False))
     elif args.markdown:
         print(_cli_report.format_markdown(result))
     else:
@@ -392,11 +406,23 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     Returns
     -------
     int
-        The exit code: 0 on success, 2 on a usage error or unusable input.
+        The exit code: 0 on success, 2 on a usage error or unusable input
+        (out of memory included).
     """
+    try:
+        code = _parse_and_run(argv)
+    except MemoryError as exc:  # e.g. a file too large for memory with --plots
+        return _error(f"out of memory ({first_line(exc)})")
+    return code
+
+
+def _parse_and_run(argv: Optional[Sequence[str]]) -> int:
+    """Parse the arguments and carry out the command; its exit code."""
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        args, unknown = parser.parse_known_args(argv)
+        if unknown:
+            getattr(args, "command_parser", parser).error(f"unrecognized arguments: {' '.join(unknown)}")
     except SystemExit as exc:  # --help, --version, or a usage error
         return exc.code if isinstance(exc.code, int) else EXIT_USAGE
     if args.command == "evaluate":
