@@ -286,7 +286,7 @@ BAD_INPUT = [
     (["{d}/p.csv", "--weight", "g"], "column 'g': non-numeric value 'a'"),
     (["{d}/p.csv", "--label", "g"], "labels are {a, b, c}: give the positive one with --pos-label"),
     (["{d}/p.csv", "--metrics", "roc_auc,bogus"], "unknown binary metric 'bogus'"),
-    (["{d}/p.csv", "--score", "score", "w", "--classes", "x,y"], "is not one of --classes x,y"),
+    (["{d}/p.csv", "--score", "score", "w", "--classes", "x,y"], "is not one of the classes x,y"),
     (["{d}/p.csv", "--score", "score", "w", "--classes", "x,x"], "--classes names 'x' twice"),
     (["{d}/p.csv", "--score", "score", "w", "--classes", "x"], "--classes names 1 classes for 2 score columns"),
     (["{d}/p.csv", "--score", "w", "--metrics", "ece"], "ece needs probabilities in [0, 1]; found a score of 1."),
@@ -614,3 +614,71 @@ def test_undefined_metrics_are_null_in_json(tmp_path, capsys):
     report = _strict_json(_json_out(capsys, path, "--group", "g"))
     assert report["groups"]["c"]["metrics"]["roc_auc"] is None
 
+
+def test_options_before_the_file(tmp_path, capsys):
+    data = _data()
+    path = _write(tmp_path / "churn.parquet", {"churned": data["label"], "churn_prob": data["score"]})
+    report = _run_json(capsys, "--label", "churned", "--score", "churn_prob", path, "--metrics", "roc_auc")
+    assert report["source"] == str(path) and report["columns"]["score"] == ["churn_prob"]
+    assert report["metrics"]["roc_auc"] == tm.roc_auc_score(data["label"], data["score"])
+    y, prob = _multiclass()
+    path = _write(tmp_path / "m.csv", {"y": y, "p0": prob[:, 0], "p1": prob[:, 1], "p2": prob[:, 2]})
+    report = _run_json(capsys, "--label", "y", "--score", "p0", "p1", "p2", path, "--metrics", "accuracy")
+    assert report["columns"]["score"] == ["p0", "p1", "p2"]
+    assert report["metrics"]["accuracy"] == tm.accuracy_score(y, prob.argmax(axis=1))
+
+
+def test_class_names_from_the_score_columns(tmp_path, capsys):
+    y, prob = _multiclass(seed=3)
+    names = np.array(["cat", "dog", "eel"])[y]
+    path = _write(tmp_path / "m.csv", {"y": names, "p_cat": prob[:, 0], "p_dog": prob[:, 1], "p_eel": prob[:, 2]})
+    named = _run_json(capsys, path, "--label", "y", "--score", "p_*", "--classes", "cat,dog,eel")
+    inferred = _run_json(capsys, path, "--label", "y", "--score", "p_*", "--chunk-rows", "100")
+    assert inferred["classes"] == ["cat", "dog", "eel"]
+    assert inferred["metrics"] == named["metrics"]
+    assert main(["evaluate", str(path), "--label", "y", "--score", "p_cat", "p_dog"]) == 2  # 'eel' has no column
+    assert "neither class indices nor the ends of the score columns' names" in capsys.readouterr().err
+
+
+def test_the_time_line_counts_reading_metrics_plots_and_total(tmp_path, capsys, monkeypatch):
+    import time
+
+    from turbometrics._cli_metrics import Accumulator
+
+    path = _write(tmp_path / "p.csv", _data())
+    update = Accumulator.update
+
+    def slow_update(self, *args, **kwargs):
+        time.sleep(0.02)
+        return update(self, *args, **kwargs)
+
+    monkeypatch.setattr(Accumulator, "update", slow_update)
+    report = _run_json(capsys, path, "--chunk-rows", "300", "--metrics", "roc_auc")
+    seconds = report["seconds"]
+    assert set(seconds) == {"read", "metrics", "plots", "total"} and seconds["plots"] == 0
+    assert seconds["metrics"] >= 10 * 0.02 > seconds["read"] - 0.5  # the states' time is metrics, not reading
+    assert seconds["read"] + seconds["metrics"] <= seconds["total"]
+    assert main(["evaluate", str(path), "--metrics", "roc_auc"]) == 0
+    line = capsys.readouterr().out.splitlines()[-1]
+    assert line.startswith("time:    ") and "s reading" in line and line.endswith("s in all")
+
+
+def test_the_time_of_plots_is_counted(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    path = _write(tmp_path / "p.csv", _data())
+    assert main(["evaluate", str(path), "--metrics", "roc_auc", "--plots", str(tmp_path / "plots")]) == 0
+    line = capsys.readouterr().out.splitlines()[-1]
+    parts = dict(reversed(part.strip().split(" s ")) for part in line[len("time:"):].replace(";", ",").split(","))
+    assert float(parts["plots"]) > 0
+    assert sum(float(parts[k]) for k in ("reading", "metrics", "plots")) <= float(parts["in all"]) + 0.02
+
+
+@pytest.mark.parametrize("argv", [["evaluate", "{path}"], ["evaluate", "{path}", "--json"], ["coco", "--per-category"]])
+def test_a_closed_pipe_ends_quietly(tmp_path, argv):
+    """``turbometrics ... | head -1``: the reader is gone before the output is written."""
+    path = _write(tmp_path / "p.csv", _data(50))
+    process = subprocess.Popen([sys.executable, "-m", "turbometrics", *[a.format(path=path) for a in argv]],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    process.stdout.close()  # before the program has started up
+    err = process.stderr.read()
+    assert process.wait(timeout=60) == 141 and err == b""

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import fnmatch
 import functools
+import os
 import sys
 import time
 import warnings
@@ -20,7 +21,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
 
 import numpy as np
 
-from ._cli_labels import as_text, binary_labels, class_indices, positive_label
+from ._cli_labels import as_text, binary_labels, class_indices, classes_from_columns, positive_label
 from ._cli_metrics import (BINARY_METRICS, DEFAULT_BINARY, DEFAULT_MULTICLASS, MULTICLASS_METRICS,
                            PROBABILITY_METRICS, Accumulator, Problem, report)
 from ._input_error import InputError, finite_float, first_line, positive_int, shown
@@ -66,6 +67,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 # Options that only make sense with a FILE (checked by the caller).
 FILE_OPTIONS = ("format", "score", "weight", "group", "metrics", "pos_label", "classes", "markdown", "plots")
 
+
+def file_from_scores(args: argparse.Namespace) -> None:
+    """Options before FILE: ``--score COL [COL ...]`` takes every word up
+    to the next option, so in ``evaluate --score p churn.parquet`` it took
+    the file. Without a FILE, the last word of ``--score`` is the file when
+    it has a table extension (``.parquet``, ``.csv``...) or names an
+    existing file."""
+    if args.file is not None or not args.score:
+        return
+    last = args.score[-1]
+    if Path(last).suffix.lower() in FORMATS or os.path.isfile(last):
+        args.file = last
+        args.score = args.score[:-1] or None
 
 
 # --------------------------------------------------------------------------
@@ -137,7 +151,7 @@ class Evaluation:
 
     Rows whose group is null (None, NaN) count in the whole file but in no
     group, as with pandas' ``groupby(dropna=True)``; :meth:`finish` warns
-    how many.
+    how many. ``seconds_metrics`` is the time spent in the states.
     """
 
     def __init__(self, label: str, scores: List[str], weight: Optional[str], group: Optional[str],
@@ -156,6 +170,7 @@ class Evaluation:
         self.positives = 0
         self.rows_read = 0
         self.null_groups = 0
+        self.seconds_metrics = 0.0
 
     def _accumulator(self) -> Accumulator:
         return Accumulator(self.problem, self.metrics, self.keep_rows)
@@ -171,6 +186,8 @@ class Evaluation:
         if self.multiclass:
             score = np.column_stack([numeric(c, chunk[c], first).astype(np.float64, copy=False)
                                      for c in self.scores])
+            if self.classes is None:  # decided by the first chunk
+                self.classes = classes_from_columns(raw, self.scores)
             y = class_indices(raw, self.classes, len(self.scores))
         else:
             score = numeric(self.scores[0], chunk[self.scores[0]], first)
@@ -186,12 +203,14 @@ class Evaluation:
         weight = None if self.weight is None else numeric(self.weight, chunk[self.weight], first)
         probabilities = self._check_probabilities(score)
         self.rows_read += y.shape[0]
+        start = time.perf_counter()
         try:
             self.overall.update(y, score, weight, probabilities)
             if self.group is not None:
                 self._update_groups(chunk[self.group], y, score, weight, probabilities)
         except ValueError as exc:  # rejected by a state, as the metric functions reject it
             raise InputError(f"rows {first:,}-{self.rows_read:,}: {first_line(exc)}") from None
+        self.seconds_metrics += time.perf_counter() - start
 
     def finish(self) -> None:
         """The checks that need the whole file: a ``--pos-label`` that is
@@ -316,9 +335,8 @@ def gaps(groups: Dict[str, Dict[str, Any]]) -> Dict[str, Dict[str, Any]]:
     return out
 
 
-def build_report(table: Table, fmt: str, evaluation: Evaluation, seconds_reading: float) -> Dict[str, Any]:
-    """The JSON-ready report of an evaluation."""
-    start = time.perf_counter()
+def build_report(table: Table, fmt: str, evaluation: Evaluation) -> Dict[str, Any]:
+    """The JSON-ready report of an evaluation (without its "seconds")."""
     if evaluation.overall.n_samples == 0:
         raise InputError(f"{table.path}: no rows")
     overall = report(evaluation.overall, evaluation.metrics, strict=True)
@@ -346,7 +364,6 @@ def build_report(table: Table, fmt: str, evaluation: Evaluation, seconds_reading
         out["groups"] = groups
         out["gaps"] = gaps(groups)
         out["n_group_null"] = evaluation.null_groups
-    out["seconds"] = {"read": seconds_reading, "metrics": time.perf_counter() - start}
     return out
 
 
@@ -366,11 +383,17 @@ def _require_matplotlib() -> None:
 def run(args: argparse.Namespace) -> Dict[str, Any]:
     """Evaluate ``args.file``: returns the report, and writes the plots.
 
+    The report's "seconds" are wall times: "read" (reading and converting
+    the chunks), "metrics" (the states and the report), "plots" (0 without
+    --plots) and "total" (all of this run, opening the file included; not
+    Python's start-up).
+
     Raises
     ------
     InputError
         For unusable input, with a one-line message.
     """
+    start = time.perf_counter()
     if args.plots is not None:
         _require_matplotlib()
     table = open_table(args.file, args.format)
@@ -393,12 +416,18 @@ def run(args: argparse.Namespace) -> Dict[str, Any]:
                       n_bins=args.n_bins, n_threads=args.n_threads)
     evaluation = Evaluation(label, scores, weight, group, args.pos_label, classes, problem, metrics, default,
                             keep_rows=args.plots is not None)
-    start = time.perf_counter()
+    reading = time.perf_counter()
     read(table, evaluation, args.chunk_rows, progress=sys.stderr.isatty() and not args.no_progress)
     evaluation.finish()
-    result = build_report(table, fmt, evaluation, time.perf_counter() - start)
+    reporting = time.perf_counter()
+    result = build_report(table, fmt, evaluation)
+    plotting = time.perf_counter()
     if args.plots is not None:
         from ._cli_plots import write_plots
 
         result["plots"] = write_plots(Path(args.plots), evaluation, args)
+    end = time.perf_counter()
+    result["seconds"] = {"read": reporting - reading - evaluation.seconds_metrics,
+                         "metrics": evaluation.seconds_metrics + plotting - reporting,
+                         "plots": end - plotting if args.plots is not None else 0.0, "total": end - start}
     return result

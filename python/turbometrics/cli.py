@@ -10,7 +10,8 @@ threshold that maximises F1. ``turbometrics coco`` evaluates COCO
 detections (see ``_cli_coco``).
 
 Exit codes: 0 on success, 2 on a usage error or unusable input (with a
-one-line reason on stderr, never a traceback).
+one-line reason on stderr, never a traceback), 141 (128 + SIGPIPE, as Unix
+tools) when the reader of the output closed it early (``| head``).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 import time
 import warnings
@@ -33,6 +35,7 @@ __all__ = ["InputError", "main", "load_column"]
 
 EXIT_OK = 0
 EXIT_USAGE = 2
+EXIT_BROKEN_PIPE = 128 + 13  # as a Unix tool killed by SIGPIPE
 BUILTIN_SOURCE = "built-in example"
 
 
@@ -407,10 +410,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     -------
     int
         The exit code: 0 on success, 2 on a usage error or unusable input
-        (out of memory included).
+        (out of memory included), 141 when the output's reader closed it
+        early (quietly, as Unix tools).
     """
     try:
         code = _parse_and_run(argv)
+        sys.stdout.flush()  # a closed pipe shows here, not at exit
+    except BrokenPipeError:
+        return _stdout_closed()
     except MemoryError as exc:  # e.g. a file too large for memory with --plots
         return _error(f"out of memory ({first_line(exc)})")
     return code
@@ -426,6 +433,9 @@ def _parse_and_run(argv: Optional[Sequence[str]]) -> int:
     except SystemExit as exc:  # --help, --version, or a usage error
         return exc.code if isinstance(exc.code, int) else EXIT_USAGE
     if args.command == "evaluate":
+        from turbometrics._cli_evaluate import file_from_scores
+
+        file_from_scores(args)
         return run_evaluate(args)
     if args.command == "coco":
         from turbometrics import _cli_coco
@@ -433,6 +443,18 @@ def _parse_and_run(argv: Optional[Sequence[str]]) -> int:
         return _cli_coco.run(args, _error)
     parser.print_help(sys.stderr)
     return EXIT_USAGE
+
+
+def _stdout_closed() -> int:
+    """The reader of stdout closed it (``turbometrics ... | head -1``):
+    point stdout at /dev/null so that Python's flush at exit does not
+    report the broken pipe, and return 141 as a Unix tool would."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # stdout replaced by an object without a file
+        pass
+    return EXIT_BROKEN_PIPE
 
 
 if __name__ == "__main__":
