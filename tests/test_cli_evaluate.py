@@ -298,6 +298,7 @@ BAD_INPUT = [
     (["{d}/nulllabel.jsonl"], "column 'label': missing value (null) in row 2"),
     (["{d}/nanlabel.csv"], "column 'label': missing value (null) in row 3"),
     (["{d}/latin1.csv", "--group", "g"], "latin1.csv: not UTF-8 text"),
+    (["{d}/listgroup.jsonl", "--group", "g"], "column 'g': a group must be text or a number, not [1]"),
     (["{d}/empty.csv"], "empty file"),
     (["{d}/header.csv"], "header.csv: no rows"),
     (["{d}/bad.jsonl"], "line 2: not JSON"),
@@ -343,6 +344,8 @@ def test_bad_input_exits_2_with_one_line(tmp_path, capsys, args, message):
     (tmp_path / "nulllabel.jsonl").write_text('{"label": 1, "score": 0.5}\n{"label": null, "score": 0.2}\n')
     (tmp_path / "nanlabel.csv").write_text("label,score\n0,0.1\n1,0.9\nnan,0.3\n")
     (tmp_path / "latin1.csv").write_bytes("label,score,g\n1,0.5,caf\xe9\n0,0.2,x\n".encode("latin-1"))
+    (tmp_path / "listgroup.jsonl").write_text('{"label": 1, "score": 0.5, "g": "a"}\n'
+                                              '{"label": 0, "score": 0.2, "g": [1]}\n')
     code = main(["evaluate", *[a.format(d=tmp_path) for a in args]])
     err = capsys.readouterr().err
     assert code == 2
@@ -474,6 +477,22 @@ def test_parquet_null_label_names_the_row(tmp_path, capsys):
                    tmp_path / "n.parquet")
     assert main(["evaluate", str(tmp_path / "n.parquet")]) == 2
     assert capsys.readouterr().err == "turbometrics: error: column 'label': missing value (null) in row 3\n"
+
+
+def test_a_damaged_parquet_file_is_one_line(tmp_path, capsys):
+    pa = pytest.importorskip("pyarrow")
+    import pyarrow.parquet as pq
+
+    rng = np.random.default_rng(0)
+    path = tmp_path / "damaged.parquet"
+    pq.write_table(pa.table({"label": rng.integers(0, 2, 100_000), "score": np.round(rng.random(100_000), 2)}), path)
+    data = bytearray(path.read_bytes())
+    middle = len(data) // 2
+    data[middle:middle + 4096] = bytes(4096)  # a page, not the footer
+    path.write_bytes(bytes(data))
+    assert main(["evaluate", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(f"turbometrics: error: {path}: ")
 
 
 USAGE_ERRORS = [

@@ -254,7 +254,11 @@ class Evaluation:
             present = ~absent
             values, y, score = values[present], y[present], score[present]
             weight = None if weight is None else weight[present]
-        names, codes = _factorize(values)
+        try:
+            names, codes = _factorize(values)
+        except TypeError:  # unhashable: a JSON list or object
+            odd = next(v for v in values.tolist() if isinstance(v, (list, dict)))
+            raise InputError(f"column {self.group!r}: a group must be text or a number, not {shown(odd)}") from None
         counts = np.bincount(codes, minlength=len(names))
         order = np.argsort(codes, kind="stable")  # a radix sort for small integer codes
         stops = np.cumsum(counts)

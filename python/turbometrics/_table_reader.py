@@ -88,7 +88,14 @@ class _ParquetTable(Table):
     def chunks(self, names: Sequence[str], chunk_rows: int) -> Iterator[Tuple[Chunk, int]]:
         import pyarrow as pa
 
-        for batch in self._file.iter_batches(batch_size=chunk_rows, columns=list(names)):
+        batches = self._file.iter_batches(batch_size=chunk_rows, columns=list(names))
+        while True:
+            try:
+                batch = next(batches, None)
+            except (OSError, pa.ArrowException) as exc:  # a damaged file, found when read
+                raise InputError(f"{self.path}: {first_line(exc)}") from None
+            if batch is None:
+                return
             yield {name: _arrow_numpy(pa, column) for name, column in zip(batch.schema.names, batch.columns)}, \
                 batch.num_rows
 
