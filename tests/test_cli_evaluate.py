@@ -297,6 +297,7 @@ BAD_INPUT = [
     (["{d}/deep_first.jsonl"], "deep_first.jsonl: line 1: JSON nested too deeply"),
     (["{d}/nulllabel.jsonl"], "column 'label': missing value (null) in row 2"),
     (["{d}/nanlabel.csv"], "column 'label': missing value (null) in row 3"),
+    (["{d}/inflabel.csv", "--pos-label", "inf"], "column 'label': infinite label inf in row 2"),
     (["{d}/latin1.csv", "--group", "g"], "latin1.csv: not UTF-8 text"),
     (["{d}/listgroup.jsonl", "--group", "g"], "column 'g': a group must be text or a number, not [1]"),
     (["{d}/empty.csv"], "empty file"),
@@ -343,6 +344,7 @@ def test_bad_input_exits_2_with_one_line(tmp_path, capsys, args, message):
     (tmp_path / "deep_first.jsonl").write_text(f'{{"label": 0, "score": 0.1, "x": {deep}}}\n')
     (tmp_path / "nulllabel.jsonl").write_text('{"label": 1, "score": 0.5}\n{"label": null, "score": 0.2}\n')
     (tmp_path / "nanlabel.csv").write_text("label,score\n0,0.1\n1,0.9\nnan,0.3\n")
+    (tmp_path / "inflabel.csv").write_text("label,score\n0,0.1\ninf,0.9\n")
     (tmp_path / "latin1.csv").write_bytes("label,score,g\n1,0.5,caf\xe9\n0,0.2,x\n".encode("latin-1"))
     (tmp_path / "listgroup.jsonl").write_text('{"label": 1, "score": 0.5, "g": "a"}\n'
                                               '{"label": 0, "score": 0.2, "g": [1]}\n')

@@ -374,16 +374,21 @@ def labels_array(name: str, values: np.ndarray, first_row: int = 1) -> np.ndarra
     ------
     InputError
         For missing values (null / None, or NaN, which is how a Parquet
-        null reaches a number column), naming the first such row.
+        null reaches a number column) and infinite ones, naming the first
+        such row.
     """
     _refuse_missing(name, values, first_row)
-    if values.dtype.kind in "biuf":
-        return values
-    for dtype in (np.int64, np.float64):
-        try:
-            converted = values.astype(dtype)
-        except (ValueError, TypeError, OverflowError):
-            continue
-        _refuse_missing(name, converted, first_row)  # text "nan"
-        return converted
-    return values.astype(str)
+    if values.dtype.kind not in "biuf":
+        for dtype in (np.int64, np.float64):
+            try:
+                values = values.astype(dtype)
+                break
+            except (ValueError, TypeError, OverflowError):
+                continue
+        else:
+            return values.astype(str)
+        _refuse_missing(name, values, first_row)  # text "nan"
+    if values.dtype.kind == "f" and np.isinf(values).any():
+        row = first_row + int(np.argmax(np.isinf(values)))
+        raise InputError(f"column {name!r}: infinite label {shown(values[row - first_row])} in row {row:,}")
+    return values

@@ -249,7 +249,7 @@ def format_report(result: Evaluation) -> str:
 # --------------------------------------------------------------------------
 
 
-MAX_THREADS = 1024  # more makes the kernels' thread pools fail to allocate
+MAX_THREADS = 1024  # a sane bound: 100,000 threads exhaust memory (std::bad_alloc) in the kernels
 
 
 def _thread_count(text: str) -> int:
