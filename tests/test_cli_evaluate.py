@@ -291,6 +291,7 @@ BAD_INPUT = [
     (["{d}/p.csv", "--score", "score", "w", "--classes", "x"], "--classes names 1 classes for 2 score columns"),
     (["{d}/p.csv", "--score", "w", "--metrics", "ece"], "ece needs probabilities in [0, 1]; found a score of 1."),
     (["{d}/p.csv", "--pos-label", "7"], "--pos-label '7' is not a label (labels are {0, 1})"),
+    (["{d}/p.csv", "--pos-label", "1.5"], "--pos-label '1.5' is not an integer, but the labels are"),
     (["{d}/bools.jsonl", "--pos-label", "7"], "--pos-label '7': the labels are booleans (give true or false)"),
     (["{d}/dup.csv"], "dup.csv: the header names column 'score' 2 times; rename the copies"),
     (["{d}/deep.jsonl"], "deep.jsonl: line 2: JSON nested too deeply"),
@@ -526,6 +527,7 @@ def test_usage_errors_are_one_line(tmp_path, capsys, args, message):
 
 @pytest.mark.parametrize("argv, prog, message", [
     (["bogus"], "turbometrics", "argument COMMAND: invalid choice: 'bogus' (choose from 'evaluate', 'coco')"),
+    ([], "turbometrics", "give a command: evaluate or coco"),
     (["coco", "--iou-type", "x"], "turbometrics coco",
      "argument --iou-type: invalid choice: 'x' (choose from 'bbox', 'segm', 'keypoints')"),
     (["coco", "--bogus"], "turbometrics coco", "unrecognized arguments: --bogus"),
@@ -703,3 +705,11 @@ def test_a_closed_pipe_ends_quietly(tmp_path, argv):
     process.stdout.close()  # before the program has started up
     err = process.stderr.read()
     assert process.wait(timeout=60) == 141 and err == b""
+
+
+def test_an_integral_pos_label_for_integer_labels(tmp_path, capsys):
+    data = _data()
+    path = _write(tmp_path / "p.csv", data)
+    report = _run_json(capsys, path, "--pos-label", "1.0", "--metrics", "roc_auc")
+    assert report["pos_label"] == 1
+    assert report["metrics"]["roc_auc"] == tm.roc_auc_score(data["label"], data["score"])

@@ -27,10 +27,7 @@ def positive_label(values: np.ndarray, given: Any, seen: Optional[Set[Any]] = No
     """
     if given is not None:
         if values.dtype.kind in "iuf":
-            try:
-                return float(given) if values.dtype.kind == "f" else int(given)
-            except ValueError:
-                raise InputError(f"--pos-label {given!r} is not a number, but the labels are") from None
+            return _number_label(given, integer=values.dtype.kind != "f")
         if values.dtype.kind == "b":
             flag = {"1": True, "true": True, "0": False, "false": False}.get(str(given).lower())
             if flag is None:
@@ -50,6 +47,28 @@ def positive_label(values: np.ndarray, given: Any, seen: Optional[Set[Any]] = No
             listed = ", ".join(map(str, sorted(seen)))
             raise InputError(f"labels are {{{listed}}} across the file: give the positive one with --pos-label")
     return 1
+
+
+def _number_label(given: str, integer: bool) -> Any:
+    """``--pos-label`` for number labels: a float, or for integer labels an
+    int (``1.0`` is 1).
+
+    Raises
+    ------
+    InputError
+        For text that is not a number, or not an integer for integer labels.
+    """
+    try:
+        return int(given) if integer else float(given)
+    except ValueError:
+        pass
+    try:
+        number = float(given)
+    except ValueError:
+        raise InputError(f"--pos-label {given!r} is not a number, but the labels are") from None
+    if not number.is_integer():
+        raise InputError(f"--pos-label {given!r} is not an integer, but the labels are")
+    return int(number)
 
 
 def binary_labels(values: np.ndarray, pos_label: Any) -> np.ndarray:

@@ -430,6 +430,8 @@ def _parse_and_run(argv: Optional[Sequence[str]]) -> int:
         args, unknown = parser.parse_known_args(argv)
         if unknown:
             getattr(args, "command_parser", parser).error(f"unrecognized arguments: {' '.join(unknown)}")
+        if args.command is None:
+            parser.error("give a command: evaluate or coco")
     except SystemExit as exc:  # --help, --version, or a usage error
         return exc.code if isinstance(exc.code, int) else EXIT_USAGE
     if args.command == "evaluate":
@@ -437,12 +439,9 @@ def _parse_and_run(argv: Optional[Sequence[str]]) -> int:
 
         file_from_scores(args)
         return run_evaluate(args)
-    if args.command == "coco":
-        from turbometrics import _cli_coco
+    from turbometrics import _cli_coco
 
-        return _cli_coco.run(args, _error)
-    parser.print_help(sys.stderr)
-    return EXIT_USAGE
+    return _cli_coco.run(args, _error)
 
 
 def _stdout_closed() -> int:
