@@ -713,3 +713,14 @@ def test_an_integral_pos_label_for_integer_labels(tmp_path, capsys):
     report = _run_json(capsys, path, "--pos-label", "1.0", "--metrics", "roc_auc")
     assert report["pos_label"] == 1
     assert report["metrics"]["roc_auc"] == tm.roc_auc_score(data["label"], data["score"])
+
+
+@pytest.mark.parametrize("fmt", ["csv", "csv-stdlib"])
+def test_csv_groups_are_the_same_with_either_reader(tmp_path, capsys, monkeypatch, fmt):
+    """A number group column: "1.0" is the group 1 and "nan" is null, with or without pyarrow."""
+    _use_format(fmt, monkeypatch)
+    path = tmp_path / "g.csv"
+    path.write_text("label,score,g\n1,0.9,1.0\n0,0.1,nan\n1,0.4,2.0\n0,0.3,1.0\n")
+    report = _run_json(capsys, path, "--group", "g", "--metrics", "accuracy")
+    assert {k: g["n_samples"] for k, g in report["groups"].items()} == {"1": 2, "2": 1}
+    assert report["n_group_null"] == 1

@@ -8,8 +8,10 @@ extra); the other formats need NumPy only.
 - Parquet: every column of the Arrow schema (dictionary columns decoded).
 - CSV: comma-separated, the first row names the columns. Read by
   pyarrow's streaming reader when pyarrow is installed (types inferred per
-  column), else by the csv module (values are text, converted by the
-  caller: see :func:`numeric`); both parse numbers to the same doubles.
+  column), else by the csv module (a chunk's column of text becomes
+  int64 or float64 when every value parses as one, as pyarrow infers it;
+  other text is converted by the caller: see :func:`numeric`); both parse
+  numbers to the same doubles.
 - NPY: a structured array (columns = field names) or a 2-D array (columns
   = "0", "1", ...), memory-mapped so only one chunk is read at a time.
 - JSON Lines: one JSON object per line; the first object's keys are the
@@ -185,9 +187,11 @@ class _TextTable(Table):
         except KeyError as exc:
             raise InputError(f"{self.path}: line {number}: no key {exc.args[0]!r}") from None
 
-    @staticmethod
-    def _columns(rows: List[Tuple], names: Sequence[str]) -> Chunk:
-        return {name: _column_array(values) for name, values in zip(names, zip(*rows))}
+    def _columns(self, rows: List[Tuple], names: Sequence[str]) -> Chunk:
+        columns = {name: _column_array(values) for name, values in zip(names, zip(*rows))}
+        if self._fmt == "csv":  # text: numbers where pyarrow's reader would infer them (a "nan" group is null)
+            columns = {name: _numbers_if_all(values) for name, values in columns.items()}
+        return columns
 
 
 class _ArrowCsvTable(Table):
@@ -365,6 +369,17 @@ def numeric(name: str, values: np.ndarray, first_row: int = 1) -> np.ndarray:
         raise InputError(f"column {name!r}: non-numeric values") from None
 
 
+def _numbers_if_all(values: np.ndarray) -> np.ndarray:
+    """Text or objects as int64 when every value is an integer, else as
+    float64 when every value is a number; otherwise unchanged."""
+    for dtype in (np.int64, np.float64):
+        try:
+            return values.astype(dtype)
+        except (ValueError, TypeError, OverflowError):
+            continue
+    return values
+
+
 def labels_array(name: str, values: np.ndarray, first_row: int = 1) -> np.ndarray:
     """Column ``name`` as labels: numbers when every value is one (text
     like "1" becomes int64, or float64), else strings. ``first_row``
@@ -379,13 +394,8 @@ def labels_array(name: str, values: np.ndarray, first_row: int = 1) -> np.ndarra
     """
     _refuse_missing(name, values, first_row)
     if values.dtype.kind not in "biuf":
-        for dtype in (np.int64, np.float64):
-            try:
-                values = values.astype(dtype)
-                break
-            except (ValueError, TypeError, OverflowError):
-                continue
-        else:
+        values = _numbers_if_all(values)
+        if values.dtype.kind not in "iuf":
             return values.astype(str)
         _refuse_missing(name, values, first_row)  # text "nan"
     if values.dtype.kind == "f" and np.isinf(values).any():
