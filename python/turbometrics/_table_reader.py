@@ -333,8 +333,11 @@ def missing(values: np.ndarray) -> np.ndarray:
     if values.dtype.kind == "f":
         return np.isnan(values)
     if values.dtype.kind == "O":
-        return np.fromiter((v is None or (isinstance(v, float) and v != v) for v in values), dtype=bool,
-                           count=values.shape[0])
+        try:  # elementwise in C: None, or not equal to itself (NaN)
+            return np.equal(values, None) | np.not_equal(values, values)
+        except (ValueError, TypeError):  # elements whose comparison is no bool (arrays of a list column)
+            return np.fromiter((v is None or (isinstance(v, float) and v != v) for v in values), dtype=bool,
+                               count=values.shape[0])
     return np.zeros(values.shape[0], dtype=bool)
 
 
