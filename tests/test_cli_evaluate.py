@@ -679,7 +679,7 @@ def test_the_time_line_counts_reading_metrics_plots_and_total(tmp_path, capsys, 
     report = _run_json(capsys, path, "--chunk-rows", "300", "--metrics", "roc_auc")
     seconds = report["seconds"]
     assert set(seconds) == {"read", "metrics", "plots", "total"} and seconds["plots"] == 0
-    assert seconds["metrics"] >= 10 * 0.02 > seconds["read"] - 0.5  # the states' time is metrics, not reading
+    assert seconds["metrics"] >= 10 * 0.02  # the states' time (10 chunks) is metrics, not reading
     assert seconds["read"] + seconds["metrics"] <= seconds["total"]
     assert main(["evaluate", str(path), "--metrics", "roc_auc"]) == 0
     line = capsys.readouterr().out.splitlines()[-1]
