@@ -16,7 +16,7 @@ import numpy as np
 from . import _core
 from ._metric_params import LABELS
 from ._params import ARRAY_LIKE, BOOLEAN, NONE, bind_like_scikit_learn, str_options, validate
-from ._targets import Targets, check_targets, confusion_counts, kernel_readable, kernel_weights
+from ._targets import Targets, check_targets, confusion_counts, count_sums, kernel_readable, weight_total
 from ._threads import resolve_threads, threads_for
 from ._validation import as_array, check_consistent_length, check_dimensions, num_samples
 
@@ -155,12 +155,12 @@ class TargetCounts:
     @property
     def total(self) -> Any:
         weight = self.targets.sample_weight
-        return np.sum(weight) if weight is not None else self.n_samples
+        return weight_total(weight) if weight is not None else self.n_samples
 
     def table(self) -> np.ndarray:
         """The K x K confusion table over ``labels`` (1-D input)."""
         if self._table is None:
-            self._table = confusion_counts(self.targets, kernel_weights(self.targets.sample_weight), self.threads)
+            self._table = confusion_counts(self.targets, self.threads)
         return self._table
 
     def indicator_sums(self) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -387,8 +387,8 @@ def one_vs_rest(counts: Any, labels: Any, samplewise: bool
 def _one_vs_rest_1d(counts: Any, wanted: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     table = counts.table()
     tp = np.diagonal(table).copy()
-    true_sum = table.sum(axis=1)
-    pred_sum = table.sum(axis=0)
+    true_sum = count_sums(table, axis=1)
+    pred_sum = count_sums(table, axis=0)
     if counts.weighted:
         tp, true_sum, pred_sum = (values.astype(np.float64) for values in (tp, true_sum, pred_sum))
     elif not tp.any():

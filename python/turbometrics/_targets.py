@@ -153,14 +153,34 @@ def check_targets(y_true: Any, y_pred: Any, sample_weight: Any = None, *, thread
     return Targets(kind, labels, true_array, pred_array, sample_weight, true_labels)
 
 
-def confusion_counts(targets: Targets, weights: Optional[np.ndarray], threads: int) -> np.ndarray:
-    """The K x K confusion table over ``targets.labels`` (1-D input), from one
-    compiled pass: int64 counts unweighted or with int64 weights, float64
-    sums with float64 weights."""
+def confusion_counts(targets: Targets, threads: int) -> np.ndarray:
+    """The K x K confusion table over ``targets.labels`` (1-D input), as
+    scikit-learn's ``confusion_matrix`` counts it: a sample counts where both
+    its labels equal a label exactly (by value, whatever the dtypes).
+
+    int64 counts unweighted or with integer weights, float64 sums with float
+    weights. Integer weights are summed exactly, never wrapped: a cell past
+    the int64 range makes the whole table float64 (each cell the exact sum,
+    rounded once)."""
+    weights = targets.sample_weight
+    if weights is not None and weights.dtype.kind in "iu" and not integer_sums_fit(weights):
+        high, low = _split_weights(weights)
+        exact = _table(targets, high, threads).astype(object) * _HALF + _table(targets, low, threads).astype(object)
+        return exact_counts(exact)
+    return _table(targets, kernel_weights(weights), threads)
+
+
+# Integers of at most this magnitude convert to float64 exactly.
+_FLOAT_EXACT = 2.0 ** 53
+_HALF = 1 << 32
+
+
+def _table(targets: Targets, weights: Optional[np.ndarray], threads: int) -> np.ndarray:
+    """The table of ``confusion_counts`` with kernel-ready ``weights``."""
     labels = targets.labels
     y_true, y_pred = targets.y_true, targets.y_pred
     n = y_true.shape[0]
-    if labels.dtype.kind in "biuf" and kernel_readable(labels):
+    if labels.dtype.kind in "biuf" and kernel_readable(labels) and not _lossy_cast(labels, y_true, y_pred):
         if y_true.dtype != labels.dtype:
             y_true = y_true.astype(labels.dtype)
         if y_pred.dtype != labels.dtype:
@@ -174,13 +194,109 @@ def confusion_counts(targets: Targets, weights: Optional[np.ndarray], threads: i
     return _core.confusion_table(codes_true, codes_pred, codes, weights, threads_for(threads, n))
 
 
+def _lossy_cast(labels: np.ndarray, *arrays: np.ndarray) -> bool:
+    """Whether casting 64-bit integer labels to the float ``labels`` (as
+    scikit-learn's label union promotes uint64 with signed or float labels)
+    may round some value: then labels are matched exactly instead."""
+    if labels.dtype.kind != "f" or not labels.shape[0]:
+        return False
+    wide = any(array.dtype.kind in "iu" and array.dtype.itemsize == 8 for array in arrays)
+    return wide and max(abs(float(labels[0])), abs(float(labels[-1]))) >= _FLOAT_EXACT
+
+
 def encode(values: np.ndarray, labels: np.ndarray) -> np.ndarray:
     """Index of each value among sorted ``labels`` (-1 when absent), by
-    NumPy: the fallback for string and object labels."""
-    index = np.searchsorted(labels, values)
-    index = np.minimum(index, labels.shape[0] - 1)
-    found = labels[index] == values
+    NumPy: the fallback for string and object labels and for labels that
+    some values do not convert to exactly.
+
+    A value matches a label of exactly its value (an integer past 2**53 does
+    not match the float it rounds to); where promotion left equal labels
+    (two integers that round to one float), the last one is taken, as
+    scikit-learn's label-to-index mapping does."""
+    if not labels.shape[0]:
+        return np.full(values.shape[0], -1, dtype=np.int64)
+    index = np.searchsorted(labels, values, side="right") - 1
+    index = np.maximum(index, 0)
+    found = _equal(labels[index], values)
     return np.where(found, index, -1).astype(np.int64)
+
+
+def _equal(labels: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """Elementwise exact equality (NumPy compares integers with floats after
+    rounding the integers to float64)."""
+    if labels.dtype.kind == "f" and values.dtype.kind in "iu" and values.dtype.itemsize == 8:
+        return _equal_integers(values, labels)
+    if values.dtype.kind == "f" and labels.dtype.kind in "iu" and labels.dtype.itemsize == 8:
+        return _equal_integers(labels, values)
+    return labels == values
+
+
+def _equal_integers(integers: np.ndarray, floats: np.ndarray) -> np.ndarray:
+    """Exact equality of 64-bit integers and integral floats."""
+    info = np.iinfo(integers.dtype)
+    inside = (floats >= float(info.min)) & (floats < float(int(info.max) + 1))
+    converted = np.where(inside, floats, 0).astype(integers.dtype)
+    return inside & (converted == integers)
+
+
+def integer_sums_fit(weights: np.ndarray) -> bool:
+    """Whether every sum of integer ``weights`` is sure to fit in int64."""
+    n = weights.shape[0]
+    if weights.dtype.kind == "b" or not n:
+        return True
+    info = np.iinfo(weights.dtype)
+    if max(-int(info.min), int(info.max)) * n < 2 ** 63:
+        return True
+    largest = max(-int(np.min(weights)), int(np.max(weights)))
+    return largest * n < 2 ** 63
+
+
+def _split_weights(weights: np.ndarray) -> tuple:
+    """Integer weights as int64 (high, low) halves, weight = high * 2**32 +
+    low, whose sums over fewer than 2**31 samples fit in int64."""
+    if weights.dtype == np.uint64:
+        return (weights >> np.uint64(32)).astype(np.int64), (weights & np.uint64(_HALF - 1)).astype(np.int64)
+    wide = weights.astype(np.int64)
+    return wide >> 32, wide & (_HALF - 1)
+
+
+def exact_counts(exact: np.ndarray) -> np.ndarray:
+    """An object array of Python integers as int64 where every value fits,
+    else as float64 (each value rounded once)."""
+    if exact.size == 0 or (min(exact.flat) >= -2 ** 63 and max(exact.flat) < 2 ** 63):
+        return exact.astype(np.int64)
+    return exact.astype(np.float64)
+
+
+def weight_total(weights: np.ndarray) -> Any:
+    """The sum of sample weights: exact (a Python int) for integer weights,
+    float64 otherwise."""
+    if weights.dtype.kind in "biu":
+        if integer_sums_fit(weights):
+            return int(np.sum(weights, dtype=np.int64))
+        high, low = _split_weights(weights)
+        return int(np.sum(high)) * _HALF + int(np.sum(low))
+    return np.sum(weights)
+
+
+def exact_sum(values: np.ndarray) -> Any:
+    """Sum of a count array: exact (a Python int) for integer counts, by
+    NumPy for float sums."""
+    if values.dtype.kind not in "biu" or not values.size:
+        return values.sum()
+    if max(-int(values.min()), int(values.max())) * values.size < 2 ** 63:
+        return int(values.sum(dtype=np.int64))
+    return sum(values.reshape(-1).tolist())
+
+
+def count_sums(table: np.ndarray, axis: int) -> np.ndarray:
+    """Row (axis=1) or column (axis=0) sums of a confusion table, never
+    wrapped: integer counts are summed exactly (int64 where every sum fits,
+    else float64), float sums by NumPy."""
+    if table.dtype.kind not in "biu" or not table.size or \
+            max(-int(table.min()), int(table.max())) * table.shape[axis] < 2 ** 63:
+        return table.sum(axis=axis)
+    return exact_counts(table.astype(object).sum(axis=axis))
 
 
 def kernel_weights(sample_weight: Optional[np.ndarray]) -> Optional[np.ndarray]:
