@@ -39,15 +39,15 @@ from ._prf import (
 from . import _core
 from ._targets import (
     check_targets,
-    confusion_counts,
     count_sums,
     exact_sum,
     integer_sums_fit,
     kernel_readable,
     kernel_weights,
+    promoted_counts,
 )
 from ._threads import resolve_threads, threads_for
-from ._validation import check_consistent_length, check_sample_weight
+from ._validation import check_consistent_length, check_orderable, check_sample_weight
 
 __all__ = [
     "accuracy_score",
@@ -101,6 +101,7 @@ def accuracy_score(y_true: Any, y_pred: Any, *, normalize: bool = True, sample_w
     quick = _integer_agreement(y_true, y_pred, sample_weight, normalize, threads)
     if quick is not None:
         return quick
+    check_orderable(y_true, y_pred)
     targets = check_targets(y_true, y_pred, sample_weight, threads=threads)
     weight = targets.sample_weight
     if targets.kind == "multilabel-indicator" or (weight is not None and weight.dtype.kind == "f"
@@ -115,7 +116,7 @@ def accuracy_score(y_true: Any, y_pred: Any, *, normalize: bool = True, sample_w
         if weight is not None:
             return float(np.dot(correct, weight))
         return float(np.sum(correct.astype(np.float64)))
-    table = confusion_counts(targets, threads)
+    table = promoted_counts(targets, threads)[1]
     total = exact_sum(table) if weight is not None else targets.y_true.shape[0]
     return accuracy_from_counts(exact_sum(np.diagonal(table)), total, normalize, weight is not None)
 
@@ -314,8 +315,9 @@ def matthews_corrcoef(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
     validate("matthews_corrcoef", {"y_true": y_true, "y_pred": y_pred, "sample_weight": sample_weight},
              {"y_true": [ARRAY_LIKE], "y_pred": [ARRAY_LIKE], "sample_weight": WEIGHTS})
     threads = resolve_threads(n_threads)
+    check_orderable(y_true, y_pred)
     counts = TargetCounts(check_targets(y_true, y_pred, sample_weight, threads=threads), threads)
-    return matthews_from_table(labelled_table(counts, None))
+    return matthews_from_table(labelled_table(counts, None, promoted=True))
 
 
 def matthews_from_table(table: np.ndarray) -> float:

@@ -180,7 +180,7 @@ def _table(targets: Targets, weights: Optional[np.ndarray], threads: int) -> np.
     labels = targets.labels
     y_true, y_pred = targets.y_true, targets.y_pred
     n = y_true.shape[0]
-    if labels.dtype.kind in "biuf" and kernel_readable(labels) and not _lossy_cast(labels, y_true, y_pred):
+    if labels.dtype.kind in "biuf" and kernel_readable(labels) and not _needs_encoding(labels, y_true, y_pred):
         if y_true.dtype != labels.dtype:
             y_true = y_true.astype(labels.dtype)
         if y_pred.dtype != labels.dtype:
@@ -194,14 +194,45 @@ def _table(targets: Targets, weights: Optional[np.ndarray], threads: int) -> np.
     return _core.confusion_table(codes_true, codes_pred, codes, weights, threads_for(threads, n))
 
 
-def _lossy_cast(labels: np.ndarray, *arrays: np.ndarray) -> bool:
-    """Whether casting 64-bit integer labels to the float ``labels`` (as
-    scikit-learn's label union promotes uint64 with signed or float labels)
-    may round some value: then labels are matched exactly instead."""
+def _needs_encoding(labels: np.ndarray, *arrays: np.ndarray) -> bool:
+    """Whether float ``labels`` are past the kernels' int64 keys, or 64-bit
+    integer labels may round when cast to them (as scikit-learn's label
+    union promotes uint64 with signed or float labels): then labels are
+    matched exactly by :func:`encode` instead."""
     if labels.dtype.kind != "f" or not labels.shape[0]:
         return False
+    largest = max(abs(float(labels[0])), abs(float(labels[-1])))
     wide = any(array.dtype.kind in "iu" and array.dtype.itemsize == 8 for array in arrays)
-    return wide and max(abs(float(labels[0])), abs(float(labels[-1]))) >= _FLOAT_EXACT
+    return largest >= 2.0 ** 63 or (wide and largest >= _FLOAT_EXACT)
+
+
+def _rounds(y_true: np.ndarray, y_pred: np.ndarray) -> bool:
+    """Whether NumPy's promotion of the two label arrays to one dtype may
+    round a 64-bit integer label (past 2**53) to a float."""
+    if np.result_type(y_true.dtype, y_pred.dtype).kind != "f":
+        return False
+    for array in (y_true, y_pred):
+        if array.dtype.kind in "iu" and array.dtype.itemsize == 8 and array.shape[0]:
+            if max(abs(int(array.min())), abs(int(array.max()))) > 2 ** 53:
+                return True
+    return False
+
+
+def promoted_counts(targets: Targets, threads: int) -> tuple:
+    """(classes, table): the confusion table as scikit-learn's
+    ``LabelEncoder`` path counts it (``matthews_corrcoef``,
+    ``multilabel_confusion_matrix``), over the distinct values of both
+    label arrays cast to their common NumPy dtype. It differs from
+    :func:`confusion_counts` only where that cast rounds 64-bit integer
+    labels past 2**53 to floats (equal after rounding, they are one class)."""
+    y_true, y_pred = targets.y_true, targets.y_pred
+    if y_true.dtype.kind not in "biuf" or y_pred.dtype.kind not in "biuf" or not _rounds(y_true, y_pred):
+        return targets.labels, confusion_counts(targets, threads)
+    common = np.result_type(y_true.dtype, y_pred.dtype)
+    y_true, y_pred = y_true.astype(common), y_pred.astype(common)
+    classes = np.unique(np.concatenate([y_true, y_pred]))
+    rounded = Targets(targets.kind, classes, y_true, y_pred, targets.sample_weight, None)
+    return classes, confusion_counts(rounded, threads)
 
 
 def encode(values: np.ndarray, labels: np.ndarray) -> np.ndarray:

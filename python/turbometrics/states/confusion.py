@@ -99,6 +99,9 @@ class _StateCounts:
     def table(self) -> np.ndarray:
         return self._table
 
+    def promoted_table(self) -> Tuple[np.ndarray, np.ndarray]:
+        return self.labels, self._table
+
     def indicator_sums(self) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
         sums = self._state._sums
         return sums[0], sums[1], sums[2]
@@ -425,7 +428,7 @@ class ConfusionState(CountedSamples):
 
     def matthews_corrcoef(self) -> float:
         """As :func:`turbometrics.matthews_corrcoef`."""
-        return matthews_from_table(labelled_table(_StateCounts(self).raise_for_zero_weights(), None))
+        return matthews_from_table(labelled_table(_StateCounts(self).raise_for_zero_weights(), None, promoted=True))
 
     # -- pickling --------------------------------------------------------------------
     def __getstate__(self) -> Dict[str, Any]:
