@@ -168,8 +168,9 @@ def test_integer_weights_are_never_wrapped(data):
         assert np.array_equal(got, exact.astype(np.float64))
     state = tm.ConfusionState.from_arrays(y_true, y_pred, sample_weight=weights)
     _exact(got, state.confusion_matrix())
-    support = tm.precision_recall_fscore_support(y_true, y_pred, sample_weight=weights, zero_division=0)[3]
-    assert np.array_equal(support, exact.sum(axis=1).astype(np.float64))
+    for name in ("precision_recall_fscore_support", "jaccard_score"):
+        sk = getattr(skm, name)(y_true, y_pred, sample_weight=weights, average=None, zero_division=0)
+        _exact(sk, getattr(tm, name)(y_true, y_pred, sample_weight=weights, average=None, zero_division=0))
     total = sum(int(w) for w in weights.tolist())
     if total:
         assert tm.accuracy_score(y_true, y_pred, sample_weight=weights) == np.trace(exact) / total

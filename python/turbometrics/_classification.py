@@ -39,12 +39,13 @@ from ._prf import (
 from . import _core
 from ._targets import (
     check_targets,
+    confusion_counts,
     count_sums,
     exact_sum,
     integer_sums_fit,
     kernel_readable,
     kernel_weights,
-    promoted_counts,
+    rounds_labels,
 )
 from ._threads import resolve_threads, threads_for
 from ._validation import check_consistent_length, check_orderable, check_sample_weight
@@ -105,8 +106,10 @@ def accuracy_score(y_true: Any, y_pred: Any, *, normalize: bool = True, sample_w
     targets = check_targets(y_true, y_pred, sample_weight, threads=threads)
     weight = targets.sample_weight
     if targets.kind == "multilabel-indicator" or (weight is not None and weight.dtype.kind == "f"
-                                                  and weight.dtype != np.float64):
-        # NumPy's rounding (float32 weights are summed in float32), or 2-D rows.
+                                                  and weight.dtype != np.float64) or \
+            rounds_labels(targets, np.result_type(targets.y_true.dtype, targets.y_pred.dtype)):
+        # NumPy's rounding (float32 weights are summed in float32, integers past 2**53 compared with floats
+        # as floats), or 2-D rows.
         if targets.kind == "multilabel-indicator":
             correct = ~np.any(targets.y_true != targets.y_pred, axis=1)
         else:
@@ -116,7 +119,7 @@ def accuracy_score(y_true: Any, y_pred: Any, *, normalize: bool = True, sample_w
         if weight is not None:
             return float(np.dot(correct, weight))
         return float(np.sum(correct.astype(np.float64)))
-    table = promoted_counts(targets, threads)[1]
+    table = confusion_counts(targets, threads)
     total = exact_sum(table) if weight is not None else targets.y_true.shape[0]
     return accuracy_from_counts(exact_sum(np.diagonal(table)), total, normalize, weight is not None)
 
@@ -317,7 +320,8 @@ def matthews_corrcoef(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
     threads = resolve_threads(n_threads)
     check_orderable(y_true, y_pred)
     counts = TargetCounts(check_targets(y_true, y_pred, sample_weight, threads=threads), threads)
-    return matthews_from_table(labelled_table(counts, None, promoted=True))
+    common = np.result_type(counts.targets.y_true.dtype, counts.targets.y_pred.dtype)  # of np.hstack
+    return matthews_from_table(labelled_table(counts, None, common))
 
 
 def matthews_from_table(table: np.ndarray) -> float:

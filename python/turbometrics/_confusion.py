@@ -106,14 +106,14 @@ def confusion_input(y_true: Any, y_pred: Any, sample_weight: Any, threads: int) 
     return TargetCounts(check_targets(y_true, y_pred, sample_weight, threads=threads), threads)
 
 
-def labelled_table(counts: Any, labels: Any, promoted: bool = False) -> np.ndarray:
+def labelled_table(counts: Any, labels: Any, common: Optional[np.dtype] = None) -> np.ndarray:
     """The confusion table of ``counts`` (a :class:`TargetCounts` or a
     ``ConfusionState``) over ``labels`` (None: the present labels), with
-    scikit-learn's label checks and single-label warning. ``promoted``:
-    the table of ``counts.promoted_table()`` (``labels`` must be None)."""
+    scikit-learn's label checks and single-label warning. ``common``: the
+    table of ``counts.promoted_table(common)`` instead (``labels`` None)."""
     if counts.kind not in ("binary", "multiclass"):
         raise ValueError(f"{counts.kind} is not supported")
-    table = counts.promoted_table()[1] if promoted else counts.table()
+    table = counts.promoted_table(common)[1] if common is not None else counts.table()
     if labels is not None:
         labels = np.asarray(labels)
         if labels.size == 0:
@@ -156,7 +156,7 @@ class TargetCounts:
         self.true_labels = targets.true_labels
         self.n_samples = int(targets.y_true.shape[0])
         self._table: Optional[np.ndarray] = None
-        self._promoted: Optional[Tuple[np.ndarray, np.ndarray]] = None
+        self._promoted: dict = {}
 
     @property
     def weighted(self) -> bool:
@@ -173,13 +173,14 @@ class TargetCounts:
             self._table = confusion_counts(self.targets, self.threads)
         return self._table
 
-    def promoted_table(self) -> Tuple[np.ndarray, np.ndarray]:
+    def promoted_table(self, common: Optional[np.dtype] = None) -> Tuple[np.ndarray, np.ndarray]:
         """(classes, table) of :func:`turbometrics._targets.promoted_counts`
-        (1-D input): the table the one-vs-rest counts and the Matthews
-        coefficient read."""
-        if self._promoted is None:
-            self._promoted = promoted_counts(self.targets, self.threads)
-        return self._promoted
+        (1-D input) for labels cast to ``common`` (None: the dtype of the
+        label union, as the one-vs-rest counts read them)."""
+        common = self.labels.dtype if common is None else common
+        if common not in self._promoted:
+            self._promoted[common] = promoted_counts(self.targets, self.threads, common)
+        return self._promoted[common]
 
     def indicator_sums(self) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Per column (weighted) counts of true, predicted and both

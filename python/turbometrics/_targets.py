@@ -206,30 +206,28 @@ def _needs_encoding(labels: np.ndarray, *arrays: np.ndarray) -> bool:
     return largest >= 2.0 ** 63 or (wide and largest >= _FLOAT_EXACT)
 
 
-def _rounds(y_true: np.ndarray, y_pred: np.ndarray) -> bool:
-    """Whether NumPy's promotion of the two label arrays to one dtype may
-    round a 64-bit integer label (past 2**53) to a float."""
-    if np.result_type(y_true.dtype, y_pred.dtype).kind != "f":
+def rounds_labels(targets: Targets, common: np.dtype) -> bool:
+    """Whether casting both label arrays to ``common`` may round a 64-bit
+    integer label (past 2**53) to a float (judged from the extreme labels,
+    which bound every value)."""
+    y_true, y_pred, labels = targets.y_true, targets.y_pred, targets.labels
+    if common.kind != "f" or labels.dtype.kind not in "biuf" or not labels.shape[0]:
         return False
-    for array in (y_true, y_pred):
-        if array.dtype.kind in "iu" and array.dtype.itemsize == 8 and array.shape[0]:
-            if max(abs(int(array.min())), abs(int(array.max()))) > 2 ** 53:
-                return True
-    return False
+    wide = any(array.dtype.kind in "iu" and array.dtype.itemsize == 8 for array in (y_true, y_pred))
+    return wide and max(abs(int(labels[0])), abs(int(labels[-1]))) >= 2 ** 53
 
 
-def promoted_counts(targets: Targets, threads: int) -> tuple:
-    """(classes, table): the confusion table as scikit-learn's
-    ``LabelEncoder`` path counts it (``matthews_corrcoef``,
-    ``multilabel_confusion_matrix``), over the distinct values of both
-    label arrays cast to their common NumPy dtype. It differs from
-    :func:`confusion_counts` only where that cast rounds 64-bit integer
-    labels past 2**53 to floats (equal after rounding, they are one class)."""
-    y_true, y_pred = targets.y_true, targets.y_pred
-    if y_true.dtype.kind not in "biuf" or y_pred.dtype.kind not in "biuf" or not _rounds(y_true, y_pred):
+def promoted_counts(targets: Targets, threads: int, common: np.dtype) -> tuple:
+    """(classes, table): the confusion table over the distinct values of
+    both label arrays cast to ``common``, as scikit-learn's
+    ``LabelEncoder`` paths count it (``multilabel_confusion_matrix`` casts to
+    the dtype of the label union, ``matthews_corrcoef`` to that of
+    ``np.hstack``). It differs from :func:`confusion_counts` only where the
+    cast rounds 64-bit integer labels past 2**53 to floats: equal after
+    rounding, they are one class."""
+    if not rounds_labels(targets, common):
         return targets.labels, confusion_counts(targets, threads)
-    common = np.result_type(y_true.dtype, y_pred.dtype)
-    y_true, y_pred = y_true.astype(common), y_pred.astype(common)
+    y_true, y_pred = targets.y_true.astype(common), targets.y_pred.astype(common)
     classes = np.unique(np.concatenate([y_true, y_pred]))
     rounded = Targets(targets.kind, classes, y_true, y_pred, targets.sample_weight, None)
     return classes, confusion_counts(rounded, threads)

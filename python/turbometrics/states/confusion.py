@@ -99,7 +99,7 @@ class _StateCounts:
     def table(self) -> np.ndarray:
         return self._table
 
-    def promoted_table(self) -> Tuple[np.ndarray, np.ndarray]:
+    def promoted_table(self, common: Any = None) -> Tuple[np.ndarray, np.ndarray]:
         return self.labels, self._table
 
     def indicator_sums(self) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -428,7 +428,7 @@ class ConfusionState(CountedSamples):
 
     def matthews_corrcoef(self) -> float:
         """As :func:`turbometrics.matthews_corrcoef`."""
-        return matthews_from_table(labelled_table(_StateCounts(self).raise_for_zero_weights(), None, promoted=True))
+        return matthews_from_table(labelled_table(_StateCounts(self).raise_for_zero_weights(), None))
 
     # -- pickling --------------------------------------------------------------------
     def __getstate__(self) -> Dict[str, Any]:
