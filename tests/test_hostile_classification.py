@@ -154,8 +154,9 @@ def _exact_table(y_true, y_pred, weights) -> np.ndarray:
 def test_integer_weights_are_never_wrapped(data):
     """Integer weights up to 2**64 - 1: the confusion matrix equals
     scikit-learn's int64 matrix where every cell fits, and holds each exact
-    cell sum (rounded once to float64) otherwise; the marginals, support
-    and totals of the other metrics come from the exact sums."""
+    cell sum (rounded once to float64) otherwise. The other metrics equal
+    scikit-learn's where its sums do not wrap or round, and otherwise stay
+    in range (precision and recall in [0, 1], non-negative support)."""
     y_true, y_pred, weights = data
     if not np.any(weights):
         return
@@ -166,11 +167,22 @@ def test_integer_weights_are_never_wrapped(data):
     else:
         assert got.dtype == np.float64
         assert np.array_equal(got, exact.astype(np.float64))
+    magnitude = sum(abs(int(w)) for w in weights.tolist())
+    if magnitude < 2 ** 31:
+        # scikit-learn's int64 marginals (and kappa's outer product of them) do not wrap either
+        for name in ("matthews_corrcoef", "cohen_kappa_score", "balanced_accuracy_score"):
+            check_against_sklearn(name, y_true, y_pred, sample_weight=weights, compare=_exact)
     state = tm.ConfusionState.from_arrays(y_true, y_pred, sample_weight=weights)
     _exact(got, state.confusion_matrix())
-    for name in ("precision_recall_fscore_support", "jaccard_score"):
-        sk = getattr(skm, name)(y_true, y_pred, sample_weight=weights, average=None, zero_division=0)
-        _exact(sk, getattr(tm, name)(y_true, y_pred, sample_weight=weights, average=None, zero_division=0))
+    if magnitude < 2 ** 53:  # scikit-learn's float64 sums are exact too
+        for name in ("precision_recall_fscore_support", "jaccard_score"):
+            sk = getattr(skm, name)(y_true, y_pred, sample_weight=weights, average=None, zero_division=0)
+            _exact(sk, getattr(tm, name)(y_true, y_pred, sample_weight=weights, average=None, zero_division=0))
+    elif np.all(weights >= 0):
+        precision, recall, _, support = tm.precision_recall_fscore_support(y_true, y_pred, sample_weight=weights,
+                                                                          average=None, zero_division=0)
+        assert np.all((precision >= 0) & (precision <= 1) & (recall >= 0) & (recall <= 1))
+        np.testing.assert_allclose(support, exact.sum(axis=1).astype(np.float64), rtol=1e-15)
     total = sum(int(w) for w in weights.tolist())
     if total:
         assert tm.accuracy_score(y_true, y_pred, sample_weight=weights) == np.trace(exact) / total

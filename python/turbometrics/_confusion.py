@@ -21,9 +21,9 @@ from ._targets import (
     check_targets,
     confusion_counts,
     count_sums,
+    exact_sum,
     kernel_readable,
     promoted_counts,
-    weight_total,
 )
 from ._threads import resolve_threads, threads_for
 from ._validation import as_array, check_consistent_length, check_dimensions, check_orderable, num_samples
@@ -165,7 +165,7 @@ class TargetCounts:
     @property
     def total(self) -> Any:
         weight = self.targets.sample_weight
-        return weight_total(weight) if weight is not None else self.n_samples
+        return exact_sum(weight) if weight is not None else self.n_samples
 
     def table(self) -> np.ndarray:
         """The K x K confusion table over ``labels`` (1-D input)."""

@@ -29,6 +29,10 @@ from ._validation import (
 # Label dtypes the compiled kernels read in place.
 _KERNEL_KINDS = {("i", 8), ("i", 4), ("i", 2), ("i", 1), ("u", 8), ("u", 4), ("u", 2), ("u", 1), ("b", 1),
                  ("f", 8), ("f", 4)}
+# Integers of smaller magnitude convert to float64 exactly.
+_FLOAT_EXACT = 2 ** 53
+# Integer weights are summed exactly as high and low halves of this base.
+_HALF = 1 << 32
 
 
 def kernel_readable(array: np.ndarray) -> bool:
@@ -170,11 +174,6 @@ def confusion_counts(targets: Targets, threads: int) -> np.ndarray:
     return _table(targets, kernel_weights(weights), threads)
 
 
-# Integers of at most this magnitude convert to float64 exactly.
-_FLOAT_EXACT = 2.0 ** 53
-_HALF = 1 << 32
-
-
 def _table(targets: Targets, weights: Optional[np.ndarray], threads: int) -> np.ndarray:
     """The table of ``confusion_counts`` with kernel-ready ``weights``."""
     labels = targets.labels
@@ -214,7 +213,7 @@ def rounds_labels(targets: Targets, common: np.dtype) -> bool:
     if common.kind != "f" or labels.dtype.kind not in "biuf" or not labels.shape[0]:
         return False
     wide = any(array.dtype.kind in "iu" and array.dtype.itemsize == 8 for array in (y_true, y_pred))
-    return wide and max(abs(int(labels[0])), abs(int(labels[-1]))) >= 2 ** 53
+    return wide and max(abs(int(labels[0])), abs(int(labels[-1]))) >= _FLOAT_EXACT
 
 
 def promoted_counts(targets: Targets, threads: int, common: np.dtype) -> tuple:
@@ -297,25 +296,16 @@ def exact_counts(exact: np.ndarray) -> np.ndarray:
     return exact.astype(np.float64)
 
 
-def weight_total(weights: np.ndarray) -> Any:
-    """The sum of sample weights: exact (a Python int) for integer weights,
-    float64 otherwise."""
-    if weights.dtype.kind in "biu":
-        if integer_sums_fit(weights):
-            return int(np.sum(weights, dtype=np.int64))
-        high, low = _split_weights(weights)
-        return int(np.sum(high)) * _HALF + int(np.sum(low))
-    return np.sum(weights)
-
-
 def exact_sum(values: np.ndarray) -> Any:
-    """Sum of a count array: exact (a Python int) for integer counts, by
-    NumPy for float sums."""
-    if values.dtype.kind not in "biu" or not values.size:
+    """Sum of sample weights or counts: exact (a Python int) for integers
+    (fewer than 2**31 of them), by NumPy for floats."""
+    if values.dtype.kind not in "biu":
         return values.sum()
-    if max(-int(values.min()), int(values.max())) * values.size < 2 ** 63:
-        return int(values.sum(dtype=np.int64))
-    return sum(values.reshape(-1).tolist())
+    flat = values.reshape(-1)
+    if integer_sums_fit(flat):
+        return int(flat.sum(dtype=np.int64))
+    high, low = _split_weights(flat)
+    return int(high.sum()) * _HALF + int(low.sum())
 
 
 def count_sums(table: np.ndarray, axis: int) -> np.ndarray:

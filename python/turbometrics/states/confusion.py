@@ -34,7 +34,7 @@ from .._confusion import SampleGroups, TargetCounts, labelled_table, normalized,
 from .._metric_params import FLAG, KAPPA_WEIGHTS, REPLACE_UNDEFINED, WEIGHTS
 from .._params import ARRAY_LIKE, BOOLEAN, NONE, str_options, validate
 from .._prf import jaccard_from_counts, prfs_from_counts, prfs_validate, set_wise_labels
-from .._targets import check_targets, encode, exact_counts, sorted_union, weight_total
+from .._targets import check_targets, encode, exact_counts, exact_sum, sorted_union
 from ._mergeable import CountedSamples, check_mergeable, check_version
 from .._threads import resolve_threads
 from .._validation import ALL_ZERO_WEIGHTS, as_array, check_consistent_length, check_sample_weight, num_samples
@@ -238,7 +238,7 @@ class ConfusionState(CountedSamples):
         weight = counts.targets.sample_weight
         state._nonzero = weight is None or bool(np.count_nonzero(weight))
         state._total = counts.n_samples if weight is None else (
-            weight_total(weight) if weight.dtype.kind in "biu" else float(np.sum(weight, dtype=np.float64)))
+            exact_sum(weight) if weight.dtype.kind in "biu" else float(np.sum(weight, dtype=np.float64)))
         if counts.kind == "multilabel-indicator":
             if fixed is not None:
                 raise ValueError("labels= fixes the labels of binary or multiclass targets; got multilabel "
@@ -254,7 +254,7 @@ class ConfusionState(CountedSamples):
             return state
         state._layout = "labels"
         labels, table = counts.labels, counts.table()
-        seen_true = np.isin(labels, counts.true_labels)
+        seen_true = np.isin(labels, counts.true_labels, kind="sort")  # NumPy's table kind fails on big-endian input
         if fixed is None:
             state._labels, state._table = labels, table
             state._observed = np.ones(labels.shape[0], dtype=bool)
