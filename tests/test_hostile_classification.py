@@ -87,10 +87,10 @@ def test_mixed_label_dtypes_in_count_metrics(pair, name):
 @settings(max_examples=100, deadline=None)
 @given(st.lists(_pairs(_POOLS), min_size=1, max_size=3))
 def test_mixed_label_dtypes_in_confusion_state(batches):
-    """A ConfusionState of the batches (merged across dtypes) holds the
-    confusion matrix of each batch, and of their merge as the in-memory
-    function on the merged table."""
-    state = tm.ConfusionState()
+    """The ConfusionState of a batch holds scikit-learn's confusion matrix
+    of the batch; merging batches of any dtypes (whose label union may
+    round labels to one float) keeps every count."""
+    state, counted = tm.ConfusionState(), 0
     for y_true, y_pred in batches:
         batch = capture(tm.ConfusionState.from_arrays, y_true, y_pred)
         expected = capture(skm.confusion_matrix, y_true, y_pred)
@@ -99,7 +99,8 @@ def test_mixed_label_dtypes_in_confusion_state(batches):
             return
         _exact(expected.value, batch.value.confusion_matrix())
         state = state + batch.value
-    assert state.confusion_matrix().sum() <= sum(y.shape[0] for y, _ in batches)
+        counted += int(expected.value.sum())
+    assert state.confusion_matrix().sum() == counted
 
 
 def test_uint64_label_past_int64_is_counted():
@@ -110,6 +111,17 @@ def test_uint64_label_past_int64_is_counted():
     assert tm.ConfusionState.from_arrays(y_true, y_pred).confusion_matrix().sum() == 3
     support = tm.precision_recall_fscore_support(y_true, y_pred, zero_division=0)[3]
     _exact(skm.precision_recall_fscore_support(y_true, y_pred, zero_division=0)[3], support)
+
+
+def test_state_merge_keeps_labels_the_union_rounds():
+    """uint64 labels 2**63 + 1 and 2**64 - 1 merged with int64 ones: the
+    union is float64 (2**63 and 2**64), and each count lands on its label."""
+    wide = np.array([2 ** 63 + 1, 2 ** 64 - 1, 1], dtype=np.uint64)
+    merged = tm.ConfusionState.from_arrays(wide, wide) + tm.ConfusionState.from_arrays(np.array([0, 1]),
+                                                                                       np.array([0, 5]))
+    np.testing.assert_array_equal(merged.labels, [0.0, 1.0, 5.0, 2.0 ** 63, 2.0 ** 64])
+    np.testing.assert_array_equal(merged.confusion_matrix(), [[1, 0, 0, 0, 0], [0, 1, 1, 0, 0], [0, 0, 0, 0, 0],
+                                                              [0, 0, 0, 1, 0], [0, 0, 0, 0, 1]])
 
 
 _WEIGHT_DTYPES = ["int64", "uint64", ">i8", "int32", "uint32", "bool"]

@@ -232,20 +232,21 @@ def promoted_counts(targets: Targets, threads: int, common: np.dtype) -> tuple:
     return classes, confusion_counts(rounded, threads)
 
 
-def encode(values: np.ndarray, labels: np.ndarray) -> np.ndarray:
+def encode(values: np.ndarray, labels: np.ndarray, exact: bool = True) -> np.ndarray:
     """Index of each value among sorted ``labels`` (-1 when absent), by
     NumPy: the fallback for string and object labels and for labels that
     some values do not convert to exactly.
 
     A value matches a label of exactly its value (an integer past 2**53 does
-    not match the float it rounds to); where promotion left equal labels
-    (two integers that round to one float), the last one is taken, as
-    scikit-learn's label-to-index mapping does."""
+    not match the float it rounds to; with ``exact=False`` it does, as NumPy
+    compares them); where promotion left equal labels (two integers that
+    round to one float), the last one is taken, as scikit-learn's
+    label-to-index mapping does."""
     if not labels.shape[0]:
         return np.full(values.shape[0], -1, dtype=np.int64)
     index = np.searchsorted(labels, values, side="right") - 1
     index = np.maximum(index, 0)
-    found = _equal(labels[index], values)
+    found = _equal(labels[index], values) if exact else labels[index] == values
     return np.where(found, index, -1).astype(np.int64)
 
 

@@ -326,9 +326,10 @@ class ConfusionState(CountedSamples):
         out._seen_true = np.zeros(labels.shape[0], dtype=bool)
         tables = []
         for part in (self, other):
-            index = encode(part._labels, labels)
+            # the union may promote labels to floats they round to: two labels can become one
+            index = encode(part._labels, labels, exact=False)
             tables.append(np.zeros((labels.shape[0],) * 2, dtype=part._table.dtype))
-            tables[-1][np.ix_(index, index)] = part._table
+            np.add.at(tables[-1], np.ix_(index, index), part._table)
             out._seen_true[index] |= part._seen_true
         out._table = _add(*tables)
         return out
