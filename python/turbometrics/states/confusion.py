@@ -100,6 +100,7 @@ class _StateCounts:
         return self._table
 
     def promoted_table(self, common: Any = None) -> Tuple[np.ndarray, np.ndarray]:
+        """The state keeps the exactly matched table only, whatever ``common``."""
         return self.labels, self._table
 
     def indicator_sums(self) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
