@@ -27,7 +27,7 @@ from ._metric_params import (
 from ._params import bind_like_scikit_learn, validate
 from ._targets import check_targets
 from ._threads import resolve_threads
-from ._validation import check_consistent_length, check_sample_weight, num_samples
+from ._validation import check_consistent_length, check_orderable, check_sample_weight, num_samples
 
 Score = Union[float, np.ndarray]
 _AVERAGES = (None, "micro", "macro", "weighted", "samples")
@@ -100,6 +100,7 @@ def set_wise_input(y_true: Any, y_pred: Any, labels: Any, pos_label: Any, averag
                    sample_weight: Any, threads: int) -> Tuple[TargetCounts, Any]:
     """Checked targets and labels, in scikit-learn's order of checks
     (``_check_set_wise_labels`` before the weights)."""
+    check_orderable(y_true, y_pred)
     targets = check_targets(y_true, y_pred, threads=threads)
     counts = TargetCounts(targets, threads)
     labels = set_wise_labels(counts, average, labels, pos_label)

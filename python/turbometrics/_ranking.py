@@ -39,6 +39,7 @@ from ._validation import (
     assert_all_finite,
     check_dimensions,
     check_min_samples,
+    check_orderable,
     check_score_array,
     column_or_1d,
     type_of_target,
@@ -637,6 +638,7 @@ def average_precision_score(y_true: Any, y_score: Any, *, average: Optional[str]
     if sample_weight is not None:
         sample_weight = column_or_1d(sample_weight)
     target = type_of_target(y_true, input_name="y_true")
+    check_orderable(target.array)  # scikit-learn takes the present labels before checking the type
     if target.kind == "binary":
         present = target.classes if target.classes is not None else np.unique(target.array)
         if present.shape[0] == 2 and pos_label not in present:
