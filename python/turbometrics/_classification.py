@@ -26,6 +26,7 @@ from ._confusion import (
     multilabel_confusion_matrix,
 )
 from ._exceptions import UndefinedMetricWarning
+from ._sklearn_classes import scikit_learn_compatible
 from ._metric_params import FLAG, KAPPA_WEIGHTS, LABELS, REPLACE_UNDEFINED, WEIGHTS
 from ._params import ARRAY_LIKE, bind_like_scikit_learn, validate
 from ._prf import (
@@ -258,7 +259,7 @@ def cohen_kappa_from_counts(counts: Any, labels: Any, weights: Optional[str], re
     if total == 0:
         warnings.warn("`y2` contains no labels that are present in both `y1` and `labels`.`cohen_kappa_score` is "
                       "undefined and set to the value defined by the `replace_undefined_by` param, which is set to "
-                      f"{replace_undefined_by}.", UndefinedMetricWarning, stacklevel=3)
+                      f"{replace_undefined_by}.", scikit_learn_compatible(UndefinedMetricWarning), stacklevel=3)
         return replace_undefined_by
     expected = np.outer(sum0, sum1) / total
     if weights is None:
@@ -272,7 +273,7 @@ def cohen_kappa_from_counts(counts: Any, labels: Any, weights: Optional[str], re
     if chance == 0:
         warnings.warn("`y1`, `y2` and `labels` have only one label in common. `cohen_kappa_score` is undefined and "
                       "set to the value defined by the the `replace_undefined_by` param, which is set to "
-                      f"{replace_undefined_by}.", UndefinedMetricWarning, stacklevel=3)
+                      f"{replace_undefined_by}.", scikit_learn_compatible(UndefinedMetricWarning), stacklevel=3)
         return replace_undefined_by
     return float(1 - observed / chance)
 

@@ -19,6 +19,7 @@ import numpy as np
 from . import _core
 from ._binary_input import BinaryInput, binary_input
 from ._exceptions import UndefinedMetricWarning
+from ._sklearn_classes import scikit_learn_compatible
 from ._params import (
     ARRAY_LIKE,
     BOOLEAN,
@@ -132,7 +133,7 @@ def _percentile_interval(replicates: np.ndarray, confidence: float) -> Tuple[flo
 def _both_classes(n_positive: float, n_negative: float, what: str) -> bool:
     if n_positive == 0 or n_negative == 0:
         warnings.warn(f"Only one class is present in y_true. {what} is not defined in that case.",
-                      UndefinedMetricWarning, stacklevel=3)
+                      scikit_learn_compatible(UndefinedMetricWarning), stacklevel=3)
         return False
     return True
 
