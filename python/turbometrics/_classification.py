@@ -26,7 +26,6 @@ from ._confusion import (
     multilabel_confusion_matrix,
 )
 from ._exceptions import UndefinedMetricWarning
-from ._sklearn_classes import scikit_learn_compatible
 from ._metric_params import FLAG, KAPPA_WEIGHTS, LABELS, REPLACE_UNDEFINED, WEIGHTS
 from ._params import ARRAY_LIKE, bind_like_scikit_learn, validate
 from ._prf import (
@@ -38,6 +37,7 @@ from ._prf import (
     recall_score,
 )
 from . import _core
+from ._sklearn_classes import scikit_learn_compatible
 from ._targets import check_targets, confusion_counts, kernel_readable, kernel_weights
 from ._threads import resolve_threads, threads_for
 from ._validation import check_consistent_length, check_sample_weight

@@ -19,7 +19,6 @@ import numpy as np
 from . import _core
 from ._binary_input import BinaryInput, binary_input
 from ._exceptions import UndefinedMetricWarning
-from ._sklearn_classes import scikit_learn_compatible
 from ._params import (
     ARRAY_LIKE,
     BOOLEAN,
@@ -32,6 +31,7 @@ from ._params import (
     str_options,
     validate,
 )
+from ._sklearn_classes import scikit_learn_compatible
 from ._threads import resolve_threads
 
 

@@ -14,7 +14,6 @@ import numpy as np
 
 from ._confusion import TargetCounts, chosen_columns, one_vs_rest, stacked_one_vs_rest
 from ._exceptions import UndefinedMetricWarning
-from ._sklearn_classes import scikit_learn_compatible
 from ._metric_params import (
     AVERAGE,
     BETA,
@@ -26,6 +25,7 @@ from ._metric_params import (
     ZERO_DIVISION,
 )
 from ._params import bind_like_scikit_learn, validate
+from ._sklearn_classes import scikit_learn_compatible
 from ._targets import check_targets
 from ._threads import resolve_threads
 from ._validation import check_consistent_length, check_sample_weight, num_samples

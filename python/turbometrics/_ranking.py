@@ -19,7 +19,6 @@ from . import _core
 from ._averaging import average_over_labels
 from ._binary_input import binary_input, prepare_binary
 from ._exceptions import UndefinedMetricWarning
-from ._sklearn_classes import scikit_learn_compatible
 from ._multiclass import check_labels_parameter, classes_and_codes, encode, one_vs_one, one_vs_rest
 from ._params import (
     ARRAY_LIKE,
@@ -33,6 +32,7 @@ from ._params import (
     str_options,
     validate,
 )
+from ._sklearn_classes import scikit_learn_compatible
 from ._threads import resolve_threads
 from ._validation import (
     Target,

@@ -13,7 +13,13 @@ scikit-learn code finds it:
   ``from sklearn.metrics import roc_auc_score``; ``original =
   roc_auc_score`` is left alone);
 - the score function of the predefined scorers (``get_scorer("roc_auc")``,
-  ``cross_val_score(..., scoring="f1")``).
+  ``cross_val_score(..., scoring="f1")``);
+- ``check_scoring``, the same way, by a wrapper that passes scikit-learn's
+  function behind a wrapper to the original, so that a metric function
+  passed as a scorer is still refused with scikit-learn's ValueError.
+
+On scikit-learn versions before 1.9.1, a function the installed version
+lacks or declares with other parameters is left alone (:func:`skipped`).
 
 The wrapper calls turbometrics when it handles the arguments (see
 :mod:`turbometrics.sklearn._fallback`) and the original function otherwise.
