@@ -300,14 +300,18 @@ def test_metric_functions_passed_as_scorers_are_refused_as_by_scikit_learn(metri
             cross_validate(LogisticRegression(), X, y, cv=2, scoring={"m": function})
         return str(error.value).split(" at 0x")[0]
 
+    import sklearn.model_selection._validation as validation
+
+    original_check = sklearn.metrics.check_scoring
     expected = refusal(ORIGINALS[metric])
     with ts.patch():
+        assert validation.check_scoring is sklearn.metrics.check_scoring is not original_check
         assert refusal(getattr(sklearn.metrics, metric)) == expected
         scorer = sklearn.metrics.make_scorer(sklearn.metrics.accuracy_score)
         assert sklearn.metrics.check_scoring(LogisticRegression(), scoring=scorer) is scorer
         assert sklearn.metrics.check_scoring(LogisticRegression(), scoring="roc_auc")._score_func is \
             sklearn.metrics.roc_auc_score
-    assert sklearn.metrics.check_scoring is sklearn.metrics._scorer.check_scoring  # unpatched again
+    assert sklearn.metrics.check_scoring is validation.check_scoring is original_check  # unpatched again
 
 
 def test_patched_and_skipped_name_the_installed_versions_functions():
