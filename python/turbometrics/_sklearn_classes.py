@@ -21,7 +21,7 @@ import functools
 import importlib
 import importlib.util
 import sys
-from typing import Any, Optional, Type, TypeVar
+from typing import Any, Optional, TypeVar, cast
 
 # turbometrics' class name -> the scikit-learn module defining the class of that name.
 _SCIKIT_LEARN_MODULES = {
@@ -39,7 +39,7 @@ def _scikit_learn_class(name: str) -> Optional[type]:
         return None
     try:
         found = getattr(importlib.import_module(_SCIKIT_LEARN_MODULES[name]), name)
-    except (ImportError, AttributeError):
+    except Exception:  # noqa: BLE001 - a broken scikit-learn must not break turbometrics' warnings
         return None
     return found if isinstance(found, type) else None
 
@@ -52,7 +52,8 @@ def scikit_learn_compatible(ours: Class) -> Class:
     theirs = _scikit_learn_class(ours.__name__)
     if theirs is None:
         return ours
-    return type(ours.__name__, (theirs, ours), {"__module__": __name__, "__doc__": ours.__doc__})
+    derived = type(ours.__name__, (theirs, ours), {"__module__": __name__, "__doc__": ours.__doc__})
+    return cast(Class, derived)
 
 
 def __getattr__(name: str) -> Any:

@@ -44,7 +44,7 @@ from .._patched import Patched
 from . import _wrappers  # noqa: F401  (imported: pickling looks the wrappers up there)
 from ._fallback import turbometrics_handles
 from ._functions import FUNCTIONS
-from ._names import METRIC_NAMES, PATCHED_NAMES, SCORING_CHECK
+from ._names import PATCHED_NAMES, SCORING_CHECK
 
 # How many calls of the wrappers went to turbometrics and to scikit-learn.
 calls: Dict[str, int] = {"turbometrics": 0, "scikit-learn": 0}
@@ -216,10 +216,7 @@ def unpatch() -> None:
 
 def is_patched() -> bool:
     """Whether ``sklearn.metrics`` currently holds turbometrics' wrappers."""
-    module = sys.modules.get("sklearn.metrics")
-    return module is not None and any(
-        original_of(getattr(module, name, None)) is not getattr(module, name, None) for name in METRIC_NAMES
-    )
+    return bool(patched())
 
 
 def patched() -> Tuple[str, ...]:
