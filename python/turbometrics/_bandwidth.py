@@ -1,19 +1,21 @@
 """Bandwidth rules for :func:`turbometrics.kde` and the weighted sample
-statistics they (and :class:`turbometrics.gaussian_kde`) use.
+statistics :class:`turbometrics.gaussian_kde` uses.
 
-With weights ``w`` (all 1 when none are given), ``n_eff = (sum w)**2 /
-sum(w**2)`` and ``Sigma`` the weighted covariance with the unbiased
-("reliability weights") correction, ``np.cov(data.T, aweights=w)``:
+:func:`turbometrics.kde` follows scikit-learn's ``KernelDensity``, whose
+rules depend only on the data's shape (n rows of d coordinates, sample
+weights ignored, as ``KernelDensity.fit`` ignores them here), not on its
+spread:
 
-* ``"scott"``:     ``h = sigma * n_eff ** (-1 / (d + 4))``
-* ``"silverman"``: ``h = sigma * (n_eff * (d + 2) / 4) ** (-1 / (d + 4))``
+* ``"scott"``:     ``h = n ** (-1 / (d + 4))``
+* ``"silverman"``: ``h = (n * (d + 2) / 4) ** (-1 / (d + 4))``
 
-where ``sigma = sqrt(trace(Sigma) / d)`` is the root mean variance of the
-coordinates. In 1-D, ``sigma`` is the weighted standard deviation and ``h``
-is exactly the kernel standard deviation ``scipy.stats.gaussian_kde`` uses
-with the same rule. (scikit-learn's ``KernelDensity(bandwidth="scott")``
-instead uses the factor alone, ``h = n ** (-1 / (d + 4))``, i.e. assumes
-unit-variance data.)
+computed with scikit-learn's float expressions, so ``h`` is its
+``bandwidth_`` bit for bit. (These are the factors of
+``scipy.stats.gaussian_kde``, which also scales the kernel by the data's
+covariance; :class:`turbometrics.gaussian_kde` gives that estimate.)
+
+With weights ``w``, ``n_eff = (sum w)**2 / sum(w**2)`` (used by "isj") and
+the weighted covariance ``np.cov(data.T, aweights=w)`` are defined below.
 
 * ``"isj"`` (1-D only): the improved Sheather-Jones plug-in rule of Botev,
   Grotowski and Kroese (2010), "Kernel density estimation via diffusion",
@@ -49,21 +51,17 @@ def weighted_covariance(data: np.ndarray, weights: Optional[np.ndarray]) -> np.n
 
 
 def rule_bandwidth(rule: str, data: np.ndarray, weights: Optional[np.ndarray]) -> float:
-    """The bandwidth ``rule`` gives for data (n, d); ValueError if it is not positive and finite."""
+    """The bandwidth ``rule`` gives for data (n, d); ValueError if it is not
+    positive and finite ("isj" on data without spread)."""
     n, d = data.shape
     if rule == "isj":
         if d != 1:
             raise ValueError(f"bandwidth='isj' is for one-dimensional data; the data has {d} dimensions.")
         h = isj_bandwidth(data[:, 0], weights)
+    elif rule == "scott":  # scikit-learn's KernelDensity: X.shape[0] ** (-1 / (X.shape[1] + 4))
+        h = n ** (-1 / (d + 4))
     else:
-        if n < 2:
-            raise ValueError(f"bandwidth={rule!r} needs at least 2 data points to measure their spread.")
-        sigma = math.sqrt(float(np.trace(weighted_covariance(data, weights))) / d)
-        n_eff = effective_size(weights, n)
-        if rule == "scott":
-            h = sigma * n_eff ** (-1.0 / (d + 4))
-        else:
-            h = sigma * (n_eff * (d + 2) / 4.0) ** (-1.0 / (d + 4))
+        h = (n * (d + 2) / 4) ** (-1 / (d + 4))
     if not (h > 0 and math.isfinite(h)):
         raise ValueError(f"bandwidth={rule!r} gave {h!r}: the data have no spread (all points equal?).")
     return h

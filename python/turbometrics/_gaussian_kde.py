@@ -34,12 +34,13 @@ _MORE_DIMENSIONS = (
 BandwidthMethod = Union[str, float, Callable[["gaussian_kde"], float], None]
 
 
-def _whiten(lower: np.ndarray, values: np.ndarray) -> np.ndarray:
-    """``L^-1 values`` for values of shape (d, count), by forward substitution."""
+def _whiten(lower: np.ndarray, values: np.ndarray, dtype: Any = np.float64) -> np.ndarray:
+    """``L^-1 values`` for values of shape (d, count), by forward substitution in ``dtype``."""
     d = lower.shape[0]
-    out = np.empty(values.shape, dtype=np.float64)
+    lower = lower.astype(dtype, copy=False)
+    out = np.empty(values.shape, dtype=dtype)
     for k in range(d):
-        row = values[k].astype(np.float64, copy=True)
+        row = values[k].astype(dtype, copy=True)
         if k:
             row -= lower[k, :k] @ out[:k]
         out[k] = row / lower[k, k]
@@ -55,6 +56,23 @@ def _random_state(seed: Any) -> Union[np.random.RandomState, np.random.Generator
     if isinstance(seed, (np.random.RandomState, np.random.Generator)):
         return seed
     raise ValueError(f"'{seed}' cannot be used to seed a numpy.random.RandomState instance")
+
+
+def _normal_cdf(x: np.ndarray) -> np.ndarray:
+    """The standard normal CDF: ``scipy.special.ndtr`` when scipy is
+    installed, else Cephes' formula with :mod:`math`'s ``erf``/``erfc``
+    (``1/2 + erf(x/sqrt 2)/2`` near 0, the ``erfc`` tails beyond)."""
+    try:
+        from scipy.special import ndtr
+    except ImportError:
+        def scalar(value: float) -> float:
+            z = value * math.sqrt(0.5)
+            if abs(z) < math.sqrt(0.5):
+                return 0.5 + 0.5 * math.erf(z)
+            return 1.0 - 0.5 * math.erfc(z) if z > 0 else 0.5 * math.erfc(-z)
+
+        return np.array([scalar(float(value)) for value in np.ravel(x)]).reshape(np.shape(x))
+    return ndtr(x)
 
 
 class gaussian_kde:  # noqa: N801 - scipy's name
@@ -177,7 +195,8 @@ class gaussian_kde:  # noqa: N801 - scipy's name
         if not hasattr(self, "_data_cho_cov"):
             self._data_covariance = np.atleast_2d(np.cov(self.dataset, rowvar=True, bias=False,
                                                          aweights=self.weights))
-            self._data_cho_cov = np.linalg.cholesky(self._data_covariance)
+            # LAPACK (as scipy's) factors long double data's covariance in float64.
+            self._data_cho_cov = np.linalg.cholesky(self._data_covariance.astype(np.float64, copy=False))
         self.covariance = self._data_covariance * self.factor**2
         self.cho_cov = (self._data_cho_cov * self.factor).astype(np.float64)
         self.log_det = float(2.0 * np.log(np.diag(self.cho_cov * np.sqrt(2.0 * np.pi))).sum())
@@ -241,11 +260,33 @@ class gaussian_kde:  # noqa: N801 - scipy's name
         points = self._points(x)
         threads = resolve_threads(n_threads)
         white_points = np.ascontiguousarray(_whiten(self.cho_cov, points).T)
-        if self._weighted:
+        if points.dtype == np.longdouble or self.covariance.dtype == np.longdouble:
+            return self._long_double_log_density(points)
+        if getattr(self, "_weighted", True):  # set by __init__; a subclass that skips it has ``weights``
             log_sum = log_sums(self._white_data, self._weights, white_points, "gaussian", 1.0, threads)
         else:  # equal weights 1 / n: sum with unit weights, then divide by n
             log_sum = log_sums(self._white_data, None, white_points, "gaussian", 1.0, threads) - math.log(self.n)
         return log_sum - 0.5 * self.log_det
+
+    def _long_double_log_density(self, points: np.ndarray) -> np.ndarray:
+        """:meth:`logpdf` in long double, for long double data, points or
+        factor (scipy's output dtype is then long double). NumPy, in blocks
+        of about 2**20 (point, datum) pairs; the whitening factor is the
+        float64 ``cho_cov``, as in scipy."""
+        dtype = np.longdouble
+        white_data = _whiten(self.cho_cov, self.dataset, dtype)
+        white_points = _whiten(self.cho_cov, points, dtype)
+        log_weights = np.log(self.weights.astype(dtype))[:, None]
+        log_norm = -(self.d / 2) * np.log(dtype(2) * np.pi, dtype=dtype) - np.log(np.diag(self.cho_cov)).sum(
+            dtype=dtype)
+        out = np.empty(white_points.shape[1], dtype=dtype)
+        block = max(1, (1 << 20) // max(1, self.n * self.d))
+        for start in range(0, out.shape[0], block):
+            chunk = white_points[:, start:start + block]
+            exponent = log_weights - 0.5 * ((white_data[:, :, None] - chunk[:, None, :]) ** 2).sum(axis=0)
+            top = exponent.max(axis=0)
+            out[start:start + block] = top + np.log(np.exp(exponent - top).sum(axis=0))
+        return out + log_norm
 
     def evaluate(self, points: Any, *, n_threads: Optional[int] = None) -> np.ndarray:
         """Estimated density at ``points`` of shape (d, m) (or (d,) for one point).
@@ -263,6 +304,133 @@ class gaussian_kde:  # noqa: N801 - scipy's name
     def pdf(self, x: Any, *, n_threads: Optional[int] = None) -> np.ndarray:
         """Same as :meth:`evaluate`."""
         return self.evaluate(x, n_threads=n_threads)
+
+    # -- integrals and marginals ---------------------------------------------
+    def _log_overlaps(self, centres: np.ndarray, covariance: np.ndarray, n_threads: Optional[int]) -> Any:
+        """``(log sum_j w_j exp(-(x_j - c)' S^-1 (x_j - c) / 2), log c_S)`` for
+        each centre ``c`` (columns of ``centres``), ``S = covariance``, and
+        ``c_S = (2 pi)^(d/2) sqrt(det S)``: the kernel sum on data and centres
+        whitened by S's Cholesky factor (numpy.linalg.LinAlgError if S is
+        not positive definite, as scipy's ``cho_factor``)."""
+        lower = np.linalg.cholesky(covariance.astype(np.float64, copy=False))
+        white_data = _whiten(lower, self.dataset).T
+        white_centres = np.ascontiguousarray(_whiten(lower, centres).T)
+        log_sum = log_sums(white_data, self.weights, white_centres, "gaussian", 1.0, resolve_threads(n_threads))
+        log_norm = (self.d / 2) * math.log(2 * math.pi) + float(np.log(np.diag(lower)).sum())
+        return log_sum, log_norm
+
+    def integrate_gaussian(self, mean: Any, cov: Any, *, n_threads: Optional[int] = None) -> float:
+        """Integral of the estimate times the normal density N(mean, cov).
+
+        ``sum_j w_j N(x_j; mean, covariance + cov)``: the kernel sum of
+        turbometrics (parallel; ``n_threads`` as in :meth:`logpdf`), equal
+        to scipy's to rounding.
+
+        Raises
+        ------
+        ValueError
+            If ``mean`` or ``cov`` is not of the data's dimension (scipy's
+            messages).
+        numpy.linalg.LinAlgError
+            If ``covariance + cov`` is not positive definite.
+        """
+        mean = np.atleast_1d(np.squeeze(mean))
+        cov = np.atleast_2d(cov)
+        if mean.shape != (self.d,):
+            raise ValueError(f"mean does not have dimension {self.d}")
+        if cov.shape != (self.d, self.d):
+            raise ValueError(f"covariance does not have dimension {self.d}")
+        log_sum, log_norm = self._log_overlaps(mean[:, None], self.covariance + cov, n_threads)
+        return np.float64(math.exp(float(log_sum[0]) - log_norm))
+
+    def integrate_kde(self, other: "gaussian_kde", *, n_threads: Optional[int] = None) -> float:
+        """Integral of the product of this estimate and ``other``.
+
+        ``sum_i sum_j v_i w_j N(y_i; x_j, covariance + other.covariance)``,
+        as one kernel sum over the larger data set at the smaller one's
+        points (parallel over them).
+
+        Raises
+        ------
+        ValueError
+            If the estimates differ in dimension ("KDEs are not the same
+            dimensionality").
+        """
+        if other.d != self.d:
+            raise ValueError("KDEs are not the same dimensionality")
+        small, large = (other, self) if other.n < self.n else (self, other)
+        log_sum, log_norm = large._log_overlaps(small.dataset, small.covariance + large.covariance, n_threads)
+        return np.float64(np.dot(np.exp(log_sum - log_norm), small.weights))
+
+    def integrate_box_1d(self, low: float, high: float) -> float:
+        """Integral of a one-dimensional estimate from ``low`` to ``high``:
+        ``sum_j w_j (Phi((high - x_j) / s) - Phi((low - x_j) / s))`` with
+        ``s`` the kernel's standard deviation and ``Phi`` the normal CDF
+        (scipy.special.ndtr when scipy is installed, else the same
+        function from :func:`math.erf` / :func:`math.erfc`).
+
+        Raises
+        ------
+        ValueError
+            If the estimate is not one-dimensional.
+        """
+        if self.d != 1:
+            raise ValueError("integrate_box_1d() only handles 1D pdfs")
+        stdev = np.ravel(np.sqrt(self.covariance))[0]
+        normalized_low = np.ravel((low - self.dataset) / stdev)
+        normalized_high = np.ravel((high - self.dataset) / stdev)
+        return np.dot(self.weights, _normal_cdf(normalized_high) - _normal_cdf(normalized_low))
+
+    def integrate_box(self, low_bounds: Any, high_bounds: Any, maxpts: Optional[int] = None, *,
+                      rng: Any = None) -> float:
+        """Integral of the estimate over the box [low_bounds, high_bounds].
+
+        One dimension: :meth:`integrate_box_1d`'s exact sum. More: the
+        weighted sum of multivariate normal probabilities of the box, by
+        ``scipy.stats.multivariate_normal.cdf`` (quasi-Monte Carlo, with
+        ``maxpts`` and ``rng`` as there), so d > 1 needs scipy.
+
+        Raises
+        ------
+        ImportError
+            For d > 1 without scipy.
+        """
+        if self.d == 1:
+            return self.integrate_box_1d(np.ravel(low_bounds)[0], np.ravel(high_bounds)[0])
+        try:
+            from scipy.stats import multivariate_normal
+        except ImportError:
+            raise ImportError("gaussian_kde.integrate_box on data of more than one dimension needs scipy "
+                              "(pip install scipy)") from None
+        low, high = low_bounds - self.dataset.T, high_bounds - self.dataset.T
+        values = multivariate_normal.cdf(high, lower_limit=low, cov=self.covariance, maxpts=maxpts, rng=rng)
+        return np.dot(np.atleast_1d(values), self.weights)
+
+    def marginal(self, dimensions: Any) -> "gaussian_kde":
+        """The estimate of the coordinates ``dimensions`` (an int or 1-D
+        ints, negative ones counting from the end), the others integrated
+        out: a new :class:`gaussian_kde` of those rows of the data, with
+        this estimate's weights and factor.
+
+        Raises
+        ------
+        ValueError
+            For non-integer, repeated or out-of-range dimensions (scipy's
+            messages).
+        """
+        dims = np.atleast_1d(dimensions)
+        if not np.issubdtype(dims.dtype, np.integer):
+            raise ValueError("Elements of `dimensions` must be integers - the indices of the marginal variables "
+                             "being retained.")
+        n = len(self.dataset)
+        original = dims.copy()
+        dims = np.where(dims < 0, n + dims, dims)
+        if len(np.unique(dims)) != len(dims):
+            raise ValueError("All elements of `dimensions` must be unique.")
+        invalid = (dims < 0) | (dims >= n)
+        if np.any(invalid):
+            raise ValueError(f"Dimensions {original[invalid]} are invalid for a distribution in {n} dimensions.")
+        return gaussian_kde(self.dataset[dims], bw_method=self.covariance_factor(), weights=self.weights)
 
     def resample(self, size: Optional[int] = None, seed: Any = None) -> np.ndarray:
         """Draw ``size`` points (default ``int(neff)``) from the estimate.

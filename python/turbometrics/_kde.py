@@ -170,8 +170,13 @@ def kde(data: Any, points: Any, *, bandwidth: Any, kernel: str = "gaussian", wei
     points : array-like of shape (m, d) or (m,)
         Where to evaluate the density; ``(m,)`` requires ``d == 1``.
     bandwidth : float > 0 or {"scott", "silverman", "isj"}
-        The kernel's scale ``h``, or a rule computed from the data's spread
-        (formulas in :mod:`turbometrics._bandwidth`; "isj" is for 1-D).
+        The kernel's scale ``h``, or a rule: "scott" ``n ** (-1 / (d + 4))``
+        and "silverman" ``(n * (d + 2) / 4) ** (-1 / (d + 4))`` as
+        scikit-learn's ``KernelDensity`` (from the data's shape alone, not
+        its spread; scipy's spread-scaled rule is
+        :class:`turbometrics.gaussian_kde`'s), or "isj", the improved
+        Sheather-Jones plug-in for 1-D data (see
+        :mod:`turbometrics._bandwidth`).
     kernel : {"gaussian", "tophat", "epanechnikov", "exponential", "linear", "cosine"}, default="gaussian"
     weights : array-like of shape (n,), default=None
         Non-negative weights, not all zero (None: all 1).
@@ -224,8 +229,8 @@ def kde(data: Any, points: Any, *, bandwidth: Any, kernel: str = "gaussian", wei
     array([0.228683, 0.347452, 0.148115])
     >>> tm.kde(data, points, bandwidth=1.0, kernel="epanechnikov").round(6)
     array([0.1875  , 0.328125, 0.140625])
-    >>> tm.kde(data, [1.0], bandwidth="scott").round(6)
-    array([0.211494])
+    >>> tm.kde(data, [1.0], bandwidth="scott").round(6)  # KernelDensity(bandwidth="scott"): 0.292621
+    array([0.292621])
     """
     validate("kde", {"bandwidth": bandwidth, "kernel": kernel, "weights": weights, "method": method},
              _KDE_CONSTRAINTS)
