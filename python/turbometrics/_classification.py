@@ -37,6 +37,7 @@ from ._prf import (
     recall_score,
 )
 from . import _core
+from ._sklearn_classes import scikit_learn_compatible
 from ._targets import (
     check_targets,
     confusion_counts,
@@ -272,7 +273,7 @@ def cohen_kappa_from_counts(counts: Any, labels: Any, weights: Optional[str], re
     if total == 0:
         warnings.warn("`y2` contains no labels that are present in both `y1` and `labels`.`cohen_kappa_score` is "
                       "undefined and set to the value defined by the `replace_undefined_by` param, which is set to "
-                      f"{replace_undefined_by}.", UndefinedMetricWarning, stacklevel=3)
+                      f"{replace_undefined_by}.", scikit_learn_compatible(UndefinedMetricWarning), stacklevel=3)
         return replace_undefined_by
     expected = np.outer(sum0, sum1) / total
     if weights is None:
@@ -286,7 +287,7 @@ def cohen_kappa_from_counts(counts: Any, labels: Any, weights: Optional[str], re
     if chance == 0:
         warnings.warn("`y1`, `y2` and `labels` have only one label in common. `cohen_kappa_score` is undefined and "
                       "set to the value defined by the the `replace_undefined_by` param, which is set to "
-                      f"{replace_undefined_by}.", UndefinedMetricWarning, stacklevel=3)
+                      f"{replace_undefined_by}.", scikit_learn_compatible(UndefinedMetricWarning), stacklevel=3)
         return replace_undefined_by
     return float(1 - observed / chance)
 

@@ -432,6 +432,16 @@ class ConfusionState(CountedSamples):
         """As :func:`turbometrics.matthews_corrcoef`."""
         return matthews_from_table(labelled_table(_StateCounts(self).raise_for_zero_weights(), None))
 
+    # The names of the functions (``state.f1_score(...)`` is ``state.f1(...)``).
+    precision_score = precision
+    recall_score = recall
+    fbeta_score = fbeta
+    f1_score = f1
+    jaccard_score = jaccard
+    accuracy_score = accuracy
+    balanced_accuracy_score = balanced_accuracy
+    cohen_kappa_score = cohen_kappa
+
     # -- pickling --------------------------------------------------------------------
     def __getstate__(self) -> Dict[str, Any]:
         state = dict(self.__dict__)
