@@ -23,25 +23,27 @@ from typing import Any, List, Tuple
 
 import numpy as np
 
-from ._annotations import Columns
+from ._annotations import NUMBER_TYPES, Columns
 from ._blocks import Blocks
 from ._describe import describe
 
 
 def _keypoint_rows(columns: Columns, members: np.ndarray, n_values: int, kind: str) -> np.ndarray:
     rows = [columns.annotations[c].get("keypoints") for c in members]
-    try:
-        array = np.asarray(rows, dtype=np.float64)
-        if array.shape == (len(rows), n_values):
-            return array
-    except (TypeError, ValueError):
-        pass
     for c, row in zip(members, rows):
         if not isinstance(row, (list, tuple, np.ndarray)) or len(row) != n_values:
             ann = columns.annotations[c]
             raise ValueError(f"{describe(kind, ann, int(c))}: 'keypoints' must hold {n_values} numbers "
                              f"(x, y, v per keypoint sigma)")
-    raise ValueError(f"{kind} keypoints must be numbers")
+    array = np.asarray(rows)
+    if array.dtype.kind in "biuf":
+        return array.astype(np.float64).reshape(len(rows), n_values)
+    for c, row in zip(members, rows):  # pycocotools' arithmetic on None or a string raises TypeError
+        bad = [value for value in row if not isinstance(value, NUMBER_TYPES)]
+        if bad:
+            raise TypeError(f"{describe(kind, columns.annotations[c], int(c))}: 'keypoints' must hold numbers, "
+                            f"got {bad[0]!r}")
+    return array.astype(np.float64).reshape(len(rows), n_values)
 
 
 _PAIRWISE_BLOCK = 128  # NumPy's PW_BLOCKSIZE

@@ -4,7 +4,6 @@ pycocotools does (ids 1..N, area, box or segmentation, iscrowd)."""
 from __future__ import annotations
 
 import copy
-import math
 import os
 from pathlib import Path
 from numbers import Real
@@ -20,17 +19,18 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 def check_box(box: Any, what: str) -> None:
-    """Raise ValueError unless ``box`` is 4 finite numbers with non-negative
-    width and height."""
-    if not isinstance(box, (list, tuple, np.ndarray)) or len(box) != 4:
+    """Raise unless ``box`` is a sequence of 4 numbers: TypeError for
+    something else than a sequence or for a value that is no number (None,
+    a string: pycocotools' arithmetic on it raises TypeError), ValueError
+    for another length. Bools, NaN, infinities and negative sizes are
+    numbers: pycocotools evaluates them (a bool as 0 or 1)."""
+    if not isinstance(box, (list, tuple, np.ndarray)):
+        raise TypeError(f"{what}: 'bbox' must be a list of 4 numbers [x, y, w, h], got {box!r}")
+    if len(box) != 4:
         raise ValueError(f"{what}: 'bbox' must be a list of 4 numbers [x, y, w, h], got {box!r}")
     for value in box:
-        if isinstance(value, bool) or not isinstance(value, (Real, np.integer, np.floating)):
-            raise ValueError(f"{what}: 'bbox' must hold numbers, got {box!r}")
-        if not math.isfinite(value):
-            raise ValueError(f"{what}: 'bbox' must hold finite numbers, got {box!r}")
-    if box[2] < 0 or box[3] < 0:
-        raise ValueError(f"{what}: 'bbox' has a negative width or height: {box!r}")
+        if not isinstance(value, (Real, np.integer, np.floating, np.bool_)):
+            raise TypeError(f"{what}: 'bbox' must hold numbers, got {box!r}")
 
 
 def _read(gt: "COCO", resFile: Any) -> List[Dict]:
@@ -114,7 +114,10 @@ def _columnar_boxes(gt: "COCO", res: "COCO", data: bytes) -> bool:
     is not a plain list of box results the columns hold exactly."""
     from . import _results_reader as reader
 
-    columns = reader.read_results_file(data)
+    try:
+        columns = reader.read_results_file(data)
+    except ValueError:
+        return False  # malformed JSON, or a bbox the columns cannot hold: the general reader tells which
     n = columns.n_rows
     if n == 0 or (columns.present & reader.PRESENT_UNSTORED).any():
         return False
@@ -136,12 +139,9 @@ def _columnar_boxes(gt: "COCO", res: "COCO", data: bytes) -> bool:
             "Results do not correspond to current coco set: "
             f"result {row} has image_id {int(columns.image_id[row])}, which is not an image of the ground truth")
     boxes = columns.bbox
-    bad = np.flatnonzero(((columns.present & reader.PRESENT_BBOX_EMPTY) != 0) | ~np.isfinite(boxes).all(axis=1)
-                         | (boxes[:, 2] < 0) | (boxes[:, 3] < 0))
-    if len(bad):
-        row = int(bad[0])
-        raise ValueError(f"result {row}: 'bbox' must be 4 finite numbers with non-negative width and height, "
-                         f"got {boxes[row].tolist()}")
+    empty = np.flatnonzero((columns.present & reader.PRESENT_BBOX_EMPTY) != 0)
+    if len(empty):
+        raise ValueError(f"result {int(empty[0])}: 'bbox' must be a list of 4 numbers [x, y, w, h], got []")
     res._dataset["categories"] = copy.deepcopy(gt.dataset["categories"])
     res._columns = ResultColumns(columns, boxes[:, 2] * boxes[:, 3])
 
