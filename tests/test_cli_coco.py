@@ -58,3 +58,47 @@ def test_results_for_unknown_images_exit_2(tmp_path, capsys):
     assert main(["coco", GT, str(path)]) == 2
     err = capsys.readouterr().err
     assert "result 1 has image_id 999999999" in err
+
+
+DEEP = "[" * 100_000 + "]" * 100_000
+
+
+def _one_error_line(capsys):
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("turbometrics: error: "), err
+    return err[0]
+
+
+@pytest.mark.parametrize("side", ["ground truth", "results"])
+def test_deeply_nested_json_exits_2_with_one_line(tmp_path, capsys, side):
+    path = tmp_path / "deep.json"
+    if side == "ground truth":
+        path.write_text((DATA / "instances_val2014_100.json").read_text().replace('"info": {', f'"deep": {DEEP}, "info": {{', 1))
+        argv = ["coco", str(path), BOXES]
+    else:
+        path.write_text(DEEP)
+        argv = ["coco", GT, str(path)]
+    assert main(argv) == 2
+    assert f"{path}: the JSON is nested too deeply" in _one_error_line(capsys)
+
+
+@pytest.mark.parametrize("key", ["images", "annotations", "categories"])
+def test_ground_truth_without_a_top_level_key_is_named(tmp_path, capsys, key):
+    dataset = fixture("instances_val2014_100.json")
+    del dataset[key]
+    path = tmp_path / "gt.json"
+    path.write_text(json.dumps(dataset))
+    assert main(["coco", str(path), BOXES]) == 2
+    assert f"not a COCO ground truth: it has no '{key}'" in _one_error_line(capsys)
+
+
+@pytest.mark.parametrize("key", ["width", "height"])
+def test_image_size_given_as_a_string_is_named(tmp_path, capsys, key):
+    dataset = fixture("instances_val2014_100.json")
+    image = dataset["images"][0]
+    image[key] = str(image[key])
+    path = tmp_path / "gt.json"
+    path.write_text(json.dumps(dataset))
+    assert main(["coco", str(path), str(DATA / "instances_val2014_fakesegm100_results.json"), "--iou-type", "segm"]) == 2
+    line = _one_error_line(capsys)
+    assert f"its image {image['id']} has {key} '{image[key]}': an integer is required" in line

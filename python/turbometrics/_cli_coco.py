@@ -14,8 +14,12 @@ import contextlib
 import io
 import json
 import math
+import sys
 import time
-from typing import Any, Dict, List, Optional, Tuple
+import warnings
+from typing import Any, Callable, Dict, List, Optional, Tuple
+
+from ._input_error import InputError, first_line
 
 BUILTIN_SOURCE = "built-in example"
 
@@ -58,8 +62,27 @@ def _inputs(args: argparse.Namespace) -> Tuple[Any, Any, Any]:
         ground_truth.dataset = dataset
         ground_truth.createIndex()
         return ground_truth, ground_truth.loadRes(results), BUILTIN_SOURCE
-    ground_truth = COCO(args.ground_truth)
-    return ground_truth, ground_truth.loadRes(args.results), [args.ground_truth, args.results]
+    ground_truth = _read(args.ground_truth, lambda: COCO(args.ground_truth))
+    missing = [key for key in _GROUND_TRUTH_KEYS if key not in ground_truth.dataset]
+    if missing:
+        raise InputError(f"{args.ground_truth}: not a COCO ground truth: it has no "
+                         f"{' and no '.join(repr(key) for key in missing)} (it needs 'images', 'annotations' "
+                         f"and 'categories')")
+    results = _read(args.results, lambda: ground_truth.loadRes(args.results))
+    return ground_truth, results, [args.ground_truth, args.results]
+
+
+#: The top-level keys of a ground truth that a detection evaluation reads.
+_GROUND_TRUTH_KEYS = ("images", "annotations", "categories")
+
+
+def _read(path: str, load: Callable[[], Any]) -> Any:
+    """``load()``, with JSON nested past Python's recursion limit (which
+    the standard library's parser cannot read) reported as unusable input."""
+    try:
+        return load()
+    except RecursionError:
+        raise InputError(f"{path}: the JSON is nested too deeply to read") from None
 
 
 def run(args: argparse.Namespace, error: Any) -> int:
@@ -74,7 +97,8 @@ def run(args: argparse.Namespace, error: Any) -> int:
     start = time.perf_counter()
     log = io.StringIO()
     try:
-        with contextlib.redirect_stdout(log):
+        with contextlib.redirect_stdout(log), warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
             ground_truth, results, source = _inputs(args)
             evaluation = COCOeval(ground_truth, results, args.iou_type, n_threads=args.n_threads)
             evaluation.evaluate()
@@ -82,11 +106,16 @@ def run(args: argparse.Namespace, error: Any) -> int:
             log.truncate(0)
             log.seek(0)
             evaluation.summarize()
+    except InputError as exc:
+        return error(str(exc))
     except OSError as exc:
         return error(f"{exc.filename}: {exc.strerror}")
-    except (ValueError, TypeError, KeyError, AssertionError) as exc:
-        lines = str(exc).strip().splitlines()
-        return error(lines[0] if lines else type(exc).__name__)
+    except KeyError as exc:
+        return error(f"a required field is missing: {first_line(exc)}")
+    except (ValueError, TypeError, AssertionError, OverflowError, IndexError) as exc:
+        return error(first_line(exc))
+    for message in dict.fromkeys(first_line(w.message) for w in caught):
+        print(f"turbometrics: warning: {message}", file=sys.stderr)
     seconds = time.perf_counter() - start
     names = _KEYPOINT_NAMES if args.iou_type == "keypoints" else _DETECTION_NAMES
     per_category = evaluation.results_per_category(as_frame=False) if args.per_category else None
