@@ -476,3 +476,54 @@ def test_progress_bar(capsys):
     evaluation = COCOeval(gt, dt, "bbox")
     evaluation.evaluate(progress=True)
     assert "evaluate" in capsys.readouterr().err
+
+
+# -- odd maxDets -------------------------------------------------------------------
+
+def _run_steps(coco_class, eval_class, max_dets, accumulate_max_dets, iou_type):
+    """evaluate and accumulate, then summarize: (evaluation, summarize's
+    exception type or None)."""
+    dataset, results = (KEYPOINTS_GT, KEYPOINTS_DT) if iou_type == "keypoints" else (INSTANCES, BBOX_RESULTS)
+    gt = coco_class()
+    gt.dataset = copy.deepcopy(dataset)
+    quiet(gt.createIndex)
+    evaluation = eval_class(gt, quiet(lambda: gt.loadRes(copy.deepcopy(results))), iou_type)
+    evaluation.params.maxDets = list(max_dets)
+    quiet(evaluation.evaluate)
+    if accumulate_max_dets is not None:
+        evaluation.params.maxDets = list(accumulate_max_dets)
+    quiet(evaluation.accumulate)
+    try:
+        quiet(evaluation.summarize)
+    except Exception as error:  # pycocotools indexes maxDets[2] for boxes
+        return evaluation, type(error)
+    return evaluation, None
+
+
+@pytest.mark.parametrize("max_dets, accumulate_max_dets, iou_type", [
+    ([-1, 10, 100], None, "bbox"),
+    ([0, 10, 100], None, "bbox"),
+    ([1, 1, 100], None, "bbox"),
+    ([100, 10, 1], None, "bbox"),
+    ([1, 10, -5], None, "bbox"),
+    ([2, -3, 100], None, "bbox"),
+    ([-1], None, "bbox"),
+    ([0], None, "bbox"),
+    ([-3, -1], None, "bbox"),
+    ([5, 5, 5], None, "bbox"),
+    ([-1, 10, 100], [100, -1, 10, -1], "bbox"),
+    ([-2, 20], None, "keypoints"),
+    ([-1], None, "keypoints"),
+])
+def test_odd_max_dets_match_pycocotools(max_dets, accumulate_max_dets, iou_type):
+    # pycocotools slices [0:maxDet]: a negative maxDet drops detections from the end of each image's list
+    from pycocotools.coco import COCO as ReferenceCOCO
+    from pycocotools.cocoeval import COCOeval as ReferenceCOCOeval
+
+    reference, reference_error = _run_steps(ReferenceCOCO, ReferenceCOCOeval, max_dets, accumulate_max_dets,
+                                            iou_type)
+    ours, our_error = _run_steps(COCO, COCOeval, max_dets, accumulate_max_dets, iou_type)
+    assert our_error is reference_error
+    if reference_error is not None:
+        reference.stats = ours.stats = []
+    assert_same_evaluation(reference, ours)
