@@ -110,10 +110,10 @@ def run(args: argparse.Namespace, error: Any) -> int:
         return error(str(exc))
     except OSError as exc:
         return error(f"{exc.filename}: {exc.strerror}")
-    except KeyError as exc:
-        return error(f"a required field is missing: {first_line(exc)}")
     except (ValueError, TypeError, AssertionError, OverflowError, IndexError) as exc:
         return error(first_line(exc))
+    except KeyError as exc:
+        return error(f"a required field is missing: {first_line(exc)}")
     for message in dict.fromkeys(first_line(w.message) for w in caught):
         print(f"turbometrics: warning: {message}", file=sys.stderr)
     seconds = time.perf_counter() - start

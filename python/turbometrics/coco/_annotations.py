@@ -16,7 +16,7 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence
 
 import numpy as np
 
-from ._describe import describe
+from ._describe import MissingFieldError, describe
 from ._results import check_box
 from ._results_reader import PRESENT_SCORE
 
@@ -46,7 +46,7 @@ def _values(anns: List[Dict], key: str, kind: str) -> List[Any]:
     except (KeyError, TypeError):
         for index, ann in enumerate(anns):
             if not isinstance(ann, dict) or key not in ann:
-                raise ValueError(f"{describe(kind, ann, index)} has no '{key}'") from None
+                raise MissingFieldError(f"{describe(kind, ann, index)} has no '{key}'") from None
         raise
 
 
@@ -142,7 +142,7 @@ def detection_columns(coco: Any, p: Any, cat_ids: Optional[Iterable]) -> Columns
     table = held.columns
     missing = np.flatnonzero((table.present & PRESENT_SCORE) == 0)  # a NaN score is a score, as in a list
     if len(missing):
-        raise ValueError(f"result {int(missing[0])} has no 'score'")
+        raise MissingFieldError(f"result {int(missing[0])} has no 'score'")
     n = table.n_rows
     return Columns(None, table.image_id, table.category_id, np.arange(1, n + 1, dtype=np.float64), held.area,
                    score=table.score, boxes=table.bbox)

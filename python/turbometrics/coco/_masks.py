@@ -12,7 +12,7 @@ import numpy as np
 
 from . import mask as mask_utils
 from ._annotations import Columns
-from ._describe import describe
+from ._describe import MissingFieldError, describe
 
 
 def segmentation_to_rle(segmentation: Any, height: int, width: int) -> Dict[str, Any]:
@@ -72,7 +72,7 @@ def _side(columns: Columns, coco: Any, kind: str) -> Tuple[bytes, np.ndarray, np
     for row, ann in enumerate(columns.annotations):
         what = describe(kind, ann, row)
         if "segmentation" not in ann:
-            raise ValueError(f"{what} has no 'segmentation'")
+            raise MissingFieldError(f"{what} has no 'segmentation'")
         image = images.get(ann["image_id"])
         if image is None:
             raise ValueError(f"{what}: image {ann['image_id']!r} is not in the dataset")

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Dict, List
 import numpy as np
 
 from . import _json
-from ._describe import describe
+from ._describe import MissingFieldError, describe
 
 if TYPE_CHECKING:  # pragma: no cover
     from ._coco import COCO
@@ -47,7 +47,7 @@ def _check_images(gt: "COCO", anns: List[Dict]) -> None:
         if type(ann) != dict:
             raise ValueError(f"result {index} is not an object: {ann!r}")
         if "image_id" not in ann:
-            raise ValueError(f"{describe('result', ann, index)} has no 'image_id'")
+            raise MissingFieldError(f"{describe('result', ann, index)} has no 'image_id'")
         if ann["image_id"] not in images:
             raise AssertionError(
                 "Results do not correspond to current coco set: "
@@ -58,7 +58,7 @@ def _check_images(gt: "COCO", anns: List[Dict]) -> None:
 
 def _require(ann: Dict, index: int, key: str) -> Any:
     if key not in ann:
-        raise ValueError(f"{describe('result', ann, index)} has no '{key}'")
+        raise MissingFieldError(f"{describe('result', ann, index)} has no '{key}'")
     return ann[key]
 
 
@@ -127,7 +127,7 @@ def _columnar_boxes(gt: "COCO", res: "COCO", data: bytes) -> bool:
     for bit, key in ((reader.PRESENT_IMAGE_ID, "image_id"), (reader.PRESENT_BBOX, "bbox"),
                      (reader.PRESENT_CATEGORY_ID, "category_id")):
         if not (columns.present & bit).all():
-            raise ValueError(f"result {_first_missing(columns, bit)} has no '{key}'")
+            raise MissingFieldError(f"result {_first_missing(columns, bit)} has no '{key}'")
     image_ids = np.fromiter(gt.imgs.keys(), dtype=np.int64, count=len(gt.imgs)) if all(
         type(i) is int for i in gt.imgs) else None
     if image_ids is None:
