@@ -102,3 +102,29 @@ def test_image_size_given_as_a_string_is_named(tmp_path, capsys, key):
     assert main(["coco", str(path), str(DATA / "instances_val2014_fakesegm100_results.json"), "--iou-type", "segm"]) == 2
     line = _one_error_line(capsys)
     assert f"its image {image['id']} has {key} '{image[key]}': an integer is required" in line
+
+
+@pytest.mark.parametrize("results, gt, iou_type", [
+    ("keypoints_dt.json", "keypoints_gt.json", "keypoints"),
+    ("instances_val2014_fakesegm100_results.json", "instances_val2014_100.json", "segm"),
+    ("instances_val2014_fakebbox100_results.json", "instances_val2014_100.json", "bbox"),
+])
+def test_iou_type_is_inferred_from_the_results(capsys, results, gt, iou_type):
+    pytest.importorskip("pycocotools")
+    reference, _ = both(fixture(gt), fixture(results), iou_type)
+    assert main(["coco", str(DATA / gt), str(DATA / results), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["iou_type"] == iou_type
+    assert list(report["stats"].values()) == [float(v) for v in reference.stats]
+
+
+def test_keypoints_asked_of_results_without_keypoints_is_refused(capsys):
+    assert main(["coco", GT, BOXES, "--iou-type", "keypoints"]) == 2
+    line = _one_error_line(capsys)
+    assert "--iou-type keypoints needs 'keypoints' in the results" in line and BOXES in line
+
+
+def test_explicit_iou_type_wins(capsys):
+    assert main(["coco", str(DATA / "keypoints_gt.json"), str(DATA / "keypoints_dt.json"), "--iou-type", "bbox",
+                 "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["iou_type"] == "bbox"
