@@ -85,6 +85,8 @@ def _side(columns: Columns, coco: Any, kind: str) -> Tuple[bytes, np.ndarray, np
             rle = segmentation_to_rle(segmentation, height, width)
             size, counts = rle["size"], rle["counts"]
             size = (mask_utils._siz(size[0]), mask_utils._siz(size[1]))
+        except TypeError as error:  # not a list or dict: pycocotools raises TypeError too
+            raise TypeError(f"{what}: malformed segmentation: {error}") from None
         except Exception as error:  # pycocotools' own errors are bare Exceptions
             raise ValueError(f"{what}: malformed segmentation: {error}") from None
         if not _rasterised(segmentation) and _other_size(size, image):

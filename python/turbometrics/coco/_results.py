@@ -85,7 +85,9 @@ def _complete_masks(anns: List[Dict]) -> None:
             ann["area"] = mask_utils.area(segmentation)
             if "bbox" not in ann:
                 ann["bbox"] = mask_utils.toBbox(segmentation)
-        except (TypeError, ValueError, KeyError) as error:
+        except TypeError as error:  # pycocotools raises TypeError too
+            raise TypeError(f"{describe('result', ann, index)}: malformed segmentation: {error}") from None
+        except (ValueError, KeyError) as error:
             raise ValueError(f"{describe('result', ann, index)}: malformed segmentation: {error}") from None
         ann["id"] = index + 1
         ann["iscrowd"] = 0
