@@ -194,3 +194,10 @@ def test_nan_score_from_a_list_and_from_a_file_agree(tmp_path):
     from_file = _outcome(COCO, COCOeval, dataset, str(path), "bbox")
     assert from_list[0] == from_file[0] == "ok"
     _assert_same(from_list, from_file, "file", "score")
+
+
+@pytest.mark.parametrize("key", ["images", "categories"])
+def test_ground_truth_without_a_list_load_res_reads_says_so(key):
+    dataset, results = _mutated("bbox", "gt", key, None, None, None, DELETE)
+    outcome = _outcome(COCO, COCOeval, dataset, results, "bbox")
+    assert isinstance(outcome[1], KeyError) and str(outcome[1]) == f"the ground truth has no '{key}'"

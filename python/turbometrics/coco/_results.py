@@ -33,6 +33,15 @@ def check_box(box: Any, what: str) -> None:
             raise TypeError(f"{what}: 'bbox' must hold numbers, got {box!r}")
 
 
+def ground_truth_list(gt: "COCO", key: str) -> List[Dict]:
+    """``gt.dataset[key]``; MissingFieldError (a KeyError, as pycocotools
+    raises) saying so when the ground truth has no such list."""
+    try:
+        return gt.dataset[key]
+    except KeyError:
+        raise MissingFieldError(f"the ground truth has no '{key}'") from None
+
+
 def _read(gt: "COCO", resFile: Any) -> List[Dict]:
     if isinstance(resFile, bytes):
         return _json.loads(resFile)
@@ -144,7 +153,7 @@ def _columnar_boxes(gt: "COCO", res: "COCO", data: bytes) -> bool:
     empty = np.flatnonzero((columns.present & reader.PRESENT_BBOX_EMPTY) != 0)
     if len(empty):
         raise ValueError(f"result {int(empty[0])}: 'bbox' must be a list of 4 numbers [x, y, w, h], got []")
-    res._dataset["categories"] = copy.deepcopy(gt.dataset["categories"])
+    res._dataset["categories"] = copy.deepcopy(ground_truth_list(gt, "categories"))
     res._columns = ResultColumns(columns, boxes[:, 2] * boxes[:, 3])
 
     def materialize() -> List[Dict]:
@@ -191,7 +200,7 @@ def load_results(gt: "COCO", res: "COCO", resFile: Any) -> None:
             for index, ann in enumerate(anns):
                 ann["id"] = index + 1
         else:
-            dataset["categories"] = copy.deepcopy(gt.dataset["categories"])
+            dataset["categories"] = copy.deepcopy(ground_truth_list(gt, "categories"))
             if "bbox" in first and not first["bbox"] == []:
                 _complete_boxes(anns)
             elif "segmentation" in first:
