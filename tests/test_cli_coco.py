@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 
 from coco_helpers import DATA, both, fixture
@@ -128,3 +129,18 @@ def test_explicit_iou_type_wins(capsys):
     assert main(["coco", str(DATA / "keypoints_gt.json"), str(DATA / "keypoints_dt.json"), "--iou-type", "bbox",
                  "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["iou_type"] == "bbox"
+
+
+def test_masks_of_another_size_are_evaluated_with_one_warning_line(tmp_path, capsys):
+    from turbometrics.coco import mask
+
+    results = fixture("instances_val2014_fakesegm100_results.json")[:30]
+    rle = mask.encode(np.asfortranarray(np.ones((10, 10), dtype=np.uint8)))
+    results[4]["segmentation"] = {"size": rle["size"], "counts": rle["counts"].decode()}
+    path = tmp_path / "results.json"
+    path.write_text(json.dumps(results))
+    assert main(["coco", GT, str(path)]) == 0
+    captured = capsys.readouterr()
+    assert sum(line.startswith(" Average") for line in captured.out.splitlines()) == 12
+    err = captured.err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("turbometrics: warning: 1 result has a mask of another size than its image")

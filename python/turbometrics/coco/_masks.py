@@ -56,8 +56,10 @@ def _other_size(size: Tuple[int, int], image: Dict) -> bool:
 
 def _warn_sizes(kind: str, mismatched: List[str]) -> None:
     if mismatched:
-        warnings.warn(f"{len(mismatched)} {kind}s have a mask of another size than their image (first: "
-                      f"{mismatched[0]}); as in pycocotools, they are evaluated, the IoU of two overlapping "
+        many = len(mismatched) > 1
+        warnings.warn(f"{len(mismatched)} {kind}{'s have' if many else ' has'} a mask of another size than "
+                      f"{'their' if many else 'its'} image (first: "
+                      f"{mismatched[0]}); as in pycocotools, such masks are evaluated, the IoU of two overlapping "
                       f"masks of different sizes being -1", stacklevel=6)
 
 
