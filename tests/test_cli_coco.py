@@ -74,7 +74,8 @@ def _one_error_line(capsys):
 def test_deeply_nested_json_exits_2_with_one_line(tmp_path, capsys, side):
     path = tmp_path / "deep.json"
     if side == "ground truth":
-        path.write_text((DATA / "instances_val2014_100.json").read_text().replace('"info": {', f'"deep": {DEEP}, "info": {{', 1))
+        text = (DATA / "instances_val2014_100.json").read_text()
+        path.write_text(text.replace('"info": {', f'"deep": {DEEP}, "info": {{', 1))
         argv = ["coco", str(path), BOXES]
     else:
         path.write_text(DEEP)
@@ -100,7 +101,8 @@ def test_image_size_given_as_a_string_is_named(tmp_path, capsys, key):
     image[key] = str(image[key])
     path = tmp_path / "gt.json"
     path.write_text(json.dumps(dataset))
-    assert main(["coco", str(path), str(DATA / "instances_val2014_fakesegm100_results.json"), "--iou-type", "segm"]) == 2
+    masks = str(DATA / "instances_val2014_fakesegm100_results.json")
+    assert main(["coco", str(path), masks, "--iou-type", "segm"]) == 2
     line = _one_error_line(capsys)
     assert f"its image {image['id']} has {key} '{image[key]}': an integer is required" in line
 
@@ -143,4 +145,5 @@ def test_masks_of_another_size_are_evaluated_with_one_warning_line(tmp_path, cap
     captured = capsys.readouterr()
     assert sum(line.startswith(" Average") for line in captured.out.splitlines()) == 12
     err = captured.err.strip().splitlines()
-    assert len(err) == 1 and err[0].startswith("turbometrics: warning: 1 result has a mask of another size than its image")
+    assert len(err) == 1
+    assert err[0].startswith("turbometrics: warning: 1 result has a mask of another size than its image")
