@@ -286,10 +286,21 @@ BAD_INPUT = [
     (["{d}/p.csv", "--weight", "g"], "column 'g': non-numeric value 'a'"),
     (["{d}/p.csv", "--label", "g"], "labels are {a, b, c}: give the positive one with --pos-label"),
     (["{d}/p.csv", "--metrics", "roc_auc,bogus"], "unknown binary metric 'bogus'"),
-    (["{d}/p.csv", "--score", "score", "w", "--classes", "x,y"], "is not one of --classes x,y"),
+    (["{d}/p.csv", "--score", "score", "w", "--classes", "x,y"], "is not one of the classes x,y"),
+    (["{d}/p.csv", "--score", "score", "w", "--classes", "x,x"], "--classes names 'x' twice"),
     (["{d}/p.csv", "--score", "score", "w", "--classes", "x"], "--classes names 1 classes for 2 score columns"),
     (["{d}/p.csv", "--score", "w", "--metrics", "ece"], "ece needs probabilities in [0, 1]; found a score of 1."),
-    (["{d}/p.csv", "--chunk-rows", "0"], "--chunk-rows must be at least 1"),
+    (["{d}/p.csv", "--pos-label", "7"], "--pos-label '7' is not a label (labels are {0, 1})"),
+    (["{d}/p.csv", "--pos-label", "1.5"], "--pos-label '1.5' is not an integer, but the labels are"),
+    (["{d}/bools.jsonl", "--pos-label", "7"], "--pos-label '7': the labels are booleans (give true or false)"),
+    (["{d}/dup.csv"], "dup.csv: the header names column 'score' 2 times; rename the copies"),
+    (["{d}/deep.jsonl"], "deep.jsonl: line 2: JSON nested too deeply"),
+    (["{d}/deep_first.jsonl"], "deep_first.jsonl: line 1: JSON nested too deeply"),
+    (["{d}/nulllabel.jsonl"], "column 'label': missing value (null) in row 2"),
+    (["{d}/nanlabel.csv"], "column 'label': missing value (null) in row 3"),
+    (["{d}/inflabel.csv", "--pos-label", "inf"], "column 'label': infinite label inf in row 2"),
+    (["{d}/latin1.csv", "--group", "g"], "latin1.csv: not UTF-8 text"),
+    (["{d}/listgroup.jsonl", "--group", "g"], "column 'g': a group must be text or a number, not [1]"),
     (["{d}/empty.csv"], "empty file"),
     (["{d}/header.csv"], "header.csv: no rows"),
     (["{d}/bad.jsonl"], "line 2: not JSON"),
@@ -327,6 +338,17 @@ def test_bad_input_exits_2_with_one_line(tmp_path, capsys, args, message):
     (tmp_path / "nokey.jsonl").write_text('{"label": 1, "score": 0.5}\n{"label": 0}\n')
     (tmp_path / "nan.csv").write_text("label,score\n0,0.1\n1,nan\n")
     (tmp_path / "signs.jsonl").write_text("".join(f'{{"label": {y}, "score": 0.5}}\n' for y in (0, 1, -1, 1)))
+    (tmp_path / "bools.jsonl").write_text('{"label": true, "score": 0.5}\n{"label": false, "score": 0.2}\n')
+    (tmp_path / "dup.csv").write_text("label,score,score\n0,0.1,0.9\n1,0.8,0.2\n")
+    deep = "[" * 100_000 + "]" * 100_000
+    (tmp_path / "deep.jsonl").write_text(f'{{"label": 1, "score": 0.5}}\n{{"label": 0, "score": 0.1, "x": {deep}}}\n')
+    (tmp_path / "deep_first.jsonl").write_text(f'{{"label": 0, "score": 0.1, "x": {deep}}}\n')
+    (tmp_path / "nulllabel.jsonl").write_text('{"label": 1, "score": 0.5}\n{"label": null, "score": 0.2}\n')
+    (tmp_path / "nanlabel.csv").write_text("label,score\n0,0.1\n1,0.9\nnan,0.3\n")
+    (tmp_path / "inflabel.csv").write_text("label,score\n0,0.1\ninf,0.9\n")
+    (tmp_path / "latin1.csv").write_bytes("label,score,g\n1,0.5,caf\xe9\n0,0.2,x\n".encode("latin-1"))
+    (tmp_path / "listgroup.jsonl").write_text('{"label": 1, "score": 0.5, "g": "a"}\n'
+                                              '{"label": 0, "score": 0.2, "g": [1]}\n')
     code = main(["evaluate", *[a.format(d=tmp_path) for a in args]])
     err = capsys.readouterr().err
     assert code == 2
@@ -434,3 +456,271 @@ def test_default_metrics_stream_through_states_without_keeping_rows():
     with pytest.raises(RuntimeError):
         acc.rows()
     _assert_metrics(report(acc, DEFAULT_BINARY, strict=True), _expected_binary(data["label"], score))
+
+
+@pytest.mark.parametrize("fmt", ["csv", "csv-stdlib"])
+def test_bad_text_in_either_csv_reader(tmp_path, capsys, monkeypatch, fmt):
+    """The csv-module reader (without pyarrow) gives the same one-line reasons."""
+    _use_format(fmt, monkeypatch)
+    (tmp_path / "latin1.csv").write_bytes("label,score,g\n1,0.5,caf\xe9\n0,0.2,x\n".encode("latin-1"))
+    (tmp_path / "nanlabel.csv").write_text("label,score\n0,0.1\n1,0.9\nnan,0.3\n")
+    for name, message in (("latin1.csv", "latin1.csv: not UTF-8 text"),
+                          ("nanlabel.csv", "column 'label': missing value (null) in row 3")):
+        assert main(["evaluate", str(tmp_path / name), "--group" if name == "latin1.csv" else "--no-progress",
+                     *(["g"] if name == "latin1.csv" else [])]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and message in err
+
+
+def test_parquet_null_label_names_the_row(tmp_path, capsys):
+    pa = pytest.importorskip("pyarrow")
+    import pyarrow.parquet as pq
+
+    pq.write_table(pa.table({"label": pa.array([1.0, 0.0, None, 1.0]), "score": [0.9, 0.1, 0.4, 0.7]}),
+                   tmp_path / "n.parquet")
+    assert main(["evaluate", str(tmp_path / "n.parquet")]) == 2
+    assert capsys.readouterr().err == "turbometrics: error: column 'label': missing value (null) in row 3\n"
+
+
+def test_a_damaged_parquet_file_is_one_line(tmp_path, capsys):
+    pa = pytest.importorskip("pyarrow")
+    import pyarrow.parquet as pq
+
+    rng = np.random.default_rng(0)
+    path = tmp_path / "damaged.parquet"
+    pq.write_table(pa.table({"label": rng.integers(0, 2, 100_000), "score": np.round(rng.random(100_000), 2)}), path)
+    data = bytearray(path.read_bytes())
+    middle = len(data) // 2
+    data[middle:middle + 4096] = bytes(4096)  # a page, not the footer
+    path.write_bytes(bytes(data))
+    assert main(["evaluate", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(f"turbometrics: error: {path}: ")
+
+
+USAGE_ERRORS = [
+    (["--n-bins", "0"], "argument --n-bins: must be from 1 to 1,000,000, got 0"),
+    (["--n-bins", "-3"], "argument --n-bins: must be from 1 to 1,000,000, got -3"),
+    (["--n-bins", "1000000000000"], "argument --n-bins: must be from 1 to 1,000,000, got 1000000000000"),
+    (["--n-bins", "x"], "argument --n-bins: not an integer: 'x'"),
+    (["--threshold", "nan"], "argument --threshold: must be a finite number, got nan"),
+    (["--threshold", "inf"], "argument --threshold: must be a finite number, got inf"),
+    (["--threshold=-Infinity"], "argument --threshold: must be a finite number, got -Infinity"),
+    (["--chunk-rows", "0"], "argument --chunk-rows: must be from 1 to 1,000,000,000, got 0"),
+    (["--chunk-rows", "10000000000000000000000"],
+     "argument --chunk-rows: must be from 1 to 1,000,000,000, got 10000000000000000000000"),
+    (["--n-threads", "-1"], "argument --n-threads: must be from 1 to 1,024, got -1"),
+    (["--n-threads", "100000"], "argument --n-threads: must be from 1 to 1,024, got 100000"),
+    (["--format", "xls"], "argument --format: invalid choice: 'xls' (choose from 'csv', 'jsonl', 'npy', 'parquet')"),
+    (["--bogus"], "unrecognized arguments: --bogus"),
+]
+
+
+@pytest.mark.parametrize("args, message", USAGE_ERRORS)
+def test_usage_errors_are_one_line(tmp_path, capsys, args, message):
+    path = _write(tmp_path / "p.csv", _data(50))
+    assert main(["evaluate", str(path), *args]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == f"turbometrics evaluate: error: {message} (see turbometrics evaluate --help)\n"
+
+
+@pytest.mark.parametrize("argv, prog, message", [
+    (["bogus"], "turbometrics", "argument COMMAND: invalid choice: 'bogus' (choose from 'evaluate', 'coco')"),
+    ([], "turbometrics", "give a command: evaluate or coco"),
+    (["coco", "--iou-type", "x"], "turbometrics coco",
+     "argument --iou-type: invalid choice: 'x' (choose from 'bbox', 'segm', 'keypoints')"),
+    (["coco", "--bogus"], "turbometrics coco", "unrecognized arguments: --bogus"),
+    (["coco", "--n-threads", "0"], "turbometrics coco", "argument --n-threads: must be from 1 to 1,024, got 0"),
+])
+def test_usage_errors_of_every_command_are_one_line(capsys, argv, prog, message):
+    assert main(argv) == 2
+    assert capsys.readouterr().err == f"{prog}: error: {message} (see {prog} --help)\n"
+
+
+def test_out_of_memory_is_one_line(tmp_path, capsys, monkeypatch):
+    path = _write(tmp_path / "p.csv", _data(50))
+
+    def exhausted(*args, **kwargs):
+        raise MemoryError("Unable to allocate 7.28 TiB for an array with shape (1000000000000,)")
+
+    monkeypatch.setattr("turbometrics._cli_evaluate.read", exhausted)
+    assert main(["evaluate", str(path)]) == 2
+    assert capsys.readouterr().err == ("turbometrics: error: out of memory (Unable to allocate 7.28 TiB for an "
+                                       "array with shape (1000000000000,))\n")
+
+
+def test_read_error_after_opening_is_one_line(tmp_path, capsys, monkeypatch):
+    import errno
+
+    path = _write(tmp_path / "p.csv", _data(50))
+
+    def failing(*args, **kwargs):
+        raise OSError(errno.EIO, "Input/output error", str(path))
+
+    monkeypatch.setattr("turbometrics._cli_evaluate.read", failing)
+    assert main(["evaluate", str(path)]) == 2
+    assert capsys.readouterr().err == f"turbometrics: error: {path}: Input/output error\n"
+
+
+@pytest.mark.parametrize("fmt", ["csv", "csv-stdlib", "jsonl"])
+def test_a_byte_order_mark_is_read(tmp_path, capsys, monkeypatch, fmt):
+    """Excel's "CSV UTF-8" starts the file with a UTF-8 byte-order mark."""
+    ext = _use_format(fmt, monkeypatch)
+    data = _data()
+    plain = _write(tmp_path / f"plain.{ext}", data)
+    marked = tmp_path / f"marked.{ext}"
+    marked.write_bytes(b"\xef\xbb\xbf" + plain.read_bytes())
+    expected = _run_json(capsys, plain)
+    report = _run_json(capsys, marked, "--group", "g")
+    assert report["n_samples"] == N and report["metrics"] == expected["metrics"]
+
+
+def test_one_column_csv_arrays_with_a_byte_order_mark(tmp_path, capsys):
+    data = _data()
+    (tmp_path / "y.csv").write_bytes(b"\xef\xbb\xbf" + "\n".join(map(str, data["label"])).encode())
+    (tmp_path / "s.csv").write_bytes(b"\xef\xbb\xbflabel\n" + "\n".join(map(repr, data["score"].tolist())).encode())
+    report = _run_json(capsys, "--labels", tmp_path / "y.csv", "--scores", tmp_path / "s.csv")
+    assert report["n_samples"] == N  # the first value is no header
+    assert report["roc_auc"] == tm.roc_auc_score(data["label"], data["score"])
+
+
+def _strict_json(text: str) -> dict:
+    """JSON without NaN or Infinity (which are no JSON)."""
+    def refuse(name):
+        raise AssertionError(f"{name} in the JSON output")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "parquet"])
+def test_null_groups_are_left_out_of_the_groups_as_pandas_dropna(tmp_path, capsys, fmt):
+    pd = pytest.importorskip("pandas")
+    data = _data()
+    group = data["g"].astype(object)
+    group[::7] = None
+    data["g"] = group
+    path = tmp_path / f"nullg.{fmt}"
+    if fmt == "jsonl":
+        _write(path, {k: v for k, v in data.items() if k != "g"})
+        rows = [json.loads(line) for line in path.read_text().splitlines()]
+        path.write_text("".join(json.dumps({**row, "g": g}) + "\n" for row, g in zip(rows, group)))
+    else:
+        pd.DataFrame(data).to_parquet(path)
+    assert main(["evaluate", str(path), "--group", "g", "--metrics", "roc_auc", "--json"]) == 0
+    captured = capsys.readouterr()
+    report = _strict_json(captured.out)
+    sizes = pd.DataFrame(data).groupby("g", dropna=True).size()
+    assert {k: g["n_samples"] for k, g in report["groups"].items()} == sizes.to_dict()
+    assert report["n_samples"] == N and report["n_group_null"] == int(sum(v is None for v in group))
+    assert report["metrics"]["roc_auc"] == tm.roc_auc_score(data["label"], data["score"])
+    assert f"{report['n_group_null']:,} rows with a null 'g' are in no group" in captured.err
+
+
+def test_float_group_nan_is_null(tmp_path, capsys):
+    data = _data()
+    data["g"] = np.where(np.arange(N) % 5 == 0, np.nan, (np.arange(N) % 3).astype(float))
+    path = _write(tmp_path / "g.npy", data)
+    report = _strict_json(_json_out(capsys, path, "--group", "g", "--metrics", "roc_auc"))
+    assert list(report["groups"]) == ["0", "1", "2"] and report["n_group_null"] == N // 5
+
+
+def _json_out(capsys, *args) -> str:
+    assert main(["evaluate", *map(str, args), "--json"]) == 0
+    return capsys.readouterr().out
+
+
+def test_undefined_metrics_are_null_in_json(tmp_path, capsys):
+    data = _data()
+    data["label"][data["g"] == "c"] = 1
+    path = _write(tmp_path / "one.csv", data)
+    report = _strict_json(_json_out(capsys, path, "--group", "g"))
+    assert report["groups"]["c"]["metrics"]["roc_auc"] is None
+
+
+def test_options_before_the_file(tmp_path, capsys):
+    data = _data()
+    path = _write(tmp_path / "churn.parquet", {"churned": data["label"], "churn_prob": data["score"]})
+    report = _run_json(capsys, "--label", "churned", "--score", "churn_prob", path, "--metrics", "roc_auc")
+    assert report["source"] == str(path) and report["columns"]["score"] == ["churn_prob"]
+    assert report["metrics"]["roc_auc"] == tm.roc_auc_score(data["label"], data["score"])
+    y, prob = _multiclass()
+    path = _write(tmp_path / "m.csv", {"y": y, "p0": prob[:, 0], "p1": prob[:, 1], "p2": prob[:, 2]})
+    report = _run_json(capsys, "--label", "y", "--score", "p0", "p1", "p2", path, "--metrics", "accuracy")
+    assert report["columns"]["score"] == ["p0", "p1", "p2"]
+    assert report["metrics"]["accuracy"] == tm.accuracy_score(y, prob.argmax(axis=1))
+
+
+def test_class_names_from_the_score_columns(tmp_path, capsys):
+    y, prob = _multiclass(seed=3)
+    names = np.array(["cat", "dog", "eel"])[y]
+    path = _write(tmp_path / "m.csv", {"y": names, "p_cat": prob[:, 0], "p_dog": prob[:, 1], "p_eel": prob[:, 2]})
+    named = _run_json(capsys, path, "--label", "y", "--score", "p_*", "--classes", "cat,dog,eel")
+    inferred = _run_json(capsys, path, "--label", "y", "--score", "p_*", "--chunk-rows", "100")
+    assert inferred["classes"] == ["cat", "dog", "eel"]
+    assert inferred["metrics"] == named["metrics"]
+    assert main(["evaluate", str(path), "--label", "y", "--score", "p_cat", "p_dog"]) == 2  # 'eel' has no column
+    assert "neither class indices nor the ends of the score columns' names" in capsys.readouterr().err
+
+
+def test_the_time_line_counts_reading_metrics_plots_and_total(tmp_path, capsys, monkeypatch):
+    import time
+
+    from turbometrics._cli_metrics import Accumulator
+
+    path = _write(tmp_path / "p.csv", _data())
+    update = Accumulator.update
+
+    def slow_update(self, *args, **kwargs):
+        time.sleep(0.02)
+        return update(self, *args, **kwargs)
+
+    monkeypatch.setattr(Accumulator, "update", slow_update)
+    report = _run_json(capsys, path, "--chunk-rows", "300", "--metrics", "roc_auc")
+    seconds = report["seconds"]
+    assert set(seconds) == {"read", "metrics", "plots", "total"} and seconds["plots"] == 0
+    assert seconds["metrics"] >= 10 * 0.02  # the states' time (10 chunks) is metrics, not reading
+    assert seconds["read"] + seconds["metrics"] <= seconds["total"]
+    assert main(["evaluate", str(path), "--metrics", "roc_auc"]) == 0
+    line = capsys.readouterr().out.splitlines()[-1]
+    assert line.startswith("time:    ") and "s reading" in line and line.endswith("s in all")
+
+
+def test_the_time_of_plots_is_counted(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    path = _write(tmp_path / "p.csv", _data())
+    assert main(["evaluate", str(path), "--metrics", "roc_auc", "--plots", str(tmp_path / "plots")]) == 0
+    line = capsys.readouterr().out.splitlines()[-1]
+    parts = dict(reversed(part.strip().split(" s ")) for part in line[len("time:"):].replace(";", ",").split(","))
+    assert float(parts["plots"]) > 0
+    assert sum(float(parts[k]) for k in ("reading", "metrics", "plots")) <= float(parts["in all"]) + 0.02
+
+
+@pytest.mark.parametrize("argv", [["evaluate", "{path}"], ["evaluate", "{path}", "--json"], ["coco", "--per-category"]])
+def test_a_closed_pipe_ends_quietly(tmp_path, argv):
+    """``turbometrics ... | head -1``: the reader is gone before the output is written."""
+    path = _write(tmp_path / "p.csv", _data(50))
+    process = subprocess.Popen([sys.executable, "-m", "turbometrics", *[a.format(path=path) for a in argv]],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    process.stdout.close()  # before the program has started up
+    err = process.stderr.read()
+    assert process.wait(timeout=60) == 141 and err == b""
+
+
+def test_an_integral_pos_label_for_integer_labels(tmp_path, capsys):
+    data = _data()
+    path = _write(tmp_path / "p.csv", data)
+    report = _run_json(capsys, path, "--pos-label", "1.0", "--metrics", "roc_auc")
+    assert report["pos_label"] == 1
+    assert report["metrics"]["roc_auc"] == tm.roc_auc_score(data["label"], data["score"])
+
+
+@pytest.mark.parametrize("fmt", ["csv", "csv-stdlib"])
+def test_csv_groups_are_the_same_with_either_reader(tmp_path, capsys, monkeypatch, fmt):
+    """A number group column: "1.0" is the group 1 and "nan" is null, with or without pyarrow."""
+    _use_format(fmt, monkeypatch)
+    path = tmp_path / "g.csv"
+    path.write_text("label,score,g\n1,0.9,1.0\n0,0.1,nan\n1,0.4,2.0\n0,0.3,1.0\n")
+    report = _run_json(capsys, path, "--group", "g", "--metrics", "accuracy")
+    assert {k: g["n_samples"] for k, g in report["groups"].items()} == {"1": 2, "2": 1}
+    assert report["n_group_null"] == 1

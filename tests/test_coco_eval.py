@@ -291,15 +291,15 @@ def test_result_for_unknown_image_is_named():
         quiet(lambda: gt.loadRes(results))
 
 
-@pytest.mark.parametrize("box", [[0, 0, -1, 5], [0, 0, 5, -1], ["a", 0, 1, 1], [0, 0, 1], [0, float("nan"), 1, 1],
-                                 None])
-def test_bad_result_boxes_are_named(box):
+@pytest.mark.parametrize("box, error", [(["a", 0, 1, 1], TypeError), ([0, 0, 1], ValueError), (None, TypeError)])
+def test_bad_result_boxes_are_named(box, error):
+    # negative sizes, NaN and bools are evaluated, as pycocotools does (tests/test_coco_hostile_fields.py)
     gt = COCO()
     gt.dataset = copy.deepcopy(INSTANCES)
     quiet(gt.createIndex)
     results = copy.deepcopy(BBOX_RESULTS[:5])
     results[4]["bbox"] = box
-    with pytest.raises(ValueError, match="result 4"):
+    with pytest.raises(error, match="result 4"):
         quiet(lambda: gt.loadRes(results))
 
 
@@ -348,16 +348,42 @@ def test_rle_counts_that_do_not_cover_the_mask_are_named():
         quiet(evaluation.evaluate)
 
 
-def test_mask_of_another_size_than_its_image_is_named():
-    results = copy.deepcopy(SEGM_RESULTS[:6])
-    h, w = results[1]["segmentation"]["size"]
+def _masks_of_other_sizes():
+    """Segm results whose RLE sizes differ from their images' (MMDetection's
+    tests evaluate such masks with pycocotools)."""
     from turbometrics.coco import mask
 
-    results[1]["segmentation"] = mask.encode(np.asfortranarray(np.ones((h + 1, w), dtype=np.uint8)))
-    results[1]["segmentation"]["counts"] = results[1]["segmentation"]["counts"].decode()
-    evaluation = _segm_evaluation(results)
-    with pytest.raises(ValueError, match=r"result 1 .*mask is"):
-        quiet(evaluation.evaluate)
+    results = copy.deepcopy(SEGM_RESULTS[:40])
+    for row, (h, w) in ((1, (1, 0)), (2, (10, 10)), (7, (0, 1))):
+        height, width = results[row]["segmentation"]["size"]
+        rle = mask.encode(np.asfortranarray(np.ones((height + h, width + w), dtype=np.uint8)))
+        results[row]["segmentation"] = {"size": rle["size"], "counts": rle["counts"].decode()}
+    results[2]["segmentation"] = mask.encode(np.asfortranarray(np.ones((10, 10), dtype=np.uint8)))
+    results[2]["segmentation"]["counts"] = results[2]["segmentation"]["counts"].decode()
+    return results
+
+
+def test_mask_of_another_size_than_its_image_is_evaluated_as_pycocotools_does():
+    results = _masks_of_other_sizes()
+    first = r"first: result 1 \(id 2\): the mask is 641x565 but its image 73 is 640x565"
+    with pytest.warns(UserWarning, match=r"3 results have a mask of another size .*" + first):
+        reference, ours = both(INSTANCES, results, "segm")
+    assert_same_evaluation(reference, ours)
+
+
+def test_mask_of_another_size_under_patch_pycocotools():
+    import pycocotools.cocoeval
+    from pycocotools.coco import COCO as ReferenceCOCO
+
+    import turbometrics.coco as tc
+    from coco_helpers import evaluate
+
+    results = _masks_of_other_sizes()
+    reference = evaluate(ReferenceCOCO, pycocotools.cocoeval.COCOeval, INSTANCES, results, "segm")
+    with tc.patch_pycocotools(), pytest.warns(UserWarning, match="another size"):
+        patched = evaluate(ReferenceCOCO, pycocotools.cocoeval.COCOeval, INSTANCES, results, "segm")
+    assert isinstance(patched, tc.COCOeval)
+    assert_same_evaluation(reference, patched)
 
 
 def test_ground_truth_missing_area_is_named():
@@ -450,3 +476,54 @@ def test_progress_bar(capsys):
     evaluation = COCOeval(gt, dt, "bbox")
     evaluation.evaluate(progress=True)
     assert "evaluate" in capsys.readouterr().err
+
+
+# -- odd maxDets -------------------------------------------------------------------
+
+def _run_steps(coco_class, eval_class, max_dets, accumulate_max_dets, iou_type):
+    """evaluate and accumulate, then summarize: (evaluation, summarize's
+    exception type or None)."""
+    dataset, results = (KEYPOINTS_GT, KEYPOINTS_DT) if iou_type == "keypoints" else (INSTANCES, BBOX_RESULTS)
+    gt = coco_class()
+    gt.dataset = copy.deepcopy(dataset)
+    quiet(gt.createIndex)
+    evaluation = eval_class(gt, quiet(lambda: gt.loadRes(copy.deepcopy(results))), iou_type)
+    evaluation.params.maxDets = list(max_dets)
+    quiet(evaluation.evaluate)
+    if accumulate_max_dets is not None:
+        evaluation.params.maxDets = list(accumulate_max_dets)
+    quiet(evaluation.accumulate)
+    try:
+        quiet(evaluation.summarize)
+    except Exception as error:  # pycocotools indexes maxDets[2] for boxes
+        return evaluation, type(error)
+    return evaluation, None
+
+
+@pytest.mark.parametrize("max_dets, accumulate_max_dets, iou_type", [
+    ([-1, 10, 100], None, "bbox"),
+    ([0, 10, 100], None, "bbox"),
+    ([1, 1, 100], None, "bbox"),
+    ([100, 10, 1], None, "bbox"),
+    ([1, 10, -5], None, "bbox"),
+    ([2, -3, 100], None, "bbox"),
+    ([-1], None, "bbox"),
+    ([0], None, "bbox"),
+    ([-3, -1], None, "bbox"),
+    ([5, 5, 5], None, "bbox"),
+    ([-1, 10, 100], [100, -1, 10, -1], "bbox"),
+    ([-2, 20], None, "keypoints"),
+    ([-1], None, "keypoints"),
+])
+def test_odd_max_dets_match_pycocotools(max_dets, accumulate_max_dets, iou_type):
+    # pycocotools slices [0:maxDet]: a negative maxDet drops detections from the end of each image's list
+    from pycocotools.coco import COCO as ReferenceCOCO
+    from pycocotools.cocoeval import COCOeval as ReferenceCOCOeval
+
+    reference, reference_error = _run_steps(ReferenceCOCO, ReferenceCOCOeval, max_dets, accumulate_max_dets,
+                                            iou_type)
+    ours, our_error = _run_steps(COCO, COCOeval, max_dets, accumulate_max_dets, iou_type)
+    assert our_error is reference_error
+    if reference_error is not None:
+        reference.stats = ours.stats = []
+    assert_same_evaluation(reference, ours)

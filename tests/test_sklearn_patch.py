@@ -20,6 +20,7 @@ import pytest
 
 pytest.importorskip("sklearn")
 
+import sklearn  # noqa: E402
 import sklearn.metrics  # noqa: E402
 import sklearn.metrics._classification  # noqa: E402
 import sklearn.metrics._plot.roc_curve  # noqa: E402
@@ -27,12 +28,18 @@ import sklearn.metrics._ranking  # noqa: E402
 import sklearn.metrics._scorer  # noqa: E402
 from sklearn.datasets import make_classification  # noqa: E402
 from sklearn.linear_model import LogisticRegression  # noqa: E402
-from sklearn.model_selection import cross_val_score  # noqa: E402
+from sklearn.model_selection import cross_val_score, cross_validate  # noqa: E402
 
 import turbometrics  # noqa: E402
 import turbometrics.sklearn as ts  # noqa: E402
 
-ORIGINALS: Dict[str, Callable[..., Any]] = {name: getattr(sklearn.metrics, name) for name in ts.METRIC_NAMES}
+# The functions of the installed scikit-learn (1.6 to 1.9, see .ci/sklearn_versions), and those of them that
+# patch() replaces (all 21 on 1.9.1; fewer where a function is missing or its signature differs).
+ORIGINALS: Dict[str, Callable[..., Any]] = {name: getattr(sklearn.metrics, name) for name in ts.METRIC_NAMES
+                                            if hasattr(sklearn.metrics, name)}
+with ts.patch():
+    PATCHED = {name: ORIGINALS[name] for name in ts.patched() if name in ORIGINALS}
+ON_1_9_1 = sklearn.__version__ == "1.9.1"
 INTERNAL_MODULES = (sklearn.metrics._ranking, sklearn.metrics._classification, sklearn.metrics._scorer,
                     sklearn.metrics._plot.roc_curve)
 
@@ -70,6 +77,7 @@ def test_importing_turbometrics_sklearn_does_not_import_scikit_learn():
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
+@pytest.mark.skipif(not ON_1_9_1, reason="turbometrics.sklearn has scikit-learn 1.9.1's signatures")
 @pytest.mark.parametrize("name", ts.METRIC_NAMES)
 def test_functions_have_scikit_learn_signatures(name):
     assert _same_signature(inspect.signature(getattr(ts, name)), inspect.signature(ORIGINALS[name]))
@@ -85,13 +93,13 @@ def test_functions_compute_turbometrics_and_reject_n_threads():
 
 def test_patch_swaps_everywhere_and_unpatch_restores_identity():
     originals = {(module.__name__, name): getattr(module, name) for module in INTERNAL_MODULES
-                 for name in ts.METRIC_NAMES if name in vars(module)}
+                 for name in PATCHED if name in vars(module)}
     scorer = sklearn.metrics._scorer._SCORERS["roc_auc"]
     assert scorer._score_func is ORIGINALS["roc_auc_score"]
     ts.patch()
     assert ts.is_patched()
     wrappers = {}
-    for name, original in ORIGINALS.items():
+    for name, original in PATCHED.items():
         wrapper = getattr(sklearn.metrics, name)
         assert wrapper is not original and wrapper.__wrapped__ is original and wrapper.__name__ == name
         assert _same_signature(inspect.signature(wrapper), inspect.signature(original))
@@ -177,9 +185,10 @@ def test_cross_val_score_scorers_run_turbometrics(monkeypatch, scoring):
     n_classes = 2 if scoring in BINARY_SCORINGS else 3
     reference = _cross_validated(scoring, n_classes)
     with ts.patch():
-        calls = _count_calls(monkeypatch, sklearn.metrics.get_scorer(scoring)._score_func.__name__)
+        name = sklearn.metrics.get_scorer(scoring)._score_func.__name__
+        calls = _count_calls(monkeypatch, name)
         patched = _cross_validated(scoring, n_classes)
-    assert calls[0] == 3  # one per fold
+    assert calls[0] == (3 if name in PATCHED else 0)  # one per fold; none where the installed version's is kept
     np.testing.assert_allclose(patched, reference, rtol=1e-12, atol=0)
 
 
@@ -276,9 +285,46 @@ def test_warnings_and_errors_match_scikit_learn_classes_while_patched():
         with pytest.raises(InvalidParameterError) as error:
             sklearn.metrics.roc_auc_score([0, 1], [0.2, 0.4], max_fpr=2)
         assert isinstance(error.value, turbometrics.InvalidParameterError)
-    with pytest.warns(turbometrics.UndefinedMetricWarning) as record:
-        turbometrics.roc_curve([1, 1], [0.2, 0.4])
-    assert not issubclass(record[0].category, UndefinedMetricWarning)  # turbometrics' own class again
+
+
+@pytest.mark.parametrize("metric", ["f1_score", "roc_auc_score", "accuracy_score"])
+def test_metric_functions_passed_as_scorers_are_refused_as_by_scikit_learn(metric):
+    X, y = make_classification(n_samples=60, n_features=4, random_state=1)
+
+    def refusal(function: Callable[..., Any]) -> str:
+        with pytest.raises(ValueError, match="looks like it is a metric function rather than a scorer") as error:
+            sklearn.metrics.check_scoring(LogisticRegression(), scoring=function)
+        with pytest.raises(ValueError, match="looks like it is a metric function rather than a scorer"):
+            cross_val_score(LogisticRegression(), X, y, cv=2, scoring=function)
+        with pytest.raises(ValueError, match="looks like it is a metric function rather than a scorer"):
+            cross_validate(LogisticRegression(), X, y, cv=2, scoring={"m": function})
+        return str(error.value).split(" at 0x")[0]
+
+    import sklearn.model_selection._validation as validation
+
+    original_check = sklearn.metrics.check_scoring
+    expected = refusal(ORIGINALS[metric])
+    with ts.patch():
+        assert validation.check_scoring is sklearn.metrics.check_scoring is not original_check
+        assert refusal(getattr(sklearn.metrics, metric)) == expected
+        scorer = sklearn.metrics.make_scorer(sklearn.metrics.accuracy_score)
+        assert sklearn.metrics.check_scoring(LogisticRegression(), scoring=scorer) is scorer
+        assert sklearn.metrics.check_scoring(LogisticRegression(), scoring="roc_auc")._score_func is \
+            sklearn.metrics.roc_auc_score
+    assert sklearn.metrics.check_scoring is validation.check_scoring is original_check  # unpatched again
+
+
+def test_patched_and_skipped_name_the_installed_versions_functions():
+    assert ts.patched() == ()
+    with ts.patch():
+        assert set(ts.patched()) == set(PATCHED) | {"check_scoring"}
+        assert set(ts.skipped()) == set(ts.METRIC_NAMES) - set(PATCHED)
+        if ON_1_9_1:
+            assert ts.patched() == (*ts.METRIC_NAMES, "check_scoring") and ts.skipped() == {}
+        for name, reason in ts.skipped().items():
+            assert reason in ("not in this scikit-learn version", "its signature differs from scikit-learn 1.9.1's")
+            assert getattr(sklearn.metrics, name, None) is ORIGINALS.get(name)
+    assert ts.patched() == ()
 
 
 def test_pickled_scorers_run_turbometrics_in_other_processes():

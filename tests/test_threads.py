@@ -292,3 +292,33 @@ def test_fork_child_of_child():
 
     code = _fork_and_wait(child)
     assert code == 0, f"child/grandchild exited with {code}"
+
+
+_WAIT_POLICY_SCRIPT = """
+import ctypes, os, sys
+import turbometrics
+print(os.environ.get("OMP_WAIT_POLICY"))
+try:
+    display = ctypes.CDLL("libgomp.so.1").omp_display_env
+except (OSError, AttributeError):
+    sys.exit(0)
+sys.stdout.flush()
+display(0)  # the runtime's settings, on stderr
+"""
+
+
+@pytest.mark.parametrize("user_value", [None, "ACTIVE"])
+def test_wait_policy_is_passive_without_changing_the_environment(user_value):
+    """libgomp loads with OMP_WAIT_POLICY=PASSIVE (idle threads sleep) unless
+    the user chose a policy; the process environment keeps the user's value."""
+    import subprocess
+    import sys
+
+    env = {key: value for key, value in os.environ.items() if key != "OMP_WAIT_POLICY"}
+    if user_value is not None:
+        env["OMP_WAIT_POLICY"] = user_value
+    result = subprocess.run([sys.executable, "-c", _WAIT_POLICY_SCRIPT], env=env, capture_output=True, text=True,
+                            check=True)
+    assert result.stdout.splitlines()[0] == str(user_value)
+    if "OMP_WAIT_POLICY" in result.stderr:  # GNU libgomp: the policy it runs with
+        assert f"OMP_WAIT_POLICY = '{user_value or 'PASSIVE'}'" in result.stderr

@@ -14,12 +14,11 @@ Every parallel function takes a keyword-only ``n_threads``;
 0.75
 """
 
-import os as _os
+from ._threads import load_core_with_passive_wait as _load_core_with_passive_wait
 
-# Idle OpenMP threads sleep instead of spinning, so that kernels stay fast
-# when other processes share the CPUs. Must be set before the OpenMP runtime
-# loads with turbometrics._core; a value the user set is kept.
-_os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+# Idle OpenMP threads sleep instead of spinning (see the function); the
+# process environment is left as it was.
+_load_core_with_passive_wait()
 
 from ._exceptions import InvalidParameterError, UndefinedMetricWarning
 from ._classification import (

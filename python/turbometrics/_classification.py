@@ -37,9 +37,19 @@ from ._prf import (
     recall_score,
 )
 from . import _core
-from ._targets import check_targets, confusion_counts, kernel_readable, kernel_weights
+from ._sklearn_classes import scikit_learn_compatible
+from ._targets import (
+    check_targets,
+    confusion_counts,
+    count_sums,
+    exact_sum,
+    integer_sums_fit,
+    kernel_readable,
+    kernel_weights,
+    rounds_labels,
+)
 from ._threads import resolve_threads, threads_for
-from ._validation import check_consistent_length, check_sample_weight
+from ._validation import check_consistent_length, check_orderable, check_sample_weight
 
 __all__ = [
     "accuracy_score",
@@ -93,11 +103,14 @@ def accuracy_score(y_true: Any, y_pred: Any, *, normalize: bool = True, sample_w
     quick = _integer_agreement(y_true, y_pred, sample_weight, normalize, threads)
     if quick is not None:
         return quick
+    check_orderable(y_true, y_pred)
     targets = check_targets(y_true, y_pred, sample_weight, threads=threads)
     weight = targets.sample_weight
     if targets.kind == "multilabel-indicator" or (weight is not None and weight.dtype.kind == "f"
-                                                  and weight.dtype != np.float64):
-        # NumPy's rounding (float32 weights are summed in float32), or 2-D rows.
+                                                  and weight.dtype != np.float64) or \
+            rounds_labels(targets, np.result_type(targets.y_true.dtype, targets.y_pred.dtype)):
+        # NumPy's rounding (float32 weights are summed in float32, integers past 2**53 compared with floats
+        # as floats), or 2-D rows.
         if targets.kind == "multilabel-indicator":
             correct = ~np.any(targets.y_true != targets.y_pred, axis=1)
         else:
@@ -107,9 +120,9 @@ def accuracy_score(y_true: Any, y_pred: Any, *, normalize: bool = True, sample_w
         if weight is not None:
             return float(np.dot(correct, weight))
         return float(np.sum(correct.astype(np.float64)))
-    table = confusion_counts(targets, kernel_weights(weight), threads)
-    total = table.sum() if weight is not None else targets.y_true.shape[0]
-    return accuracy_from_counts(np.trace(table), total, normalize, weight is not None)
+    table = confusion_counts(targets, threads)
+    total = exact_sum(table) if weight is not None else targets.y_true.shape[0]
+    return accuracy_from_counts(exact_sum(np.diagonal(table)), total, normalize, weight is not None)
 
 
 def accuracy_from_counts(correct: Any, total: Any, normalize: bool, weighted: bool) -> float:
@@ -146,6 +159,8 @@ def _integer_agreement(y_true: Any, y_pred: Any, sample_weight: Any, normalize: 
         weights = check_sample_weight(sample_weight, arrays[0].shape[0], force_float=False)
         if weights.dtype.kind == "f" and weights.dtype != np.float64:
             return None  # NumPy sums float32 weights in float32: the general path reproduces that
+        if weights.dtype.kind in "iu" and not integer_sums_fit(weights):
+            return None  # the general path sums such weights without wrapping
         weights = kernel_weights(weights)
     n = arrays[0].shape[0]
     agree, total = _core.agreement(arrays[0], arrays[1], weights, threads_for(threads, n))
@@ -187,7 +202,7 @@ def balanced_accuracy_score(y_true: Any, y_pred: Any, *, sample_weight: Any = No
 def balanced_accuracy_from_table(table: np.ndarray, adjusted: bool) -> float:
     """Balanced accuracy of a confusion table."""
     with np.errstate(divide="ignore", invalid="ignore"):
-        per_class = np.diagonal(table) / table.sum(axis=1)
+        per_class = np.diagonal(table) / count_sums(table, axis=1)
     if np.any(np.isnan(per_class)):
         warnings.warn("y_pred contains classes not in y_true", stacklevel=3)
         per_class = per_class[~np.isnan(per_class)]
@@ -258,7 +273,7 @@ def cohen_kappa_from_counts(counts: Any, labels: Any, weights: Optional[str], re
     if total == 0:
         warnings.warn("`y2` contains no labels that are present in both `y1` and `labels`.`cohen_kappa_score` is "
                       "undefined and set to the value defined by the `replace_undefined_by` param, which is set to "
-                      f"{replace_undefined_by}.", UndefinedMetricWarning, stacklevel=3)
+                      f"{replace_undefined_by}.", scikit_learn_compatible(UndefinedMetricWarning), stacklevel=3)
         return replace_undefined_by
     expected = np.outer(sum0, sum1) / total
     if weights is None:
@@ -272,7 +287,7 @@ def cohen_kappa_from_counts(counts: Any, labels: Any, weights: Optional[str], re
     if chance == 0:
         warnings.warn("`y1`, `y2` and `labels` have only one label in common. `cohen_kappa_score` is undefined and "
                       "set to the value defined by the the `replace_undefined_by` param, which is set to "
-                      f"{replace_undefined_by}.", UndefinedMetricWarning, stacklevel=3)
+                      f"{replace_undefined_by}.", scikit_learn_compatible(UndefinedMetricWarning), stacklevel=3)
         return replace_undefined_by
     return float(1 - observed / chance)
 
@@ -304,8 +319,10 @@ def matthews_corrcoef(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
     validate("matthews_corrcoef", {"y_true": y_true, "y_pred": y_pred, "sample_weight": sample_weight},
              {"y_true": [ARRAY_LIKE], "y_pred": [ARRAY_LIKE], "sample_weight": WEIGHTS})
     threads = resolve_threads(n_threads)
+    check_orderable(y_true, y_pred)
     counts = TargetCounts(check_targets(y_true, y_pred, sample_weight, threads=threads), threads)
-    return matthews_from_table(labelled_table(counts, None))
+    common = np.result_type(counts.targets.y_true.dtype, counts.targets.y_pred.dtype)  # of np.hstack
+    return matthews_from_table(labelled_table(counts, None, common))
 
 
 def matthews_from_table(table: np.ndarray) -> float:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import argparse
 import fnmatch
+import functools
+import os
 import sys
 import time
 import warnings
@@ -19,13 +21,16 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
 
 import numpy as np
 
-from ._cli_labels import as_text, binary_labels, class_indices, positive_label
+from ._cli_labels import as_text, binary_labels, class_indices, classes_from_columns, positive_label
 from ._cli_metrics import (BINARY_METRICS, DEFAULT_BINARY, DEFAULT_MULTICLASS, MULTICLASS_METRICS,
                            PROBABILITY_METRICS, Accumulator, Problem, report)
-from ._input_error import InputError, first_line
-from ._table_reader import FORMATS, Table, labels_array, numeric, open_table
+from ._input_error import InputError, finite_float, first_line, positive_int, shown
+from ._table_reader import FORMATS, Table, labels_array, missing, numeric, open_table
 
 DEFAULT_CHUNK_ROWS = 1_000_000
+MAX_CHUNK_ROWS = 1_000_000_000
+MAX_BINS = 1_000_000  # more ece bins than this leaves nearly every bin empty
+MAX_LISTED = 5  # labels named in a message
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -45,14 +50,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--pos-label", metavar="VALUE", help="positive label (binary; default 1 or True)")
     parser.add_argument("--classes", metavar="LIST",
                         help="comma-separated class of each score column (multiclass; default 0,1,...)")
-    parser.add_argument("--threshold", type=float, default=0.5, metavar="T",
+    parser.add_argument("--threshold", type=finite_float, default=0.5, metavar="T",
                         help="score at or above which a sample is predicted positive (default: 0.5)")
-    parser.add_argument("--n-bins", type=int, default=15, metavar="N", help="bins of ece (default: 15)")
+    parser.add_argument("--n-bins", type=functools.partial(positive_int, maximum=MAX_BINS), default=15,
+                        metavar="N", help=f"bins of ece, 1 to {MAX_BINS:,} (default: 15)")
     parser.add_argument("--markdown", action="store_true", help="print a Markdown table")
     parser.add_argument("--plots", metavar="DIR", help="write roc.png, precision_recall.png, reliability.png, "
                                                         "thresholds.png (needs matplotlib)")
-    parser.add_argument("--chunk-rows", type=int, default=DEFAULT_CHUNK_ROWS, metavar="N",
-                        help=f"rows read at a time (default: {DEFAULT_CHUNK_ROWS:,})")
+    parser.add_argument("--chunk-rows", type=functools.partial(positive_int, maximum=MAX_CHUNK_ROWS),
+                        default=DEFAULT_CHUNK_ROWS, metavar="N",
+                        help=f"rows read at a time, 1 to {MAX_CHUNK_ROWS:,} (default: {DEFAULT_CHUNK_ROWS:,})")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar (none is drawn when "
                                                                   "stderr is not a terminal)")
 
@@ -61,15 +68,39 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 FILE_OPTIONS = ("format", "score", "weight", "group", "metrics", "pos_label", "classes", "markdown", "plots")
 
 
+def file_from_scores(args: argparse.Namespace) -> None:
+    """Options before FILE: ``--score COL [COL ...]`` takes every word up
+    to the next option, so in ``evaluate --score p churn.parquet`` it took
+    the file. Without a FILE, the last word of ``--score`` is the file when
+    it has a table extension (``.parquet``, ``.csv``...) or names an
+    existing file."""
+    if args.file is not None or not args.score:
+        return
+    last = args.score[-1]
+    if Path(last).suffix.lower() in FORMATS or os.path.isfile(last):
+        args.file = last
+        args.score = args.score[:-1] or None
+
+
 # --------------------------------------------------------------------------
 # Columns and metric names
 # --------------------------------------------------------------------------
 
 
 def _column(table: Table, name: str) -> str:
+    """``name``, a column of ``table`` that appears once in its header."""
     if name not in table.columns:
         raise InputError(f"unknown column {name!r} (columns: {', '.join(table.columns)})")
+    _single(table, name)
     return name
+
+
+def _single(table: Table, name: str) -> None:
+    """InputError when the header names column ``name`` more than once
+    (which one would be read is a guess)."""
+    count = table.columns.count(name)
+    if count > 1:
+        raise InputError(f"{table.path}: the header names column {name!r} {count} times; rename the copies")
 
 
 def score_columns(table: Table, patterns: Optional[Sequence[str]]) -> List[str]:
@@ -80,6 +111,8 @@ def score_columns(table: Table, patterns: Optional[Sequence[str]]) -> List[str]:
             matches = [c for c in table.columns if fnmatch.fnmatchcase(c, pattern)]
             if not matches:
                 raise InputError(f"no column matches {pattern!r} (columns: {', '.join(table.columns)})")
+            for match in matches:
+                _single(table, match)
         else:
             matches = [_column(table, pattern)]
         chosen += [m for m in matches if m not in chosen]
@@ -115,6 +148,10 @@ class Evaluation:
     With the default metric set, probability metrics (ece, brier, log_loss)
     are dropped, with a warning, at the first chunk whose scores are not in
     [0, 1]; asked for explicitly, such a chunk is an error.
+
+    Rows whose group is null (None, NaN) count in the whole file but in no
+    group, as with pandas' ``groupby(dropna=True)``; :meth:`finish` warns
+    how many. ``seconds_metrics`` is the time spent in the states.
     """
 
     def __init__(self, label: str, scores: List[str], weight: Optional[str], group: Optional[str],
@@ -132,6 +169,8 @@ class Evaluation:
         self.groups: Dict[str, Accumulator] = {}
         self.positives = 0
         self.rows_read = 0
+        self.null_groups = 0
+        self.seconds_metrics = 0.0
 
     def _accumulator(self) -> Accumulator:
         return Accumulator(self.problem, self.metrics, self.keep_rows)
@@ -142,12 +181,16 @@ class Evaluation:
 
     def update(self, chunk: Dict[str, np.ndarray]) -> None:
         """Convert one chunk's columns and add it to the accumulators."""
-        raw = labels_array(self.label, chunk[self.label])
+        first = self.rows_read + 1
+        raw = labels_array(self.label, chunk[self.label], first)
         if self.multiclass:
-            score = np.column_stack([numeric(c, chunk[c]).astype(np.float64, copy=False) for c in self.scores])
+            score = np.column_stack([numeric(c, chunk[c], first).astype(np.float64, copy=False)
+                                     for c in self.scores])
+            if self.classes is None:  # decided by the first chunk
+                self.classes = classes_from_columns(raw, self.scores)
             y = class_indices(raw, self.classes, len(self.scores))
         else:
-            score = numeric(self.scores[0], chunk[self.scores[0]])
+            score = numeric(self.scores[0], chunk[self.scores[0]], first)
             if raw.shape[0]:
                 pos = positive_label(raw, self.given_pos_label, self.labels_seen)
                 if self.pos_label is not None and pos != self.pos_label:
@@ -155,16 +198,37 @@ class Evaluation:
                 self.pos_label = pos
             y = binary_labels(raw, self.pos_label)
             self.positives += int(y.sum())
-        weight = None if self.weight is None else numeric(self.weight, chunk[self.weight])
+            if self.given_pos_label is not None and self.positives == 0:  # for finish()'s message
+                self.labels_seen.update(np.unique(raw)[:MAX_LISTED].tolist())
+        weight = None if self.weight is None else numeric(self.weight, chunk[self.weight], first)
         probabilities = self._check_probabilities(score)
-        first, self.rows_read = self.rows_read + 1, self.rows_read + y.shape[0]
+        self.rows_read += y.shape[0]
+        start = time.perf_counter()
         try:
             self.overall.update(y, score, weight, probabilities)
             if self.group is not None:
-                names, codes = _factorize(chunk[self.group])
-                self._update_groups(names, codes, y, score, weight, probabilities)
+                self._update_groups(chunk[self.group], y, score, weight, probabilities)
         except ValueError as exc:  # rejected by a state, as the metric functions reject it
             raise InputError(f"rows {first:,}-{self.rows_read:,}: {first_line(exc)}") from None
+        self.seconds_metrics += time.perf_counter() - start
+
+    def finish(self) -> None:
+        """The checks that need the whole file: a ``--pos-label`` that is
+        none of the labels is refused (as scikit-learn refuses it); rows
+        with a null group are counted in a warning.
+
+        Raises
+        ------
+        InputError
+            When ``--pos-label`` matched no row.
+        """
+        if self.given_pos_label is not None and not self.multiclass and self.rows_read and not self.positives:
+            labels = sorted(self.labels_seen, key=lambda v: (isinstance(v, str), v))
+            listed = ", ".join(map(str, labels[:MAX_LISTED])) + (", ..." if len(labels) > MAX_LISTED else "")
+            raise InputError(f"--pos-label {shown(self.given_pos_label)} is not a label (labels are {{{listed}}})")
+        if self.null_groups:
+            warnings.warn(f"{self.null_groups:,} rows with a null {self.group!r} are in no group "
+                          "(they count in 'overall')")
 
     def _check_probabilities(self, score: np.ndarray) -> bool:
         wanted = [m for m in self.metrics if m in PROBABILITY_METRICS]
@@ -182,8 +246,19 @@ class Evaluation:
         self.probabilities = False
         return False
 
-    def _update_groups(self, names: List[str], codes: np.ndarray, y: np.ndarray, score: np.ndarray,
-                       weight: Optional[np.ndarray], probabilities: bool) -> None:
+    def _update_groups(self, values: np.ndarray, y: np.ndarray, score: np.ndarray, weight: Optional[np.ndarray],
+                       probabilities: bool) -> None:
+        absent = missing(values)
+        if absent.any():  # null groups: in no group
+            self.null_groups += int(absent.sum())
+            present = ~absent
+            values, y, score = values[present], y[present], score[present]
+            weight = None if weight is None else weight[present]
+        try:
+            names, codes = _factorize(values)
+        except TypeError:  # unhashable: a JSON list or object
+            odd = next(v for v in values.tolist() if isinstance(v, (list, dict)))
+            raise InputError(f"column {self.group!r}: a group must be text or a number, not {shown(odd)}") from None
         counts = np.bincount(codes, minlength=len(names))
         order = np.argsort(codes, kind="stable")  # a radix sort for small integer codes
         stops = np.cumsum(counts)
@@ -264,9 +339,8 @@ def gaps(groups: Dict[str, Dict[str, Any]]) -> Dict[str, Dict[str, Any]]:
     return out
 
 
-def build_report(table: Table, fmt: str, evaluation: Evaluation, seconds_reading: float) -> Dict[str, Any]:
-    """The JSON-ready report of an evaluation."""
-    start = time.perf_counter()
+def build_report(table: Table, fmt: str, evaluation: Evaluation) -> Dict[str, Any]:
+    """The JSON-ready report of an evaluation (without its "seconds")."""
     if evaluation.overall.n_samples == 0:
         raise InputError(f"{table.path}: no rows")
     overall = report(evaluation.overall, evaluation.metrics, strict=True)
@@ -293,7 +367,7 @@ def build_report(table: Table, fmt: str, evaluation: Evaluation, seconds_reading
                            "metrics": report(acc, evaluation.metrics, strict=False, where=f"group {key}: ")}
         out["groups"] = groups
         out["gaps"] = gaps(groups)
-    out["seconds"] = {"read": seconds_reading, "metrics": time.perf_counter() - start}
+        out["n_group_null"] = evaluation.null_groups
     return out
 
 
@@ -313,13 +387,17 @@ def _require_matplotlib() -> None:
 def run(args: argparse.Namespace) -> Dict[str, Any]:
     """Evaluate ``args.file``: returns the report, and writes the plots.
 
+    The report's "seconds" are wall times: "read" (reading and converting
+    the chunks), "metrics" (the states and the report), "plots" (0 without
+    --plots) and "total" (all of this run, opening the file included; not
+    Python's start-up).
+
     Raises
     ------
     InputError
         For unusable input, with a one-line message.
     """
-    if args.chunk_rows < 1:
-        raise InputError(f"--chunk-rows must be at least 1, got {args.chunk_rows}")
+    start = time.perf_counter()
     if args.plots is not None:
         _require_matplotlib()
     table = open_table(args.file, args.format)
@@ -335,15 +413,25 @@ def run(args: argparse.Namespace) -> Dict[str, Any]:
         classes = tuple(c.strip() for c in args.classes.split(","))
         if not multiclass or len(classes) != len(scores):
             raise InputError(f"--classes names {len(classes)} classes for {len(scores)} score columns")
+        if len(set(classes)) != len(classes):
+            twice = next(c for c in classes if classes.count(c) > 1)
+            raise InputError(f"--classes names {twice!r} twice")
     problem = Problem(multiclass=multiclass, n_classes=max(2, len(scores)), threshold=args.threshold,
                       n_bins=args.n_bins, n_threads=args.n_threads)
     evaluation = Evaluation(label, scores, weight, group, args.pos_label, classes, problem, metrics, default,
                             keep_rows=args.plots is not None)
-    start = time.perf_counter()
+    reading = time.perf_counter()
     read(table, evaluation, args.chunk_rows, progress=sys.stderr.isatty() and not args.no_progress)
-    result = build_report(table, fmt, evaluation, time.perf_counter() - start)
+    evaluation.finish()
+    reporting = time.perf_counter()
+    result = build_report(table, fmt, evaluation)
+    plotting = time.perf_counter()
     if args.plots is not None:
         from ._cli_plots import write_plots
 
         result["plots"] = write_plots(Path(args.plots), evaluation, args)
+    end = time.perf_counter()
+    result["seconds"] = {"read": reporting - reading - evaluation.seconds_metrics,
+                         "metrics": evaluation.seconds_metrics + plotting - reporting,
+                         "plots": end - plotting if args.plots is not None else 0.0, "total": end - start}
     return result

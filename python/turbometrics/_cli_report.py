@@ -71,8 +71,16 @@ def format_table(result: Dict[str, Any]) -> str:
     lines.append("")
     if "plots" in result:
         lines.append(f"plots:   {', '.join(result['plots'])}")
-    lines.append(f"time:    {seconds['read']:.2f} s reading, {seconds['metrics']:.2f} s metrics")
+    lines.append(_timing(seconds))
     return "\n".join(lines)
+
+
+def _timing(seconds: Dict[str, float]) -> str:
+    """The time line: reading, metrics, plots (when written) and the whole run."""
+    parts = [f"{seconds['read']:.2f} s reading", f"{seconds['metrics']:.2f} s metrics"]
+    if seconds["plots"]:
+        parts.append(f"{seconds['plots']:.2f} s plots")
+    return f"time:    {', '.join(parts)}; {seconds['total']:.2f} s in all"
 
 
 def format_markdown(result: Dict[str, Any]) -> str:

@@ -16,9 +16,17 @@ import numpy as np
 from . import _core
 from ._metric_params import LABELS
 from ._params import ARRAY_LIKE, BOOLEAN, NONE, bind_like_scikit_learn, str_options, validate
-from ._targets import Targets, check_targets, confusion_counts, kernel_readable, kernel_weights
+from ._targets import (
+    Targets,
+    check_targets,
+    confusion_counts,
+    count_sums,
+    exact_sum,
+    kernel_readable,
+    promoted_counts,
+)
 from ._threads import resolve_threads, threads_for
-from ._validation import as_array, check_consistent_length, check_dimensions, num_samples
+from ._validation import as_array, check_consistent_length, check_dimensions, check_orderable, num_samples
 
 
 class _Ones:
@@ -98,13 +106,14 @@ def confusion_input(y_true: Any, y_pred: Any, sample_weight: Any, threads: int) 
     return TargetCounts(check_targets(y_true, y_pred, sample_weight, threads=threads), threads)
 
 
-def labelled_table(counts: Any, labels: Any) -> np.ndarray:
+def labelled_table(counts: Any, labels: Any, common: Optional[np.dtype] = None) -> np.ndarray:
     """The confusion table of ``counts`` (a :class:`TargetCounts` or a
     ``ConfusionState``) over ``labels`` (None: the present labels), with
-    scikit-learn's label checks and single-label warning."""
+    scikit-learn's label checks and single-label warning. ``common``: the
+    table of ``counts.promoted_table(common)`` instead (``labels`` None)."""
     if counts.kind not in ("binary", "multiclass"):
         raise ValueError(f"{counts.kind} is not supported")
-    table = counts.table()
+    table = counts.promoted_table(common)[1] if common is not None else counts.table()
     if labels is not None:
         labels = np.asarray(labels)
         if labels.size == 0:
@@ -147,6 +156,7 @@ class TargetCounts:
         self.true_labels = targets.true_labels
         self.n_samples = int(targets.y_true.shape[0])
         self._table: Optional[np.ndarray] = None
+        self._promoted: dict = {}
 
     @property
     def weighted(self) -> bool:
@@ -155,13 +165,22 @@ class TargetCounts:
     @property
     def total(self) -> Any:
         weight = self.targets.sample_weight
-        return np.sum(weight) if weight is not None else self.n_samples
+        return exact_sum(weight) if weight is not None else self.n_samples
 
     def table(self) -> np.ndarray:
         """The K x K confusion table over ``labels`` (1-D input)."""
         if self._table is None:
-            self._table = confusion_counts(self.targets, kernel_weights(self.targets.sample_weight), self.threads)
+            self._table = confusion_counts(self.targets, self.threads)
         return self._table
+
+    def promoted_table(self, common: Optional[np.dtype] = None) -> Tuple[np.ndarray, np.ndarray]:
+        """(classes, table) of :func:`turbometrics._targets.promoted_counts`
+        (1-D input) for labels cast to ``common`` (None: the dtype of the
+        label union, as the one-vs-rest counts read them)."""
+        common = self.labels.dtype if common is None else common
+        if common not in self._promoted:
+            self._promoted[common] = promoted_counts(self.targets, self.threads, common)
+        return self._promoted[common]
 
     def indicator_sums(self) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Per column (weighted) counts of true, predicted and both
@@ -330,6 +349,7 @@ def multilabel_confusion_matrix(y_true: Any, y_pred: Any, *, sample_weight: Any 
              {"y_true": LABELS, "y_pred": LABELS, "sample_weight": [ARRAY_LIKE, NONE],
               "labels": [ARRAY_LIKE, NONE], "samplewise": [BOOLEAN]})
     threads = resolve_threads(n_threads)
+    check_orderable(y_true, y_pred)
     counts = TargetCounts(check_targets(y_true, y_pred, sample_weight, threads=threads), threads)
     return stacked_one_vs_rest(counts, labels, bool(samplewise))
 
@@ -385,15 +405,14 @@ def one_vs_rest(counts: Any, labels: Any, samplewise: bool
 
 
 def _one_vs_rest_1d(counts: Any, wanted: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    table = counts.table()
+    present, table = counts.promoted_table()
     tp = np.diagonal(table).copy()
-    true_sum = table.sum(axis=1)
-    pred_sum = table.sum(axis=0)
+    true_sum = count_sums(table, axis=1)
+    pred_sum = count_sums(table, axis=0)
     if counts.weighted:
         tp, true_sum, pred_sum = (values.astype(np.float64) for values in (tp, true_sum, pred_sum))
     elif not tp.any():
         tp = np.zeros(tp.shape[0])  # scikit-learn's float zeros when nothing is right
-    present = counts.labels
     if wanted is not present:
         index = np.minimum(np.searchsorted(present, wanted), present.shape[0] - 1)
         found = present[index] == wanted

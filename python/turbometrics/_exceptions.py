@@ -1,4 +1,10 @@
-"""Warning and error classes (named and based as scikit-learn's)."""
+"""Warning and error classes (named and based as scikit-learn's).
+
+When scikit-learn is installed, turbometrics warns and raises with
+subclasses of these that also derive from scikit-learn's class of the same
+name (see :mod:`turbometrics._sklearn_classes`): filters and ``except``
+clauses naming either library's class match.
+"""
 
 from ._params import InvalidParameterError
 
@@ -8,7 +14,8 @@ class UndefinedMetricWarning(UserWarning):
 
     The same name and base (``UserWarning``) as
     ``sklearn.exceptions.UndefinedMetricWarning``; turbometrics issues it
-    with scikit-learn's messages, in the same cases.
+    with scikit-learn's messages, in the same cases (as an instance of
+    scikit-learn's class too, when scikit-learn is installed).
     """
 
 

@@ -1,7 +1,10 @@
-"""The exception for input the command line program cannot use, and the
-helpers that write its one-line messages."""
+"""The exception for input the command line program cannot use, the
+helpers that write its one-line messages, and the argparse types that
+refuse nonsense numbers before any work starts."""
 
-from typing import Any
+import argparse
+import math
+from typing import Any, Optional
 
 import numpy as np
 
@@ -20,3 +23,39 @@ def first_line(message: object) -> str:
 def shown(value: Any) -> str:
     """``repr`` of a value for a message (NumPy scalars as Python ones)."""
     return repr(value.item() if isinstance(value, np.generic) else value)
+
+
+def positive_int(text: str, maximum: Optional[int] = None) -> int:
+    """argparse type: an integer from 1 to ``maximum`` (unbounded when None).
+
+    Raises
+    ------
+    argparse.ArgumentTypeError
+        For text that is not an integer, or one out of range (argparse
+        turns it into a one-line usage error).
+    """
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if value < 1 or (maximum is not None and value > maximum):
+        bound = "at least 1" if maximum is None else f"from 1 to {maximum:,}"
+        raise argparse.ArgumentTypeError(f"must be {bound}, got {text}")
+    return value
+
+
+def finite_float(text: str) -> float:
+    """argparse type: a finite number (not nan, inf or -inf).
+
+    Raises
+    ------
+    argparse.ArgumentTypeError
+        For text that is not a number, or a non-finite one.
+    """
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"must be a finite number, got {text}")
+    return value

@@ -31,6 +31,7 @@ from ._params import (
     str_options,
     validate,
 )
+from ._sklearn_classes import scikit_learn_compatible
 from ._threads import resolve_threads
 
 
@@ -132,7 +133,7 @@ def _percentile_interval(replicates: np.ndarray, confidence: float) -> Tuple[flo
 def _both_classes(n_positive: float, n_negative: float, what: str) -> bool:
     if n_positive == 0 or n_negative == 0:
         warnings.warn(f"Only one class is present in y_true. {what} is not defined in that case.",
-                      UndefinedMetricWarning, stacklevel=3)
+                      scikit_learn_compatible(UndefinedMetricWarning), stacklevel=3)
         return False
     return True
 

@@ -16,6 +16,8 @@ from typing import Any, Callable, Dict, Sequence, TypeVar
 
 import numpy as np
 
+from ._sklearn_classes import scikit_learn_compatible
+
 
 class InvalidParameterError(ValueError, TypeError):
     """A parameter has an invalid type or value (as in scikit-learn).
@@ -89,14 +91,15 @@ def real_interval(left: float, right: float, closed: str) -> Constraint:
 
 
 def validate(function_name: str, values: Dict[str, Any], constraints: Dict[str, Sequence[Constraint]]) -> None:
-    """Raise InvalidParameterError for the first value no constraint accepts."""
+    """Raise InvalidParameterError (scikit-learn's class too, when it is
+    installed) for the first value no constraint accepts."""
     for name, value in values.items():
         options = constraints[name]
         if any(option.accepts(value) for option in options):
             continue
         phrases = [str(option) for option in options]
         described = phrases[0] if len(phrases) == 1 else f"{', '.join(phrases[:-1])} or {phrases[-1]}"
-        raise InvalidParameterError(
+        raise scikit_learn_compatible(InvalidParameterError)(
             f"The {name!r} parameter of {function_name} must be {described}. Got {value!r} instead."
         )
 

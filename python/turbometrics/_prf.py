@@ -8,7 +8,7 @@ for label selection, ``zero_division``, warnings and averaging.
 from __future__ import annotations
 
 import warnings
-from typing import Any, Optional, Tuple, Union
+from typing import Any, Optional, Tuple, Union, overload
 
 import numpy as np
 
@@ -25,9 +25,10 @@ from ._metric_params import (
     ZERO_DIVISION,
 )
 from ._params import bind_like_scikit_learn, validate
+from ._sklearn_classes import scikit_learn_compatible
 from ._targets import check_targets
 from ._threads import resolve_threads
-from ._validation import check_consistent_length, check_sample_weight, num_samples
+from ._validation import check_consistent_length, check_orderable, check_sample_weight, num_samples
 
 Score = Union[float, np.ndarray]
 _AVERAGES = (None, "micro", "macro", "weighted", "samples")
@@ -72,7 +73,7 @@ def _warn_undefined(average: Optional[str], modifier: str, start: str, size: int
     axis0, axis1 = ("label", "sample") if average == "samples" else ("sample", "label")
     where = "due to" if size == 1 else f"in {axis1}s with"
     warnings.warn(f"{start} ill-defined and being set to 0.0 {where} no {modifier} {axis0}s. Use `zero_division` "
-                  "parameter to control this behavior.", UndefinedMetricWarning, stacklevel=5)
+                  "parameter to control this behavior.", scikit_learn_compatible(UndefinedMetricWarning), stacklevel=5)
 
 
 def set_wise_labels(counts: Any, average: Optional[str], labels: Any, pos_label: Any) -> Any:
@@ -100,6 +101,7 @@ def set_wise_input(y_true: Any, y_pred: Any, labels: Any, pos_label: Any, averag
                    sample_weight: Any, threads: int) -> Tuple[TargetCounts, Any]:
     """Checked targets and labels, in scikit-learn's order of checks
     (``_check_set_wise_labels`` before the weights)."""
+    check_orderable(y_true, y_pred)
     targets = check_targets(y_true, y_pred, threads=threads)
     counts = TargetCounts(targets, threads)
     labels = set_wise_labels(counts, average, labels, pos_label)
@@ -310,6 +312,23 @@ def _one_score(which: int, warn_for: tuple, y_true: Any, y_pred: Any, beta: floa
                  resolve_threads(n_threads))[which]
 
 
+@overload
+def precision_score(y_true: Any, y_pred: Any, *, labels: Any = ..., pos_label: Any = ..., average: str = ...,
+                    sample_weight: Any = ..., zero_division: Any = ..., n_threads: Optional[int] = ...) -> float: ...
+
+
+@overload
+def precision_score(y_true: Any, y_pred: Any, *, labels: Any = ..., pos_label: Any = ..., average: None,
+                    sample_weight: Any = ..., zero_division: Any = ..., n_threads: Optional[int] = ...
+                    ) -> np.ndarray: ...
+
+
+@overload
+def precision_score(y_true: Any, y_pred: Any, *, labels: Any = ..., pos_label: Any = ...,
+                    average: Optional[str] = ..., sample_weight: Any = ..., zero_division: Any = ...,
+                    n_threads: Optional[int] = ...) -> Score: ...
+
+
 @bind_like_scikit_learn
 def precision_score(y_true: Any, y_pred: Any, *, labels: Any = None, pos_label: Any = 1,
                     average: Optional[str] = "binary", sample_weight: Any = None, zero_division: Any = "warn",
@@ -344,6 +363,21 @@ def precision_score(y_true: Any, y_pred: Any, *, labels: Any = None, pos_label: 
               sample_weight=sample_weight, zero_division=zero_division)
     return _one_score(0, ("precision",), y_true, y_pred, 1.0, labels, pos_label, average,
                       sample_weight, zero_division, n_threads)
+
+
+@overload
+def recall_score(y_true: Any, y_pred: Any, *, labels: Any = ..., pos_label: Any = ..., average: str = ...,
+                 sample_weight: Any = ..., zero_division: Any = ..., n_threads: Optional[int] = ...) -> float: ...
+
+
+@overload
+def recall_score(y_true: Any, y_pred: Any, *, labels: Any = ..., pos_label: Any = ..., average: None,
+                 sample_weight: Any = ..., zero_division: Any = ..., n_threads: Optional[int] = ...) -> np.ndarray: ...
+
+
+@overload
+def recall_score(y_true: Any, y_pred: Any, *, labels: Any = ..., pos_label: Any = ..., average: Optional[str] = ...,
+                 sample_weight: Any = ..., zero_division: Any = ..., n_threads: Optional[int] = ...) -> Score: ...
 
 
 @bind_like_scikit_learn
@@ -382,6 +416,22 @@ def recall_score(y_true: Any, y_pred: Any, *, labels: Any = None, pos_label: Any
                       sample_weight, zero_division, n_threads)
 
 
+@overload
+def fbeta_score(y_true: Any, y_pred: Any, *, beta: float, labels: Any = ..., pos_label: Any = ..., average: str = ...,
+                sample_weight: Any = ..., zero_division: Any = ..., n_threads: Optional[int] = ...) -> float: ...
+
+
+@overload
+def fbeta_score(y_true: Any, y_pred: Any, *, beta: float, labels: Any = ..., pos_label: Any = ..., average: None,
+                sample_weight: Any = ..., zero_division: Any = ..., n_threads: Optional[int] = ...) -> np.ndarray: ...
+
+
+@overload
+def fbeta_score(y_true: Any, y_pred: Any, *, beta: float, labels: Any = ..., pos_label: Any = ...,
+                average: Optional[str] = ..., sample_weight: Any = ..., zero_division: Any = ...,
+                n_threads: Optional[int] = ...) -> Score: ...
+
+
 @bind_like_scikit_learn
 def fbeta_score(y_true: Any, y_pred: Any, *, beta: float, labels: Any = None, pos_label: Any = 1,
                 average: Optional[str] = "binary", sample_weight: Any = None, zero_division: Any = "warn",
@@ -418,6 +468,21 @@ def fbeta_score(y_true: Any, y_pred: Any, *, beta: float, labels: Any = None, po
                       sample_weight, zero_division, n_threads)
 
 
+@overload
+def f1_score(y_true: Any, y_pred: Any, *, labels: Any = ..., pos_label: Any = ..., average: str = ...,
+             sample_weight: Any = ..., zero_division: Any = ..., n_threads: Optional[int] = ...) -> float: ...
+
+
+@overload
+def f1_score(y_true: Any, y_pred: Any, *, labels: Any = ..., pos_label: Any = ..., average: None,
+             sample_weight: Any = ..., zero_division: Any = ..., n_threads: Optional[int] = ...) -> np.ndarray: ...
+
+
+@overload
+def f1_score(y_true: Any, y_pred: Any, *, labels: Any = ..., pos_label: Any = ..., average: Optional[str] = ...,
+             sample_weight: Any = ..., zero_division: Any = ..., n_threads: Optional[int] = ...) -> Score: ...
+
+
 @bind_like_scikit_learn
 def f1_score(y_true: Any, y_pred: Any, *, labels: Any = None, pos_label: Any = 1, average: Optional[str] = "binary",
              sample_weight: Any = None, zero_division: Any = "warn", n_threads: Optional[int] = None) -> Score:
@@ -451,6 +516,21 @@ def f1_score(y_true: Any, y_pred: Any, *, labels: Any = None, pos_label: Any = 1
               sample_weight=sample_weight, zero_division=zero_division)
     return _one_score(2, ("f-score",), y_true, y_pred, 1, labels, pos_label, average, sample_weight,
                       zero_division, n_threads)
+
+
+@overload
+def jaccard_score(y_true: Any, y_pred: Any, *, labels: Any = ..., pos_label: Any = ..., average: str = ...,
+                  sample_weight: Any = ..., zero_division: Any = ..., n_threads: Optional[int] = ...) -> float: ...
+
+
+@overload
+def jaccard_score(y_true: Any, y_pred: Any, *, labels: Any = ..., pos_label: Any = ..., average: None,
+                  sample_weight: Any = ..., zero_division: Any = ..., n_threads: Optional[int] = ...) -> np.ndarray: ...
+
+
+@overload
+def jaccard_score(y_true: Any, y_pred: Any, *, labels: Any = ..., pos_label: Any = ..., average: Optional[str] = ...,
+                  sample_weight: Any = ..., zero_division: Any = ..., n_threads: Optional[int] = ...) -> Score: ...
 
 
 @bind_like_scikit_learn

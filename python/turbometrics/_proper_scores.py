@@ -38,13 +38,16 @@ from . import _core
 from ._binary_input import positive_mask
 from ._threads import resolve_threads, threads_for
 from ._validation import (
+    Target,
     as_array,
     assert_all_finite,
     check_consistent_length,
+    check_orderable,
     check_pos_label_consistency,
     check_sample_weight,
     check_score_array,
     column_or_1d,
+    num_samples,
     type_of_target,
 )
 
@@ -80,6 +83,11 @@ def _float_proba(y_proba: Any, threads: int) -> Tuple[np.ndarray, Optional[_Fact
     and for float64 input the facts of one compiled pass (its finiteness
     check is scikit-learn's)."""
     array = np.asarray(y_proba)
+    if array.dtype.kind in "US":
+        # scikit-learn converts strings, with NumPy's error for one that is no number
+        array = np.asarray(y_proba, dtype=np.float64)
+    elif array.ndim == 0 and array.dtype.kind in "biu":
+        num_samples(array.astype(np.float64))  # scikit-learn's TypeError shows the converted scalar
     facts = None
     if _kernel_ready(array):
         facts = _facts(array, threads)
@@ -135,11 +143,25 @@ def _distinct(y: np.ndarray, known: Optional[np.ndarray], threads: int) -> np.nd
     return np.unique(y)
 
 
+def _check_label_type(values: Any) -> Target:
+    """LabelBinarizer's check of the values it is fitted on: binary,
+    multiclass or multilabel-indicator targets (an object array of numbers
+    or continuous values raise scikit-learn's "Unknown label type")."""
+    target = type_of_target(as_array(values), input_name="y")
+    if target.kind.endswith("multioutput"):
+        raise ValueError("Multioutput target data is not supported with label binarization")
+    check_orderable(values)
+    if target.kind not in ("binary", "multiclass", "multilabel-indicator"):
+        raise ValueError(f"Unknown label type: {(values,)!r}")
+    return target
+
+
 def _one_hot(y_true: Any, labels: Any, threads: int = 1) -> _Target:
     """LabelBinarizer's encoding of y_true (two columns for two classes),
     without the one-hot matrix."""
     y = as_array(y_true)
     if labels is not None:
+        _check_label_type(labels)
         classes = np.unique(as_array(labels))
         if classes.shape != np.shape(labels) or not np.all(classes == as_array(labels)):
             warnings.warn(
@@ -152,9 +174,7 @@ def _one_hot(y_true: Any, labels: Any, threads: int = 1) -> _Target:
             undeclared = set(y_true) - set(labels)
             raise ValueError(f"y_true contains values {undeclared} not belonging to the passed labels {labels}.")
     else:
-        target = type_of_target(y, input_name="y")
-        if target.kind.endswith("multioutput"):
-            raise ValueError("Multioutput target data is not supported with label binarization")
+        target = _check_label_type(y_true)
         if target.kind == "multilabel-indicator":
             return _Target(y.astype(np.int64), np.arange(y.shape[1]), True)
         classes = _distinct(target.array, target.classes, threads)

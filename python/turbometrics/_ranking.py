@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import warnings
 from functools import partial
-from typing import Any, Callable, Optional, Tuple, Union
+from typing import Any, Callable, Optional, Tuple, Union, overload
 
 import numpy as np
 
@@ -32,6 +32,7 @@ from ._params import (
     str_options,
     validate,
 )
+from ._sklearn_classes import scikit_learn_compatible
 from ._threads import resolve_threads
 from ._validation import (
     Target,
@@ -39,6 +40,7 @@ from ._validation import (
     assert_all_finite,
     check_dimensions,
     check_min_samples,
+    check_orderable,
     check_score_array,
     column_or_1d,
     type_of_target,
@@ -200,10 +202,10 @@ def roc_curve(y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight
 def _warn_if_one_class(positives: float, negatives: float) -> None:
     if negatives <= 0:
         warnings.warn("No negative samples in y_true, false positive value should be meaningless",
-                      UndefinedMetricWarning, stacklevel=3)
+                      scikit_learn_compatible(UndefinedMetricWarning), stacklevel=3)
     if positives <= 0:
         warnings.warn("No positive samples in y_true, true positive value should be meaningless",
-                      UndefinedMetricWarning, stacklevel=3)
+                      scikit_learn_compatible(UndefinedMetricWarning), stacklevel=3)
 
 
 @bind_like_scikit_learn
@@ -352,7 +354,7 @@ def _binary_roc_auc(target: Target, y_score: np.ndarray, sample_weight: Optional
     """scikit-learn's ``_binary_roc_auc_score`` on a 0/1 target."""
     if target.classes is None or target.classes.shape[0] != 2:
         warnings.warn("Only one class is present in y_true. ROC AUC score is not defined in that case.",
-                      UndefinedMetricWarning, stacklevel=4)
+                      scikit_learn_compatible(UndefinedMetricWarning), stacklevel=4)
         return np.nan
     data = prepare_binary(target, y_score, None, sample_weight, scores_checked=True, kernel_checks=True)
     partial_fpr = None if max_fpr is None or max_fpr == 1 else float(max_fpr)
@@ -447,6 +449,18 @@ def _multiclass_roc_auc(y_true: np.ndarray, scores: np.ndarray, labels: Any, mul
         return one_vs_one(partial(_binary_roc_auc, max_fpr=None, n_threads=n_threads), codes, scores, average)
     column_metric = partial(_indicator_column_roc_auc, max_fpr=None, n_threads=n_threads)
     return one_vs_rest(column_metric, codes, classes.shape[0], scores, average, sample_weight)
+
+
+@overload
+def roc_auc_score(y_true: Any, y_score: Any, *, average: str = ..., sample_weight: Any = ...,
+                  max_fpr: Optional[float] = ..., multi_class: str = ..., labels: Any = ...,
+                  n_threads: Optional[int] = ...) -> float: ...
+
+
+@overload
+def roc_auc_score(y_true: Any, y_score: Any, *, average: Optional[str] = ..., sample_weight: Any = ...,
+                  max_fpr: Optional[float] = ..., multi_class: str = ..., labels: Any = ...,
+                  n_threads: Optional[int] = ...) -> Union[float, np.ndarray]: ...
 
 
 @bind_like_scikit_learn
@@ -577,6 +591,16 @@ def _binary_average_precision(y_true: np.ndarray, y_score: np.ndarray, sample_we
     return float(value)
 
 
+@overload
+def average_precision_score(y_true: Any, y_score: Any, *, average: str = ..., pos_label: Any = ...,
+                            sample_weight: Any = ..., n_threads: Optional[int] = ...) -> float: ...
+
+
+@overload
+def average_precision_score(y_true: Any, y_score: Any, *, average: Optional[str] = ..., pos_label: Any = ...,
+                            sample_weight: Any = ..., n_threads: Optional[int] = ...) -> Union[float, np.ndarray]: ...
+
+
 @bind_like_scikit_learn
 def average_precision_score(y_true: Any, y_score: Any, *, average: Optional[str] = "macro", pos_label: Any = 1,
                             sample_weight: Any = None, n_threads: Optional[int] = None) -> Union[float, np.ndarray]:
@@ -637,6 +661,7 @@ def average_precision_score(y_true: Any, y_score: Any, *, average: Optional[str]
     if sample_weight is not None:
         sample_weight = column_or_1d(sample_weight)
     target = type_of_target(y_true, input_name="y_true")
+    check_orderable(target.array)  # scikit-learn takes the present labels before checking the type
     if target.kind == "binary":
         present = target.classes if target.classes is not None else np.unique(target.array)
         if present.shape[0] == 2 and pos_label not in present:

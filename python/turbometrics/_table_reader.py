@@ -8,8 +8,10 @@ extra); the other formats need NumPy only.
 - Parquet: every column of the Arrow schema (dictionary columns decoded).
 - CSV: comma-separated, the first row names the columns. Read by
   pyarrow's streaming reader when pyarrow is installed (types inferred per
-  column), else by the csv module (values are text, converted by the
-  caller: see :func:`numeric`); both parse numbers to the same doubles.
+  column), else by the csv module (a chunk's column of text becomes
+  int64 or float64 when every value parses as one, as pyarrow infers it;
+  other text is converted by the caller: see :func:`numeric`); both parse
+  numbers to the same doubles.
 - NPY: a structured array (columns = field names) or a 2-D array (columns
   = "0", "1", ...), memory-mapped so only one chunk is read at a time.
 - JSON Lines: one JSON object per line; the first object's keys are the
@@ -29,7 +31,7 @@ import numpy as np
 
 from ._input_error import InputError, first_line, shown
 
-__all__ = ["FORMATS", "Table", "detect_format", "labels_array", "numeric", "open_table"]
+__all__ = ["FORMATS", "Table", "detect_format", "labels_array", "missing", "numeric", "open_table"]
 
 FORMATS = {".parquet": "parquet", ".pq": "parquet", ".csv": "csv", ".npy": "npy", ".jsonl": "jsonl",
            ".ndjson": "jsonl"}
@@ -88,7 +90,14 @@ class _ParquetTable(Table):
     def chunks(self, names: Sequence[str], chunk_rows: int) -> Iterator[Tuple[Chunk, int]]:
         import pyarrow as pa
 
-        for batch in self._file.iter_batches(batch_size=chunk_rows, columns=list(names)):
+        batches = self._file.iter_batches(batch_size=chunk_rows, columns=list(names))
+        while True:
+            try:
+                batch = next(batches, None)
+            except (OSError, pa.ArrowException) as exc:  # a damaged file, found when read
+                raise InputError(f"{self.path}: {first_line(exc)}") from None
+            if batch is None:
+                return
             yield {name: _arrow_numpy(pa, column) for name, column in zip(batch.schema.names, batch.columns)}, \
                 batch.num_rows
 
@@ -133,7 +142,7 @@ class _TextTable(Table):
         def lines() -> Iterator[str]:
             for raw in handle:
                 counter[0] += len(raw)
-                yield raw.decode("utf-8")
+                yield _decode(raw, first=counter[0] == len(raw))
 
         if self._fmt == "csv":
             reader = csv.reader(lines())
@@ -144,10 +153,7 @@ class _TextTable(Table):
         else:
             for number, line in enumerate(lines(), start=1):
                 if line.strip():
-                    try:
-                        yield number, json.loads(line)
-                    except json.JSONDecodeError as exc:
-                        raise InputError(f"{self.path}: line {number}: not JSON ({exc.msg})") from None
+                    yield number, _parse_json(line, self.path, number)
 
     def chunks(self, names: Sequence[str], chunk_rows: int) -> Iterator[Tuple[Chunk, int]]:
         positions = [self.columns.index(name) for name in names]
@@ -181,9 +187,11 @@ class _TextTable(Table):
         except KeyError as exc:
             raise InputError(f"{self.path}: line {number}: no key {exc.args[0]!r}") from None
 
-    @staticmethod
-    def _columns(rows: List[Tuple], names: Sequence[str]) -> Chunk:
-        return {name: _column_array(values) for name, values in zip(names, zip(*rows))}
+    def _columns(self, rows: List[Tuple], names: Sequence[str]) -> Chunk:
+        columns = {name: _column_array(values) for name, values in zip(names, zip(*rows))}
+        if self._fmt == "csv":  # text: numbers where pyarrow's reader would infer them (a "nan" group is null)
+            columns = {name: _numbers_if_all(values) for name, values in columns.items()}
+        return columns
 
 
 class _ArrowCsvTable(Table):
@@ -211,6 +219,8 @@ class _ArrowCsvTable(Table):
                                        convert_options=pcsv.ConvertOptions(include_columns=list(names), null_values=[],
                                                                            quoted_strings_can_be_null=False))
                 for batch in reader:
+                    if any(pa.types.is_binary(column.type) for column in batch.columns):
+                        raise InputError(f"{self.path}: not UTF-8 text")  # pyarrow's type for such text
                     position = handle.tell()
                     yield ({name: _arrow_numpy(pa, column) for name, column in zip(batch.schema.names, batch.columns)},
                            position - reported)
@@ -241,18 +251,38 @@ def _column_array(values: Sequence[Any]) -> np.ndarray:
     return out
 
 
+def _decode(raw: bytes, first: bool) -> str:
+    """A line of UTF-8 text; the file's first line may start with a
+    byte-order mark (Excel's "CSV UTF-8" writes one), which is dropped."""
+    return raw.decode("utf-8-sig" if first else "utf-8")
+
+
+def _parse_json(text: str, path: Path, number: int) -> Any:
+    """Line ``number`` of a JSON Lines file, parsed.
+
+    Raises
+    ------
+    InputError
+        For text that is not JSON, or is nested too deeply for Python's
+        parser (a RecursionError).
+    """
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{path}: line {number}: not JSON ({exc.msg})") from None
+    except RecursionError:
+        raise InputError(f"{path}: line {number}: JSON nested too deeply") from None
+
+
 def _first_record(handle: Any, fmt: str, path: Path) -> Any:
     try:
-        for line in handle:
-            text = line.decode("utf-8")
+        for number, line in enumerate(handle, start=1):
+            text = _decode(line, first=number == 1)
             if not text.strip():
                 continue
             if fmt == "csv":
                 return next(csv.reader(io.StringIO(text)))
-            try:
-                record = json.loads(text)
-            except json.JSONDecodeError as exc:
-                raise InputError(f"{path}: line 1: not JSON ({exc.msg})") from None
+            record = _parse_json(text, path, number)
             if not isinstance(record, dict):
                 raise InputError(f"{path}: JSON Lines rows must be objects")
             return record
@@ -297,15 +327,31 @@ def open_table(path: Any, fmt: Optional[str] = None) -> Table:
         raise InputError(f"{path}: permission denied") from None
 
 
-def _refuse_nulls(name: str, values: np.ndarray) -> None:
-    """InputError when an object column holds a null (None)."""
-    if values.dtype.kind == "O" and any(v is None for v in values):
-        raise InputError(f"column {name!r}: missing value (null)")
+def missing(values: np.ndarray) -> np.ndarray:
+    """Which values are missing: None (JSON null, a Parquet null in a text
+    column) or NaN (a Parquet null in a number column)."""
+    if values.dtype.kind == "f":
+        return np.isnan(values)
+    if values.dtype.kind == "O":
+        try:  # elementwise in C: None, or not equal to itself (NaN)
+            return np.equal(values, None) | np.not_equal(values, values)
+        except (ValueError, TypeError):  # elements whose comparison is no bool (arrays of a list column)
+            return np.fromiter((v is None or (isinstance(v, float) and v != v) for v in values), dtype=bool,
+                               count=values.shape[0])
+    return np.zeros(values.shape[0], dtype=bool)
 
 
-def numeric(name: str, values: np.ndarray) -> np.ndarray:
+def _refuse_missing(name: str, values: np.ndarray, first_row: int) -> None:
+    """InputError naming the first row (numbered from ``first_row``) whose
+    value is missing (see :func:`missing`)."""
+    absent = missing(values)
+    if absent.any():
+        raise InputError(f"column {name!r}: missing value (null) in row {first_row + int(np.argmax(absent)):,}")
+
+
+def numeric(name: str, values: np.ndarray, first_row: int = 1) -> np.ndarray:
     """Column ``name`` as numbers (bool, int or float arrays unchanged;
-    text converted to float64).
+    text converted to float64). ``first_row`` numbers the rows in messages.
 
     Raises
     ------
@@ -314,7 +360,7 @@ def numeric(name: str, values: np.ndarray) -> np.ndarray:
     """
     if values.dtype.kind in "biuf":
         return values
-    _refuse_nulls(name, values)
+    _refuse_missing(name, values, first_row)
     try:
         return values.astype(np.float64)
     except (ValueError, TypeError):
@@ -326,21 +372,36 @@ def numeric(name: str, values: np.ndarray) -> np.ndarray:
         raise InputError(f"column {name!r}: non-numeric values") from None
 
 
-def labels_array(name: str, values: np.ndarray) -> np.ndarray:
-    """Column ``name`` as labels: numbers when every value is one (text
-    like "1" becomes int64, or float64), else strings.
-
-    Raises
-    ------
-    InputError
-        For missing values (null / None).
-    """
-    if values.dtype.kind in "biuf":
-        return values
-    _refuse_nulls(name, values)
+def _numbers_if_all(values: np.ndarray) -> np.ndarray:
+    """Text or objects as int64 when every value is an integer, else as
+    float64 when every value is a number; otherwise unchanged."""
     for dtype in (np.int64, np.float64):
         try:
             return values.astype(dtype)
         except (ValueError, TypeError, OverflowError):
-            pass
-    return values.astype(str)
+            continue
+    return values
+
+
+def labels_array(name: str, values: np.ndarray, first_row: int = 1) -> np.ndarray:
+    """Column ``name`` as labels: numbers when every value is one (text
+    like "1" becomes int64, or float64), else strings. ``first_row``
+    numbers the rows in messages.
+
+    Raises
+    ------
+    InputError
+        For missing values (null / None, or NaN, which is how a Parquet
+        null reaches a number column) and infinite ones, naming the first
+        such row.
+    """
+    _refuse_missing(name, values, first_row)
+    if values.dtype.kind not in "biuf":
+        values = _numbers_if_all(values)
+        if values.dtype.kind not in "iuf":
+            return values.astype(str)
+        _refuse_missing(name, values, first_row)  # text "nan"
+    if values.dtype.kind == "f" and np.isinf(values).any():
+        row = first_row + int(np.argmax(np.isinf(values)))
+        raise InputError(f"column {name!r}: infinite label {shown(values[row - first_row])} in row {row:,}")
+    return values

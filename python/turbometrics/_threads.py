@@ -10,14 +10,39 @@ does not survive a fork, and using it in the child can hang.
 from __future__ import annotations
 
 import functools
+import importlib
 import math
 import os
+import sys
 from numbers import Integral
 from typing import Optional
 
 _configured_threads: Optional[int] = None
 _parallel_kernels_used = False
 _forked_after_parallel_use = False
+
+
+def load_core_with_passive_wait() -> None:
+    """Import ``turbometrics._core`` with ``OMP_WAIT_POLICY=PASSIVE`` set
+    only while it loads, unless the user set the variable.
+
+    GNU libgomp reads its wait policy from the environment once, when the
+    library loads (it has no API to change it later), and the first import
+    of ``_core`` loads it. PASSIVE makes idle OpenMP threads sleep instead
+    of spinning for about 300,000 iterations after each parallel kernel,
+    which slows every process sharing the CPUs. The variable is removed
+    again right after, so the user's environment, and that of the
+    processes it starts, is unchanged. Where the OpenMP runtime was already
+    loaded by another library, its policy stays as it is.
+    """
+    if "OMP_WAIT_POLICY" in os.environ or "turbometrics._core" in sys.modules:
+        importlib.import_module("turbometrics._core")
+        return
+    os.environ["OMP_WAIT_POLICY"] = "PASSIVE"
+    try:
+        importlib.import_module("turbometrics._core")
+    finally:
+        del os.environ["OMP_WAIT_POLICY"]
 
 
 def _after_fork_in_child() -> None:

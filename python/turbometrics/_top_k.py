@@ -10,6 +10,7 @@ import numpy as np
 from ._exceptions import UndefinedMetricWarning
 from ._multiclass import check_labels_parameter, classes_and_codes, encode
 from ._params import ARRAY_LIKE, BOOLEAN, NONE, Constraint, bind_like_scikit_learn, validate
+from ._sklearn_classes import scikit_learn_compatible
 from ._validation import (
     assert_all_finite,
     check_consistent_length,
@@ -108,7 +109,7 @@ def top_k_accuracy_score(y_true: Any, y_score: Any, *, k: int = 2, normalize: bo
     n_classes = classes.shape[0]
     if k >= n_classes:
         warnings.warn(f"'k' ({k}) greater than or equal to 'n_classes' ({n_classes}) will result in a perfect score "
-                      "and is therefore meaningless.", UndefinedMetricWarning, stacklevel=2)
+                      "and is therefore meaningless.", scikit_learn_compatible(UndefinedMetricWarning), stacklevel=2)
     if kind == "binary":
         if k == 1:
             threshold = 0.5 if y_score.min() >= 0 and y_score.max() <= 1 else 0

@@ -58,7 +58,10 @@ def check_consistent_length(*arrays: Any) -> None:
 
 
 def check_min_samples(array: np.ndarray) -> None:
-    """scikit-learn's ``ensure_min_samples=1`` and ``ensure_min_features=1``."""
+    """scikit-learn's ``ensure_min_samples=1`` and ``ensure_min_features=1``
+    (a 0-d array gets scikit-learn's TypeError for a scalar)."""
+    if array.ndim == 0:
+        num_samples(array)
     if array.ndim >= 1 and array.shape[0] < 1:
         raise ValueError(
             f"Found array with 0 sample(s) (shape={array.shape}) while a minimum of 1 is required."
@@ -75,6 +78,18 @@ def check_dimensions(array: np.ndarray) -> None:
         raise ValueError(f"Complex data not supported\n{array}\n")
     if array.ndim > 2:
         raise ValueError(f"Found array with dim {array.ndim}, while dim <= 2 is required.")
+
+
+def check_orderable(*values: Any) -> None:
+    """scikit-learn's ``np.unique`` of the label arrays ahead of its target
+    checks (``attach_unique``): object labels that cannot be ordered (a
+    string and None) raise NumPy's TypeError there. Only object arrays whose
+    first value is no string are sorted here; other arrays either sort or
+    are sorted by the label checks, with the same error."""
+    for value in values:
+        if isinstance(value, np.ndarray) and value.dtype == object and value.size and \
+                not isinstance(value.flat[0], str):
+            np.unique(value)
 
 
 def column_or_1d(values: Any) -> np.ndarray:

@@ -10,7 +10,8 @@ threshold that maximises F1. ``turbometrics coco`` evaluates COCO
 detections (see ``_cli_coco``).
 
 Exit codes: 0 on success, 2 on a usage error or unusable input (with a
-one-line reason on stderr, never a traceback).
+one-line reason on stderr, never a traceback), 141 (128 + SIGPIPE, as Unix
+tools) when the reader of the output closed it early (``| head``).
 """
 
 from __future__ import annotations
@@ -18,21 +19,23 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 import time
 import warnings
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, List, Optional, Sequence, Tuple, Union
+from typing import Any, List, NoReturn, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from ._input_error import InputError, first_line
+from ._input_error import InputError, first_line, positive_int
 
 __all__ = ["InputError", "main", "load_column"]
 
 EXIT_OK = 0
 EXIT_USAGE = 2
+EXIT_BROKEN_PIPE = 128 + 13  # as a Unix tool killed by SIGPIPE
 BUILTIN_SOURCE = "built-in example"
 
 
@@ -72,9 +75,9 @@ def _first_data_row(path: Path) -> int:
     """Number of leading lines to skip in a CSV: blank lines and one header.
 
     A first non-blank line that does not parse as a number is taken as a
-    header.
+    header. A UTF-8 byte-order mark (as Excel writes) is no part of it.
     """
-    with open(path, encoding="utf-8") as handle:
+    with open(path, encoding="utf-8-sig") as handle:
         for index, line in enumerate(handle):
             text = line.strip()
             if not text:
@@ -93,7 +96,7 @@ def _load_csv(path: Path) -> np.ndarray:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # "input contained no data": checked later
-            table = np.loadtxt(path, delimiter=",", skiprows=skip, ndmin=2, dtype=np.float64)
+            table = np.loadtxt(path, delimiter=",", skiprows=skip, ndmin=2, dtype=np.float64, encoding="utf-8-sig")
     except ValueError as exc:
         reason = str(exc).splitlines()[0] if str(exc) else "cannot parse"
         raise InputError(f"{path}: not a one-column CSV of numbers ({reason})") from None
@@ -246,12 +249,22 @@ def format_report(result: Evaluation) -> str:
 # --------------------------------------------------------------------------
 
 
+MAX_THREADS = 1024  # a sane bound: 100,000 threads exhaust memory (std::bad_alloc) in the kernels
+
+
 def _thread_count(text: str) -> int:
-    """argparse type for --n-threads: an integer."""
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    """argparse type for --n-threads: an integer from 1 to MAX_THREADS."""
+    return positive_int(text, maximum=MAX_THREADS)
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line on stderr,
+    ``PROG: error: MESSAGE (see PROG --help)``, with exit code 2: batch
+    logs want the reason, not the whole usage block. Subcommands' parsers
+    are of this class too (argparse makes them of their parent's class)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {' '.join(message.split())} (see {self.prog} --help)\n")
 
 
 def _version() -> str:
@@ -266,7 +279,7 @@ def _version() -> str:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``turbometrics`` program."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="turbometrics",
         description="Fast, exact evaluation metrics: binary classifiers and COCO detection.",
     )
@@ -306,6 +319,8 @@ def build_parser() -> argparse.ArgumentParser:
     from turbometrics import _cli_coco
 
     _cli_coco.add_parser(commands, _thread_count)
+    for command in commands.choices.values():  # which parser reports an unrecognized argument
+        command.set_defaults(command_parser=command)
     return parser
 
 
@@ -350,7 +365,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
     for message in dict.fromkeys(first_line(w.message) for w in caught):
         _warn(message)
     if args.json:
-        print(json.dumps(asdict(result)))
+        print(json.dumps(asdict(result), allow_nan=False))
     else:
         print(format_report(result))
     return EXIT_OK
@@ -370,10 +385,12 @@ def _run_evaluate_file(args: argparse.Namespace) -> int:
             result = _cli_evaluate.run(args)
     except InputError as exc:
         return _error(str(exc))
+    except OSError as exc:  # a file that cannot be read after opening, or plots that cannot be written
+        return _error(f"{exc.filename}: {exc.strerror}" if exc.filename and exc.strerror else first_line(exc))
     for message in dict.fromkeys(first_line(w.message) for w in caught):
         _warn(message)
     if args.json:
-        print(json.dumps(result))
+        print(json.dumps(result, allow_nan=False))
     elif args.markdown:
         print(_cli_report.format_markdown(result))
     else:
@@ -392,21 +409,51 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     Returns
     -------
     int
-        The exit code: 0 on success, 2 on a usage error or unusable input.
+        The exit code: 0 on success, 2 on a usage error or unusable input
+        (out of memory included), 141 when the output's reader closed it
+        early (quietly, as Unix tools).
     """
+    try:
+        code = _parse_and_run(argv)
+        sys.stdout.flush()  # a closed pipe shows here, not at exit
+    except BrokenPipeError:
+        return _stdout_closed()
+    except MemoryError as exc:  # e.g. a file too large for memory with --plots
+        return _error(f"out of memory ({first_line(exc)})")
+    return code
+
+
+def _parse_and_run(argv: Optional[Sequence[str]]) -> int:
+    """Parse the arguments and carry out the command; its exit code."""
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        args, unknown = parser.parse_known_args(argv)
+        if unknown:
+            getattr(args, "command_parser", parser).error(f"unrecognized arguments: {' '.join(unknown)}")
+        if args.command is None:
+            parser.error("give a command: evaluate or coco")
     except SystemExit as exc:  # --help, --version, or a usage error
         return exc.code if isinstance(exc.code, int) else EXIT_USAGE
     if args.command == "evaluate":
-        return run_evaluate(args)
-    if args.command == "coco":
-        from turbometrics import _cli_coco
+        from turbometrics._cli_evaluate import file_from_scores
 
-        return _cli_coco.run(args, _error)
-    parser.print_help(sys.stderr)
-    return EXIT_USAGE
+        file_from_scores(args)
+        return run_evaluate(args)
+    from turbometrics import _cli_coco
+
+    return _cli_coco.run(args, _error)
+
+
+def _stdout_closed() -> int:
+    """The reader of stdout closed it (``turbometrics ... | head -1``):
+    point stdout at /dev/null so that Python's flush at exit does not
+    report the broken pipe, and return 141 as a Unix tool would."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # stdout replaced by an object without a file
+        pass
+    return EXIT_BROKEN_PIPE
 
 
 if __name__ == "__main__":

@@ -44,3 +44,31 @@ def accumulate_table(table: Any, p: Any, pe: Any, n_threads: int) -> Dict[str, A
         "recall": recall[:T],
         "scores": scores[:T],
     }
+
+
+def check_bool_scores(eval_imgs: Any, p: Any, pe: Any) -> None:
+    """Raise pycocotools' TypeError for detections scored with bools.
+
+    pycocotools' accumulate concatenates each cell's ``dtScores`` lists
+    into one array and negates it; when every score in the cell is a bool
+    the array is boolean and NumPy refuses the negation. Cells mixing bools
+    with numbers compute, a bool counting as 0 or 1. This walks the cells
+    as pycocotools does (only called when some score is a bool).
+    """
+    cat_ids = pe.catIds if pe.useCats else [-1]
+    categories = p.catIds if p.useCats == 1 else [-1]
+    set_a, set_m, set_i = set(map(tuple, pe.areaRng)), set(pe.maxDets), set(pe.imgIds)
+    k_list = [n for n, k in enumerate(categories) if k in set(cat_ids)]
+    a_list = [n for n, a in enumerate(map(tuple, p.areaRng)) if a in set_a]
+    m_list = [m for m in p.maxDets if m in set_m]
+    i_list = [n for n, i in enumerate(p.imgIds) if i in set_i]
+    n_images, n_areas = len(pe.imgIds), len(pe.areaRng)
+    for k0 in k_list:
+        for a0 in a_list:
+            first = (k0 * n_areas + a0) * n_images
+            entries = [e for e in (eval_imgs[first + i] for i in i_list) if e is not None]
+            for max_det in m_list:
+                if entries and np.concatenate([e["dtScores"][0:max_det] for e in entries]).dtype == bool:
+                    raise TypeError("The numpy boolean negative, the `-` operator, is not supported, use the `~` "
+                                    "operator or the logical_not function instead (every score of a cell of "
+                                    "accumulate is a bool)")

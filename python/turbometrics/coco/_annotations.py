@@ -16,8 +16,9 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence
 
 import numpy as np
 
-from ._describe import describe
+from ._describe import MissingFieldError, describe
 from ._results import check_box
+from ._results_reader import PRESENT_SCORE
 
 
 def select(coco: Any, img_ids: Sequence, cat_ids: Optional[Iterable]) -> List[Dict]:
@@ -45,7 +46,7 @@ def _values(anns: List[Dict], key: str, kind: str) -> List[Any]:
     except (KeyError, TypeError):
         for index, ann in enumerate(anns):
             if not isinstance(ann, dict) or key not in ann:
-                raise ValueError(f"{describe(kind, ann, index)} has no '{key}'") from None
+                raise MissingFieldError(f"{describe(kind, ann, index)} has no '{key}'") from None
         raise
 
 
@@ -64,6 +65,41 @@ def _floats(anns: List[Dict], values: List[Any], key: str, kind: str) -> np.ndar
     raise ValueError(f"'{key}' values must be numbers")
 
 
+#: Types pycocotools' arithmetic takes as numbers (a bool counts as 0 or 1).
+NUMBER_TYPES = (int, float, bool, np.number, np.bool_)
+
+
+def numbers(anns: List[Dict], values: List[Any], key: str, kind: str) -> np.ndarray:
+    """``values`` as float64, bools as 0 and 1. A value of another type
+    (None, a string) raises TypeError naming the annotation, as
+    pycocotools' arithmetic on it does (``-score``, ``area < bound``)."""
+    if not set(map(type, values)).issubset((int, float)):
+        for index, value in enumerate(values):
+            if not isinstance(value, NUMBER_TYPES):
+                raise TypeError(f"{describe(kind, anns[index], index)}: '{key}' must be a number, got {value!r}")
+    return np.asarray(values, dtype=np.float64).reshape(len(values))
+
+
+def _crowd_flags(anns: List[Dict], values: List[Any], kind: str, iou_type: str) -> np.ndarray:
+    """``int(iscrowd)`` of each ground truth, raising what ``int`` raises
+    (TypeError, ValueError, OverflowError) with the annotation named; box and
+    mask evaluations also need it to fit a uint8, as pycocotools' IoU does
+    (OverflowError)."""
+    flags = np.empty(len(values), dtype=np.int64)
+    for index, value in enumerate(values):
+        try:
+            flags[index] = int(value)
+        except (TypeError, ValueError, OverflowError) as error:
+            raise type(error)(f"{describe(kind, anns[index], index)}: 'iscrowd' {value!r}: {error}") from None
+    if iou_type != "keypoints":
+        outside = np.flatnonzero((flags < 0) | (flags > 255))
+        if len(outside):
+            index = int(outside[0])
+            raise OverflowError(f"{describe(kind, anns[index], index)}: 'iscrowd' {values[index]!r} "
+                                f"is out of bounds for uint8")
+    return flags
+
+
 @dataclass
 class Columns:
     """One side (ground truths or detections) of an evaluation: from
@@ -79,6 +115,7 @@ class Columns:
     crowd: Optional[np.ndarray] = None  # ground truths: int(iscrowd) != 0
     ignore: Optional[np.ndarray] = None  # ground truths: the ignore flag
     boxes: Optional[np.ndarray] = None  # (n, 4), bbox evaluations
+    bool_scores: bool = False  # detections: some score is a bool (see accumulate.check_bool_scores)
 
     def __len__(self) -> int:
         return len(self.id)
@@ -103,9 +140,9 @@ def detection_columns(coco: Any, p: Any, cat_ids: Optional[Iterable]) -> Columns
     if held is None or p.iouType != "bbox":
         return columns(select(coco, p.imgIds, cat_ids), ground_truth=False, iou_type=p.iouType)
     table = held.columns
-    missing = np.flatnonzero(np.isnan(table.score))
+    missing = np.flatnonzero((table.present & PRESENT_SCORE) == 0)  # a NaN score is a score, as in a list
     if len(missing):
-        raise ValueError(f"result {int(missing[0])} has no numeric 'score'")
+        raise MissingFieldError(f"result {int(missing[0])} has no 'score'")
     n = table.n_rows
     return Columns(None, table.image_id, table.category_id, np.arange(1, n + 1, dtype=np.float64), held.area,
                    score=table.score, boxes=table.bbox)
@@ -117,26 +154,24 @@ def columns(anns: List[Dict], *, ground_truth: bool, iou_type: str) -> Columns:
     image_id = _values(anns, "image_id", kind)
     category_id = _values(anns, "category_id", kind)
     ids = _floats(anns, _values(anns, "id", kind), "id", kind)
-    area = _floats(anns, _values(anns, "area", kind), "area", kind)
+    area = numbers(anns, _values(anns, "area", kind), "area", kind)
     out = Columns(anns, image_id, category_id, ids, area)
     if ground_truth:
         crowd_values = _values(anns, "iscrowd", kind)
-        try:
-            crowd = np.array([int(c) for c in crowd_values], dtype=np.int64) != 0
-        except (TypeError, ValueError):
-            raise ValueError(f"{kind}s' 'iscrowd' must be 0 or 1") from None
-        out.crowd = crowd.astype(np.uint8)
+        out.crowd = (_crowd_flags(anns, crowd_values, kind, iou_type) != 0).astype(np.uint8)
         ignore = np.array([bool(c) for c in crowd_values], dtype=bool)
         if iou_type == "keypoints":
             ignore |= np.array([n == 0 for n in _values(anns, "num_keypoints", kind)], dtype=bool)
         out.ignore = ignore.astype(np.uint8)
     else:
-        out.score = _floats(anns, _values(anns, "score", kind), "score", kind)
+        scores = _values(anns, "score", kind)
+        out.score = numbers(anns, scores, "score", kind)
+        out.bool_scores = not {bool, np.bool_}.isdisjoint(map(type, scores))
     if iou_type == "bbox":
         boxes = _values(anns, "bbox", kind)
-        try:
+        try:  # as pycocotools' IoU converts them: None is NaN, a numeric string its number
             array = np.asarray(boxes, dtype=np.float64)
-            ok = array.shape == (len(anns), 4) and np.isfinite(array).all() and (array[:, 2:] >= 0).all()
+            ok = array.shape == (len(anns), 4)
         except (TypeError, ValueError):
             ok = False
         if not ok:

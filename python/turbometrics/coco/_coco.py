@@ -15,7 +15,7 @@ from ._log import say
 from . import _json
 from . import mask as mask_utils
 from ._masks import segmentation_to_rle
-from ._results import load_results
+from ._results import ground_truth_list, load_results
 
 
 def _is_array_like(obj: Any) -> bool:
@@ -262,7 +262,7 @@ class COCO:
         """
         res = COCO()
         res._dataset["info"] = copy.deepcopy(self.dataset.get("info", {}))
-        res._dataset["images"] = [img for img in self.dataset["images"]]
+        res._dataset["images"] = [img for img in ground_truth_list(self, "images")]
         say("Loading and preparing results...")
         tic = time.time()
         load_results(self, res, resFile)

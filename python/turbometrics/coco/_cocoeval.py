@@ -17,7 +17,7 @@ from . import _annotations
 from ._blocks import Blocks, assign_blocks
 from ._eval_images import EvaluatedImages, IouMatrices
 from ._iou_sources import attach_iou_source
-from ._accumulate import accumulate_table
+from ._accumulate import accumulate_table, check_bool_scores
 from ._params import Params
 from ._per_category import category_curve, results_per_category
 from ._summary import summarize
@@ -105,6 +105,7 @@ class COCOeval:
         self.n_threads = n_threads
         self._evaluation: Optional[Any] = None
         self._blocks: Optional[Blocks] = None
+        self._bool_scores = False
         if cocoGt is not None:
             self.params.imgIds = sorted(cocoGt.getImgIds())
             self.params.catIds = sorted(cocoGt.getCatIds())
@@ -154,6 +155,7 @@ class COCOeval:
         attach_iou_source(evaluation, gts, dts, blocks, p, self.cocoGt, self.cocoDt, n_threads)
         evaluation.match(n_threads, progress_callback(progress, "evaluate"))
         self._evaluation, self._blocks = evaluation, blocks
+        self._bool_scores = dts.bool_scores
         self._paramsEval = copy.deepcopy(self.params)
         self.evalImgs = EvaluatedImages(evaluation, blocks, self._paramsEval, gts, dts)
         self.ious = IouMatrices(evaluation, blocks, self._paramsEval)
@@ -171,6 +173,8 @@ class COCOeval:
             raise RuntimeError("COCOeval.accumulate() needs evaluate() to have run first")
         if p is None:
             p = self.params
+        if self._bool_scores:
+            check_bool_scores(self.evalImgs, p, self._paramsEval)
         self.eval = accumulate_table(self._evaluation.table, p, self._paramsEval, resolve_threads(self.n_threads))
         say("DONE (t={:0.2f}s).".format(time.time() - tic))
 

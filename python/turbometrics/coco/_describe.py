@@ -10,3 +10,12 @@ def describe(kind: str, annotation: Any, index: int) -> str:
     if isinstance(annotation, dict) and "id" in annotation:
         return f"{kind} {index} (id {annotation['id']!r})"
     return f"{kind} {index}"
+
+
+class MissingFieldError(KeyError, ValueError):
+    """An annotation lacks a field the evaluation reads: a KeyError, as
+    pycocotools raises, and a ValueError, as turbometrics documents; its
+    text is the message itself (no quotes)."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""

@@ -19,29 +19,31 @@ ground truths or detections.
 
 from __future__ import annotations
 
-from typing import Any, List, Tuple
+from typing import Any, Dict, List, Tuple
 
 import numpy as np
 
-from ._annotations import Columns
+from ._annotations import NUMBER_TYPES, Columns
 from ._blocks import Blocks
 from ._describe import describe
 
 
 def _keypoint_rows(columns: Columns, members: np.ndarray, n_values: int, kind: str) -> np.ndarray:
     rows = [columns.annotations[c].get("keypoints") for c in members]
-    try:
-        array = np.asarray(rows, dtype=np.float64)
-        if array.shape == (len(rows), n_values):
-            return array
-    except (TypeError, ValueError):
-        pass
     for c, row in zip(members, rows):
         if not isinstance(row, (list, tuple, np.ndarray)) or len(row) != n_values:
             ann = columns.annotations[c]
             raise ValueError(f"{describe(kind, ann, int(c))}: 'keypoints' must hold {n_values} numbers "
                              f"(x, y, v per keypoint sigma)")
-    raise ValueError(f"{kind} keypoints must be numbers")
+    array = np.asarray(rows)
+    if array.dtype.kind in "biuf":
+        return array.astype(np.float64).reshape(len(rows), n_values)
+    for c, row in zip(members, rows):  # pycocotools' arithmetic on None or a string raises TypeError
+        bad = [value for value in row if not isinstance(value, NUMBER_TYPES)]
+        if bad:
+            raise TypeError(f"{describe(kind, columns.annotations[c], int(c))}: 'keypoints' must hold numbers, "
+                            f"got {bad[0]!r}")
+    return array.astype(np.float64).reshape(len(rows), n_values)
 
 
 _PAIRWISE_BLOCK = 128  # NumPy's PW_BLOCKSIZE
@@ -73,6 +75,18 @@ def pairwise_row_sums(x: np.ndarray) -> np.ndarray:
     return pairwise_row_sums(x[:, :half]) + pairwise_row_sums(x[:, half:])
 
 
+def _grown_box(gt: Dict, index: int) -> Tuple[Any, Any, Any, Any]:
+    """``(x - w, x + 2w, y - h, y + 2h)`` of the ground truth's box, which
+    pycocotools computes for every ground truth of a block (so a box value
+    that is no number raises its TypeError even where it is not used)."""
+    box = gt["bbox"]
+    try:
+        return box[0] - box[2], box[0] + box[2] * 2, box[1] - box[3], box[1] + box[3] * 2
+    except TypeError as error:
+        raise TypeError(f"{describe('ground-truth annotation', gt, index)}: 'bbox' must hold numbers, "
+                        f"got {box!r}: {error}") from None
+
+
 def keypoint_similarities(gts: Columns, dts: Columns, blocks: Blocks, p: Any) -> Tuple[np.ndarray, np.ndarray]:
     """(values, offsets): per block, the OKS of its detections (input order)
     against its ground truths, at ``values[offsets[b]:]``; offset -1 where
@@ -97,13 +111,13 @@ def keypoint_similarities(gts: Columns, dts: Columns, blocks: Blocks, p: Any) ->
         for j, c in enumerate(blocks.gt_members[g0:g1]):
             gt = gts.annotations[c]
             xg, yg, vg = truths[j, 0::3], truths[j, 1::3], truths[j, 2::3]
+            x0, x1, y0, y1 = _grown_box(gt, int(c))
             visible = vg > 0
             if np.count_nonzero(visible) > 0:
                 dx, dy = xd - xg, yd - yg
             else:
-                x, y, w, h = gt["bbox"]
-                dx = np.maximum(0.0, (x - w) - xd) + np.maximum(0.0, xd - (x + w * 2))
-                dy = np.maximum(0.0, (y - h) - yd) + np.maximum(0.0, yd - (y + h * 2))
+                dx = np.maximum(0.0, x0 - xd) + np.maximum(0.0, xd - x1)
+                dy = np.maximum(0.0, y0 - yd) + np.maximum(0.0, yd - y1)
             e = (dx**2 + dy**2) / variances / (gt["area"] + np.spacing(1)) / 2
             if visible.any():
                 e = e[:, visible]

@@ -5,13 +5,14 @@ as one block of text that it decodes in parallel."""
 from __future__ import annotations
 
 import re
+import warnings
 from typing import Any, Dict, List, Tuple
 
 import numpy as np
 
 from . import mask as mask_utils
 from ._annotations import Columns
-from ._describe import describe
+from ._describe import MissingFieldError, describe
 
 
 def segmentation_to_rle(segmentation: Any, height: int, width: int) -> Dict[str, Any]:
@@ -25,27 +26,77 @@ def segmentation_to_rle(segmentation: Any, height: int, width: int) -> Dict[str,
     return segmentation
 
 
+def _rasterised(segmentation: Any) -> bool:
+    """Whether ``annToRLE`` needs the image's size (polygons, uncompressed
+    RLE); compressed RLE keeps its own."""
+    return type(segmentation) == list or (isinstance(segmentation, dict) and type(segmentation.get("counts")) == list)
+
+
+def _image_size(image: Dict, what: str) -> Tuple[int, int]:
+    """The image's ``(height, width)`` as pycocotools' mask functions take
+    them, raising their error (TypeError for a string or None, ValueError
+    for NaN, OverflowError for a negative or infinite value) with the field
+    named."""
+    size = []
+    for key in ("height", "width"):
+        value = image[key]
+        try:
+            size.append(mask_utils._siz(value))
+        except (TypeError, ValueError, OverflowError) as error:
+            raise type(error)(f"{what}: its image {image.get('id')!r} has {key} {value!r}: {error}") from None
+    return size[0], size[1]
+
+
+def _other_size(size: Tuple[int, int], image: Dict) -> bool:
+    try:
+        return _image_size(image, "") != size
+    except (TypeError, ValueError, OverflowError, KeyError):
+        return True
+
+
+def _warn_sizes(kind: str, mismatched: List[str]) -> None:
+    if mismatched:
+        many = len(mismatched) > 1
+        warnings.warn(f"{len(mismatched)} {kind}{'s have' if many else ' has'} a mask of another size than "
+                      f"{'their' if many else 'its'} image (first: "
+                      f"{mismatched[0]}); as in pycocotools, such masks are evaluated, the IoU of two overlapping "
+                      f"masks of different sizes being -1", stacklevel=6)
+
+
 def _side(columns: Columns, coco: Any, kind: str) -> Tuple[bytes, np.ndarray, np.ndarray]:
+    """Every annotation's compressed RLE counts, concatenated, their offsets
+    and the masks' own sizes. As in pycocotools, a compressed RLE keeps its
+    size even where its image has another (one warning per side)."""
     images = coco.imgs
     texts: List[bytes] = []
     sizes = np.zeros((len(columns), 2), dtype=np.int64)
+    mismatched: List[str] = []
     for row, ann in enumerate(columns.annotations):
         what = describe(kind, ann, row)
         if "segmentation" not in ann:
-            raise ValueError(f"{what} has no 'segmentation'")
+            raise MissingFieldError(f"{what} has no 'segmentation'")
         image = images.get(ann["image_id"])
         if image is None:
             raise ValueError(f"{what}: image {ann['image_id']!r} is not in the dataset")
-        height, width = image["height"], image["width"]
+        segmentation = ann["segmentation"]
+        if _rasterised(segmentation):
+            height, width = _image_size(image, what)
+        else:
+            height, width = image["height"], image["width"]
         try:
-            rle = segmentation_to_rle(ann["segmentation"], height, width)
+            rle = segmentation_to_rle(segmentation, height, width)
             size, counts = rle["size"], rle["counts"]
+            size = (mask_utils._siz(size[0]), mask_utils._siz(size[1]))
+        except TypeError as error:  # not a list or dict: pycocotools raises TypeError too
+            raise TypeError(f"{what}: malformed segmentation: {error}") from None
         except Exception as error:  # pycocotools' own errors are bare Exceptions
             raise ValueError(f"{what}: malformed segmentation: {error}") from None
-        if [int(size[0]), int(size[1])] != [height, width]:
-            raise ValueError(f"{what}: the mask is {size[0]}x{size[1]} but its image is {height}x{width}")
+        if not _rasterised(segmentation) and _other_size(size, image):
+            mismatched.append(f"{what}: the mask is {size[0]}x{size[1]} but its image {image.get('id')!r} is "
+                              f"{image.get('height')!r}x{image.get('width')!r}")
         texts.append(counts if isinstance(counts, bytes) else str(counts).encode())
-        sizes[row] = height, width
+        sizes[row] = size
+    _warn_sizes(kind, mismatched)
     offsets = np.zeros(len(texts) + 1, dtype=np.int64)
     np.cumsum([len(t) for t in texts], out=offsets[1:])
     return b"".join(texts), offsets, sizes

@@ -4,7 +4,6 @@ pycocotools does (ids 1..N, area, box or segmentation, iscrowd)."""
 from __future__ import annotations
 
 import copy
-import math
 import os
 from pathlib import Path
 from numbers import Real
@@ -13,24 +12,34 @@ from typing import TYPE_CHECKING, Any, Dict, List
 import numpy as np
 
 from . import _json
-from ._describe import describe
+from ._describe import MissingFieldError, describe
 
 if TYPE_CHECKING:  # pragma: no cover
     from ._coco import COCO
 
 
 def check_box(box: Any, what: str) -> None:
-    """Raise ValueError unless ``box`` is 4 finite numbers with non-negative
-    width and height."""
-    if not isinstance(box, (list, tuple, np.ndarray)) or len(box) != 4:
+    """Raise unless ``box`` is a sequence of 4 numbers: TypeError for
+    something else than a sequence or for a value that is no number (None,
+    a string: pycocotools' arithmetic on it raises TypeError), ValueError
+    for another length. Bools, NaN, infinities and negative sizes are
+    numbers: pycocotools evaluates them (a bool as 0 or 1)."""
+    if not isinstance(box, (list, tuple, np.ndarray)):
+        raise TypeError(f"{what}: 'bbox' must be a list of 4 numbers [x, y, w, h], got {box!r}")
+    if len(box) != 4:
         raise ValueError(f"{what}: 'bbox' must be a list of 4 numbers [x, y, w, h], got {box!r}")
     for value in box:
-        if isinstance(value, bool) or not isinstance(value, (Real, np.integer, np.floating)):
-            raise ValueError(f"{what}: 'bbox' must hold numbers, got {box!r}")
-        if not math.isfinite(value):
-            raise ValueError(f"{what}: 'bbox' must hold finite numbers, got {box!r}")
-    if box[2] < 0 or box[3] < 0:
-        raise ValueError(f"{what}: 'bbox' has a negative width or height: {box!r}")
+        if not isinstance(value, (Real, np.integer, np.floating, np.bool_)):
+            raise TypeError(f"{what}: 'bbox' must hold numbers, got {box!r}")
+
+
+def ground_truth_list(gt: "COCO", key: str) -> List[Dict]:
+    """``gt.dataset[key]``; MissingFieldError (a KeyError, as pycocotools
+    raises) saying so when the ground truth has no such list."""
+    try:
+        return gt.dataset[key]
+    except KeyError:
+        raise MissingFieldError(f"the ground truth has no '{key}'") from None
 
 
 def _read(gt: "COCO", resFile: Any) -> List[Dict]:
@@ -47,7 +56,7 @@ def _check_images(gt: "COCO", anns: List[Dict]) -> None:
         if type(ann) != dict:
             raise ValueError(f"result {index} is not an object: {ann!r}")
         if "image_id" not in ann:
-            raise ValueError(f"{describe('result', ann, index)} has no 'image_id'")
+            raise MissingFieldError(f"{describe('result', ann, index)} has no 'image_id'")
         if ann["image_id"] not in images:
             raise AssertionError(
                 "Results do not correspond to current coco set: "
@@ -58,7 +67,7 @@ def _check_images(gt: "COCO", anns: List[Dict]) -> None:
 
 def _require(ann: Dict, index: int, key: str) -> Any:
     if key not in ann:
-        raise ValueError(f"{describe('result', ann, index)} has no '{key}'")
+        raise MissingFieldError(f"{describe('result', ann, index)} has no '{key}'")
     return ann[key]
 
 
@@ -85,7 +94,9 @@ def _complete_masks(anns: List[Dict]) -> None:
             ann["area"] = mask_utils.area(segmentation)
             if "bbox" not in ann:
                 ann["bbox"] = mask_utils.toBbox(segmentation)
-        except (TypeError, ValueError, KeyError) as error:
+        except TypeError as error:  # pycocotools raises TypeError too
+            raise TypeError(f"{describe('result', ann, index)}: malformed segmentation: {error}") from None
+        except (ValueError, KeyError) as error:
             raise ValueError(f"{describe('result', ann, index)}: malformed segmentation: {error}") from None
         ann["id"] = index + 1
         ann["iscrowd"] = 0
@@ -114,7 +125,10 @@ def _columnar_boxes(gt: "COCO", res: "COCO", data: bytes) -> bool:
     is not a plain list of box results the columns hold exactly."""
     from . import _results_reader as reader
 
-    columns = reader.read_results_file(data)
+    try:
+        columns = reader.read_results_file(data)
+    except ValueError:
+        return False  # malformed JSON, or a bbox the columns cannot hold: the general reader tells which
     n = columns.n_rows
     if n == 0 or (columns.present & reader.PRESENT_UNSTORED).any():
         return False
@@ -124,7 +138,7 @@ def _columnar_boxes(gt: "COCO", res: "COCO", data: bytes) -> bool:
     for bit, key in ((reader.PRESENT_IMAGE_ID, "image_id"), (reader.PRESENT_BBOX, "bbox"),
                      (reader.PRESENT_CATEGORY_ID, "category_id")):
         if not (columns.present & bit).all():
-            raise ValueError(f"result {_first_missing(columns, bit)} has no '{key}'")
+            raise MissingFieldError(f"result {_first_missing(columns, bit)} has no '{key}'")
     image_ids = np.fromiter(gt.imgs.keys(), dtype=np.int64, count=len(gt.imgs)) if all(
         type(i) is int for i in gt.imgs) else None
     if image_ids is None:
@@ -136,13 +150,10 @@ def _columnar_boxes(gt: "COCO", res: "COCO", data: bytes) -> bool:
             "Results do not correspond to current coco set: "
             f"result {row} has image_id {int(columns.image_id[row])}, which is not an image of the ground truth")
     boxes = columns.bbox
-    bad = np.flatnonzero(((columns.present & reader.PRESENT_BBOX_EMPTY) != 0) | ~np.isfinite(boxes).all(axis=1)
-                         | (boxes[:, 2] < 0) | (boxes[:, 3] < 0))
-    if len(bad):
-        row = int(bad[0])
-        raise ValueError(f"result {row}: 'bbox' must be 4 finite numbers with non-negative width and height, "
-                         f"got {boxes[row].tolist()}")
-    res._dataset["categories"] = copy.deepcopy(gt.dataset["categories"])
+    empty = np.flatnonzero((columns.present & reader.PRESENT_BBOX_EMPTY) != 0)
+    if len(empty):
+        raise ValueError(f"result {int(empty[0])}: 'bbox' must be a list of 4 numbers [x, y, w, h], got []")
+    res._dataset["categories"] = copy.deepcopy(ground_truth_list(gt, "categories"))
     res._columns = ResultColumns(columns, boxes[:, 2] * boxes[:, 3])
 
     def materialize() -> List[Dict]:
@@ -189,7 +200,7 @@ def load_results(gt: "COCO", res: "COCO", resFile: Any) -> None:
             for index, ann in enumerate(anns):
                 ann["id"] = index + 1
         else:
-            dataset["categories"] = copy.deepcopy(gt.dataset["categories"])
+            dataset["categories"] = copy.deepcopy(ground_truth_list(gt, "categories"))
             if "bbox" in first and not first["bbox"] == []:
                 _complete_boxes(anns)
             elif "segmentation" in first:

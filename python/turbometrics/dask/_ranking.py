@@ -26,6 +26,7 @@ import numpy as np
 import dask
 
 from .._exceptions import UndefinedMetricWarning
+from .._sklearn_classes import scikit_learn_compatible
 from .._validation import check_pos_label_consistency
 from . import _range
 from ._graph import block_states, check_split_every, tree_reduce
@@ -52,10 +53,10 @@ def _one_class_messages(positive: Any, negative: Any) -> List[Tuple[str, type]]:
     messages = []
     if negative <= 0:
         messages.append(("No negative samples in y_true, false positive value should be meaningless",
-                         UndefinedMetricWarning))
+                         scikit_learn_compatible(UndefinedMetricWarning)))
     if positive <= 0:
         messages.append(("No positive samples in y_true, true positive value should be meaningless",
-                         UndefinedMetricWarning))
+                         scikit_learn_compatible(UndefinedMetricWarning)))
     return messages
 
 
@@ -80,7 +81,7 @@ def _auc_from_parts(labelled: LabelledState, totals: tuple, weighted: bool, *par
         return _without_rows("roc_auc_score", labelled, weighted)
     if labelled.labels.shape[0] != 2:
         return Warned(np.nan, [("Only one class is present in y_true. ROC AUC score is not defined in that case.",
-                                UndefinedMetricWarning)])
+                                scikit_learn_compatible(UndefinedMetricWarning))])
     positive, negative, _ = totals
     if positive <= 0 or negative <= 0:
         return Warned(np.nan, _one_class_messages(positive, negative))
@@ -90,7 +91,7 @@ def _auc_from_parts(labelled: LabelledState, totals: tuple, weighted: bool, *par
 def _auc_of_state(labelled: LabelledState, max_fpr: Optional[float]) -> Warned:
     if labelled.labels.shape[0] != 2:
         return Warned(np.nan, [("Only one class is present in y_true. ROC AUC score is not defined in that case.",
-                                UndefinedMetricWarning)])
+                                scikit_learn_compatible(UndefinedMetricWarning))])
     return recorded(labelled.state.roc_auc, max_fpr=max_fpr)
 
 

@@ -21,7 +21,7 @@ originals::
 
 from ._functions import FUNCTIONS as _FUNCTIONS
 from ._names import METRIC_NAMES
-from ._patch import Patched, is_patched, patch, unpatch
+from ._patch import Patched, is_patched, patch, patched, skipped, unpatch
 
 average_precision_score = _FUNCTIONS["average_precision_score"]
 confusion_matrix_at_thresholds = _FUNCTIONS["confusion_matrix_at_thresholds"]
@@ -45,4 +45,4 @@ recall_score = _FUNCTIONS["recall_score"]
 brier_score_loss = _FUNCTIONS["brier_score_loss"]
 log_loss = _FUNCTIONS["log_loss"]
 
-__all__ = ["METRIC_NAMES", "Patched", "is_patched", "patch", "unpatch", *METRIC_NAMES]
+__all__ = ["METRIC_NAMES", "Patched", "is_patched", "patch", "patched", "skipped", "unpatch", *METRIC_NAMES]

@@ -35,3 +35,10 @@ METRIC_NAMES: Tuple[str, ...] = (
     "brier_score_loss",
     "log_loss",
 )
+
+# scikit-learn's scorer check, patched so that it still refuses the wrapped
+# metric functions passed as scorers.
+SCORING_CHECK = "check_scoring"
+
+# Every name of ``sklearn.metrics`` that the patch replaces.
+PATCHED_NAMES: Tuple[str, ...] = (*METRIC_NAMES, SCORING_CHECK)

@@ -13,11 +13,13 @@ scikit-learn code finds it:
   ``from sklearn.metrics import roc_auc_score``; ``original =
   roc_auc_score`` is left alone);
 - the score function of the predefined scorers (``get_scorer("roc_auc")``,
-  ``cross_val_score(..., scoring="f1")``).
+  ``cross_val_score(..., scoring="f1")``);
+- ``check_scoring``, the same way, by a wrapper that passes scikit-learn's
+  function behind a wrapper to the original, so that a metric function
+  passed as a scorer is still refused with scikit-learn's ValueError.
 
-While patched, turbometrics warns and raises with classes derived from
-scikit-learn's ``UndefinedMetricWarning`` and ``InvalidParameterError``
-(see :mod:`turbometrics.sklearn._classes`).
+On scikit-learn versions before 1.9.1, a function the installed version
+lacks or declares with other parameters is left alone (:func:`skipped`).
 
 The wrapper calls turbometrics when it handles the arguments (see
 :mod:`turbometrics.sklearn._fallback`) and the original function otherwise.
@@ -32,16 +34,17 @@ from __future__ import annotations
 
 import functools
 import inspect
+import math
 import sys
-from typing import Any, Callable, Dict, Iterator, List, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
 import turbometrics
 
 from .._patched import Patched
 from . import _wrappers  # noqa: F401  (imported: pickling looks the wrappers up there)
-from ._classes import use_scikit_learn_classes, use_turbometrics_classes
 from ._fallback import turbometrics_handles
-from ._names import METRIC_NAMES
+from ._functions import FUNCTIONS
+from ._names import PATCHED_NAMES, SCORING_CHECK
 
 # How many calls of the wrappers went to turbometrics and to scikit-learn.
 calls: Dict[str, int] = {"turbometrics": 0, "scikit-learn": 0}
@@ -50,9 +53,13 @@ _wrapper_originals: Dict[int, Tuple[Callable[..., Any], Callable[..., Any]]] = {
 _original_wrappers: Dict[int, Tuple[Callable[..., Any], Callable[..., Any]]] = {}
 # (scorer, original score function) for each predefined scorer patched.
 _replaced_scorers: List[Tuple[Any, Callable[..., Any]]] = []
+# name -> why the last patch() left the installed scikit-learn's function alone.
+_skipped: Dict[str, str] = {}
 
 
 def _make_wrapper(name: str, original: Callable[..., Any]) -> Callable[..., Any]:
+    if name == SCORING_CHECK:
+        return _make_scoring_check(original)
     signature = inspect.signature(original)
 
     @functools.wraps(original)
@@ -67,8 +74,33 @@ def _make_wrapper(name: str, original: Callable[..., Any]) -> Callable[..., Any]
         calls["turbometrics"] += 1
         return getattr(turbometrics, name)(*args, **kwargs)
 
+    return _addressed(wrapper, name, signature)
+
+
+def _make_scoring_check(original: Callable[..., Any]) -> Callable[..., Any]:
+    """``check_scoring`` seeing scikit-learn's function behind a wrapper:
+    scikit-learn refuses a metric function passed as a scorer by its
+    ``__module__`` (``sklearn.metrics.*``), which the wrappers do not have."""
+    signature = inspect.signature(original)
+
+    @functools.wraps(original)
+    def check_scoring(*args: Any, **kwargs: Any) -> Any:
+        try:
+            bound = signature.bind(*args, **kwargs)
+        except TypeError:
+            return original(*args, **kwargs)
+        if "scoring" in bound.arguments:
+            bound.arguments["scoring"] = original_of(bound.arguments["scoring"])
+        return original(*bound.args, **bound.kwargs)
+
+    return _addressed(check_scoring, SCORING_CHECK, signature)
+
+
+def _addressed(wrapper: Callable[..., Any], name: str, signature: inspect.Signature) -> Callable[..., Any]:
+    """``wrapper`` with the original's signature, pickling by its address
+    in :mod:`turbometrics.sklearn._wrappers`."""
     wrapper.__signature__ = signature  # type: ignore[attr-defined]
-    wrapper.__module__ = f"{__name__.rpartition('.')[0]}._wrappers"  # its pickling address
+    wrapper.__module__ = f"{__name__.rpartition('.')[0]}._wrappers"
     wrapper.__qualname__ = name
     return wrapper
 
@@ -90,12 +122,37 @@ def original_of(function: Any) -> Any:
     return known[1] if known is not None and known[0] is function else function
 
 
+def _same_parameters(a: inspect.Signature, b: inspect.Signature) -> bool:
+    """Same parameter names, kinds and defaults (NaN defaults equal)."""
+    def key(signature: inspect.Signature) -> List[Tuple[str, Any, Any]]:
+        return [(p.name, p.kind, "nan" if isinstance(p.default, float) and math.isnan(p.default) else p.default)
+                for p in signature.parameters.values()]
+    return key(a) == key(b)
+
+
+def _skip_reason(name: str, original: Any) -> Optional[str]:
+    """Why the installed scikit-learn's ``name`` is not patched, or None."""
+    if original is None:
+        return "not in this scikit-learn version"
+    if name != SCORING_CHECK and not _same_parameters(inspect.signature(original),
+                                                      inspect.signature(FUNCTIONS[name])):
+        return "its signature differs from scikit-learn 1.9.1's"
+    return None
+
+
 def _current_originals() -> Dict[int, Tuple[str, Callable[..., Any]]]:
+    """id -> (name, function) of the installed scikit-learn's functions to
+    patch; :data:`_skipped` gets the others, with the reason."""
     import sklearn.metrics
 
     originals = {}
-    for name in METRIC_NAMES:
-        original = original_of(getattr(sklearn.metrics, name))
+    _skipped.clear()
+    for name in PATCHED_NAMES:
+        original = original_of(getattr(sklearn.metrics, name, None))
+        reason = _skip_reason(name, original)
+        if reason is not None:
+            _skipped[name] = reason
+            continue
         originals[id(original)] = (name, original)
     return originals
 
@@ -109,7 +166,7 @@ def _patchable_globals() -> Iterator[Tuple[Dict[str, Any], str, Any]]:
         namespace = getattr(module, "__dict__", None)
         if package == "turbometrics" or not isinstance(namespace, dict):
             continue
-        names = list(namespace) if package == "sklearn" else [name for name in METRIC_NAMES if name in namespace]
+        names = list(namespace) if package == "sklearn" else [name for name in PATCHED_NAMES if name in namespace]
         for name in names:
             yield namespace, name, namespace.get(name)
 
@@ -119,6 +176,10 @@ def patch() -> Patched:
 
     Idempotent. Returns an object that also serves as a context manager:
     ``with turbometrics.sklearn.patch(): ...`` unpatches on leaving.
+    Supports scikit-learn 1.6 to 1.9: a function that the installed version
+    lacks (``confusion_matrix_at_thresholds`` before 1.8), or whose
+    signature differs from scikit-learn 1.9.1's, is left alone;
+    :func:`skipped` says which and why, :func:`patched` lists the others.
 
     Raises
     ------
@@ -138,7 +199,6 @@ def patch() -> Patched:
         if entry is not None and entry[1] is score_func:
             _replaced_scorers.append((scorer, score_func))
             scorer._score_func = wrapper_for(*entry)
-    use_scikit_learn_classes()
     return Patched(unpatch)
 
 
@@ -152,12 +212,24 @@ def unpatch() -> None:
     while _replaced_scorers:
         scorer, original = _replaced_scorers.pop()
         scorer._score_func = original
-    use_turbometrics_classes()
 
 
 def is_patched() -> bool:
     """Whether ``sklearn.metrics`` currently holds turbometrics' wrappers."""
+    return bool(patched())
+
+
+def patched() -> Tuple[str, ...]:
+    """The names in ``sklearn.metrics`` that currently hold turbometrics'
+    wrappers (in :data:`METRIC_NAMES` order, then ``check_scoring``)."""
     module = sys.modules.get("sklearn.metrics")
-    return module is not None and any(
-        original_of(getattr(module, name, None)) is not getattr(module, name, None) for name in METRIC_NAMES
-    )
+    if module is None:
+        return ()
+    return tuple(name for name in PATCHED_NAMES
+                 if original_of(getattr(module, name, None)) is not getattr(module, name, None))
+
+
+def skipped() -> Dict[str, str]:
+    """name -> reason, for the functions the last :func:`patch` left as
+    scikit-learn's (empty on scikit-learn 1.9.1)."""
+    return dict(_skipped)

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._names import METRIC_NAMES
+from ._names import PATCHED_NAMES
 
 
 def __getattr__(name: str) -> Any:
-    if name not in METRIC_NAMES:
+    if name not in PATCHED_NAMES:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     import sklearn.metrics
 

@@ -254,6 +254,10 @@ class BinnedRankingState(ClassWeights):
         low, high = math.fsum(lower) / total_positive, math.fsum(upper) / total_positive
         return BinnedValue((low + high) / 2.0, _widened((high - low) / 2.0))
 
+    # The names of the functions (``state.roc_auc_score()`` is ``state.roc_auc()``).
+    roc_auc_score = roc_auc
+    average_precision_score = average_precision
+
     def _check_some_weight(self) -> None:
         if self.weighted and (self._has_positive or self._has_negative) and not (
                 np.any(self._positive) or np.any(self._negative)):

@@ -34,7 +34,7 @@ from .._confusion import SampleGroups, TargetCounts, labelled_table, normalized,
 from .._metric_params import FLAG, KAPPA_WEIGHTS, REPLACE_UNDEFINED, WEIGHTS
 from .._params import ARRAY_LIKE, BOOLEAN, NONE, str_options, validate
 from .._prf import jaccard_from_counts, prfs_from_counts, prfs_validate, set_wise_labels
-from .._targets import check_targets, encode, sorted_union
+from .._targets import check_targets, encode, exact_counts, exact_sum, sorted_union
 from ._mergeable import CountedSamples, check_mergeable, check_version
 from .._threads import resolve_threads
 from .._validation import ALL_ZERO_WEIGHTS, as_array, check_consistent_length, check_sample_weight, num_samples
@@ -58,9 +58,13 @@ def _label_kind(labels: np.ndarray) -> str:
 
 
 def _add(a: Any, b: Any) -> Any:
-    """Sum of two count arrays or totals, float64 when either is float."""
-    if isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and a.dtype != b.dtype:
-        return a.astype(np.float64) + b.astype(np.float64)
+    """Sum of two count arrays or totals, float64 when either is float;
+    integer counts are added exactly (float64 where a sum leaves int64)."""
+    if isinstance(a, np.ndarray) and isinstance(b, np.ndarray):
+        if a.dtype != b.dtype:
+            return a.astype(np.float64) + b.astype(np.float64)
+        if a.dtype.kind in "iu" and a.size and max(-int(a.min()), int(a.max()), -int(b.min()), int(b.max())) >= 2 ** 62:
+            return exact_counts(a.astype(object) + b.astype(object))
     return a + b
 
 
@@ -94,6 +98,10 @@ class _StateCounts:
 
     def table(self) -> np.ndarray:
         return self._table
+
+    def promoted_table(self, common: Any = None) -> Tuple[np.ndarray, np.ndarray]:
+        """The state keeps the exactly matched table only, whatever ``common``."""
+        return self.labels, self._table
 
     def indicator_sums(self) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
         sums = self._state._sums
@@ -231,7 +239,7 @@ class ConfusionState(CountedSamples):
         weight = counts.targets.sample_weight
         state._nonzero = weight is None or bool(np.count_nonzero(weight))
         state._total = counts.n_samples if weight is None else (
-            int(np.sum(weight)) if weight.dtype.kind in "biu" else float(np.sum(weight, dtype=np.float64)))
+            exact_sum(weight) if weight.dtype.kind in "biu" else float(np.sum(weight, dtype=np.float64)))
         if counts.kind == "multilabel-indicator":
             if fixed is not None:
                 raise ValueError("labels= fixes the labels of binary or multiclass targets; got multilabel "
@@ -247,7 +255,7 @@ class ConfusionState(CountedSamples):
             return state
         state._layout = "labels"
         labels, table = counts.labels, counts.table()
-        seen_true = np.isin(labels, counts.true_labels)
+        seen_true = np.isin(labels, counts.true_labels, kind="sort")  # NumPy's table kind fails on big-endian input
         if fixed is None:
             state._labels, state._table = labels, table
             state._observed = np.ones(labels.shape[0], dtype=bool)
@@ -314,15 +322,17 @@ class ConfusionState(CountedSamples):
         if _label_kind(mine) != _label_kind(theirs):
             raise ValueError(f"Mix of label input types (string and number) across batches: {mine} and {theirs}.")
         labels = sorted_union(mine, theirs)
-        dtype = np.float64 if np.float64 in (self._table.dtype, other._table.dtype) else np.int64
         out._labels = labels
-        out._table = np.zeros((labels.shape[0],) * 2, dtype=dtype)
         out._observed = np.ones(labels.shape[0], dtype=bool)
         out._seen_true = np.zeros(labels.shape[0], dtype=bool)
+        tables = []
         for part in (self, other):
-            index = encode(part._labels, labels)
-            out._table[np.ix_(index, index)] += part._table
+            # the union may promote labels to floats they round to: two labels can become one
+            index = encode(part._labels, labels, exact=False)
+            tables.append(np.zeros((labels.shape[0],) * 2, dtype=part._table.dtype))
+            np.add.at(tables[-1], np.ix_(index, index), part._table)
             out._seen_true[index] |= part._seen_true
+        out._table = _add(*tables)
         return out
 
     # -- metrics ---------------------------------------------------------------------
@@ -421,6 +431,16 @@ class ConfusionState(CountedSamples):
     def matthews_corrcoef(self) -> float:
         """As :func:`turbometrics.matthews_corrcoef`."""
         return matthews_from_table(labelled_table(_StateCounts(self).raise_for_zero_weights(), None))
+
+    # The names of the functions (``state.f1_score(...)`` is ``state.f1(...)``).
+    precision_score = precision
+    recall_score = recall
+    fbeta_score = fbeta
+    f1_score = f1
+    jaccard_score = jaccard
+    accuracy_score = accuracy
+    balanced_accuracy_score = balanced_accuracy
+    cohen_kappa_score = cohen_kappa
 
     # -- pickling --------------------------------------------------------------------
     def __getstate__(self) -> Dict[str, Any]:

@@ -280,6 +280,10 @@ class RankingState(ClassWeights):
         _warn_if_no_positive(positives)
         return float(value)
 
+    # The names of the functions (``state.roc_auc_score()`` is ``state.roc_auc()``).
+    roc_auc_score = roc_auc
+    average_precision_score = average_precision
+
     def roc_curve(self, *, drop_intermediate: bool = True,
                   n_threads: Optional[int] = None) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
         """:func:`turbometrics.roc_curve` of the data: (fpr, tpr,

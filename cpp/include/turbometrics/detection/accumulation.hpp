@@ -48,7 +48,7 @@ struct AccumulationLayout {
   const int64_t* i_rows;
   int64_t n_entries;
   int64_t evaluated_areas, evaluated_images;  // A0, I0
-  const int64_t* max_detections;  // the m values
+  const int64_t* max_detections;  // the m values (Python slices [0:m]: see kept_detections)
   int64_t n_max_detections;
   const double* recall_thresholds;
   int64_t n_recall_thresholds;
@@ -80,9 +80,11 @@ inline void accumulate(const MatchTable& table, const AccumulationLayout& layout
   const int64_t T = table.n_thresholds;
   const int64_t R = layout.n_recall_thresholds, I = layout.n_entries, rows = table.n_rows();
   const double eps = std::nextafter(1.0, 2.0) - 1.0;  // np.spacing(1)
+  // rows a cell may read per block: a negative m keeps all but the last -m
   int64_t largest_m = 0;
   for (int64_t mi = 0; mi < layout.n_max_detections; ++mi)
-    largest_m = std::max(largest_m, layout.max_detections[mi]);
+    largest_m = layout.max_detections[mi] < 0 ? std::numeric_limits<int64_t>::max()
+                                               : std::max(largest_m, layout.max_detections[mi]);
 
   auto cell = [&](int64_t t, int64_t r, int64_t k, int64_t a, int64_t m) {
     return (((t * layout.out_R + r) * layout.out_K + k) * layout.out_A + a) * layout.out_M + m;
@@ -94,7 +96,7 @@ inline void accumulate(const MatchTable& table, const AccumulationLayout& layout
   std::atomic<int64_t> next{0};
   parallel_region(layout.n_categories > 1 ? n_threads : 1, [&](int, int) {
     std::vector<SortedRow> sorted;
-    std::vector<int64_t> row_of, rank_of, entry_of;  // by sequence
+    std::vector<int64_t> row_of, rank_of, entry_of, block_rows_of;  // by sequence
     std::vector<std::vector<int64_t>> kept_rows;       // per m
     std::vector<int64_t> sorted_blocks;  // the block sequence `sorted` was built from
     const int64_t groups = table.n_groups();
@@ -125,17 +127,20 @@ inline void accumulate(const MatchTable& table, const AccumulationLayout& layout
           row_of.clear();
           rank_of.clear();
           entry_of.clear();
+          block_rows_of.clear();
           for (int64_t i = 0; i < I; ++i) {
             const int64_t b = blocks[i];
             if (!table.present[b]) continue;
             const int64_t first = table.row_offsets[b];
-            const int64_t n = std::min(table.row_offsets[b + 1] - first, largest_m);
+            const int64_t block_rows = table.row_offsets[b + 1] - first;
+            const int64_t n = std::min(block_rows, largest_m);
             for (int64_t rank = 0; rank < n; ++rank) {
               sorted.push_back({descending_score_key(table.score[first + rank]),
                                 static_cast<int64_t>(row_of.size())});
               row_of.push_back(first + rank);
               rank_of.push_back(rank);
               entry_of.push_back(i);
+              block_rows_of.push_back(block_rows);
             }
           }
           std::sort(sorted.begin(), sorted.end());
@@ -143,7 +148,9 @@ inline void accumulate(const MatchTable& table, const AccumulationLayout& layout
           kept_rows.assign(static_cast<size_t>(layout.n_max_detections), {});
           for (int64_t mi = 0; mi < layout.n_max_detections; ++mi)
             for (int64_t j = 0; j < static_cast<int64_t>(sorted.size()); ++j)
-              if (rank_of[sorted[j].sequence] < layout.max_detections[mi]) kept_rows[mi].push_back(j);
+              if (rank_of[sorted[j].sequence] <
+                  kept_detections(block_rows_of[sorted[j].sequence], layout.max_detections[mi]))
+                kept_rows[mi].push_back(j);
           sorted_blocks.assign(blocks, blocks + I);
           have_sort = true;
         }

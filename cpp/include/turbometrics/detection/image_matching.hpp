@@ -48,6 +48,13 @@ struct MatchingParams {
   int64_t max_detections;
 };
 
+// How many of n best-first detections pycocotools keeps for a maxDet:
+// len(dets[0:max_det]) in Python, so a negative maxDet drops that many from
+// the end.
+inline int64_t kept_detections(int64_t n, int64_t max_det) {
+  return max_det >= 0 ? std::min(n, max_det) : std::max<int64_t>(n + max_det, 0);
+}
+
 // What a detection is at one IoU threshold once matching is done.
 enum class Outcome : uint8_t { false_positive = 0, true_positive = 1, ignored = 2 };
 
@@ -70,7 +77,7 @@ class BlockMatcher {
     order_.resize(static_cast<size_t>(n_dt));
     for (int64_t i = 0; i < n_dt; ++i) order_[i] = {descending_score_key(dt_.score[dts[i]]), i};
     std::sort(order_.begin(), order_.end());
-    const int64_t kept = std::min<int64_t>(n_dt, std::max<int64_t>(params.max_detections, 0));
+    const int64_t kept = kept_detections(n_dt, params.max_detections);
     dt_index_.resize(static_cast<size_t>(kept));
     dt_position_.resize(static_cast<size_t>(kept));
     for (int64_t i = 0; i < kept; ++i) {

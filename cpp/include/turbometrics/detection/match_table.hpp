@@ -56,12 +56,11 @@ inline MatchTable empty_match_table(const BlockMembers& blocks, const MatchingPa
   table.row_offsets.resize(static_cast<size_t>(B + 1));
   table.present.resize(static_cast<size_t>(B));
   table.row_offsets[0] = 0;
-  const int64_t max_det = std::max<int64_t>(params.max_detections, 0);
   for (int64_t b = 0; b < B; ++b) {
     const int64_t n_dt = blocks.dt_offsets[b + 1] - blocks.dt_offsets[b];
     const int64_t n_gt = blocks.gt_offsets[b + 1] - blocks.gt_offsets[b];
     table.present[b] = n_dt > 0 || n_gt > 0;
-    table.row_offsets[b + 1] = table.row_offsets[b] + std::min(n_dt, max_det);
+    table.row_offsets[b + 1] = table.row_offsets[b] + kept_detections(n_dt, params.max_detections);
   }
   const int64_t rows = table.n_rows();
   table.score.resize(static_cast<size_t>(rows));
