@@ -109,7 +109,7 @@ def test_average_precision_binary_bits(seed, n, score_kind, label_kind, weight_k
 @given(**_PROBLEM, drop=st.booleans())
 def test_curves_bits(seed, n, score_kind, label_kind, weight_kind, drop):
     y, s, w, pos = _binary_problem(seed, n, score_kind, label_kind, weight_kind)
-    for name in ("roc_curve", "precision_recall_curve"):
+    for name in ("roc_curve", "precision_recall_curve", "det_curve"):
         ours, theirs = _both(
             lambda: getattr(tm, name)(y, s, sample_weight=w, pos_label=pos, drop_intermediate=drop),
             lambda: getattr(skm, name)(y, s, sample_weight=w, pos_label=pos, drop_intermediate=drop))

@@ -28,28 +28,6 @@ inline void prefault_columns(int64_t size, int n_threads, T*... columns) {
   (prefault_huge_pages(columns, sizeof(T) * static_cast<size_t>(size), n_threads), ...);
 }
 
-// (area, total positive, total negative); the area over fpr in [0, max_fpr] when max_fpr is set.
-template <class Table>
-py::object roc_auc_of(const Table& table, std::optional<double> max_fpr, int n_threads) {
-  double value;
-  {
-    py::gil_scoped_release release;
-    value = max_fpr ? ranking::roc_area_up_to(table, *max_fpr, n_threads) : ranking::roc_auc(table, n_threads);
-  }
-  return py::make_tuple(value, table.total_positive(), table.total_negative());
-}
-
-// (average precision, total positive, total negative).
-template <class Table>
-py::object average_precision_of(const Table& table, int n_threads) {
-  double value;
-  {
-    py::gil_scoped_release release;
-    value = ranking::average_precision(table, n_threads);
-  }
-  return py::make_tuple(value, table.total_positive(), table.total_negative());
-}
-
 // (fpr, tpr, thresholds (float64, +inf first), total positive, total negative).
 template <class Table>
 py::object roc_curve_of(const Table& table, bool drop_intermediate, int n_threads) {
