@@ -178,14 +178,16 @@ _COUNT_SCORES = [
     ("f1_score", {"average": "macro"}), ("f1_score", {"average": "micro"}),
     ("fbeta_score", {"beta": 0.5, "average": "weighted"}), ("jaccard_score", {"average": "macro"}),
     ("cohen_kappa_score", {}), ("cohen_kappa_score", {"weights": "quadratic"}), ("matthews_corrcoef", {}),
-    ("hamming_loss", {}), ("zero_one_loss", {}),
 ]
 
 
 @pytest.mark.parametrize("name,kwargs", _COUNT_SCORES, ids=[f"{n}-{k}" for n, k in _COUNT_SCORES])
-@given(seed=st.integers(0, 2**32 - 1), n=_SIZES, n_classes=st.integers(2, 5), weight_kind=st.sampled_from(_WEIGHT_KINDS))
+@given(seed=st.integers(0, 2**32 - 1), n=_SIZES, n_classes=st.integers(2, 5), weight_kind=st.sampled_from([None, "ints"]))
 @settings(max_examples=40)
 def test_count_scores_bits(name, kwargs, seed, n, n_classes, weight_kind):
+    """Unweighted and integer-weighted (exact sums). With fractional weights
+    the weighted counts are summed in another order than scikit-learn's
+    (rtol 1e-12, tests/test_classification.py; README "Exactness")."""
     rng = np.random.default_rng(seed)
     y = rng.integers(0, n_classes, n)
     pred = np.where(rng.random(n) < 0.6, y, rng.integers(0, n_classes, n))
