@@ -85,11 +85,7 @@ py::object sklearn_roc_auc_of(const Table& table, std::optional<double> max_fpr,
   {
     py::gil_scoped_release release;
     if (table.total_positive() > 0 && table.total_negative() > 0) {
-      const ranking::RocPoints<Table> curve(table, true, n_threads);
-      const int64_t capacity = curve.capacity();
-      auto fpr = make_buffer<double>(capacity), tpr = make_buffer<double>(capacity);
-      const int64_t points = curve.write(fpr.get(), tpr.get(), nullptr, n_threads);
-      value = ranking::roc_trapezoid_area(fpr.get(), tpr.get(), points, max_fpr, n_threads);
+      value = ranking::roc_auc_area(table, max_fpr, n_threads);
     }
   }
   return py::make_tuple(value, table.total_positive(), table.total_negative());
@@ -102,13 +98,7 @@ py::object sklearn_average_precision_of(const Table& table, int n_threads) {
   double value;
   {
     py::gil_scoped_release release;
-    const ranking::KeptRows<Table, ranking::PositiveChangeCorner> kept(table, false, ranking::PositiveChangeCorner{},
-                                                                      std::nullopt, n_threads);
-    const int64_t points = kept.size();
-    auto precision = make_buffer<double>(points + 1), recall = make_buffer<double>(points + 1);
-    ranking::write_precision_recall_points(table, kept, precision.get(), recall.get(),
-                                           static_cast<typename Table::ScoreType*>(nullptr), n_threads);
-    value = ranking::step_area(precision.get(), recall.get(), points, n_threads);
+    value = ranking::average_precision_area(table, n_threads);
   }
   return py::make_tuple(value, table.total_positive(), table.total_negative());
 }
