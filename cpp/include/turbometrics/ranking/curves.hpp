@@ -186,17 +186,18 @@ double roc_auc_area(const Table& table, std::optional<double> max_fpr, int n_thr
     double* out = terms.slots.get() + table.entry_row(b);
     int64_t k = 0, within = 0;
     Point previous;
+    // Branch-free over the keep decisions (unpredictable on random data):
+    // every row's trapezoid is written at slot k, which only a kept row
+    // advances, so a dropped row's is overwritten; slot 0 is filled in
+    // below.
     kept.for_each_row_of_block(b, [&](const TableRow& row, bool keep) {
-      if (!keep) return;
       const Point point = point_of(row);
-      if (k == 0) {
-        first[b] = point;
-      } else {
-        out[k] = trapezoid(previous, point);
-      }
-      within += point.fpr <= limit;
-      previous = point;
-      ++k;
+      if (k == 0) first[b] = point;
+      out[k] = trapezoid(previous, point);
+      within += keep & (point.fpr <= limit);
+      const Point choices[2] = {previous, point};
+      previous = choices[keep];
+      k += keep;
     });
     terms.count[b] = k;
     last[b] = previous;
