@@ -2,7 +2,8 @@
 in-memory turbometrics function on the same data, computed separately.
 
 Unweighted results (and weights whose sums are exact in any order) are
-compared for exact equality; weighted ones and calibration errors (float
+compared for exact equality (the range plan's AUC and AP with the correctly
+rounded exact sum, README "Exactness"); weighted ones and calibration errors (float
 sums of confidences) at rtol 1e-12. The large tests
 run on a real two-process ``LocalCluster``; the property tests use dask's
 synchronous scheduler so that hypothesis can try many chunkings quickly.
@@ -32,6 +33,7 @@ from dask.delayed import Delayed  # noqa: E402
 
 import turbometrics as tm  # noqa: E402
 import turbometrics.dask as tmd  # noqa: E402
+from turbometrics.states import AP_SCALE  # noqa: E402
 from strategies import binary_problems  # noqa: E402
 
 RTOL = 1e-12
@@ -88,12 +90,29 @@ def tied_data(client):
     return _lazy(2, 2), _in_memory(2, 2)
 
 
+def _correctly_rounded(name, y, s):
+    """The unweighted AUC or AP as an exact sum rounded once: what the
+    range-partitioned plan returns (one RankingState range part)."""
+    state = tm.RankingState.from_arrays(y, s)
+    positives, negatives = int(state.positive.sum()), int(state.negative.sum())
+    if name == "roc_auc_score":
+        return int(state.roc_auc_part(0, 0)) / (2 * positives * negatives)
+    return max(0.0, int(state.average_precision_part(0, 0, positives)) / 2**AP_SCALE)
+
+
 # -- the cluster tests --------------------------------------------------------------------------
 @pytest.mark.parametrize("partitions", [1, "auto"])
 def test_lazy_ranking_scores_equal_in_memory(client, distinct_data, partitions):
     (y, s, w), (y_np, s_np, w_np) = distinct_data
-    assert tmd.roc_auc_score(y, s, partitions=partitions) == tm.roc_auc_score(y_np, s_np)
-    assert tmd.average_precision_score(y, s, partitions=partitions) == tm.average_precision_score(y_np, s_np)
+    # One partition: the in-memory bits; range partitions: the correctly
+    # rounded exact sum, the in-memory value to rounding (README "Exactness").
+    exact = partitions == 1
+    want_auc = tm.roc_auc_score(y_np, s_np) if exact else _correctly_rounded("roc_auc_score", y_np, s_np)
+    want_ap = (tm.average_precision_score(y_np, s_np) if exact
+               else _correctly_rounded("average_precision_score", y_np, s_np))
+    assert tmd.roc_auc_score(y, s, partitions=partitions) == want_auc
+    assert tmd.average_precision_score(y, s, partitions=partitions) == want_ap
+    np.testing.assert_allclose(want_ap, tm.average_precision_score(y_np, s_np), rtol=RTOL)
     np.testing.assert_allclose(tmd.roc_auc_score(y, s, sample_weight=w, partitions=partitions),
                                tm.roc_auc_score(y_np, s_np, sample_weight=w_np), rtol=RTOL)
     np.testing.assert_allclose(tmd.average_precision_score(y, s, sample_weight=w, partitions=partitions),
@@ -299,4 +318,7 @@ def test_any_chunking_and_ranges_equal_in_memory(problem, name, drop_intermediat
         ok, got = _outcome(getattr(tmd, name), lazy[0], lazy[1], sample_weight=lazy[2],
                            partitions=problem["partitions"], **kwargs)
     assert ok, got
+    if name in ("roc_auc_score", "average_precision_score") and problem["partitions"] != 1:
+        _assert_same(got, want, exact=False)  # range parts: the correctly rounded sum (README "Exactness")
+        return
     _assert_same(got, want, exact=w is None)

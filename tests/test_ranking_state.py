@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import pickle
 import warnings
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -80,6 +81,15 @@ def assert_same(actual, expected, exact, thresholds_bytes=True):
             assert value_a == pytest.approx(value_e, rel=RTOL, abs=1e-300)
         return
     assert value_a == value_e
+
+
+def correctly_rounded_auc(y, s):
+    """The unweighted ROC AUC, exactly (rank-sum statistic, ties one
+    half), rounded once to the nearest float."""
+    y, s = np.asarray(y, dtype=bool), np.asarray(s, dtype=np.float64)
+    positives, negatives = s[y], s[~y]
+    wins = sum(2 * int(np.sum(x > negatives)) + int(np.sum(x == negatives)) for x in positives)
+    return float(Fraction(wins, 2 * positives.shape[0] * negatives.shape[0]))
 
 
 def chunk_bounds(draw, n):
@@ -184,7 +194,8 @@ def test_merge_is_commutative(p, data):
 @given(p=binary_problems(min_n=1, max_n=30, encodings=ENCODINGS[:1]), data=st.data())
 def test_split_parts_add_up(p, data):
     """roc_auc_part and average_precision_part over the buckets of split()
-    add up to the whole-data value: exactly when unweighted."""
+    add up to the whole-data value: exactly (correctly rounded) when
+    unweighted."""
     draw = data.draw
     y, s, w = p["y_true"], p["y_score"], p["sample_weight"]
     if w is not None and not np.any(w):
@@ -213,10 +224,17 @@ def test_split_parts_add_up(p, data):
         expected_auc = state.roc_auc()
         in_memory_ap = tm.average_precision_score(y, s)
     if w is None:
-        assert max(0.0, ap / 2**AP_SCALE) == expected_ap == in_memory_ap
+        # The parts are exact: any split gives the one-piece sums, rounded
+        # once; the state's (= in-memory) areas are NumPy's rounded sums of
+        # rounded terms, equal to rounding (README "Exactness").
+        assert ap == state.average_precision_part(0, 0, total_p)
+        assert expected_ap == in_memory_ap
+        assert max(0.0, ap / 2**AP_SCALE) == pytest.approx(expected_ap, rel=RTOL, abs=1e-300)
         assert isinstance(twice_area, int)
         if total_p > 0 and total_n > 0:
-            assert twice_area / (2 * total_p * total_n) == expected_auc
+            auc = twice_area / (2 * total_p * total_n)
+            assert auc == correctly_rounded_auc(y == 1, s)  # the state takes 1 as positive
+            assert auc == pytest.approx(expected_auc, rel=RTOL)
     else:
         assert max(0.0, ap / 2**AP_SCALE) == pytest.approx(expected_ap, rel=RTOL, abs=1e-300)
         if total_p > 0 and total_n > 0:

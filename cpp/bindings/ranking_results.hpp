@@ -14,6 +14,7 @@
 
 #include "numpy_views.hpp"
 #include "turbometrics/buffer.hpp"
+#include "turbometrics/ranking/curves.hpp"
 #include "turbometrics/ranking/delong.hpp"
 #include "turbometrics/ranking/sweeps.hpp"
 #include "turbometrics/ranking/thresholds.hpp"
@@ -27,78 +28,24 @@ inline void prefault_columns(int64_t size, int n_threads, T*... columns) {
   (prefault_huge_pages(columns, sizeof(T) * static_cast<size_t>(size), n_threads), ...);
 }
 
-// (area, total positive, total negative); the area over fpr in [0, max_fpr] when max_fpr is set.
-template <class Table>
-py::object roc_auc_of(const Table& table, std::optional<double> max_fpr, int n_threads) {
-  double value;
-  {
-    py::gil_scoped_release release;
-    value = max_fpr ? ranking::roc_area_up_to(table, *max_fpr, n_threads) : ranking::roc_auc(table, n_threads);
-  }
-  return py::make_tuple(value, table.total_positive(), table.total_negative());
-}
-
-// (average precision, total positive, total negative).
-template <class Table>
-py::object average_precision_of(const Table& table, int n_threads) {
-  double value;
-  {
-    py::gil_scoped_release release;
-    value = ranking::average_precision(table, n_threads);
-  }
-  return py::make_tuple(value, table.total_positive(), table.total_negative());
-}
-
 // (fpr, tpr, thresholds (float64, +inf first), total positive, total negative).
 template <class Table>
 py::object roc_curve_of(const Table& table, bool drop_intermediate, int n_threads) {
-  std::optional<ranking::KeptRows<Table, ranking::RocCorner>> kept;
-  bool in_place;
+  std::optional<ranking::RocPoints<Table>> curve;
   {
     py::gil_scoped_release release;
-    kept.emplace(table, drop_intermediate, ranking::RocCorner{}, std::nullopt, n_threads, false);
-    // When every row of the first blocks is kept (as with continuous
-    // weights) the points are written in place, without a counting sweep;
-    // else (as with unit weights, where runs of one class are collinear)
-    // counted first, so that the outputs have their final size and
-    // nothing has to be moved.
-    in_place = kept->kept_fraction_of_first_rows(int64_t{1} << 16) == 1.0;
-    if (!in_place) kept->count_kept(n_threads);
+    curve.emplace(table, drop_intermediate, n_threads);
   }
-  const int64_t capacity = (in_place ? table.row_count() : kept->size()) + 1;
+  const int64_t capacity = curve->capacity();
   py::array_t<double> fpr(capacity), tpr(capacity), thresholds(capacity);
   double* fpr_out = fpr.mutable_data();
   double* tpr_out = tpr.mutable_data();
   double* thresholds_out = thresholds.mutable_data();
-  int64_t points = capacity;
+  int64_t points;
   {
     py::gil_scoped_release release;
     prefault_columns(capacity, n_threads, fpr_out, tpr_out, thresholds_out);
-    // Rates are NaN when their total is not positive (scikit-learn's rule).
-    const double positives = static_cast<double>(table.total_positive());
-    const double negatives = static_cast<double>(table.total_negative());
-    const double nan = std::numeric_limits<double>::quiet_NaN();
-    auto rate = [nan](double value, double total) { return total > 0 ? value / total : nan; };
-    fpr_out[0] = rate(0.0, negatives);
-    tpr_out[0] = rate(0.0, positives);
-    thresholds_out[0] = std::numeric_limits<double>::infinity();
-    // Point i (after the one at +inf). (Captures by value, so that the
-    // sweep keeps the output pointers in registers.)
-    auto write = [=](int64_t i, const auto& row) {
-      fpr_out[i] = rate(static_cast<double>(row.negative), negatives);
-      tpr_out[i] = rate(static_cast<double>(row.positive), positives);
-      thresholds_out[i] = static_cast<double>(row.score);
-    };
-    if (in_place) {
-      points = ranking::write_kept_rows_in_place(table, *kept, 1, n_threads, write,
-                                                 [&](int64_t from, int64_t to, int64_t count) {
-                                                   for (double* column : {fpr_out, tpr_out, thresholds_out}) {
-                                                     std::memmove(column + to, column + from, sizeof(double) * count);
-                                                   }
-                                                 });
-    } else {
-      ranking::write_kept_rows(table, *kept, n_threads, [&](int64_t i, const auto& row) { write(i + 1, row); });
-    }
+    points = curve->write(fpr_out, tpr_out, thresholds_out, n_threads);
   }
   return py::make_tuple(bindings::leading_part(fpr, points), bindings::leading_part(tpr, points),
                         bindings::leading_part(thresholds, points), table.total_positive(), table.total_negative());
@@ -123,21 +70,39 @@ py::object precision_recall_curve_of(const Table& table, bool drop_intermediate,
   {
     py::gil_scoped_release release;
     prefault_columns(points, n_threads, precision_out, recall_out, thresholds_out);
-    // Increasing-threshold order, then the final (precision 1, recall 0).
-    const double positives = static_cast<double>(table.total_positive());
-    precision_out[points] = 1.0;
-    recall_out[points] = 0.0;
-    ranking::write_kept_rows(table, *kept, n_threads, [=](int64_t i, const auto& row) {
-      const int64_t at = points - 1 - i;
-      const double tps = static_cast<double>(row.positive);
-      const double predicted = tps + static_cast<double>(row.negative);
-      precision_out[at] = predicted != 0.0 ? tps / predicted : 0.0;
-      recall_out[at] = positives == 0.0 ? 1.0 : tps / positives;
-      thresholds_out[at] = row.score;
-    });
+    ranking::write_precision_recall_points(table, *kept, precision_out, recall_out, thresholds_out, n_threads);
   }
   return py::make_tuple(precision, recall, thresholds, table.total_positive(), table.total_negative());
 }
+
+// (area, total positive, total negative) as roc_auc_score computes the
+// area: np.trapezoid over roc_curve's points (drop_intermediate), cut at
+// max_fpr when set; NaN unless both totals are positive (the caller then
+// follows scikit-learn on the curve).
+template <class Table>
+py::object sklearn_roc_auc_of(const Table& table, std::optional<double> max_fpr, int n_threads) {
+  double value = std::numeric_limits<double>::quiet_NaN();
+  {
+    py::gil_scoped_release release;
+    if (table.total_positive() > 0 && table.total_negative() > 0) {
+      value = ranking::roc_auc_area(table, max_fpr, n_threads);
+    }
+  }
+  return py::make_tuple(value, table.total_positive(), table.total_negative());
+}
+
+// (average precision, total positive, total negative) as
+// average_precision_score computes it from precision_recall_curve.
+template <class Table>
+py::object sklearn_average_precision_of(const Table& table, int n_threads) {
+  double value;
+  {
+    py::gil_scoped_release release;
+    value = ranking::average_precision_area(table, n_threads);
+  }
+  return py::make_tuple(value, table.total_positive(), table.total_negative());
+}
+
 inline ranking::DecisionMetric decision_metric(const std::string& name) {
   if (name == "fbeta") return ranking::DecisionMetric::f_beta;
   if (name == "youden") return ranking::DecisionMetric::youden;

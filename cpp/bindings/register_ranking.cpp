@@ -90,7 +90,7 @@ py::object roc_auc(const py::array& y_score, const py::array& is_positive, const
                    int check_values) {
   return with_table(
       y_score, is_positive, weight, n_threads,
-      [&](const auto& table) { return bindings::roc_auc_of(table, max_fpr, n_threads); }, check_values);
+      [&](const auto& table) { return bindings::sklearn_roc_auc_of(table, max_fpr, n_threads); }, check_values);
 }
 
 py::object average_precision(const py::array& y_score, const py::array& is_positive,
@@ -98,7 +98,7 @@ py::object average_precision(const py::array& y_score, const py::array& is_posit
                              int check_values) {
   return with_table(
       y_score, is_positive, weight, n_threads,
-      [&](const auto& table) { return bindings::average_precision_of(table, n_threads); }, check_values);
+      [&](const auto& table) { return bindings::sklearn_average_precision_of(table, n_threads); }, check_values);
 }
 
 py::object roc_curve(const py::array& y_score, const py::array& is_positive, const std::optional<py::array>& weight,

@@ -74,13 +74,13 @@ py::object with_state_table(const py::array& scores, const py::array& positive, 
 py::object state_roc_auc(const py::array& scores, const py::array& positive, const py::array& negative,
                          std::optional<double> max_fpr, int n_threads) {
   return with_state_table(scores, positive, negative, n_threads,
-                          [&](const auto& table) { return bindings::roc_auc_of(table, max_fpr, n_threads); });
+                          [&](const auto& table) { return bindings::sklearn_roc_auc_of(table, max_fpr, n_threads); });
 }
 
 py::object state_average_precision(const py::array& scores, const py::array& positive, const py::array& negative,
                                    int n_threads) {
   return with_state_table(scores, positive, negative, n_threads,
-                          [&](const auto& table) { return bindings::average_precision_of(table, n_threads); });
+                          [&](const auto& table) { return bindings::sklearn_average_precision_of(table, n_threads); });
 }
 
 py::object state_roc_curve(const py::array& scores, const py::array& positive, const py::array& negative,

@@ -85,7 +85,12 @@ def one_vs_rest(column_score: ColumnScore, codes: np.ndarray, n_classes: int, y_
     each class against the rest, as for a label indicator."""
     if average != "micro":
         y_score = column_major(y_score)
-    return average_over_labels(column_score, one_hot(codes, n_classes), y_score, average, sample_weight)
+    indicator = one_hot(codes, n_classes)
+    if average == "weighted" and sample_weight is not None:
+        # label_binarize's C order, so that the class weights (column sums
+        # of indicator * weight) are added in scikit-learn's order.
+        indicator = np.ascontiguousarray(indicator)
+    return average_over_labels(column_score, indicator, y_score, average, sample_weight)
 
 
 def one_vs_one(binary_score: BinaryScore, codes: np.ndarray, y_score: np.ndarray, average: Optional[str]) -> float:

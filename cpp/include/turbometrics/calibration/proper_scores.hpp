@@ -13,11 +13,13 @@
 // A 1-D array of positive-class probabilities stands for the two columns
 // (1 - p, p), with 1 - p computed in floating point as scikit-learn does.
 //
-// Determinism: rows are cut into a chunk count that depends only on the
-// number of rows; chunk sums are added in chunk order.
+// Determinism: probability_facts cuts rows into a chunk count that depends
+// only on the number of rows; score_sums adds in NumPy's order
+// (numpy_sum.hpp), so both are independent of the thread count.
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -26,6 +28,7 @@
 
 #include "../isa.hpp"
 #include "../labels/encode.hpp"
+#include "../numpy_sum.hpp"
 #include "../parallel.hpp"
 #include "../stability/log.hpp"
 #include "bin_table.hpp"
@@ -210,86 +213,98 @@ struct ScoreSums {
 
 // Labels: any integer type, encoded against the sorted distinct classes.
 // Every selection by the class is a bit mask (class-dependent branches
-// mispredict on random labels).
+// mispredict on random labels). Writes the losses of rows [begin, end) to
+// `losses` (times the row's weight when weighted), in scikit-learn's float
+// operations: a row's Brier loss is np.sum of its squared differences
+// (NumPy's order), log loss -log(clip(p_y)). Returns whether some label is
+// of no class.
+template <class Label>
+bool row_losses(const ProbRows& p, const char* labels, int64_t label_stride, const labels::LabelEncoder<Label>& encoder,
+                const char* weights, int64_t weight_stride, Score score, double eps, Isa isa, int64_t begin,
+                int64_t end, double* losses) {
+  using detail::keep_or_zero;
+  const int64_t cols = p.cols();
+  constexpr int64_t kBatch = 256;
+  alignas(64) double picked[kBatch];
+  std::vector<double> squares(score == Score::brier && !p.two_column ? cols : 0);
+  bool unknown = false;
+  for (int64_t start = begin; start < end; start += kBatch) {
+    const int64_t count = std::min(kBatch, end - start);
+    double* out = losses + (start - begin);
+    for (int64_t r = 0; r < count; ++r) {
+      const int64_t i = start + r;
+      const int32_t code = encoder.code(labels::load_label<Label>(labels, label_stride, i));
+      unknown |= code < 0;
+      if (p.two_column) {
+        const double x = p.m.at(i, 0), q = 1.0 - x;
+        if (score == Score::brier) {
+          const double d0 = keep_or_zero(1.0, code == 0) - q, d1 = keep_or_zero(1.0, code == 1) - x;
+          const double s0 = d0 * d0, s1 = d1 * d1;  // two products, then one sum (no fused multiply-add)
+          out[r] = s0 + s1;
+        } else {
+          // The true class's probability: 1 - p for class 0, p for class 1.
+          picked[r] = keep_or_zero(q, code == 0) + keep_or_zero(x, code != 0);
+          out[r] = keep_or_zero(1.0, code >= 0);
+        }
+      } else {
+        const char* row = p.m.data + i * p.m.row_stride;
+        if (score == Score::brier) {
+          for (int64_t k = 0; k < cols; ++k) {
+            const double d = keep_or_zero(1.0, k == code) - *reinterpret_cast<const double*>(row + k * p.m.col_stride);
+            squares[k] = d * d;
+          }
+          out[r] = 0.0 + numpy_pairwise_sum(squares.data(), cols);
+        } else {
+          // Only the true class contributes (the one-hot row zeroes the
+          // rest); a label of no class contributes nothing.
+          const int64_t k = code >= 0 ? code : 0;
+          picked[r] = *reinterpret_cast<const double*>(row + k * p.m.col_stride);
+          out[r] = keep_or_zero(1.0, code >= 0);
+        }
+      }
+    }
+    if (score == Score::log) {
+      // np.clip(p, eps, 1 - eps), then the batch's logarithms, vectorised
+      // (fdlibm's log, error below 1 ulp).
+      for (int64_t r = 0; r < count; ++r) {
+        const double v = picked[r];
+        picked[r] = v < eps ? eps : (v > 1.0 - eps ? 1.0 - eps : v);
+      }
+      stability::scaled_neg_log(isa, picked, out, count);
+    }
+    if (weights) {
+      for (int64_t r = 0; r < count; ++r) {
+        out[r] *= *reinterpret_cast<const double*>(weights + (start + r) * weight_stride);
+      }
+    }
+  }
+  return unknown;
+}
+
+// scikit-learn's _average pieces: total = np.sum of the per-row losses
+// (times the weights when weighted), weight = np.sum of the weights (or
+// the row count), both in NumPy's summation order.
 template <class Label>
 ScoreSums score_sums(const ProbRows& p, const char* labels, int64_t label_stride,
                      const labels::LabelEncoder<Label>& encoder, const char* weights, int64_t weight_stride,
                      Score score, double eps, int n_threads) {
-  using detail::keep_or_zero;
   const int64_t n = p.m.rows;
-  const int64_t chunks = score_chunks(n);
-  std::vector<ScoreSums> part(static_cast<size_t>(chunks));
-  const int64_t cols = p.cols();
   const Isa isa = best_isa();
-  parallel_for_dynamic(chunks, n_threads, [&](int64_t c) {
-    const auto [begin, end] = chunk_bounds(n, static_cast<int>(chunks), static_cast<int>(c));
-    constexpr int64_t kBatch = 256;
-    alignas(64) double picked[kBatch];
-    alignas(64) double losses[kBatch];
-    double total = 0.0, weight = 0.0;
-    bool unknown = false;
-    for (int64_t start = begin; start < end; start += kBatch) {
-      const int64_t count = std::min(kBatch, end - start);
-      for (int64_t r = 0; r < count; ++r) {
-        const int64_t i = start + r;
-        const int32_t code = encoder.code(labels::load_label<Label>(labels, label_stride, i));
-        unknown |= code < 0;
-        if (p.two_column) {
-          const double x = p.m.at(i, 0), q = 1.0 - x;
-          if (score == Score::brier) {
-            const double d0 = keep_or_zero(1.0, code == 0) - q, d1 = keep_or_zero(1.0, code == 1) - x;
-            losses[r] = d0 * d0 + d1 * d1;
-          } else {
-            // The true class's probability: 1 - p for class 0, p for class 1.
-            picked[r] = keep_or_zero(q, code == 0) + keep_or_zero(x, code != 0);
-            losses[r] = keep_or_zero(1.0, code >= 0);
-          }
-        } else {
-          const char* row = p.m.data + i * p.m.row_stride;
-          if (score == Score::brier) {
-            double sum = 0.0;
-            for (int64_t k = 0; k < cols; ++k) {
-              const double d = keep_or_zero(1.0, k == code) - *reinterpret_cast<const double*>(row + k * p.m.col_stride);
-              sum += d * d;
-            }
-            losses[r] = sum;
-          } else {
-            // Only the true class contributes (the one-hot row zeroes the
-            // rest); a label of no class contributes nothing.
-            const int64_t k = code >= 0 ? code : 0;
-            picked[r] = *reinterpret_cast<const double*>(row + k * p.m.col_stride);
-            losses[r] = keep_or_zero(1.0, code >= 0);
-          }
-        }
-      }
-      if (score == Score::log) {
-        // np.clip(p, eps, 1 - eps), then the batch's logarithms, vectorised
-        // (fdlibm's log, error below 1 ulp).
-        for (int64_t r = 0; r < count; ++r) {
-          const double v = picked[r];
-          picked[r] = v < eps ? eps : (v > 1.0 - eps ? 1.0 - eps : v);
-        }
-        stability::scaled_neg_log(isa, picked, losses, count);
-      }
-      if (weights) {
-        for (int64_t r = 0; r < count; ++r) {
-          const double w = *reinterpret_cast<const double*>(weights + (start + r) * weight_stride);
-          total += w * losses[r];
-          weight += w;
-        }
-      } else {
-        for (int64_t r = 0; r < count; ++r) total += losses[r];
-        weight += static_cast<double>(count);
-      }
-    }
-    part[c] = ScoreSums{total, weight, unknown};
-  });
+  std::atomic<bool> unknown{false};
   ScoreSums out;
-  for (const auto& s : part) {
-    out.total += s.total;
-    out.weight += s.weight;
-    out.unknown_label = out.unknown_label || s.unknown_label;
+  out.total = numpy_sum(n, n_threads, [&](int64_t begin, int64_t end, double* losses) {
+    if (row_losses(p, labels, label_stride, encoder, weights, weight_stride, score, eps, isa, begin, end, losses)) {
+      unknown.store(true, std::memory_order_relaxed);
+    }
+  });
+  if (weights) {
+    out.weight = numpy_sum(n, n_threads, [&](int64_t begin, int64_t end, double* values) {
+      for (int64_t i = begin; i < end; ++i) values[i - begin] = *reinterpret_cast<const double*>(weights + i * weight_stride);
+    });
+  } else {
+    out.weight = static_cast<double>(n);
   }
+  out.unknown_label = unknown.load();
   return out;
 }
 

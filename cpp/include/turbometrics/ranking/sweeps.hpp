@@ -4,8 +4,10 @@
 // count.
 //
 // Arithmetic mirrors scikit-learn's: rates are cumulative weight divided by
-// the total, and differences are taken between rounded rates, so values agree
-// with scikit-learn to a few ulps and collinear-point decisions agree exactly.
+// the total, and differences are taken between rounded rates, so
+// collinear-point decisions agree exactly. The areas here are exact sums
+// rounded once (the states' range parts, intervals, bootstrap); the
+// in-memory functions' areas, in scikit-learn's order, are in curves.hpp.
 #pragma once
 
 #include <cmath>

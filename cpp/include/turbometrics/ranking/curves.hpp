@@ -1,0 +1,272 @@
+// The ROC and precision-recall curves of a score table as scikit-learn's
+// roc_curve and precision_recall_curve return them, and the areas
+// scikit-learn computes from those arrays, in its float operations and its
+// order (NumPy's pairwise sums), so that they are its bits.
+//
+// * RocPoints writes the ROC curve: the point (0, 0) at +inf, then one
+//   point per kept row (drop_intermediate's rule), rates = cumulative
+//   weight / total.
+// * write_precision_recall_points writes the precision-recall curve by
+//   increasing threshold, then (precision 1, recall 0).
+// * roc_auc_area is auc(fpr, tpr) (np.trapezoid) of that curve, optionally
+//   cut at max_fpr with the interpolated point (_binary_roc_auc_score's
+//   partial area, before McClish's correction), and average_precision_area
+//   -np.sum(np.diff(recall) * precision[:-1]) clipped at 0
+//   (average_precision_score), each from one sweep that writes the terms
+//   (8 bytes a row) without writing the curve.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <optional>
+#include <vector>
+
+#include "../buffer.hpp"
+
+#include "../numpy_sum.hpp"
+#include "sweeps.hpp"
+
+namespace turbometrics::ranking {
+
+// The ROC curve of a table: which rows it keeps, and how its points are
+// written (into caller-provided columns of capacity() values).
+template <class Table>
+class RocPoints {
+ public:
+  RocPoints(const Table& table, bool drop_intermediate, int n_threads)
+      : table_(table), kept_(table, drop_intermediate, RocCorner{}, std::nullopt, n_threads, false) {
+    // When every row of the first blocks is kept (as with continuous
+    // weights) the points are written in place, without a counting sweep;
+    // else (as with unit weights, where runs of one class are collinear)
+    // counted first, so that the outputs have their final size and
+    // nothing has to be moved.
+    in_place_ = kept_.kept_fraction_of_first_rows(int64_t{1} << 16) == 1.0;
+    if (!in_place_) kept_.count_kept(n_threads);
+  }
+
+  // Values each output column must hold (at least the number of points).
+  int64_t capacity() const { return (in_place_ ? table_.row_count() : kept_.size()) + 1; }
+
+  // Writes the points. Rates are NaN when their
+  // total is not positive (scikit-learn's rule). Returns the number of
+  // points.
+  int64_t write(double* fpr, double* tpr, double* thresholds, int n_threads) const {
+    const double positives = static_cast<double>(table_.total_positive());
+    const double negatives = static_cast<double>(table_.total_negative());
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    auto rate = [nan](double value, double total) { return total > 0 ? value / total : nan; };
+    fpr[0] = rate(0.0, negatives);
+    tpr[0] = rate(0.0, positives);
+    thresholds[0] = std::numeric_limits<double>::infinity();
+    // Point i (after the one at +inf). (Captures by value, so that the
+    // sweep keeps the output pointers in registers.)
+    auto write_point = [=](int64_t i, const auto& row) {
+      fpr[i] = rate(static_cast<double>(row.negative), negatives);
+      tpr[i] = rate(static_cast<double>(row.positive), positives);
+      thresholds[i] = static_cast<double>(row.score);
+    };
+    if (!in_place_) {
+      write_kept_rows(table_, kept_, n_threads, [&](int64_t i, const auto& row) { write_point(i + 1, row); });
+      return kept_.size() + 1;
+    }
+    return write_kept_rows_in_place(table_, kept_, 1, n_threads, write_point,
+                                    [&](int64_t from, int64_t to, int64_t count) {
+                                      for (double* column : {fpr, tpr, thresholds}) {
+                                        std::memmove(column + to, column + from, sizeof(double) * count);
+                                      }
+                                    });
+  }
+
+ private:
+  const Table& table_;
+  KeptRows<Table, RocCorner> kept_;
+  bool in_place_ = false;
+};
+
+// Writes the precision-recall curve of the rows `kept` keeps: point
+// kept.size() - 1 - i for kept row i (increasing threshold), then
+// (precision 1, recall 0) at kept.size().
+// Precision is 0 where nothing is predicted positive; with no positive
+// weight recall is 1 (scikit-learn's rules).
+template <class Table, class Score>
+void write_precision_recall_points(const Table& table, const KeptRows<Table, PositiveChangeCorner>& kept,
+                                   double* precision, double* recall, Score* thresholds, int n_threads) {
+  const int64_t points = kept.size();
+  const double positives = static_cast<double>(table.total_positive());
+  precision[points] = 1.0;
+  recall[points] = 0.0;
+  write_kept_rows(table, kept, n_threads, [=](int64_t i, const auto& row) {
+    const int64_t at = points - 1 - i;
+    const double tps = static_cast<double>(row.positive);
+    const double predicted = tps + static_cast<double>(row.negative);
+    precision[at] = predicted != 0.0 ? tps / predicted : 0.0;
+    recall[at] = positives == 0.0 ? 1.0 : tps / positives;
+    thresholds[at] = row.score;
+  });
+}
+
+// np.interp(x, [x0, x1], [y0, y1]) for x0 <= x < x1.
+inline double interpolate(double x, double x0, double x1, double y0, double y1) {
+  if (x0 == x) return y0;
+  const double slope = (y1 - y0) / (x1 - x0);
+  const double y = slope * (x - x0) + y0;
+  if (!std::isnan(y)) return y;
+  const double other = slope * (x - x1) + y1;
+  return std::isnan(other) && y0 == y1 ? y0 : other;
+}
+
+namespace detail {
+
+// Terms written block by block into a buffer of one slot per table row:
+// block b's k-th term at slot entry_row(b) + k, count[b] terms. at(g) is
+// the buffer index of term g (terms numbered across blocks in order).
+struct BlockTerms {
+  Buffer<double> slots;
+  std::vector<int64_t> count, offset;  // offset: terms before block b
+
+  template <class Table>
+  BlockTerms(const Table& table, int n_threads)
+      : slots(make_buffer<double>(std::max<int64_t>(1, table.row_count()))),
+        count(table.block_count(), 0),
+        offset(table.block_count() + 1, 0) {
+    prefault_huge_pages(slots.get(), sizeof(double) * static_cast<size_t>(table.row_count()), n_threads);
+  }
+  void index() {
+    for (size_t b = 0; b < count.size(); ++b) offset[b + 1] = offset[b] + count[b];
+  }
+  int64_t total() const { return offset.back(); }
+  // np.sum of terms [0, n), term `replaced` (if >= 0) replaced by `value`.
+  template <class Table>
+  double sum(const Table& table, int64_t n, int64_t replaced, double value, int n_threads) const {
+    return numpy_sum(n, n_threads, [&](int64_t begin, int64_t end, double* out) {
+      int64_t b = std::upper_bound(offset.begin(), offset.end(), begin) - offset.begin() - 1;
+      for (int64_t g = begin; g < end; ++b) {
+        const int64_t stop = std::min(end, offset[b + 1]);
+        const double* from = slots.get() + table.entry_row(b) + (g - offset[b]);
+        std::memcpy(out + (g - begin), from, sizeof(double) * static_cast<size_t>(stop - g));
+        g = stop;
+      }
+      if (replaced >= begin && replaced < end) out[replaced - begin] = value;
+    });
+  }
+};
+
+}  // namespace detail
+
+// roc_auc_score's area: np.trapezoid(tpr, fpr) over roc_curve's points
+// (drop_intermediate), i.e. np.sum of (fpr[i + 1] - fpr[i]) * (tpr[i + 1] +
+// tpr[i]) / 2.0; with max_fpr, over the points with fpr <= max_fpr and the
+// point (max_fpr, np.interp's tpr), as _binary_roc_auc_score builds it.
+// Both class totals must be positive. One parallel sweep decides the kept
+// points and writes each block's trapezoids but its first (whose left point
+// is in an earlier block: filled in afterwards); then NumPy's sum. NaN
+// when fpr does not increase through max_fpr (negative weights).
+template <class Table>
+double roc_auc_area(const Table& table, std::optional<double> max_fpr, int n_threads) {
+  using TableRow = typename Table::TableRow;
+  const double positives = static_cast<double>(table.total_positive());
+  const double negatives = static_cast<double>(table.total_negative());
+  const KeptRows<Table, RocCorner> kept(table, true, RocCorner{}, std::nullopt, n_threads, false);
+  const int64_t blocks = table.block_count();
+  struct Point {
+    double fpr = 0.0, tpr = 0.0;
+  };
+  auto point_of = [&](const TableRow& row) {
+    return Point{static_cast<double>(row.negative) / negatives, static_cast<double>(row.positive) / positives};
+  };
+  auto trapezoid = [](const Point& a, const Point& b) { return (b.fpr - a.fpr) * (b.tpr + a.tpr) / 2.0; };
+  const double limit = max_fpr.value_or(std::numeric_limits<double>::infinity());
+  detail::BlockTerms terms(table, n_threads);
+  std::vector<Point> first(blocks), last(blocks);
+  std::vector<int64_t> at_most_limit(blocks, 0);  // kept points with fpr <= max_fpr
+  parallel_for_dynamic(blocks, n_threads, [&](int64_t b) {
+    double* out = terms.slots.get() + table.entry_row(b);
+    int64_t k = 0, within = 0;
+    Point previous;
+    // Branch-free over the keep decisions (unpredictable on random data):
+    // every row's trapezoid is written at slot k, which only a kept row
+    // advances, so a dropped row's is overwritten; slot 0 is filled in
+    // below.
+    kept.for_each_row_of_block(b, [&](const TableRow& row, bool keep) {
+      const Point point = point_of(row);
+      if (k == 0) first[b] = point;
+      out[k] = trapezoid(previous, point);
+      within += keep & (point.fpr <= limit);
+      const Point choices[2] = {previous, point};
+      previous = choices[keep];
+      k += keep;
+    });
+    terms.count[b] = k;
+    last[b] = previous;
+    at_most_limit[b] = within;
+  });
+  terms.index();
+  // Each block's first trapezoid, from the last point before it.
+  Point previous{0.0 / negatives, 0.0 / positives};
+  for (int64_t b = 0; b < blocks; ++b) {
+    if (terms.count[b] == 0) continue;
+    terms.slots[table.entry_row(b)] = trapezoid(previous, first[b]);
+    previous = last[b];
+  }
+  if (!max_fpr) return terms.sum(table, terms.total(), -1, 0.0, n_threads);
+  // Points (the one at +inf first) with fpr <= max_fpr: np.searchsorted's
+  // `stop` when fpr increases.
+  int64_t stop = 1;
+  for (int64_t b = 0; b < blocks; ++b) stop += at_most_limit[b];
+  const int64_t points = terms.total() + 1;
+  if (stop >= points) return std::numeric_limits<double>::quiet_NaN();
+  // Points stop - 1 and stop, read back from their terms' blocks.
+  auto kept_point = [&](int64_t index) {
+    if (index == 0) return Point{0.0, 0.0};
+    const int64_t g = index - 1;  // kept row number
+    const int64_t b = std::upper_bound(terms.offset.begin(), terms.offset.end(), g) - terms.offset.begin() - 1;
+    Point found;
+    int64_t k = terms.offset[b];
+    kept.for_each_row_of_block(b, [&](const TableRow& row, bool keep) {
+      if (keep && k++ == g) found = point_of(row);
+    });
+    return found;
+  };
+  const Point left = kept_point(stop - 1), right = kept_point(stop);
+  if (!(left.fpr <= *max_fpr && *max_fpr < right.fpr)) return std::numeric_limits<double>::quiet_NaN();
+  const double tpr_at_max = interpolate(*max_fpr, left.fpr, right.fpr, left.tpr, right.tpr);
+  return terms.sum(table, stop, stop - 1, trapezoid(left, Point{*max_fpr, tpr_at_max}), n_threads);
+}
+
+// average_precision_score's step integral of precision_recall_curve's
+// points: max(0, -np.sum(np.diff(recall) * precision[:-1])) with the
+// arrays by increasing threshold, i.e. -np.sum over rows from the last to
+// the first of (R_{r-1} - R_r) * P_r (R_{-1} = 0; precision 0 where nothing
+// is predicted positive; with no positive weight recall is 1). One
+// parallel sweep writes the terms in that order; then NumPy's sum.
+template <class Table>
+double average_precision_area(const Table& table, int n_threads) {
+  const double positives = static_cast<double>(table.total_positive());
+  const int64_t rows = table.row_count();
+  auto recall_of = [&](double tps) { return positives == 0.0 ? 1.0 : tps / positives; };
+  auto terms = make_buffer<double>(std::max<int64_t>(1, rows));
+  prefault_huge_pages(terms.get(), sizeof(double) * static_cast<size_t>(rows), n_threads);
+  double* const out = terms.get();
+  parallel_for_dynamic(table.block_count(), n_threads, [&](int64_t b) {
+    int64_t r = table.entry_row(b);
+    double previous_recall = r == 0 ? 0.0 : recall_of(static_cast<double>(table.entry_positive(b)));
+    table.for_each_row_of_block(b, [&](const auto& row) {
+      const double tps = static_cast<double>(row.positive);
+      const double predicted = tps + static_cast<double>(row.negative);
+      const double precision = predicted != 0.0 ? tps / predicted : 0.0;
+      const double recall = recall_of(tps);
+      out[rows - 1 - r] = (previous_recall - recall) * precision;
+      previous_recall = recall;
+      ++r;
+    });
+  });
+  const double area = -numpy_sum(rows, n_threads, [&](int64_t begin, int64_t end, double* sum_out) {
+    std::memcpy(sum_out, out + begin, sizeof(double) * static_cast<size_t>(end - begin));
+  });
+  return area > 0.0 ? area : 0.0;
+}
+
+}  // namespace turbometrics::ranking
