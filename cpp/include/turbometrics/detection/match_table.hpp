@@ -11,9 +11,13 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "turbometrics/detection/image_matching.hpp"
+#include "turbometrics/detection/score_order.hpp"
 #include "turbometrics/parallel.hpp"
 
 namespace turbometrics::detection {
@@ -45,6 +49,62 @@ struct MatchTable {
     return (area * n_rows() + row) * n_groups() + group;
   }
 };
+
+// Throws std::invalid_argument, naming the field, unless the table is one a
+// matching could produce (its vectors already have their sizes): blocks
+// that are not present are empty; a block's rows are in detection order
+// (descending_score_key does not decrease); bits are set only below
+// n_thresholds, and no row is both a true and a false positive at one
+// threshold; regular ground truths are non-negative, sum to an int64, and
+// per (area, block, threshold) are at least the true positives (each
+// regular ground truth matches at most one detection). One pass; after it,
+// accumulation reads nothing out of bounds and its recall is at most 1.
+inline void check_match_table(const MatchTable& table) {
+  auto fail = [](const std::string& message) { throw std::invalid_argument(message); };
+  const int64_t A = table.n_area_ranges, B = table.n_blocks, T = table.n_thresholds, G = table.n_groups();
+  int64_t total = 0;
+  for (const int64_t n : table.regular_gts) {
+    if (n < 0) fail("regular_gts must be non-negative");
+    if (__builtin_add_overflow(total, n, &total)) fail("regular_gts sum past the int64 range");
+  }
+  for (int64_t b = 0; b < B; ++b) {
+    const int64_t first = table.row_offsets[b], end = table.row_offsets[b + 1];
+    if (table.present[b] > 1) fail("present must hold 0 or 1");
+    if (!table.present[b]) {
+      if (end != first) fail("row_offsets: a block that is not present has rows");
+      for (int64_t a = 0; a < A; ++a)
+        if (table.regular_gts[a * B + b]) fail("regular_gts: a block that is not present has ground truths");
+    }
+    for (int64_t r = first + 1; r < end; ++r)
+      if (descending_score_key(table.score[r]) < descending_score_key(table.score[r - 1]))
+        fail("score: a block's rows are not in descending score order");
+  }
+  const int64_t last_width = T - 64 * (G - 1);
+  const uint64_t last_mask = last_width >= 64 ? ~uint64_t{0} : (uint64_t{1} << last_width) - 1;
+  std::vector<int64_t> true_positives(static_cast<size_t>(T));
+  for (int64_t a = 0; a < A; ++a) {
+    for (int64_t b = 0; b < B; ++b) {
+      const int64_t first = table.row_offsets[b], end = table.row_offsets[b + 1];
+      if (first == end) continue;
+      std::fill(true_positives.begin(), true_positives.end(), 0);
+      for (int64_t r = first; r < end; ++r) {
+        for (int64_t g = 0; g < G; ++g) {
+          const int64_t at = table.mask_index(a, r, g);
+          const uint64_t tp = table.true_positive[at], fp = table.false_positive[at];
+          const uint64_t valid = g == G - 1 ? last_mask : ~uint64_t{0};
+          if (tp & ~valid) fail("true_positive has bits set at or above the number of IoU thresholds");
+          if (fp & ~valid) fail("false_positive has bits set at or above the number of IoU thresholds");
+          if (tp & fp) fail("true_positive and false_positive: a row is both at one IoU threshold");
+          for (uint64_t bits = tp; bits; bits &= bits - 1) ++true_positives[64 * g + __builtin_ctzll(bits)];
+        }
+      }
+      const int64_t regular = table.regular_gts[a * B + b];
+      for (int64_t t = 0; t < T; ++t)
+        if (true_positives[t] > regular)
+          fail("true_positive: a block has more true positives at an IoU threshold than regular_gts");
+    }
+  }
+}
 
 // The table's shape for these blocks, with every row still unmatched.
 inline MatchTable empty_match_table(const BlockMembers& blocks, const MatchingParams& params) {
