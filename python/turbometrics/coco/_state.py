@@ -90,10 +90,8 @@ def _check_params(params: Any) -> Tuple[int, int, int, int]:
     if not _is_int(use_cats) or use_cats not in (0, 1):
         _refuse("params.useCats", "must be 0 or 1")
     cat_ids = _param(params, "catIds")
-    if not isinstance(cat_ids, (list, tuple)):
-        _refuse("params.catIds", "must be a list")
     if use_cats:
-        _check_ascending("params.catIds", cat_ids)
+        cat_ids = _check_ascending("params.catIds", cat_ids)
     if params.iouType == "keypoints":
         _vector(params, "kpt_oks_sigmas")
     return n_thresholds, len(area_ranges), len(cat_ids) if use_cats else 1, max(max_dets, default=0)

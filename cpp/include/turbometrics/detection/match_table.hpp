@@ -79,29 +79,42 @@ inline void check_match_table(const MatchTable& table) {
       if (descending_score_key(table.score[r]) < descending_score_key(table.score[r - 1]))
         fail("score: a block's rows are not in descending score order");
   }
-  const int64_t last_width = T - 64 * (G - 1);
-  const uint64_t last_mask = last_width >= 64 ? ~uint64_t{0} : (uint64_t{1} << last_width) - 1;
+  const int64_t rows = table.n_rows(), last_width = T - 64 * (G - 1);
+  const uint64_t beyond = last_width >= 64 ? 0 : ~((uint64_t{1} << last_width) - 1);  // bits past T
+  const uint64_t* tp = table.true_positive.data();
+  const uint64_t* fp = table.false_positive.data();
+  uint64_t tp_beyond = 0, fp_beyond = 0, both = 0;
+  for (int64_t w = 0; w < A * rows * G; ++w) both |= tp[w] & fp[w];
+  for (int64_t w = G - 1; w < A * rows * G; w += G) {
+    tp_beyond |= tp[w] & beyond;
+    fp_beyond |= fp[w] & beyond;
+  }
+  if (tp_beyond) fail("true_positive has bits set at or above the number of IoU thresholds");
+  if (fp_beyond) fail("false_positive has bits set at or above the number of IoU thresholds");
+  if (both) fail("true_positive and false_positive: a row is both at one IoU threshold");
+  // a row is a true positive at most once per threshold, so only blocks
+  // with more rows than regular ground truths need counting
   std::vector<int64_t> true_positives(static_cast<size_t>(T));
   for (int64_t a = 0; a < A; ++a) {
     for (int64_t b = 0; b < B; ++b) {
       const int64_t first = table.row_offsets[b], end = table.row_offsets[b + 1];
-      if (first == end) continue;
-      std::fill(true_positives.begin(), true_positives.end(), 0);
-      for (int64_t r = first; r < end; ++r) {
-        for (int64_t g = 0; g < G; ++g) {
-          const int64_t at = table.mask_index(a, r, g);
-          const uint64_t tp = table.true_positive[at], fp = table.false_positive[at];
-          const uint64_t valid = g == G - 1 ? last_mask : ~uint64_t{0};
-          if (tp & ~valid) fail("true_positive has bits set at or above the number of IoU thresholds");
-          if (fp & ~valid) fail("false_positive has bits set at or above the number of IoU thresholds");
-          if (tp & fp) fail("true_positive and false_positive: a row is both at one IoU threshold");
-          for (uint64_t bits = tp; bits; bits &= bits - 1) ++true_positives[64 * g + __builtin_ctzll(bits)];
-        }
-      }
       const int64_t regular = table.regular_gts[a * B + b];
-      for (int64_t t = 0; t < T; ++t)
-        if (true_positives[t] > regular)
-          fail("true_positive: a block has more true positives at an IoU threshold than regular_gts");
+      if (end - first <= regular) continue;
+      const uint64_t* block = tp + (a * rows + first) * G;
+      const int64_t n_words = (end - first) * G;
+      uint64_t any = 0;
+      for (int64_t w = 0; w < n_words; ++w) any |= block[w];
+      if (!any) continue;
+      bool more = regular == 0;
+      if (!more) {
+        std::fill(true_positives.begin(), true_positives.end(), 0);
+        for (int64_t w = 0; w < n_words; w += G)
+          for (int64_t g = 0; g < G; ++g)
+            for (uint64_t bits = block[w + g]; bits; bits &= bits - 1)
+              ++true_positives[64 * g + __builtin_ctzll(bits)];
+        for (int64_t t = 0; t < T; ++t) more |= true_positives[t] > regular;
+      }
+      if (more) fail("true_positive: a block has more true positives at an IoU threshold than regular_gts");
     }
   }
 }
