@@ -478,3 +478,20 @@ def test_fuzz_parameters(kind, name, value):
     accepted_or_refused(lambda: DetectionState.from_arrays(p, state.image_ids, **state.arrays()))
     tampered = bypass(state, params=p)
     accepted_or_refused(lambda: pickle.loads(pickle.dumps(tampered)))
+
+
+def test_keypoint_state_bytes_keep_the_sigmas():
+    from coco_helpers import fixture
+
+    gt = COCO()
+    gt.dataset = fixture("keypoints_gt.json")
+    quiet(gt.createIndex)
+    dt = quiet(lambda: gt.loadRes(fixture("keypoints_dt.json")))
+    ids = gt.getImgIds()
+    first, second = (quiet(lambda: DetectionState.from_coco(gt, dt, "keypoints", imgIds=part))
+                     for part in (ids[::2], ids[1::2]))
+    restored = DetectionState.from_bytes(first.to_bytes())
+    assert np.array_equal(restored.params.kpt_oks_sigmas, first.params.kpt_oks_sigmas)
+    whole, merged = first + second, restored + second  # equal parameters, so they merge
+    for key in ("precision", "recall", "scores"):
+        assert np.array_equal(merged.accumulate()[key], whole.accumulate()[key])
