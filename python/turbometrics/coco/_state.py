@@ -197,7 +197,8 @@ class DetectionState:
     :meth:`accumulate` and :meth:`summarize`: ``eval`` arrays and ``stats``
     are bit-identical to one ``COCOeval`` over all the images. States are
     picklable (versioned; with pickle protocol 5 the arrays travel as
-    out-of-band buffers without copies).
+    out-of-band buffers without copies) and convert to bytes that hold no
+    pickle (:meth:`to_bytes`, :meth:`from_bytes`).
 
     Memory is O(kept detections x area ranges): per detection its score
     and two bit masks per area range (true and false positive per IoU
