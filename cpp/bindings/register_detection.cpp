@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -85,6 +86,10 @@ void accumulate_table(const MatchTable& table, Array<int64_t> k_rows, Array<int6
   check(k_rows);
   check(a_rows);
   check(i_rows);
+  // a cell's entries name distinct (area, block) pairs, so its regular
+  // ground truths sum within the table's total
+  for (int64_t i = 1; i < i_rows.size(); ++i)
+    if (i_rows.data()[i] <= i_rows.data()[i - 1]) throw std::invalid_argument("i_rows must increase");
   if (layout.n_categories && layout.n_areas && layout.n_entries) {
     // the largest evalImgs index any cell reads
     const int64_t k = *std::max_element(k_rows.data(), k_rows.data() + k_rows.size());
@@ -99,6 +104,9 @@ void accumulate_table(const MatchTable& table, Array<int64_t> k_rows, Array<int6
       layout.out_T < table.n_thresholds || layout.n_categories > layout.out_K ||
       layout.n_areas > layout.out_A || layout.n_max_detections > layout.out_M)
     throw std::invalid_argument("accumulation outputs have the wrong shape");
+  // nothing to write; otherwise the recall output holds at least the
+  // table's thresholds, which bounds the kernel's per-threshold buffers
+  if (!layout.n_categories || !layout.n_areas || !layout.n_max_detections) return;
   double* p = precision.mutable_data();
   double* r = recall.mutable_data();
   double* s = scores.mutable_data();
@@ -142,7 +150,8 @@ std::shared_ptr<MatchTable> table_from_arrays(int64_t n_thresholds, Array<int64_
                                               Array<double> score, Array<uint64_t> true_positive,
                                               Array<uint64_t> false_positive, Array<int64_t> regular_gts) {
   auto table = std::make_shared<MatchTable>();
-  if (n_thresholds < 0 || row_offsets.size() < 1 || regular_gts.ndim() != 2)
+  if (n_thresholds < 0 || n_thresholds > std::numeric_limits<int64_t>::max() - 63 || row_offsets.size() < 1 ||
+      regular_gts.ndim() != 2)
     throw std::invalid_argument("malformed match table");
   table->n_thresholds = n_thresholds;
   table->n_blocks = row_offsets.size() - 1;
@@ -155,9 +164,13 @@ std::shared_ptr<MatchTable> table_from_arrays(int64_t n_thresholds, Array<int64_
   const int64_t rows = table->n_rows(), G = table->n_groups();
   table->present = from_array(present, B, "present");
   table->score = from_array(score, rows, "score");
-  table->true_positive = from_array(true_positive, A * rows * G, "true_positive");
-  table->false_positive = from_array(false_positive, A * rows * G, "false_positive");
+  int64_t masks = 0;
+  if (__builtin_mul_overflow(A, rows, &masks) || __builtin_mul_overflow(masks, G, &masks))
+    throw std::invalid_argument("true_positive has the wrong size");
+  table->true_positive = from_array(true_positive, masks, "true_positive");
+  table->false_positive = from_array(false_positive, masks, "false_positive");
   table->regular_gts = from_array(regular_gts, A * B, "regular_gts");
+  check_match_table(*table);
   return table;
 }
 

@@ -11,9 +11,13 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "turbometrics/detection/image_matching.hpp"
+#include "turbometrics/detection/score_order.hpp"
 #include "turbometrics/parallel.hpp"
 
 namespace turbometrics::detection {
@@ -45,6 +49,75 @@ struct MatchTable {
     return (area * n_rows() + row) * n_groups() + group;
   }
 };
+
+// Throws std::invalid_argument, naming the field, unless the table is one a
+// matching could produce (its vectors already have their sizes): blocks
+// that are not present are empty; a block's rows are in detection order
+// (descending_score_key does not decrease); bits are set only below
+// n_thresholds, and no row is both a true and a false positive at one
+// threshold; regular ground truths are non-negative, sum to an int64, and
+// per (area, block, threshold) are at least the true positives (each
+// regular ground truth matches at most one detection). One pass; after it,
+// accumulation reads nothing out of bounds and its recall is at most 1.
+inline void check_match_table(const MatchTable& table) {
+  auto fail = [](const std::string& message) { throw std::invalid_argument(message); };
+  const int64_t A = table.n_area_ranges, B = table.n_blocks, T = table.n_thresholds, G = table.n_groups();
+  int64_t total = 0;
+  for (const int64_t n : table.regular_gts) {
+    if (n < 0) fail("regular_gts must be non-negative");
+    if (__builtin_add_overflow(total, n, &total)) fail("regular_gts sum past the int64 range");
+  }
+  for (int64_t b = 0; b < B; ++b) {
+    const int64_t first = table.row_offsets[b], end = table.row_offsets[b + 1];
+    if (table.present[b] > 1) fail("present must hold 0 or 1");
+    if (!table.present[b]) {
+      if (end != first) fail("row_offsets: a block that is not present has rows");
+      for (int64_t a = 0; a < A; ++a)
+        if (table.regular_gts[a * B + b]) fail("regular_gts: a block that is not present has ground truths");
+    }
+    for (int64_t r = first + 1; r < end; ++r)
+      if (descending_score_key(table.score[r]) < descending_score_key(table.score[r - 1]))
+        fail("score: a block's rows are not in descending score order");
+  }
+  const int64_t rows = table.n_rows(), last_width = T - 64 * (G - 1);
+  const uint64_t beyond = last_width >= 64 ? 0 : ~((uint64_t{1} << last_width) - 1);  // bits past T
+  const uint64_t* tp = table.true_positive.data();
+  const uint64_t* fp = table.false_positive.data();
+  uint64_t tp_beyond = 0, fp_beyond = 0, both = 0;
+  for (int64_t w = 0; w < A * rows * G; ++w) both |= tp[w] & fp[w];
+  for (int64_t w = G - 1; w < A * rows * G; w += G) {
+    tp_beyond |= tp[w] & beyond;
+    fp_beyond |= fp[w] & beyond;
+  }
+  if (tp_beyond) fail("true_positive has bits set at or above the number of IoU thresholds");
+  if (fp_beyond) fail("false_positive has bits set at or above the number of IoU thresholds");
+  if (both) fail("true_positive and false_positive: a row is both at one IoU threshold");
+  // a row is a true positive at most once per threshold, so only blocks
+  // with more rows than regular ground truths need counting
+  std::vector<int64_t> true_positives(static_cast<size_t>(T));
+  for (int64_t a = 0; a < A; ++a) {
+    for (int64_t b = 0; b < B; ++b) {
+      const int64_t first = table.row_offsets[b], end = table.row_offsets[b + 1];
+      const int64_t regular = table.regular_gts[a * B + b];
+      if (end - first <= regular) continue;
+      const uint64_t* block = tp + (a * rows + first) * G;
+      const int64_t n_words = (end - first) * G;
+      uint64_t any = 0;
+      for (int64_t w = 0; w < n_words; ++w) any |= block[w];
+      if (!any) continue;
+      bool more = regular == 0;
+      if (!more) {
+        std::fill(true_positives.begin(), true_positives.end(), 0);
+        for (int64_t w = 0; w < n_words; w += G)
+          for (int64_t g = 0; g < G; ++g)
+            for (uint64_t bits = block[w + g]; bits; bits &= bits - 1)
+              ++true_positives[64 * g + __builtin_ctzll(bits)];
+        for (int64_t t = 0; t < T; ++t) more |= true_positives[t] > regular;
+      }
+      if (more) fail("true_positive: a block has more true positives at an IoU threshold than regular_gts");
+    }
+  }
+}
 
 // The table's shape for these blocks, with every row still unmatched.
 inline MatchTable empty_match_table(const BlockMembers& blocks, const MatchingParams& params) {
