@@ -28,7 +28,7 @@ and 1e-13 (absolute) to cover floating-point rounding.
 from __future__ import annotations
 
 import math
-from typing import Any, NamedTuple, Optional, Tuple
+from typing import Any, Dict, NamedTuple, Optional, Tuple
 
 import numpy as np
 
@@ -38,9 +38,21 @@ from .._binary_input import prepare_binary
 from .._ranking import average_precision_score, roc_auc_score
 from .._threads import resolve_threads, threads_for
 from .._validation import ALL_ZERO_WEIGHTS, as_array, column_or_1d, num_samples, type_of_target
-from ._mergeable import ClassWeights, check_mergeable, check_version, merged_pos_label
+from ._mergeable import (
+    ClassWeights,
+    Serialisable,
+    check_counts_or_weights,
+    check_keys,
+    check_mergeable,
+    merged_pos_label,
+    part_array,
+    part_bool,
+    part_choice,
+    part_int,
+    part_label,
+)
 
-_VERSION = 1
+_PARTS = ("n_bins", "strategy", "range", "pos_label", "positive", "negative", "has_positive", "has_negative")
 _STRATEGIES = ("bits", "uniform")
 _MAX_BITS = 24
 _EXACT_SUM_COUNTS = 64  # bins with at most this many positives get the exact lower sum
@@ -55,7 +67,7 @@ class BinnedValue(NamedTuple):
     max_error: float
 
 
-class BinnedRankingState(ClassWeights):
+class BinnedRankingState(ClassWeights, Serialisable):
     """Per-bin positive and negative weight of binary ranking data.
 
     Parameters
@@ -265,22 +277,53 @@ class BinnedRankingState(ClassWeights):
         return (np.ascontiguousarray(self._positive[occupied][::-1]),
                 np.ascontiguousarray(self._negative[occupied][::-1]))
 
-    # -- pickling ----------------------------------------------------------------------------
-    def __getstate__(self) -> dict:
-        return {"version": _VERSION, "n_bins": self.n_bins, "strategy": self.strategy, "range": self.range,
-                "pos_label": self.pos_label, "positive": self._positive, "negative": self._negative,
-                "has_positive": self._has_positive, "has_negative": self._has_negative}
+    # -- serialisation ---------------------------------------------------------------------
+    def _parts(self) -> Dict[str, Any]:
+        """The state's parts (see :class:`Serialisable`)."""
+        return {"n_bins": self.n_bins, "strategy": self.strategy,
+                "range": None if self.range is None else list(self.range), "pos_label": self.pos_label,
+                "positive": self._positive, "negative": self._negative, "has_positive": self._has_positive,
+                "has_negative": self._has_negative}
 
-    def __setstate__(self, state: dict) -> None:
-        check_version(state, "BinnedRankingState", _VERSION)
-        self.__init__(state["n_bins"], strategy=state["strategy"], range=state["range"],
-                      pos_label=state["pos_label"])
-        self._positive, self._negative = state["positive"], state["negative"]
-        self._has_positive, self._has_negative = state["has_positive"], state["has_negative"]
+    @classmethod
+    def _from_parts(cls, parts: Dict[str, Any]) -> "BinnedRankingState":
+        """The state of validated parts: bins as the constructor checks
+        them; ``positive`` and ``negative`` of ``n_bins`` rows, both int64
+        counts (non-negative, totalling < 2**62) or both finite float64
+        weights; ``has_positive`` / ``has_negative`` true where a bin holds
+        weight of the class (and, counts, only there)."""
+        check_keys("BinnedRankingState", parts, _PARTS)
+        bins = _part_range(parts)
+        state = cls(part_int(parts, "n_bins", low=1), strategy=part_choice(parts, "strategy", _STRATEGIES),
+                    range=bins, pos_label=part_label(parts))
+        positive, negative = part_array(parts, "positive", "if", 1), part_array(parts, "negative", "if", 1)
+        if positive.dtype != negative.dtype or positive.shape != (state.n_bins,) or negative.shape != (state.n_bins,):
+            raise ValueError(f"positive and negative must be of one dtype, with n_bins = {state.n_bins} rows")
+        check_counts_or_weights("positive", positive)
+        check_counts_or_weights("negative", negative)
+        state._positive, state._negative = positive, negative
+        for name, weights in (("has_positive", positive), ("has_negative", negative)):
+            has, nonzero = part_bool(parts, name), bool(np.any(weights != 0))
+            if (nonzero and not has) or (has != nonzero and not state.weighted):
+                raise ValueError(f"{name} disagrees with the bins")
+            setattr(state, "_" + name, has)
+        return state
 
     def __repr__(self) -> str:
         return (f"BinnedRankingState(n_bins={self.n_bins}, strategy={self.strategy!r}, range={self.range!r}, "
                 f"positive={self._positive.sum()}, negative={self._negative.sum()})")
+
+
+def _part_range(parts: Dict[str, Any]) -> Optional[Tuple[float, float]]:
+    """The ``range`` part: None or two real numbers."""
+    value = parts["range"]
+    if value is None:
+        return None
+    if not isinstance(value, (list, tuple)) or len(value) != 2 or not all(
+            isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, (bool, np.bool_))
+            for x in value):
+        raise ValueError(f"range must be None or two numbers, got {value!r}")
+    return float(value[0]), float(value[1])
 
 
 def _widened(bound: float) -> float:
