@@ -173,8 +173,7 @@ class BinnedRankingState(ClassWeights, Serialisable):
             self._promote()
         # One counting pass: sample i goes to cell 2 * bin + is_positive.
         cells = np.bincount(self.bins_of(data.scores) * 2 + is_positive, data.weights, minlength=2 * self.n_bins)
-        self._positive = self._positive + cells[1::2]
-        self._negative = self._negative + cells[0::2]
+        self._positive, self._negative = _finite_sums(self._positive, cells[1::2], self._negative, cells[0::2])
         positives = int(np.count_nonzero(is_positive))
         self._has_positive |= positives > 0
         self._has_negative |= positives < is_positive.shape[0]
@@ -206,8 +205,8 @@ class BinnedRankingState(ClassWeights, Serialisable):
         check_mergeable(self, other, ("n_bins", "strategy", "range"))
         result = BinnedRankingState(self.n_bins, strategy=self.strategy, range=self.range,
                                     pos_label=merged_pos_label(self.pos_label, other.pos_label))
-        result._positive = self._positive + other._positive
-        result._negative = self._negative + other._negative
+        result._positive, result._negative = _finite_sums(self._positive, other._positive, self._negative,
+                                                          other._negative)
         result._has_positive = self._has_positive or other._has_positive
         result._has_negative = self._has_negative or other._has_negative
         return result
@@ -223,6 +222,8 @@ class BinnedRankingState(ClassWeights, Serialisable):
             one_class = np.array([1] if self._has_positive else [0])
             return BinnedValue(roc_auc_score(one_class, np.zeros(1)), math.nan)
         positive, negative = self._descending()
+        if self.weighted:  # the AUC does not change when a class's weights are scaled
+            positive, negative = _scaled(positive, positive, -31), _scaled(negative, negative, -31)
         total_positive, total_negative = float(positive.sum()), float(negative.sum())
         if not (total_positive > 0 and total_negative > 0):
             return BinnedValue(math.nan, math.nan)
@@ -240,6 +241,9 @@ class BinnedRankingState(ClassWeights, Serialisable):
         self._check_some_weight()
         positive, negative = self._descending()
         positive, negative = positive.astype(np.float64), negative.astype(np.float64)
+        if self.weighted:  # nor the average precision when all weights are
+            both = np.concatenate([positive, negative])
+            positive, negative = _scaled(positive, both, 480), _scaled(negative, both, 480)
         if (positive < 0).any() or (negative < 0).any():
             raise ValueError("the average precision bound needs non-negative weights")
         total_positive = float(positive.sum())
@@ -253,6 +257,9 @@ class BinnedRankingState(ClassWeights, Serialisable):
             entering = before_positive + before_negative + negative
             lower = np.where(entering > 0,
                              positive - (before_negative + negative) * np.log1p(positive / entering), positive)
+        if np.any((positive > 0) & (upper == 0)):
+            raise ValueError("the average precision bound of these weights underflows float64: some positive "
+                             "weight is below about 2**-1000 times the largest weight")
         if not self.weighted:
             # Counts: the k-th positive's precision is at least
             # (T + k) / (T + F + neg + k); summed exactly for small bins.
@@ -324,6 +331,29 @@ def _part_range(parts: Dict[str, Any]) -> Optional[Tuple[float, float]]:
             for x in value):
         raise ValueError(f"range must be None or two numbers, got {value!r}")
     return float(value[0]), float(value[1])
+
+
+def _finite_sums(positive: np.ndarray, more_positive: np.ndarray, negative: np.ndarray,
+                 more_negative: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+    """The per-bin sums; ValueError if a float64 sum overflows."""
+    with np.errstate(over="ignore"):
+        positive, negative = positive + more_positive, negative + more_negative
+    if positive.dtype.kind == "f" and not (np.isfinite(positive).all() and np.isfinite(negative).all()):
+        raise ValueError("a bin's weight overflows float64 (weights sum past 1.8e308)")
+    return positive, negative
+
+
+def _scaled(weights: np.ndarray, among: np.ndarray, exponent: int) -> np.ndarray:
+    """``weights`` times the power of two that brings the largest magnitude
+    ``among`` to [2**exponent, 2**(exponent + 1)): exact but for weights
+    below 2**-1000 times the largest, so metrics of ratios of the weights
+    are unchanged, and sums of up to 2**24 bins (and, from exponent 480,
+    products of two weights) neither overflow nor underflow for weights
+    of 1e308 or 5e-324."""
+    largest = float(np.abs(among).max()) if among.size else 0.0
+    if largest == 0.0:
+        return weights
+    return np.ldexp(weights, exponent + 1 - math.frexp(largest)[1])
 
 
 def _widened(bound: float) -> float:

@@ -55,6 +55,11 @@ def _to_limbs(values: List[int]) -> np.ndarray:
     return np.frombuffer(data, dtype="<u8").reshape(len(values), _LIMBS).copy()
 
 
+def _times_power_of_two(value: int, exponent: int) -> float:
+    """``value * 2**exponent`` correctly rounded to a float."""
+    return value / (1 << -exponent) if exponent < 0 else float(value << exponent)
+
+
 def _check_bins(weight: List[int], confidence: List[int], correct: List[int], n: int, weighted: bool) -> None:
     """Per bin 0 <= confidence, correct <= weight, and the weight finite as
     a float; unweighted, whole counts adding up to ``n``."""
@@ -218,12 +223,34 @@ class CalibrationState(CountedSamples, Serialisable):
         """The bin table, shape (1, n_bins, 3): weight, sum of weighted
         confidence, sum of weighted correctness, each rounded once from its
         exact sum."""
+        if self._total_weight() >= _LARGEST:
+            raise ValueError("the bin weights exceed the float64 range (the metrics rescale them; the table "
+                             "cannot)")
+        return self._rounded_table(_SCALE_BITS)
+
+    def _rounded_table(self, scale_bits: int) -> np.ndarray:
+        """The table of the exact sums times 2**-scale_bits, each rounded once."""
+        columns = [[_times_power_of_two(value, -scale_bits) for value in sums]
+                   for sums in (self._weight, self._confidence, self._correct)]
+        return np.array(columns, dtype=np.float64).T.reshape(1, self.n_bins, 3)
+
+    def _metric_table(self) -> np.ndarray:
+        """:meth:`table` times the power of two that brings the total weight
+        to [2**511, 2**512): the metrics depend only on ratios of the sums,
+        which this exact scaling keeps (so they equal those of the table
+        wherever it is in range), and the weights of 1e308 or 5e-324 neither
+        overflow nor lose their digits."""
+        return self._rounded_table(self._total_weight().bit_length() - 512)
+
+    def _total_weight(self) -> int:
+        """The exact total weight; scikit-learn's errors for no sample or
+        all weights zero."""
         if self._n == 0:
             raise ValueError(_EMPTY)
-        if not any(self._weight):  # weights are non-negative: some is nonzero iff a bin's is
+        total = sum(self._weight)
+        if total == 0:  # weights are non-negative: the total is zero iff every bin's is
             raise ValueError(ALL_ZERO_WEIGHTS)
-        columns = [[value / _ONE for value in sums] for sums in (self._weight, self._confidence, self._correct)]
-        return np.array(columns, dtype=np.float64).T.reshape(1, self.n_bins, 3)
+        return total
 
     def bin_weight(self) -> np.ndarray:
         """Per-bin weight: int64 sample counts when unweighted, else float64."""
@@ -233,15 +260,15 @@ class CalibrationState(CountedSamples, Serialisable):
 
     def ece(self) -> float:
         """Expected calibration error: ``calibration_error(norm="l1")``."""
-        return error_from_table(self.table(), "l1")
+        return error_from_table(self._metric_table(), "l1")
 
     def mce(self) -> float:
         """Maximum calibration error: ``calibration_error(norm="max")``."""
-        return error_from_table(self.table(), "max")
+        return error_from_table(self._metric_table(), "max")
 
     def rmsce(self) -> float:
         """Root-mean-square calibration error: ``calibration_error(norm="l2")``."""
-        return error_from_table(self.table(), "l2")
+        return error_from_table(self._metric_table(), "l2")
 
     def reliability_diagram(self) -> ReliabilityDiagram:
         """As :func:`turbometrics.reliability_diagram` (uniform bins)."""
