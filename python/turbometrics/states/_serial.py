@@ -49,8 +49,8 @@ def dump_state(kind: str, version: int, fields: Mapping[str, Any], arrays: Mappi
     """
     header = {"format": FORMAT, "format_version": FORMAT_VERSION, "kind": kind, "version": version,
               "fields": dict(fields)}
-    members: Dict[str, np.ndarray] = {_HEADER: np.frombuffer(json.dumps(header, default=_json_default, sort_keys=True).encode(),
-                                                             dtype=np.uint8)}
+    text = json.dumps(header, default=_json_default, sort_keys=True)
+    members: Dict[str, np.ndarray] = {_HEADER: np.frombuffer(text.encode(), dtype=np.uint8)}
     for name, array in sorted(arrays.items()):
         array = np.asarray(array)
         if array.dtype.hasobject:

@@ -577,8 +577,9 @@ def _check_indicator_layout(state: ConfusionState, parts: Dict[str, Any]) -> Non
             raise ValueError(f"_group_keys must have tp <= predicted, true and _group_count add up to _n = {state._n}")
         if np.any(sums[2] > np.minimum(sums[0], sums[1])) and not state._weighted:
             raise ValueError("_sums: true positives above the true or predicted count of a column")
+        column_sums = sums.sum(axis=1)
         if not state._weighted and (not isinstance(state._exact, int) or not 0 <= state._exact <= state._n or any(
-                int(np.dot(count, part)) != int(column) for part, column in zip((true, predicted, tp), sums.sum(axis=1)))):
+                int(np.dot(count, part)) != int(total) for part, total in zip((true, predicted, tp), column_sums))):
             raise ValueError("_sums and _exact disagree with the sample groups")
     state._width, state._sums = width, sums
     state._groups = SampleGroups(keys, width, count, weight)
