@@ -138,9 +138,11 @@ def check_metrics(state):
                 y, p, w = np.repeat(labels[true], counts), np.repeat(labels[pred], counts), None
             if y.size:
                 assert _quiet(state.accuracy) == pytest.approx(_quiet(tm.accuracy_score, y, p, sample_weight=w))
-        for metric in (state.accuracy, lambda: state.f1(average="macro")):
-            value = _quiet(metric)
-            assert isinstance(value, tuple) or -1e-9 <= value <= 1 + 1e-9
+        weights = [state._table, state._sums] + ([state._groups.weight] if state._groups.weight is not None else [])
+        if all(np.all(w >= 0) for w in weights):  # negative weights are allowed, and give such numbers
+            for metric in (state.accuracy, lambda: state.f1(average="macro")):
+                value = _quiet(metric)
+                assert isinstance(value, tuple) or -1e-9 <= value <= 1 + 1e-9
     else:
         for metric in (state.ece, state.mce, state.rmsce):
             value = _quiet(metric)

@@ -542,6 +542,8 @@ def _check_labels_layout(state: ConfusionState, parts: Dict[str, Any]) -> None:
                                     or int(table.sum()) != state._n):
             raise ValueError(f"the counts of an unweighted state must add up to _n = {state._n} and occur "
                              "exactly for the labels observed")
+        if abs(float(table.sum()) - float(state._total)) > 1e-9 * float(np.abs(table).sum()):
+            raise ValueError(f"_total {state._total!r} disagrees with the table")
     state._labels, state._table, state._observed, state._seen_true = labels, table, observed, seen_true
 
 
@@ -577,9 +579,16 @@ def _check_indicator_layout(state: ConfusionState, parts: Dict[str, Any]) -> Non
             raise ValueError(f"_group_keys must have tp <= predicted, true and _group_count add up to _n = {state._n}")
         if np.any(sums[2] > np.minimum(sums[0], sums[1])) and not state._weighted:
             raise ValueError("_sums: true positives above the true or predicted count of a column")
-        column_sums = sums.sum(axis=1)
-        if not state._weighted and (not isinstance(state._exact, int) or not 0 <= state._exact <= state._n or any(
-                int(np.dot(count, part)) != int(total) for part, total in zip((true, predicted, tp), column_sums))):
-            raise ValueError("_sums and _exact disagree with the sample groups")
+        # A row is predicted exactly iff tp == predicted == true.
+        group = count if weight is None else weight
+        exact = (tp == predicted) & (tp == true)
+        expected = [group[exact].sum(), group.sum()] + [np.dot(group, part) for part in (true, predicted, tp)]
+        found = [state._exact, state._total] + list(sums.sum(axis=1))
+        if not state._weighted and (not isinstance(state._exact, int) or any(
+                int(a) != int(b) for a, b in zip(found, expected))):
+            raise ValueError("_sums, _exact and _total disagree with the sample groups")
+        scale = float(np.abs(group).sum())
+        if state._weighted and any(abs(float(a) - float(b)) > 1e-9 * scale for a, b in zip(found, expected)):
+            raise ValueError("_sums, _exact and _total disagree with the sample groups")
     state._width, state._sums = width, sums
     state._groups = SampleGroups(keys, width, count, weight)
