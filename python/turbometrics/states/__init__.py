@@ -2,9 +2,11 @@
 
 Each state is built from arrays (``S.from_arrays``), grows in place
 (``s.update``, returning the state), merges with another state of the same
-parameters (``s.merge(other)``, ``s + other``, ``sum(states)``) and pickles
-(versioned; arrays as out-of-band buffers with pickle protocol 5). Results
-equal the in-memory functions on the concatenated data.
+parameters (``s.merge(other)``, ``s + other``, ``sum(states)``), pickles
+(versioned; arrays as out-of-band buffers with pickle protocol 5) and
+serialises safely (``s.to_bytes()`` / ``S.from_bytes(data)``: arrays and
+JSON, nothing unpickled); both validate what they load. Results equal the
+in-memory functions on the concatenated data.
 """
 
 from .. import _core

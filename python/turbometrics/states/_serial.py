@@ -49,15 +49,26 @@ def dump_state(kind: str, version: int, fields: Mapping[str, Any], arrays: Mappi
     """
     header = {"format": FORMAT, "format_version": FORMAT_VERSION, "kind": kind, "version": version,
               "fields": dict(fields)}
-    members: Dict[str, np.ndarray] = {_HEADER: np.frombuffer(json.dumps(header, default=_json_default).encode(),
-                                                             dtype=np.uint8)}
-    for name, array in arrays.items():
+    text = json.dumps(header, default=_json_default, sort_keys=True)
+    members: Dict[str, np.ndarray] = {_HEADER: np.frombuffer(text.encode(), dtype=np.uint8)}
+    for name, array in sorted(arrays.items()):
         array = np.asarray(array)
         if array.dtype.hasobject:
             raise TypeError(f"state array {name!r} has object dtype and cannot be serialised")
         members[name] = array
+    return _npz(members)
+
+
+def _npz(members: Mapping[str, np.ndarray]) -> bytes:
+    """The ``.npz`` archive of ``members`` (what ``np.savez`` writes, with
+    every entry dated 1980-01-01 so that one state always gives the same
+    bytes)."""
     buffer = io.BytesIO()
-    np.savez(buffer, **members)
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_STORED) as archive:
+        for name, array in members.items():
+            with archive.open(zipfile.ZipInfo(name + ".npy", date_time=(1980, 1, 1, 0, 0, 0)), "w",
+                              force_zip64=True) as member:
+                np.lib.format.write_array(member, np.asanyarray(array), allow_pickle=False)
     return buffer.getvalue()
 
 

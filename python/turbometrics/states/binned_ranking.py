@@ -28,7 +28,7 @@ and 1e-13 (absolute) to cover floating-point rounding.
 from __future__ import annotations
 
 import math
-from typing import Any, NamedTuple, Optional, Tuple
+from typing import Any, Dict, NamedTuple, Optional, Tuple
 
 import numpy as np
 
@@ -38,9 +38,21 @@ from .._binary_input import prepare_binary
 from .._ranking import average_precision_score, roc_auc_score
 from .._threads import resolve_threads, threads_for
 from .._validation import ALL_ZERO_WEIGHTS, as_array, column_or_1d, num_samples, type_of_target
-from ._mergeable import ClassWeights, check_mergeable, check_version, merged_pos_label
+from ._mergeable import (
+    ClassWeights,
+    Serialisable,
+    check_counts_or_weights,
+    check_keys,
+    check_mergeable,
+    merged_pos_label,
+    part_array,
+    part_bool,
+    part_choice,
+    part_int,
+    part_label,
+)
 
-_VERSION = 1
+_PARTS = ("n_bins", "strategy", "range", "pos_label", "positive", "negative", "has_positive", "has_negative")
 _STRATEGIES = ("bits", "uniform")
 _MAX_BITS = 24
 _EXACT_SUM_COUNTS = 64  # bins with at most this many positives get the exact lower sum
@@ -55,7 +67,7 @@ class BinnedValue(NamedTuple):
     max_error: float
 
 
-class BinnedRankingState(ClassWeights):
+class BinnedRankingState(ClassWeights, Serialisable):
     """Per-bin positive and negative weight of binary ranking data.
 
     Parameters
@@ -161,8 +173,7 @@ class BinnedRankingState(ClassWeights):
             self._promote()
         # One counting pass: sample i goes to cell 2 * bin + is_positive.
         cells = np.bincount(self.bins_of(data.scores) * 2 + is_positive, data.weights, minlength=2 * self.n_bins)
-        self._positive = self._positive + cells[1::2]
-        self._negative = self._negative + cells[0::2]
+        self._positive, self._negative = _finite_sums(self._positive, cells[1::2], self._negative, cells[0::2])
         positives = int(np.count_nonzero(is_positive))
         self._has_positive |= positives > 0
         self._has_negative |= positives < is_positive.shape[0]
@@ -194,8 +205,8 @@ class BinnedRankingState(ClassWeights):
         check_mergeable(self, other, ("n_bins", "strategy", "range"))
         result = BinnedRankingState(self.n_bins, strategy=self.strategy, range=self.range,
                                     pos_label=merged_pos_label(self.pos_label, other.pos_label))
-        result._positive = self._positive + other._positive
-        result._negative = self._negative + other._negative
+        result._positive, result._negative = _finite_sums(self._positive, other._positive, self._negative,
+                                                          other._negative)
         result._has_positive = self._has_positive or other._has_positive
         result._has_negative = self._has_negative or other._has_negative
         return result
@@ -211,6 +222,8 @@ class BinnedRankingState(ClassWeights):
             one_class = np.array([1] if self._has_positive else [0])
             return BinnedValue(roc_auc_score(one_class, np.zeros(1)), math.nan)
         positive, negative = self._descending()
+        if self.weighted:  # the AUC does not change when a class's weights are scaled
+            positive, negative = _scaled(positive, positive, -31), _scaled(negative, negative, -31)
         total_positive, total_negative = float(positive.sum()), float(negative.sum())
         if not (total_positive > 0 and total_negative > 0):
             return BinnedValue(math.nan, math.nan)
@@ -228,6 +241,9 @@ class BinnedRankingState(ClassWeights):
         self._check_some_weight()
         positive, negative = self._descending()
         positive, negative = positive.astype(np.float64), negative.astype(np.float64)
+        if self.weighted:  # nor the average precision when all weights are
+            both = np.concatenate([positive, negative])
+            positive, negative = _scaled(positive, both, 480), _scaled(negative, both, 480)
         if (positive < 0).any() or (negative < 0).any():
             raise ValueError("the average precision bound needs non-negative weights")
         total_positive = float(positive.sum())
@@ -241,6 +257,9 @@ class BinnedRankingState(ClassWeights):
             entering = before_positive + before_negative + negative
             lower = np.where(entering > 0,
                              positive - (before_negative + negative) * np.log1p(positive / entering), positive)
+        if np.any((positive > 0) & (upper == 0)):
+            raise ValueError("the average precision bound of these weights underflows float64: some positive "
+                             "weight is below about 2**-1000 times the largest weight")
         if not self.weighted:
             # Counts: the k-th positive's precision is at least
             # (T + k) / (T + F + neg + k); summed exactly for small bins.
@@ -269,22 +288,76 @@ class BinnedRankingState(ClassWeights):
         return (np.ascontiguousarray(self._positive[occupied][::-1]),
                 np.ascontiguousarray(self._negative[occupied][::-1]))
 
-    # -- pickling ----------------------------------------------------------------------------
-    def __getstate__(self) -> dict:
-        return {"version": _VERSION, "n_bins": self.n_bins, "strategy": self.strategy, "range": self.range,
-                "pos_label": self.pos_label, "positive": self._positive, "negative": self._negative,
-                "has_positive": self._has_positive, "has_negative": self._has_negative}
+    # -- serialisation ---------------------------------------------------------------------
+    def _parts(self) -> Dict[str, Any]:
+        """The state's parts (see :class:`Serialisable`)."""
+        return {"n_bins": self.n_bins, "strategy": self.strategy,
+                "range": None if self.range is None else list(self.range), "pos_label": self.pos_label,
+                "positive": self._positive, "negative": self._negative, "has_positive": self._has_positive,
+                "has_negative": self._has_negative}
 
-    def __setstate__(self, state: dict) -> None:
-        check_version(state, "BinnedRankingState", _VERSION)
-        self.__init__(state["n_bins"], strategy=state["strategy"], range=state["range"],
-                      pos_label=state["pos_label"])
-        self._positive, self._negative = state["positive"], state["negative"]
-        self._has_positive, self._has_negative = state["has_positive"], state["has_negative"]
+    @classmethod
+    def _from_parts(cls, parts: Dict[str, Any]) -> "BinnedRankingState":
+        """The state of validated parts: bins as the constructor checks
+        them; ``positive`` and ``negative`` of ``n_bins`` rows, both int64
+        counts (non-negative, totalling < 2**62) or both finite float64
+        weights; ``has_positive`` / ``has_negative`` true where a bin holds
+        weight of the class (and, counts, only there)."""
+        check_keys("BinnedRankingState", parts, _PARTS)
+        bins = _part_range(parts)
+        state = cls(part_int(parts, "n_bins", low=1), strategy=part_choice(parts, "strategy", _STRATEGIES),
+                    range=bins, pos_label=part_label(parts))
+        positive, negative = part_array(parts, "positive", "if", 1), part_array(parts, "negative", "if", 1)
+        if positive.dtype != negative.dtype or positive.shape != (state.n_bins,) or negative.shape != (state.n_bins,):
+            raise ValueError(f"positive and negative must be of one dtype, with n_bins = {state.n_bins} rows")
+        check_counts_or_weights("positive", positive)
+        check_counts_or_weights("negative", negative)
+        state._positive, state._negative = positive, negative
+        for name, weights in (("has_positive", positive), ("has_negative", negative)):
+            has, nonzero = part_bool(parts, name), bool(np.any(weights != 0))
+            if (nonzero and not has) or (has != nonzero and not state.weighted):
+                raise ValueError(f"{name} disagrees with the bins")
+            setattr(state, "_" + name, has)
+        return state
 
     def __repr__(self) -> str:
         return (f"BinnedRankingState(n_bins={self.n_bins}, strategy={self.strategy!r}, range={self.range!r}, "
                 f"positive={self._positive.sum()}, negative={self._negative.sum()})")
+
+
+def _part_range(parts: Dict[str, Any]) -> Optional[Tuple[float, float]]:
+    """The ``range`` part: None or two real numbers."""
+    value = parts["range"]
+    if value is None:
+        return None
+    if not isinstance(value, (list, tuple)) or len(value) != 2 or not all(
+            isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, (bool, np.bool_))
+            for x in value):
+        raise ValueError(f"range must be None or two numbers, got {value!r}")
+    return float(value[0]), float(value[1])
+
+
+def _finite_sums(positive: np.ndarray, more_positive: np.ndarray, negative: np.ndarray,
+                 more_negative: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+    """The per-bin sums; ValueError if a float64 sum overflows."""
+    with np.errstate(over="ignore"):
+        positive, negative = positive + more_positive, negative + more_negative
+    if positive.dtype.kind == "f" and not (np.isfinite(positive).all() and np.isfinite(negative).all()):
+        raise ValueError("a bin's weight overflows float64 (weights sum past 1.8e308)")
+    return positive, negative
+
+
+def _scaled(weights: np.ndarray, among: np.ndarray, exponent: int) -> np.ndarray:
+    """``weights`` times the power of two that brings the largest magnitude
+    ``among`` to [2**exponent, 2**(exponent + 1)): exact but for weights
+    below 2**-1000 times the largest, so metrics of ratios of the weights
+    are unchanged, and sums of up to 2**24 bins (and, from exponent 480,
+    products of two weights) neither overflow nor underflow for weights
+    of 1e308 or 5e-324."""
+    largest = float(np.abs(among).max()) if among.size else 0.0
+    if largest == 0.0:
+        return weights
+    return np.ldexp(weights, exponent + 1 - math.frexp(largest)[1])
 
 
 def _widened(bound: float) -> float:

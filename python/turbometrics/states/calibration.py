@@ -21,14 +21,26 @@ from .. import _core
 from .._calibration import POSITIVE_INT, ReliabilityDiagram, diagram_from_table, error_from_table, raise_for_flags
 from .._calibration_input import calibration_input
 from .._params import BOOLEAN, NONE, REAL, STRING, str_options, validate
-from ._mergeable import CountedSamples, check_mergeable, check_version
+from ._mergeable import (
+    CountedSamples,
+    Serialisable,
+    check_keys,
+    check_mergeable,
+    part_array,
+    part_bool,
+    part_choice,
+    part_int,
+    part_label,
+)
 from .._threads import resolve_threads, threads_for
 from .._validation import ALL_ZERO_WEIGHTS, as_array, check_consistent_length, num_samples
 
-_VERSION = 1
+_SUMS = ("_weight", "_confidence", "_correct")
+_PARTS = ("n_bins", "mode", "pos_label", "_resolved", "_n_classes", "_n", "_weighted") + _SUMS
 _SCALE_BITS = _core.EXACT_SUM_SCALE_BITS  # an exact sum's integer is worth 2**-_SCALE_BITS
 _LIMBS = _core.EXACT_SUM_LIMBS
 _ONE = 1 << _SCALE_BITS
+_LARGEST = int(np.finfo(np.float64).max) << _SCALE_BITS  # an exact sum above it is no float
 _EMPTY = "Found array with 0 sample(s) (shape=(0,)) while a minimum of 1 is required."
 
 
@@ -43,7 +55,23 @@ def _to_limbs(values: List[int]) -> np.ndarray:
     return np.frombuffer(data, dtype="<u8").reshape(len(values), _LIMBS).copy()
 
 
-class CalibrationState(CountedSamples):
+def _times_power_of_two(value: int, exponent: int) -> float:
+    """``value * 2**exponent`` correctly rounded to a float."""
+    return value / (1 << -exponent) if exponent < 0 else float(value << exponent)
+
+
+def _check_bins(weight: List[int], confidence: List[int], correct: List[int], n: int, weighted: bool) -> None:
+    """Per bin 0 <= confidence, correct <= weight, and the weight finite as
+    a float; unweighted, whole counts adding up to ``n``."""
+    for b, (w, c, k) in enumerate(zip(weight, confidence, correct)):
+        if not (0 <= c <= w and 0 <= k <= w and w < _LARGEST):
+            raise ValueError(f"bin {b}: the weight must be non-negative and finite, and the confidence and "
+                             "correctness sums between 0 and the weight")
+    if not weighted and (any(w % _ONE or k % _ONE for w, k in zip(weight, correct)) or sum(weight) != n * _ONE):
+        raise ValueError(f"the bin counts of an unweighted state must be whole and add up to _n = {n}")
+
+
+class CalibrationState(CountedSamples, Serialisable):
     """Mergeable uniform-bin calibration table (binary or top-label).
 
     Parameters
@@ -195,12 +223,34 @@ class CalibrationState(CountedSamples):
         """The bin table, shape (1, n_bins, 3): weight, sum of weighted
         confidence, sum of weighted correctness, each rounded once from its
         exact sum."""
+        if self._total_weight() >= _LARGEST:
+            raise ValueError("the bin weights exceed the float64 range (the metrics rescale them; the table "
+                             "cannot)")
+        return self._rounded_table(_SCALE_BITS)
+
+    def _rounded_table(self, scale_bits: int) -> np.ndarray:
+        """The table of the exact sums times 2**-scale_bits, each rounded once."""
+        columns = [[_times_power_of_two(value, -scale_bits) for value in sums]
+                   for sums in (self._weight, self._confidence, self._correct)]
+        return np.array(columns, dtype=np.float64).T.reshape(1, self.n_bins, 3)
+
+    def _metric_table(self) -> np.ndarray:
+        """:meth:`table` times the power of two that brings the total weight
+        to [2**511, 2**512): the metrics depend only on ratios of the sums,
+        which this exact scaling keeps (so they equal those of the table
+        wherever it is in range), and the weights of 1e308 or 5e-324 neither
+        overflow nor lose their digits."""
+        return self._rounded_table(self._total_weight().bit_length() - 512)
+
+    def _total_weight(self) -> int:
+        """The exact total weight; scikit-learn's errors for no sample or
+        all weights zero."""
         if self._n == 0:
             raise ValueError(_EMPTY)
-        if not any(self._weight):  # weights are non-negative: some is nonzero iff a bin's is
+        total = sum(self._weight)
+        if total == 0:  # weights are non-negative: the total is zero iff every bin's is
             raise ValueError(ALL_ZERO_WEIGHTS)
-        columns = [[value / _ONE for value in sums] for sums in (self._weight, self._confidence, self._correct)]
-        return np.array(columns, dtype=np.float64).T.reshape(1, self.n_bins, 3)
+        return total
 
     def bin_weight(self) -> np.ndarray:
         """Per-bin weight: int64 sample counts when unweighted, else float64."""
@@ -210,35 +260,58 @@ class CalibrationState(CountedSamples):
 
     def ece(self) -> float:
         """Expected calibration error: ``calibration_error(norm="l1")``."""
-        return error_from_table(self.table(), "l1")
+        return error_from_table(self._metric_table(), "l1")
 
     def mce(self) -> float:
         """Maximum calibration error: ``calibration_error(norm="max")``."""
-        return error_from_table(self.table(), "max")
+        return error_from_table(self._metric_table(), "max")
 
     def rmsce(self) -> float:
         """Root-mean-square calibration error: ``calibration_error(norm="l2")``."""
-        return error_from_table(self.table(), "l2")
+        return error_from_table(self._metric_table(), "l2")
 
     def reliability_diagram(self) -> ReliabilityDiagram:
         """As :func:`turbometrics.reliability_diagram` (uniform bins)."""
         return diagram_from_table(self.table(), self.edges, self._resolved or "binary")
 
-    # -- pickling --------------------------------------------------------------------
-    def __getstate__(self) -> Dict[str, Any]:
-        state = dict(self.__dict__)
-        for name in ("_weight", "_confidence", "_correct"):
-            state[name] = _to_limbs(state[name])
-        state["version"] = _VERSION
-        return state
+    # -- serialisation -------------------------------------------------------------
+    def _parts(self) -> Dict[str, Any]:
+        """The state's parts (see :class:`Serialisable`): the per-bin exact
+        sums as (n_bins, limbs) uint64 arrays of little-endian two's
+        complement limbs."""
+        parts = dict(self.__dict__)
+        for name in _SUMS:
+            parts[name] = _to_limbs(parts[name])
+        return parts
 
-    def __setstate__(self, state: Dict[str, Any]) -> None:
-        check_version(state, "CalibrationState", _VERSION)
-        state = dict(state)
-        del state["version"]
-        for name in ("_weight", "_confidence", "_correct"):
-            state[name] = _from_limbs(state[name])
-        self.__dict__.update(state)
+    @classmethod
+    def _from_parts(cls, parts: Dict[str, Any]) -> "CalibrationState":
+        """The state of validated parts: parameters as the constructor
+        checks them; ``_resolved`` (None before data) agreeing with
+        ``mode``, ``_n_classes`` with it; per bin a weight, and confidence
+        and correctness sums between 0 and the weight (integer counts when
+        unweighted, adding up to ``_n``)."""
+        check_keys("CalibrationState", parts, _PARTS)
+        state = cls(part_int(parts, "n_bins", low=1), mode=part_choice(parts, "mode", ("auto", "binary", "top_label")),
+                    pos_label=part_label(parts))
+        resolved = part_choice(parts, "_resolved", (None, "binary", "top_label"))
+        n = part_int(parts, "_n")
+        if (resolved is None) != (n == 0) or (resolved is not None and state.mode not in ("auto", resolved)):
+            raise ValueError(f"_resolved {resolved!r} disagrees with mode {state.mode!r} or _n {n}")
+        n_classes = part_int(parts, "_n_classes", high=0 if resolved != "top_label" else 2**31)
+        if resolved == "top_label" and n_classes == 0:
+            raise ValueError("_n_classes must be positive for top_label input")
+        state._resolved, state._n_classes, state._n = resolved, n_classes, n
+        state._weighted = part_bool(parts, "_weighted")
+        sums = {}
+        for name in _SUMS:
+            limbs = part_array(parts, name, "u", 2)
+            if limbs.shape != (state.n_bins, _LIMBS):
+                raise ValueError(f"{name} must have shape ({state.n_bins}, {_LIMBS}), got {limbs.shape}")
+            sums[name] = _from_limbs(limbs)
+        _check_bins(sums["_weight"], sums["_confidence"], sums["_correct"], n, state._weighted)
+        state._weight, state._confidence, state._correct = sums["_weight"], sums["_confidence"], sums["_correct"]
+        return state
 
     def __repr__(self) -> str:
         return (f"CalibrationState(n_bins={self.n_bins}, mode={self._resolved or self.mode!r}, "

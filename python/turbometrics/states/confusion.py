@@ -35,11 +35,24 @@ from .._metric_params import FLAG, KAPPA_WEIGHTS, REPLACE_UNDEFINED, WEIGHTS
 from .._params import ARRAY_LIKE, BOOLEAN, NONE, str_options, validate
 from .._prf import jaccard_from_counts, prfs_from_counts, prfs_validate, set_wise_labels
 from .._targets import check_targets, encode, exact_counts, exact_sum, sorted_union
-from ._mergeable import CountedSamples, check_mergeable, check_version
+from ._mergeable import (
+    CountedSamples,
+    Serialisable,
+    check_counts_or_weights,
+    check_keys,
+    check_mergeable,
+    check_sorted_distinct,
+    part_array,
+    part_bool,
+    part_choice,
+    part_int,
+)
 from .._threads import resolve_threads
 from .._validation import ALL_ZERO_WEIGHTS, as_array, check_consistent_length, check_sample_weight, num_samples
 
-_VERSION = 1
+_PARTS = ("_fixed", "_layout", "_n", "_weighted", "_nonzero", "_total", "_labels", "_table", "_observed",
+          "_seen_true", "_width", "_sums", "_exact", "_group_keys", "_group_count", "_group_weight")
+_LABEL_KINDS = "biufU"
 _EMPTY = "Found empty input array (e.g., `y_true` or `y_pred`) while a minimum of 1 sample is required."
 _NO_SAMPLES = ("ConfusionState keeps no per-sample counts: samplewise=True is not available (average='samples' "
                "is).")
@@ -118,7 +131,7 @@ class _StateCounts:
         raise ValueError(_NO_SAMPLES)
 
 
-class ConfusionState(CountedSamples):
+class ConfusionState(CountedSamples, Serialisable):
     """Mergeable confusion counts of binary, multiclass or multilabel
     predictions.
 
@@ -442,20 +455,48 @@ class ConfusionState(CountedSamples):
     balanced_accuracy_score = balanced_accuracy
     cohen_kappa_score = cohen_kappa
 
-    # -- pickling --------------------------------------------------------------------
-    def __getstate__(self) -> Dict[str, Any]:
-        state = dict(self.__dict__)
-        groups = state.pop("_groups")
-        state["_groups"] = (groups.keys, groups.width, groups.count, groups.weight)
-        state["version"] = _VERSION
-        return state
+    # -- serialisation -------------------------------------------------------------
+    def _parts(self) -> Dict[str, Any]:
+        """The state's parts (see :class:`Serialisable`): its attributes,
+        the sample groups as ``_group_keys``, ``_group_count``,
+        ``_group_weight`` (None when unweighted)."""
+        parts = dict(self.__dict__)
+        groups = parts.pop("_groups")
+        parts.update(_group_keys=groups.keys, _group_count=groups.count, _group_weight=groups.weight)
+        for name in ("_total", "_exact"):
+            parts[name] = parts[name].item() if isinstance(parts[name], np.generic) else parts[name]
+        return parts
 
-    def __setstate__(self, state: Dict[str, Any]) -> None:
-        check_version(state, "ConfusionState", _VERSION)
-        state = dict(state)
-        del state["version"]
-        state["_groups"] = SampleGroups(*state["_groups"])
-        self.__dict__.update(state)
+    @classmethod
+    def _from_parts(cls, parts: Dict[str, Any]) -> "ConfusionState":
+        """The state of validated parts (version 0.1.0 pickles hold the
+        groups as one ``_groups`` tuple): see :func:`_check_labels_layout`
+        and :func:`_check_indicator_layout` for what is checked."""
+        parts = dict(parts)
+        if "_groups" in parts:
+            groups = parts.pop("_groups")
+            if not isinstance(groups, tuple) or len(groups) != 4:
+                raise ValueError("_groups must be a (keys, width, count, weight) tuple")
+            parts.update(_group_keys=groups[0], _group_count=groups[2], _group_weight=groups[3])
+        check_keys("ConfusionState", parts, _PARTS)
+        state = cls.__new__(cls)
+        fixed = parts["_fixed"]
+        state._fixed = None if fixed is None else part_array(parts, "_fixed", _LABEL_KINDS, 1, wide=False)
+        if state._fixed is not None:
+            check_sorted_distinct("_fixed", state._fixed)
+            if state._fixed.size == 0:
+                raise ValueError("_fixed must not be empty")
+        state._layout = part_choice(parts, "_layout", (None, "labels", "indicator"))
+        state._n = part_int(parts, "_n")
+        state._weighted, state._nonzero = part_bool(parts, "_weighted"), part_bool(parts, "_nonzero")
+        state._total, state._exact = _part_number(parts, "_total"), _part_number(parts, "_exact")
+        if (state._layout is None) != (state._n == 0) or (state._n == 0 and state._nonzero):
+            raise ValueError(f"_layout {state._layout!r}, _n {state._n} and _nonzero disagree")
+        if not state._weighted and (state._total != state._n or not isinstance(state._total, int)):
+            raise ValueError(f"_total of an unweighted state must be _n = {state._n}, got {state._total!r}")
+        _check_labels_layout(state, parts)
+        _check_indicator_layout(state, parts)
+        return state
 
     def __repr__(self) -> str:
         kind = {None: "empty", "labels": f"labels={len(self.labels)}",
@@ -467,3 +508,107 @@ def _copy(state: ConfusionState) -> ConfusionState:
     out = ConfusionState.__new__(ConfusionState)
     out.__dict__.update(state.__dict__)
     return out
+
+
+def _part_number(parts: Dict[str, Any], name: str) -> Any:
+    """A finite int or float (not a bool)."""
+    value = parts[name]
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)) or (
+            not np.isfinite(value)):
+        raise ValueError(f"{name} must be a finite number, got {value!r}")
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def _check_table(name: str, values: np.ndarray, weighted: bool) -> None:
+    """Counts (int64, non-negative, total < 2**62) unless weighted; weights
+    int64 or float64 and finite."""
+    if not weighted and values.dtype.kind != "i":
+        raise ValueError(f"{name} of an unweighted state must be int64 counts")
+    if weighted and values.dtype.kind == "i":
+        if values.size and np.abs(values.astype(np.float64)).max() >= 2.0**62:
+            raise ValueError(f"{name} weights must be below 2**62 in magnitude")
+        return
+    check_counts_or_weights(name, values)
+
+
+def _check_labels_layout(state: ConfusionState, parts: Dict[str, Any]) -> None:
+    """Binary / multiclass parts: sorted distinct labels (the fixed ones, if
+    fixed; else all observed), a K x K table, ``_observed`` / ``_seen_true``
+    flags of the labels that occur in the table (unweighted: exactly
+    those; weighted: at least those), ``_seen_true`` within ``_observed``;
+    unweighted counts adding up to ``_n``. Without this layout: nothing
+    counted."""
+    labels = part_array(parts, "_labels", _LABEL_KINDS, 1, wide=False)
+    check_sorted_distinct("_labels", labels)
+    k = labels.shape[0]
+    table = part_array(parts, "_table", "if", 2)
+    observed, seen_true = part_array(parts, "_observed", "b", 1), part_array(parts, "_seen_true", "b", 1)
+    if table.shape != (k, k) or observed.shape != (k,) or seen_true.shape != (k,):
+        raise ValueError(f"_table must be {k} x {k} and _observed, _seen_true of length {k} (the labels)")
+    if state._fixed is not None and not (labels.dtype.kind == state._fixed.dtype.kind
+                                         and np.array_equal(labels, state._fixed)):
+        raise ValueError("_labels must be the fixed labels")
+    _check_table("_table", table, state._weighted)
+    rows, columns = np.any(table != 0, axis=1), np.any(table != 0, axis=0)
+    if state._layout != "labels":
+        if k and (state._fixed is None or observed.any() or seen_true.any() or (rows | columns).any()):
+            raise ValueError("a state without binary/multiclass data has no labels or counts")
+    else:
+        occurring = rows | columns
+        if np.any(seen_true & ~observed) or np.any(rows & ~seen_true) or np.any(occurring & ~observed) or (
+                state._fixed is None and not observed.all()) or not seen_true.any():
+            raise ValueError("_observed and _seen_true disagree with the table")
+        if not state._weighted and (np.any(occurring != observed) or np.any(rows != seen_true)
+                                    or int(table.sum()) != state._n):
+            raise ValueError(f"the counts of an unweighted state must add up to _n = {state._n} and occur "
+                             "exactly for the labels observed")
+        if abs(float(table.sum()) - float(state._total)) > 1e-9 * float(np.abs(table).sum()):
+            raise ValueError(f"_total {state._total!r} disagrees with the table")
+    state._labels, state._table, state._observed, state._seen_true = labels, table, observed, seen_true
+
+
+def _check_indicator_layout(state: ConfusionState, parts: Dict[str, Any]) -> None:
+    """Multilabel parts: ``_width`` columns (positive), per column the true,
+    predicted and both sums (both at most either), sample groups with
+    sorted distinct keys of valid (tp, predicted, true) triples over the
+    width, their counts adding up to ``_n`` and (unweighted) their label
+    sums to the column sums, and the exactly predicted rows at most
+    ``_n``. Without this layout: width 0 and nothing counted."""
+    width = part_int(parts, "_width", high=2**20)
+    sums = part_array(parts, "_sums", "if", 2)
+    keys, count = part_array(parts, "_group_keys", "i", 1), part_array(parts, "_group_count", "i", 1)
+    weight = None if parts["_group_weight"] is None else part_array(parts, "_group_weight", "f", 1)
+    if sums.shape != (3, width) or count.shape != keys.shape or (weight is not None and weight.shape != keys.shape):
+        raise ValueError(f"_sums must be 3 x _width ({width}) and the group arrays of one length")
+    if state._layout != "indicator":
+        if width or keys.size or state._exact != 0 or weight is not None:
+            raise ValueError("a state without multilabel data has no columns or sample groups")
+    else:
+        base = width + 1
+        if width == 0 or state._fixed is not None or (weight is None) == state._weighted:
+            raise ValueError("_width, _fixed and _group_weight disagree with the multilabel layout")
+        _check_table("_sums", sums, state._weighted)
+        check_sorted_distinct("_group_keys", keys)
+        check_counts_or_weights("_group_count", count)
+        if weight is not None:
+            check_counts_or_weights("_group_weight", weight)
+        if keys.size and (keys[0] < 0 or keys[-1] >= base ** 3):
+            raise ValueError("_group_keys must be (tp, predicted, true) triples of the width")
+        tp, predicted, true = keys // (base * base), (keys // base) % base, keys % base
+        if np.any(tp > np.minimum(predicted, true)) or int(count.sum()) != state._n:
+            raise ValueError(f"_group_keys must have tp <= predicted, true and _group_count add up to _n = {state._n}")
+        if np.any(sums[2] > np.minimum(sums[0], sums[1])) and not state._weighted:
+            raise ValueError("_sums: true positives above the true or predicted count of a column")
+        # A row is predicted exactly iff tp == predicted == true.
+        group = count if weight is None else weight
+        exact = (tp == predicted) & (tp == true)
+        expected = [group[exact].sum(), group.sum()] + [np.dot(group, part) for part in (true, predicted, tp)]
+        found = [state._exact, state._total] + list(sums.sum(axis=1))
+        if not state._weighted and (not isinstance(state._exact, int) or any(
+                int(a) != int(b) for a, b in zip(found, expected))):
+            raise ValueError("_sums, _exact and _total disagree with the sample groups")
+        scale = float(np.abs(group).sum())
+        if state._weighted and any(abs(float(a) - float(b)) > 1e-9 * scale for a, b in zip(found, expected)):
+            raise ValueError("_sums, _exact and _total disagree with the sample groups")
+    state._width, state._sums = width, sums
+    state._groups = SampleGroups(keys, width, count, weight)

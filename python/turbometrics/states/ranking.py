@@ -10,7 +10,7 @@ in-memory function's sweep over that table.
 
 from __future__ import annotations
 
-from typing import Any, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -39,13 +39,25 @@ from .._ranking import (
 from .._thresholds import _POSITIVE_REAL, BestThreshold, best_threshold
 from .._threads import resolve_threads, threads_for
 from .._validation import ALL_ZERO_WEIGHTS, as_array, column_or_1d, num_samples, type_of_target
-from ._mergeable import ClassWeights, check_mergeable, check_version, merged_pos_label
+from ._mergeable import (
+    ClassWeights,
+    Serialisable,
+    check_counts_or_weights,
+    check_keys,
+    check_mergeable,
+    check_sorted_distinct,
+    merged_pos_label,
+    part_array,
+    part_bool,
+    part_int,
+    part_label,
+)
 
-_VERSION = 1
+_PARTS = ("pos_label", "scores", "score_dtype", "positive", "negative", "samples", "has_positive", "has_negative")
 _THRESHOLD_METRICS = {"f1", "fbeta", "youden", "accuracy", "balanced_accuracy", "mcc"}
 
 
-class RankingState(ClassWeights):
+class RankingState(ClassWeights, Serialisable):
     """The table of distinct scores of binary ranking data; mergeable.
 
     ``RankingState()`` is empty; :meth:`from_arrays` builds a state from
@@ -129,28 +141,24 @@ class RankingState(ClassWeights):
         order (NaN not allowed) and the per-row (not cumulative) weight of
         each class; integer weights (non-negative counts, totalling less
         than 2**62) make an unweighted state, finite float weights a
-        weighted one."""
+        weighted one. Validated as an unpickled state is (ValueError naming
+        the field)."""
         scores, positive, negative = (np.asarray(a) for a in (scores, positive, negative))
         if scores.ndim != 1 or positive.shape != scores.shape or negative.shape != scores.shape:
             raise ValueError("scores, positive and negative must be 1-D arrays of one length")
-        kernel = kernel_scores(scores)
-        if kernel.dtype.kind == "f" and np.isnan(kernel).any():
-            raise ValueError("scores must not be NaN")
-        if kernel.shape[0] > 1 and not np.all(kernel[1:] < kernel[:-1]):
-            raise ValueError("scores must be distinct and in descending order")
+        if scores.dtype.kind not in "biuf":
+            raise ValueError(f"scores must be numbers, got dtype {scores.dtype}")
         weighted = positive.dtype.kind == "f" or negative.dtype.kind == "f"
         if not weighted and (positive.dtype.kind not in "biu" or negative.dtype.kind not in "biu"):
             raise ValueError("positive and negative must be integer (counts) or float (weights) arrays")
-        _check_weights(positive, negative, weighted)
+        for name, values in (("positive", positive), ("negative", negative)):
+            check_counts_or_weights(name, values)  # before the cast, which would wrap uint64 counts
         weight_dtype = np.float64 if weighted else np.int64
-        state = cls(pos_label=pos_label)
-        # Copies: the state's arrays are made read-only, the caller's stay as they are.
-        state._set_table(np.array(kernel), np.array(positive, weight_dtype), np.array(negative, weight_dtype),
-                         scores.dtype)
-        state._samples = int(scores.shape[0])
-        state._has_positive = bool(np.any(state._positive != 0))
-        state._has_negative = bool(np.any(state._negative != 0))
-        return state
+        positive, negative = np.array(positive, weight_dtype), np.array(negative, weight_dtype)
+        return cls._from_parts({"pos_label": pos_label, "scores": np.array(kernel_scores(scores)),
+                                "score_dtype": scores.dtype.str, "positive": positive, "negative": negative,
+                                "samples": int(scores.shape[0]), "has_positive": bool(np.any(positive != 0)),
+                                "has_negative": bool(np.any(negative != 0))})
 
     @accepting_array_inputs
     def update(self, y_true: Any, y_score: Any, *, sample_weight: Any = None,
@@ -376,22 +384,51 @@ class RankingState(ClassWeights):
         return _core.state_average_precision_part(*args, self._weight(above_positive), self._weight(above_negative),
                                                   float(total_positive), threads)
 
-    # -- pickling ----------------------------------------------------------------------------
-    def __getstate__(self) -> dict:
-        return {"version": _VERSION, "pos_label": self.pos_label, "scores": self._scores,
+    # -- serialisation ---------------------------------------------------------------------
+    def _parts(self) -> Dict[str, Any]:
+        """The state's parts (see :class:`Serialisable`); ``scores`` and
+        ``score_dtype`` are None until data (or a dtype) was seen."""
+        return {"pos_label": self.pos_label, "scores": self._scores,
                 "score_dtype": None if self._score_dtype is None else self._score_dtype.str,
                 "positive": self._positive, "negative": self._negative, "samples": self._samples,
                 "has_positive": self._has_positive, "has_negative": self._has_negative}
 
-    def __setstate__(self, state: dict) -> None:
-        check_version(state, "RankingState", _VERSION)
-        self.__init__(pos_label=state["pos_label"])
-        if state["score_dtype"] is not None:
-            self._set_table(state["scores"], state["positive"], state["negative"], np.dtype(state["score_dtype"]))
+    @classmethod
+    def _from_parts(cls, parts: Dict[str, Any]) -> "RankingState":
+        """The state of validated parts: scores in the kernel dtype of
+        ``score_dtype``, strictly descending, not NaN; ``positive`` and
+        ``negative`` of their length, both int64 counts (non-negative,
+        totalling < 2**62) or both finite float64 weights; ``samples`` at
+        least the rows; ``has_positive`` / ``has_negative`` true where the
+        table holds weight of the class (and, counts, only there)."""
+        check_keys("RankingState", parts, _PARTS)
+        state = cls(pos_label=part_label(parts))
+        positive, negative = part_array(parts, "positive", "if", 1), part_array(parts, "negative", "if", 1)
+        if positive.dtype != negative.dtype or positive.shape != negative.shape:
+            raise ValueError("positive and negative must be of one dtype and length")
+        check_counts_or_weights("positive", positive)
+        check_counts_or_weights("negative", negative)
+        score_dtype = _score_dtype(parts["score_dtype"])
+        if score_dtype is None:
+            if parts["scores"] is not None or positive.shape[0] != 0:
+                raise ValueError("scores: a state without score_dtype has no rows")
+            state._positive, state._negative = positive, negative
         else:
-            self._positive, self._negative = state["positive"], state["negative"]
-        self._samples = state["samples"]
-        self._has_positive, self._has_negative = state["has_positive"], state["has_negative"]
+            kernel = kernel_scores(np.zeros(0, score_dtype)).dtype
+            scores = part_array(parts, "scores", kernel.kind, 1, wide=False)
+            if scores.dtype != kernel or scores.shape != positive.shape:
+                raise ValueError(f"scores must be {kernel} of the length of positive and negative "
+                                 f"(score_dtype {score_dtype})")
+            check_sorted_distinct("scores", scores, descending=True)
+            state._set_table(scores, positive, negative, score_dtype)
+        state._samples = part_int(parts, "samples", low=positive.shape[0])
+        state._has_positive, state._has_negative = part_bool(parts, "has_positive"), part_bool(parts, "has_negative")
+        for name, weights, has in (("has_positive", positive, state._has_positive),
+                                   ("has_negative", negative, state._has_negative)):
+            nonzero = bool(np.any(weights != 0))
+            if (nonzero and not has) or (has and state._samples == 0) or (has != nonzero and not state.weighted):
+                raise ValueError(f"{name} disagrees with the table")
+        return state
 
     # -- helpers -----------------------------------------------------------------------------
     def _kernel_args(self, n_threads: Optional[int]) -> Tuple[tuple, int]:
@@ -446,17 +483,17 @@ def _batch_state(y_true: Any, y_score: Any, sample_weight: Any, pos_label: Any, 
     return state
 
 
-def _check_weights(positive: np.ndarray, negative: np.ndarray, weighted: bool) -> None:
-    """Weights the sweeps can read: finite floats, or int64 counts that are
-    non-negative and whose total fits (the kernels sum them in int64)."""
-    if weighted:
-        if not (np.isfinite(positive).all() and np.isfinite(negative).all()):
-            raise ValueError("positive and negative weights must be finite")
-        return
-    if (positive.size and positive.min() < 0) or (negative.size and negative.min() < 0):
-        raise ValueError("positive and negative counts must be non-negative")
-    if float(positive.sum(dtype=np.float64)) + float(negative.sum(dtype=np.float64)) >= 2.0**62:
-        raise ValueError("positive and negative counts must total less than 2**62")
+def _score_dtype(value: Any) -> Optional[np.dtype]:
+    """The score dtype a state names (None, or a numeric or bool dtype)."""
+    if value is None:
+        return None
+    try:
+        dtype = np.dtype(value) if isinstance(value, str) else None
+    except (TypeError, ValueError):
+        dtype = None
+    if dtype is None or dtype.kind not in "biuf":
+        raise ValueError(f"score_dtype must be None or a numeric dtype's name, got {value!r}")
+    return dtype
 
 
 def _total(weights: np.ndarray) -> Any:

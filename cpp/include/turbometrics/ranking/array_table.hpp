@@ -11,10 +11,16 @@
 // (`above_positive`, `above_negative`) are weight at higher scores outside
 // the arrays: every cumulative weight includes them (the part of a table
 // that a range partition holds).
+//
+// Integer (count) tables are checked as they are summed: counts and offsets
+// must be non-negative and total less than 2^62, so that no cumulative
+// count (or sum of the two classes' counts) overflows; otherwise the
+// constructor throws std::invalid_argument.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
+#include <stdexcept>
 #include <type_traits>
 #include <vector>
 
@@ -39,20 +45,36 @@ class ArrayTable {
     entry_positive_.assign(blocks + 1, above_positive);
     entry_negative_.assign(blocks + 1, above_negative);
     if constexpr (std::is_integral_v<Weight>) {
-      // Exact: per-block sums in parallel, then their prefix sums.
-      std::vector<Weight> block_positive(blocks, 0), block_negative(blocks, 0);
+      // Exact: per-block sums in parallel, then their prefix sums. Summed
+      // unsigned, each sum staying below 2^62 + 2^63 (no wrap-around) while
+      // every count is non-negative and the running sums are checked.
+      constexpr uint64_t limit = uint64_t{1} << 62;
+      std::vector<uint64_t> block_positive(blocks, 0), block_negative(blocks, 0);
+      std::vector<char> block_invalid(blocks, 0);
       parallel_for_dynamic(blocks, n_threads, [&](int64_t b) {
-        Weight p = 0, n = 0;
+        uint64_t p = 0, n = 0;
+        bool invalid = false;
         for (int64_t r = row_begin(b); r < row_end(b); ++r) {
-          p += positive[r];
-          n += negative[r];
+          invalid |= (positive[r] < 0) | (negative[r] < 0) | (p >= limit) | (n >= limit);
+          p += static_cast<uint64_t>(positive[r]);
+          n += static_cast<uint64_t>(negative[r]);
         }
         block_positive[b] = p;
         block_negative[b] = n;
+        block_invalid[b] = invalid | (p >= limit) | (n >= limit);
       });
-      for (int64_t b = 0; b < blocks; ++b) {
-        entry_positive_[b + 1] = entry_positive_[b] + block_positive[b];
-        entry_negative_[b + 1] = entry_negative_[b] + block_negative[b];
+      bool invalid = above_positive < 0 || above_negative < 0;
+      uint64_t total = invalid ? 0 : static_cast<uint64_t>(above_positive) + static_cast<uint64_t>(above_negative);
+      invalid |= total >= limit;
+      for (int64_t b = 0; b < blocks && !invalid; ++b) {
+        total += block_positive[b] + block_negative[b];  // each below 2^62 when valid: no wrap-around
+        invalid = block_invalid[b] || total >= limit;
+        if (invalid) break;
+        entry_positive_[b + 1] = entry_positive_[b] + static_cast<Weight>(block_positive[b]);
+        entry_negative_[b + 1] = entry_negative_[b] + static_cast<Weight>(block_negative[b]);
+      }
+      if (invalid || total >= limit) {
+        throw std::invalid_argument("a count table needs non-negative counts totalling less than 2**62");
       }
     } else {
       // The running sums of one sequential pass (floating-point addition

@@ -7,6 +7,9 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <limits>
+#include <stdexcept>
+#include <type_traits>
 #include <vector>
 
 #include "../parallel.hpp"
@@ -18,17 +21,28 @@ namespace turbometrics::ranking {
 // (after a widening of its score type) coalesce too. A coalesced row
 // reports the score of its last contribution, `b`'s before `a`'s: with `a`
 // the earlier data, a zero row carries the sign of the last zero, as the
-// table of the concatenated data does.
+// table of the concatenated data does. Integer weights that a coalescing
+// sum would overflow set `overflow` (and are left as they were).
 template <class Score, class Weight>
 int64_t merge_tables(const Score* scores_a, const Weight* positive_a, const Weight* negative_a, int64_t rows_a,
                      const Score* scores_b, const Weight* positive_b, const Weight* negative_b, int64_t rows_b,
-                     Score* scores, Weight* positive, Weight* negative) {
+                     Score* scores, Weight* positive, Weight* negative, bool& overflow) {
   int64_t out = 0;
+  auto add = [&overflow](Weight& into, Weight value) {
+    if constexpr (std::is_integral_v<Weight>) {
+      if (value > 0 ? into > std::numeric_limits<Weight>::max() - value
+                    : into < std::numeric_limits<Weight>::min() - value) {
+        overflow = true;
+        return;
+      }
+    }
+    into += value;
+  };
   auto append = [&](Score score, Weight p, Weight n) {
-    if (out > 0 && scores[out - 1] == score) {
+    if (out > 0 && scores[out - 1] == score) {  // rare: the only place weights are summed
       scores[out - 1] = score;
-      positive[out - 1] += p;
-      negative[out - 1] += n;
+      add(positive[out - 1], p);
+      add(negative[out - 1], n);
       return;
     }
     scores[out] = score;
@@ -56,6 +70,9 @@ int64_t merge_tables(const Score* scores_a, const Weight* positive_a, const Weig
 // cut), the pieces are merged in parallel, each into the output from its
 // largest possible start, and the gaps that coalesced rows leave are then
 // closed in order. The result does not depend on the thread count.
+// Inputs that are not in descending order give a meaningless table but no
+// access outside the arrays (the cuts are kept non-decreasing); integer
+// weights whose sums overflow throw std::invalid_argument.
 template <class Score, class Weight>
 int64_t merge_tables_parallel(const Score* scores_a, const Weight* positive_a, const Weight* negative_a,
                               int64_t rows_a, const Score* scores_b, const Weight* positive_b,
@@ -73,14 +90,22 @@ int64_t merge_tables_parallel(const Score* scores_a, const Weight* positive_a, c
     auto at_or_above = [pivot](Score score) { return score >= pivot; };  // scores descend
     cut_a[k] = std::partition_point(scores_a, scores_a + rows_a, at_or_above) - scores_a;
     cut_b[k] = std::partition_point(scores_b, scores_b + rows_b, at_or_above) - scores_b;
+    cut_a[k] = std::max(cut_a[k], cut_a[k - 1]);  // no-ops for descending inputs
+    cut_b[k] = std::max(cut_b[k], cut_b[k - 1]);
   }
   std::vector<int64_t> written(pieces);
+  std::vector<char> overflowed(pieces, 0);
   parallel_for_dynamic(pieces, n_threads, [&](int64_t k) {
     const int64_t a = cut_a[k], b = cut_b[k], start = a + b;
+    bool overflow = false;
     written[k] = merge_tables(scores_a + a, positive_a + a, negative_a + a, cut_a[k + 1] - a, scores_b + b,
                               positive_b + b, negative_b + b, cut_b[k + 1] - b, scores + start, positive + start,
-                              negative + start);
+                              negative + start, overflow);
+    overflowed[k] = overflow;
   });
+  if (std::find(overflowed.begin(), overflowed.end(), 1) != overflowed.end()) {
+    throw std::invalid_argument("merged counts overflow int64");
+  }
   int64_t rows = 0;
   for (int64_t k = 0; k < pieces; ++k) {
     const int64_t start = cut_a[k] + cut_b[k];
