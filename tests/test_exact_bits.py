@@ -226,3 +226,33 @@ def test_large_inputs_bits_for_every_thread_count(n_threads):
             skm.average_precision_score(y, s, sample_weight=weights)
         assert tm.brier_score_loss(y, s, sample_weight=weights, n_threads=n_threads) == skm.brier_score_loss(
             y, s, sample_weight=weights)
+
+
+def test_cross_validate_is_identical_with_the_patch():
+    """``cross_validate`` gives the same floats with and without
+    ``turbometrics.sklearn.patch()`` (a one-ulp difference could flip
+    which candidate GridSearchCV picks)."""
+    from sklearn.datasets import make_classification
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import cross_validate
+
+    import turbometrics.sklearn as tm_sklearn
+
+    X, y = make_classification(n_samples=3000, n_features=12, flip_y=0.2, random_state=0)
+    X = np.round(X, 1)  # ties in the decision function
+    scoring = ["roc_auc", "average_precision", "accuracy", "balanced_accuracy", "f1", "precision", "recall",
+               "jaccard", "matthews_corrcoef", "neg_brier_score", "neg_log_loss", "roc_auc_ovr"]
+
+    def run():
+        scores = cross_validate(LogisticRegression(max_iter=200), X, y, cv=5, scoring=scoring)
+        return {name: scores[name] for name in sorted(scores) if name.startswith("test_")}
+
+    plain = run()
+    tm_sklearn.patch()
+    try:
+        assert tm_sklearn.patched()
+        patched = run()
+    finally:
+        tm_sklearn.unpatch()
+    for name in plain:
+        assert patched[name].tobytes() == plain[name].tobytes(), (name, plain[name], patched[name])
