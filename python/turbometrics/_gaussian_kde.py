@@ -309,10 +309,10 @@ class gaussian_kde:  # noqa: N801 - scipy's name
             If the bandwidth factor is 0 (singular kernel covariance).
         """
         points = self._points(x)
-        threads = resolve_threads(n_threads)
-        white_points = np.ascontiguousarray(_whiten(self.cho_cov, points).T)
         if points.dtype == np.longdouble or self.covariance.dtype == np.longdouble:
             return self._long_double_log_density(points)
+        threads = resolve_threads(n_threads)
+        white_points = np.ascontiguousarray(_whiten(self.cho_cov, points).T)
         if getattr(self, "_weighted", True):  # set by __init__; a subclass that skips it has ``weights``
             log_sum = log_sums(self._white_data, self._weights, white_points, "gaussian", 1.0, threads)
         else:  # equal weights 1 / n: sum with unit weights, then divide by n
