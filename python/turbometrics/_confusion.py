@@ -22,8 +22,10 @@ from ._targets import (
     confusion_counts,
     count_sums,
     exact_sum,
+    in_order_sums,
     kernel_readable,
     promoted_counts,
+    promoted_targets,
 )
 from ._threads import resolve_threads, threads_for
 from ._validation import as_array, check_consistent_length, check_dimensions, check_orderable, num_samples
@@ -182,10 +184,34 @@ class TargetCounts:
             self._promoted[common] = promoted_counts(self.targets, self.threads, common)
         return self._promoted[common]
 
+    def label_sums(self) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(classes, tp, true_sum, pred_sum) per class of
+        :meth:`promoted_table` (1-D input). Fractional weights are summed
+        per label in input order, as scikit-learn's ``np.bincount`` sums
+        them (not as row and column sums of the table)."""
+        weight = self.targets.sample_weight
+        if weight is None or weight.dtype.kind != "f":
+            return table_label_sums(*self.promoted_table())
+        promoted = promoted_targets(self.targets, self.labels.dtype)
+        table, true_sum, pred_sum = in_order_sums(promoted, weight, self.threads, marginals=True)
+        return promoted.labels, np.diagonal(table).copy(), true_sum, pred_sum
+
     def indicator_sums(self) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Per column (weighted) counts of true, predicted and both
         (multilabel input)."""
         return _indicator_sums(self.targets, self.threads)
+
+    def column_sums(self, column: int) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """:meth:`indicator_sums` of one column as scikit-learn sums a
+        single selected column (NumPy's pairwise sum over the rows)."""
+        y_true, y_pred = self.targets.y_true[:, column], self.targets.y_pred[:, column]
+        weight = self.targets.sample_weight
+        if weight is None:
+            sums = [np.count_nonzero(y_true), np.count_nonzero(y_pred), np.count_nonzero((y_true != 0) & (y_pred != 0))]
+            return tuple(np.array([value]) for value in sums)
+        zero = np.zeros((), dtype=weight.dtype)
+        return tuple(np.sum(np.where(mask, weight, zero), keepdims=True)
+                     for mask in (y_true != 0, y_pred != 0, (y_true != 0) & (y_pred != 0)))
 
     def sample_groups(self, columns: Optional[np.ndarray]) -> "SampleGroups":
         """The samples grouped by their (true positives, predicted, true)
@@ -396,19 +422,19 @@ def one_vs_rest(counts: Any, labels: Any, samplewise: bool
     columns = chosen_columns(counts, labels)
     if samplewise:
         return counts.samplewise(columns)
-    true_sum, pred_sum, tp = counts.indicator_sums()
-    if columns is not None:
-        true_sum, pred_sum, tp = true_sum[columns], pred_sum[columns], tp[columns]
+    if columns is not None and columns.shape[0] == 1 and isinstance(counts, TargetCounts):
+        true_sum, pred_sum, tp = counts.column_sums(int(columns[0]))
+    else:
+        true_sum, pred_sum, tp = counts.indicator_sums()
+        if columns is not None:
+            true_sum, pred_sum, tp = true_sum[columns], pred_sum[columns], tp[columns]
     fp = pred_sum - tp
     fn = true_sum - tp
     return tp, fp, fn, counts.total - tp - fp - fn
 
 
 def _one_vs_rest_1d(counts: Any, wanted: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    present, table = counts.promoted_table()
-    tp = np.diagonal(table).copy()
-    true_sum = count_sums(table, axis=1)
-    pred_sum = count_sums(table, axis=0)
+    present, tp, true_sum, pred_sum = counts.label_sums()
     if counts.weighted:
         tp, true_sum, pred_sum = (values.astype(np.float64) for values in (tp, true_sum, pred_sum))
     elif not tp.any():
@@ -424,6 +450,12 @@ def _one_vs_rest_1d(counts: Any, wanted: np.ndarray) -> Tuple[np.ndarray, np.nda
     return tp, fp, fn, counts.total - tp - fp - fn
 
 
+def table_label_sums(present: np.ndarray, table: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(present, tp, true_sum, pred_sum): the diagonal, row and column sums
+    of a confusion table."""
+    return present, np.diagonal(table).copy(), count_sums(table, axis=1), count_sums(table, axis=0)
+
+
 def _indicator_sums(targets: Targets, threads: int) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per-column (weighted) counts of nonzero y_true, y_pred and both."""
     y_true, y_pred = targets.y_true, targets.y_pred
@@ -434,7 +466,10 @@ def _indicator_sums(targets: Targets, threads: int) -> Tuple[np.ndarray, np.ndar
     if kernel_readable(y_true):
         weights = None if weight is None else np.ascontiguousarray(weight, dtype=np.float64)
         view = (lambda a: a.view(np.uint8)) if y_true.dtype.kind == "b" else (lambda a: a)
-        sums = _core.indicator_sums(view(y_true), view(y_pred), weights, threads_for(threads, y_true.size))
+        # fractional weights in row order, as np.sum(..., axis=0) adds them
+        kernel = _core.indicator_in_order if weight is not None and weight.dtype.kind == "f" else \
+            _core.indicator_sums
+        sums = kernel(view(y_true), view(y_pred), weights, threads_for(threads, y_true.size))
         return sums[0], sums[1], sums[2]
     true_nz, pred_nz = y_true != 0, y_pred != 0
     if weight is None:
@@ -449,12 +484,17 @@ def _samplewise(targets: Targets, columns: Optional[np.ndarray]
     if columns is not None:
         y_true, y_pred = y_true[:, columns], y_pred[:, columns]
     true_nz, pred_nz = y_true != 0, y_pred != 0
-    tp = np.count_nonzero(true_nz & pred_nz, axis=1).astype(np.intp)
-    pred_sum = np.count_nonzero(pred_nz, axis=1).astype(np.intp)
-    true_sum = np.count_nonzero(true_nz, axis=1).astype(np.intp)
     weight = targets.sample_weight
     if weight is not None:
-        tp, pred_sum, true_sum = tp * weight, pred_sum * weight, true_sum * weight
+        # each row's weights summed as scikit-learn's NumPy sum over the columns
+        row_weight = np.ones(y_true.shape, dtype=weight.dtype) * weight.reshape(-1, 1)
+        zero = np.zeros((), dtype=weight.dtype)
+        tp, pred_sum, true_sum = (np.sum(np.where(mask, row_weight, zero), axis=1)
+                                  for mask in (true_nz & pred_nz, pred_nz, true_nz))
+    else:
+        tp = np.count_nonzero(true_nz & pred_nz, axis=1).astype(np.intp)
+        pred_sum = np.count_nonzero(pred_nz, axis=1).astype(np.intp)
+        true_sum = np.count_nonzero(true_nz, axis=1).astype(np.intp)
     fp = pred_sum - tp
     fn = true_sum - tp
     width = y_true.shape[1]

@@ -73,6 +73,16 @@ def indicator_sums(
 def agreement(
     y_true: np.ndarray, y_pred: np.ndarray, sample_weight: Optional[np.ndarray], n_threads: int
 ) -> Tuple[Union[int, float], Union[int, float]]: ...
+def confusion_in_order(
+    y_true: np.ndarray, y_pred: np.ndarray, labels: np.ndarray, sample_weight: np.ndarray, marginals: bool,
+    n_threads: int
+) -> Tuple[np.ndarray, Optional[np.ndarray], Optional[np.ndarray]]: ...
+def indicator_in_order(
+    y_true: np.ndarray, y_pred: np.ndarray, sample_weight: np.ndarray, n_threads: int
+) -> np.ndarray: ...
+def agreement_pairwise(
+    y_true: np.ndarray, y_pred: np.ndarray, sample_weight: np.ndarray, n_threads: int
+) -> Tuple[float, float]: ...
 def calibration_bin_table(
     y_prob: np.ndarray,
     mode: str,
