@@ -258,7 +258,8 @@ py::tuple confusion_in_order(const py::array& y_true, const py::array& y_pred, c
 }
 
 // Per-column sums of float64 weights of the rows where y_true != 0, y_pred
-// != 0 and both, each in row order (np.sum over axis 0); shape (3, n_labels).
+// != 0 and both, each in row order (scikit-learn's np.bincount over CSR
+// indices); shape (3, n_labels).
 py::array indicator_in_order(const py::array& y_true, const py::array& y_pred, const py::array& sample_weight,
                              int n_threads) {
   if (y_true.ndim() != 2 || y_pred.ndim() != 2) throw std::invalid_argument("indicator arrays must be 2-D");

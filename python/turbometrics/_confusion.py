@@ -201,18 +201,6 @@ class TargetCounts:
         (multilabel input)."""
         return _indicator_sums(self.targets, self.threads)
 
-    def column_sums(self, column: int) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """:meth:`indicator_sums` of one column as scikit-learn sums a
-        single selected column (NumPy's pairwise sum over the rows)."""
-        y_true, y_pred = self.targets.y_true[:, column], self.targets.y_pred[:, column]
-        weight = self.targets.sample_weight
-        if weight is None:
-            sums = [np.count_nonzero(y_true), np.count_nonzero(y_pred), np.count_nonzero((y_true != 0) & (y_pred != 0))]
-            return tuple(np.array([value]) for value in sums)
-        zero = np.zeros((), dtype=weight.dtype)
-        return tuple(np.sum(np.where(mask, weight, zero), keepdims=True)
-                     for mask in (y_true != 0, y_pred != 0, (y_true != 0) & (y_pred != 0)))
-
     def sample_groups(self, columns: Optional[np.ndarray]) -> "SampleGroups":
         """The samples grouped by their (true positives, predicted, true)
         counts over ``columns`` (multilabel input)."""
@@ -422,12 +410,9 @@ def one_vs_rest(counts: Any, labels: Any, samplewise: bool
     columns = chosen_columns(counts, labels)
     if samplewise:
         return counts.samplewise(columns)
-    if columns is not None and columns.shape[0] == 1 and isinstance(counts, TargetCounts):
-        true_sum, pred_sum, tp = counts.column_sums(int(columns[0]))
-    else:
-        true_sum, pred_sum, tp = counts.indicator_sums()
-        if columns is not None:
-            true_sum, pred_sum, tp = true_sum[columns], pred_sum[columns], tp[columns]
+    true_sum, pred_sum, tp = counts.indicator_sums()
+    if columns is not None:
+        true_sum, pred_sum, tp = true_sum[columns], pred_sum[columns], tp[columns]
     fp = pred_sum - tp
     fn = true_sum - tp
     return tp, fp, fn, counts.total - tp - fp - fn
@@ -466,7 +451,7 @@ def _indicator_sums(targets: Targets, threads: int) -> Tuple[np.ndarray, np.ndar
     if kernel_readable(y_true):
         weights = None if weight is None else np.ascontiguousarray(weight, dtype=np.float64)
         view = (lambda a: a.view(np.uint8)) if y_true.dtype.kind == "b" else (lambda a: a)
-        # fractional weights in row order, as np.sum(..., axis=0) adds them
+        # fractional weights in row order, as scikit-learn's np.bincount over its CSR indices adds them
         kernel = _core.indicator_in_order if weight is not None and weight.dtype.kind == "f" else \
             _core.indicator_sums
         sums = kernel(view(y_true), view(y_pred), weights, threads_for(threads, y_true.size))
@@ -484,17 +469,12 @@ def _samplewise(targets: Targets, columns: Optional[np.ndarray]
     if columns is not None:
         y_true, y_pred = y_true[:, columns], y_pred[:, columns]
     true_nz, pred_nz = y_true != 0, y_pred != 0
+    tp = np.count_nonzero(true_nz & pred_nz, axis=1).astype(np.intp)
+    pred_sum = np.count_nonzero(pred_nz, axis=1).astype(np.intp)
+    true_sum = np.count_nonzero(true_nz, axis=1).astype(np.intp)
     weight = targets.sample_weight
     if weight is not None:
-        # each row's weights summed as scikit-learn's NumPy sum over the columns
-        row_weight = np.ones(y_true.shape, dtype=weight.dtype) * weight.reshape(-1, 1)
-        zero = np.zeros((), dtype=weight.dtype)
-        tp, pred_sum, true_sum = (np.sum(np.where(mask, row_weight, zero), axis=1)
-                                  for mask in (true_nz & pred_nz, pred_nz, true_nz))
-    else:
-        tp = np.count_nonzero(true_nz & pred_nz, axis=1).astype(np.intp)
-        pred_sum = np.count_nonzero(pred_nz, axis=1).astype(np.intp)
-        true_sum = np.count_nonzero(true_nz, axis=1).astype(np.intp)
+        tp, pred_sum, true_sum = tp * weight, pred_sum * weight, true_sum * weight
     fp = pred_sum - tp
     fn = true_sum - tp
     width = y_true.shape[1]

@@ -5,8 +5,8 @@
 //   predicted label) the weights added one at a time in input order from
 //   +0.0, as scipy's coo -> dense conversion fills confusion_matrix and as
 //   np.bincount fills multilabel_confusion_matrix's per-label sums;
-// * indicator_in_order_sums: per column of 2-D indicator arrays, as NumPy's
-//   np.sum(..., axis=0) of an (n, L) C-ordered array adds rows in order;
+// * indicator_in_order_sums: per column of 2-D indicator arrays, as
+//   np.bincount over scikit-learn's CSR copy of them adds rows in order;
 // * agreement_pairwise: np.average(y_true == y_pred, weights=w), NumPy's
 //   pairwise sums of w * [agree] and of w (numpy_sum.hpp).
 //
