@@ -11,9 +11,12 @@
 //   pairwise sums of w * [agree] and of w (numpy_sum.hpp).
 //
 // Each sum is sequential, so threads never split one: a thread owns whole
-// sums ("slots") and scans every sample in order, skipping the samples of
-// other threads' slots. The result is bit-identical for every thread count.
-// Long scans poll `interrupt` and stop early (output unspecified).
+// sums ("slots") and scans every sample in order, sending the samples of
+// other threads' slots to a scratch slot (branch-free). The result is
+// bit-identical for every thread count. As every thread reads every sample,
+// threads pay off only on large inputs (2^22 samples and more); label
+// encoding is parallel from 2^16. Long scans poll `interrupt` and stop
+// early (output unspecified).
 #pragma once
 
 #include <algorithm>
@@ -36,9 +39,9 @@ inline std::pair<int64_t, int64_t> owned_slots(int64_t slots, int parts, int ind
 }
 
 // Threads worth using for `slots` sequential sums over n samples: at most
-// one per slot, and one for small inputs.
+// one per slot, and one below 2^22 samples.
 inline int in_order_threads(int64_t slots, int64_t n, int n_threads) {
-  if (n < (int64_t{1} << 15)) return 1;
+  if (n < (int64_t{1} << 22)) return 1;
   return static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(n_threads, slots)));
 }
 
@@ -70,27 +73,28 @@ inline void add_codes_in_order(const int32_t* true_codes, const int32_t* pred_co
   parallel_region(threads, [&](int index, int parts) {
     const auto [lo, hi] = owned_slots(slots, parts, index);
     if (lo >= hi) return;
-    std::vector<double> sums(static_cast<size_t>(hi - lo), 0.0);
-    // slot s is owned when (uint64)(s - lo) < span
+    // slot s is owned when (uint64)(s - lo) < span; other slots go to the
+    // scratch slot sums[span]
     const uint64_t span = static_cast<uint64_t>(hi - lo);
-    double* own = sums.data() - lo;
+    std::vector<double> sums(span + 1, 0.0);
+    auto at = [&](int64_t s) -> double& {
+      const uint64_t local = static_cast<uint64_t>(s - lo);
+      return sums[local < span ? local : span];
+    };
     for (int64_t begin = 0; begin < n; begin += in_order_poll_block) {
       if (interrupt.requested()) return;
       const int64_t end = std::min(n, begin + in_order_poll_block);
       for (int64_t i = begin; i < end; ++i) {
         const int32_t t = true_codes[i], p = pred_codes[i];
         const double w = weights[i];
-        if ((t | p) >= 0) {
-          const int64_t cell = t * k + p;
-          if (static_cast<uint64_t>(cell - lo) < span) own[cell] += w;
-        }
+        if ((t | p) >= 0) at(t * k + p) += w;
         if (marginals) {
-          if (t >= 0 && static_cast<uint64_t>(cells + t - lo) < span) own[cells + t] += w;
-          if (p >= 0 && static_cast<uint64_t>(cells + k + p - lo) < span) own[cells + k + p] += w;
+          if (t >= 0) at(cells + t) += w;
+          if (p >= 0) at(cells + k + p) += w;
         }
       }
     }
-    std::copy(sums.begin(), sums.end(), out + lo);
+    std::copy(sums.begin(), sums.begin() + span, out + lo);
   });
 }
 
