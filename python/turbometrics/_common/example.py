@@ -89,7 +89,7 @@ def example_data(n: int = 1_000_000, seed: int = 0) -> Tuple[np.ndarray, np.ndar
 
     Examples
     --------
-    >>> from turbometrics._example import example_data
+    >>> from turbometrics._common.example import example_data
     >>> y_true, y_score = example_data(1000)
     >>> y_true.shape, y_score.shape
     ((1000,), (1000,))

@@ -2,11 +2,11 @@
 
 When scikit-learn is installed, turbometrics warns and raises with
 subclasses of these that also derive from scikit-learn's class of the same
-name (see :mod:`turbometrics._sklearn_classes`): filters and ``except``
+name (see :mod:`turbometrics._common.sklearn_classes`): filters and ``except``
 clauses naming either library's class match.
 """
 
-from ._params import InvalidParameterError
+from .params import InvalidParameterError
 
 
 class UndefinedMetricWarning(UserWarning):

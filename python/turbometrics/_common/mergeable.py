@@ -11,7 +11,7 @@ from typing import Any, Dict, Iterable, Mapping, Tuple, Type, TypeVar
 
 import numpy as np
 
-from ._serial import dump_state, load_state
+from .serial import dump_state, load_state
 
 _S = TypeVar("_S", bound="Serialisable")
 _LABEL_TYPES = (bool, int, float, str, np.bool_, np.integer, np.floating, np.str_)
@@ -142,7 +142,7 @@ class Serialisable:
     def to_bytes(self) -> bytes:
         """The state as bytes that :meth:`from_bytes` reads back: a NumPy
         ``.npz`` archive of the state's arrays and a JSON header of its
-        other fields (layout: ``turbometrics.states._serial``; README,
+        other fields (layout: ``turbometrics._common.serial``; README,
         "Serialising states"). Nothing in it is pickled."""
         parts = self._parts()
         arrays = {key: value for key, value in parts.items() if isinstance(value, np.ndarray)}

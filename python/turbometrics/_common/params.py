@@ -16,7 +16,7 @@ from typing import Any, Callable, Dict, Sequence, TypeVar
 
 import numpy as np
 
-from ._sklearn_classes import scikit_learn_compatible
+from .sklearn_classes import scikit_learn_compatible
 
 
 class InvalidParameterError(ValueError, TypeError):

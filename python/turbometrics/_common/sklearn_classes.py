@@ -60,7 +60,7 @@ def __getattr__(name: str) -> Any:
     """The derived class ``name`` (the address its instances pickle by)."""
     if name not in _SCIKIT_LEARN_MODULES:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from . import _exceptions
+    from . import exceptions
 
-    return scikit_learn_compatible(getattr(_exceptions, name))
+    return scikit_learn_compatible(getattr(exceptions, name))
 

@@ -13,8 +13,8 @@ from typing import Any, Optional, Tuple
 
 import numpy as np
 
-from . import _core
-from ._threads import resolve_threads, threads_for
+from .. import _core
+from .threads import resolve_threads, threads_for
 
 # dtypes the label scan reads directly; others fall back to NumPy.
 _SCANNABLE_KINDS = {("f", 8), ("f", 4), ("i", 8), ("i", 4), ("i", 2), ("i", 1), ("u", 8), ("u", 4), ("u", 2),

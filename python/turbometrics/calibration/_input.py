@@ -11,8 +11,8 @@ from typing import Any, Optional, Tuple
 
 import numpy as np
 
-from ._binary_input import positive_mask
-from ._validation import (
+from ..ranking import positive_mask
+from .._common.validation import (
     as_array,
     assert_all_finite,
     check_consistent_length,

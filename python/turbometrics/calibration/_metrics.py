@@ -33,8 +33,8 @@ from typing import Any, NamedTuple, Optional
 
 import numpy as np
 
-from . import _core
-from ._calibration_input import (
+from .. import _core
+from ._input import (
     MODES,
     CalibrationInput,
     bin_edges,
@@ -42,9 +42,9 @@ from ._calibration_input import (
     float_probabilities,
     raise_for_invalid_probabilities,
 )
-from ._params import ARRAY_LIKE, BOOLEAN, NONE, REAL, STRING, Constraint, str_options, validate
-from ._threads import resolve_threads, threads_for
-from ._validation import check_consistent_length, check_sample_weight, column_or_1d
+from .._common.params import ARRAY_LIKE, BOOLEAN, NONE, REAL, STRING, Constraint, str_options, validate
+from .._common.threads import resolve_threads, threads_for
+from .._common.validation import check_consistent_length, check_sample_weight, column_or_1d
 
 POSITIVE_INT = Constraint(
     "an int in the range [1, inf)",

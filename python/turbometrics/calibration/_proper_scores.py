@@ -22,7 +22,7 @@ from typing import Any, NamedTuple, Optional, Tuple
 
 import numpy as np
 
-from ._params import (
+from .._common.params import (
     ARRAY_LIKE,
     BOOLEAN,
     NONE,
@@ -34,10 +34,10 @@ from ._params import (
     str_options,
     validate,
 )
-from . import _core
-from ._binary_input import positive_mask
-from ._threads import resolve_threads, threads_for
-from ._validation import (
+from .. import _core
+from ..ranking import positive_mask
+from .._common.threads import resolve_threads, threads_for
+from .._common.validation import (
     Target,
     as_array,
     assert_all_finite,

@@ -26,10 +26,10 @@ from typing import Any, Optional, Tuple, Union
 
 import numpy as np
 
-from . import _core
-from ._calibration_input import calibration_input, raise_for_invalid_probabilities
-from ._params import ARRAY_LIKE, BOOLEAN, NONE, REAL, STRING, Constraint, validate
-from ._threads import resolve_threads, threads_for
+from .. import _core
+from ._input import calibration_input, raise_for_invalid_probabilities
+from .._common.params import ARRAY_LIKE, BOOLEAN, NONE, REAL, STRING, Constraint, validate
+from .._common.threads import resolve_threads, threads_for
 
 _GRID = 20000
 _MIN_BANDWIDTH = 1e-3

@@ -16,12 +16,12 @@ from typing import Any, Dict, List, Optional
 
 import numpy as np
 
-from .._array_inputs import accepting_array_inputs
+from .._common.array_inputs import accepting_array_inputs
 from .. import _core
-from .._calibration import POSITIVE_INT, ReliabilityDiagram, diagram_from_table, error_from_table, raise_for_flags
-from .._calibration_input import calibration_input
-from .._params import BOOLEAN, NONE, REAL, STRING, str_options, validate
-from ._mergeable import (
+from ._metrics import POSITIVE_INT, ReliabilityDiagram, diagram_from_table, error_from_table, raise_for_flags
+from ._input import calibration_input
+from .._common.params import BOOLEAN, NONE, REAL, STRING, str_options, validate
+from .._common.mergeable import (
     CountedSamples,
     Serialisable,
     check_keys,
@@ -32,8 +32,8 @@ from ._mergeable import (
     part_int,
     part_label,
 )
-from .._threads import resolve_threads, threads_for
-from .._validation import ALL_ZERO_WEIGHTS, as_array, check_consistent_length, num_samples
+from .._common.threads import resolve_threads, threads_for
+from .._common.validation import ALL_ZERO_WEIGHTS, as_array, check_consistent_length, num_samples
 
 _SUMS = ("_weight", "_confidence", "_correct")
 _PARTS = ("n_bins", "mode", "pos_label", "_resolved", "_n_classes", "_n", "_weighted") + _SUMS

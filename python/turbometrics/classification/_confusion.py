@@ -13,9 +13,9 @@ from typing import Any, Optional, Tuple
 
 import numpy as np
 
-from . import _core
-from ._metric_params import LABELS
-from ._params import ARRAY_LIKE, BOOLEAN, NONE, bind_like_scikit_learn, str_options, validate
+from .. import _core
+from ._params import LABELS
+from .._common.params import ARRAY_LIKE, BOOLEAN, NONE, bind_like_scikit_learn, str_options, validate
 from ._targets import (
     Targets,
     check_targets,
@@ -25,8 +25,8 @@ from ._targets import (
     kernel_readable,
     promoted_counts,
 )
-from ._threads import resolve_threads, threads_for
-from ._validation import as_array, check_consistent_length, check_dimensions, check_orderable, num_samples
+from .._common.threads import resolve_threads, threads_for
+from .._common.validation import as_array, check_consistent_length, check_dimensions, check_orderable, num_samples
 
 
 class _Ones:
@@ -174,7 +174,7 @@ class TargetCounts:
         return self._table
 
     def promoted_table(self, common: Optional[np.dtype] = None) -> Tuple[np.ndarray, np.ndarray]:
-        """(classes, table) of :func:`turbometrics._targets.promoted_counts`
+        """(classes, table) of :func:`turbometrics.classification._targets.promoted_counts`
         (1-D input) for labels cast to ``common`` (None: the dtype of the
         label union, as the one-vs-rest counts read them)."""
         common = self.labels.dtype if common is None else common

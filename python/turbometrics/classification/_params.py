@@ -7,7 +7,7 @@ import math
 from numbers import Integral, Real
 from typing import Any
 
-from ._params import ARRAY_LIKE, BOOLEAN, NONE, REAL, STRING, Constraint, real_interval, str_options
+from .._common.params import ARRAY_LIKE, BOOLEAN, NONE, REAL, STRING, Constraint, real_interval, str_options
 
 
 def _is_sparse(value: Any) -> bool:

@@ -13,8 +13,8 @@ from typing import Any, Optional, Tuple, Union, overload
 import numpy as np
 
 from ._confusion import TargetCounts, chosen_columns, one_vs_rest, stacked_one_vs_rest
-from ._exceptions import UndefinedMetricWarning
-from ._metric_params import (
+from .._common.exceptions import UndefinedMetricWarning
+from ._params import (
     AVERAGE,
     BETA,
     JACCARD_ZERO_DIVISION,
@@ -24,11 +24,11 @@ from ._metric_params import (
     WEIGHTS,
     ZERO_DIVISION,
 )
-from ._params import bind_like_scikit_learn, validate
-from ._sklearn_classes import scikit_learn_compatible
+from .._common.params import bind_like_scikit_learn, validate
+from .._common.sklearn_classes import scikit_learn_compatible
 from ._targets import check_targets
-from ._threads import resolve_threads
-from ._validation import check_consistent_length, check_orderable, check_sample_weight, num_samples
+from .._common.threads import resolve_threads
+from .._common.validation import check_consistent_length, check_orderable, check_sample_weight, num_samples
 
 Score = Union[float, np.ndarray]
 _AVERAGES = (None, "micro", "macro", "weighted", "samples")

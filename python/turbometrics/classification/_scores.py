@@ -25,9 +25,9 @@ from ._confusion import (
     labelled_table,
     multilabel_confusion_matrix,
 )
-from ._exceptions import UndefinedMetricWarning
-from ._metric_params import FLAG, KAPPA_WEIGHTS, LABELS, REPLACE_UNDEFINED, WEIGHTS
-from ._params import ARRAY_LIKE, bind_like_scikit_learn, validate
+from .._common.exceptions import UndefinedMetricWarning
+from ._params import FLAG, KAPPA_WEIGHTS, LABELS, REPLACE_UNDEFINED, WEIGHTS
+from .._common.params import ARRAY_LIKE, bind_like_scikit_learn, validate
 from ._prf import (
     f1_score,
     fbeta_score,
@@ -36,8 +36,8 @@ from ._prf import (
     precision_score,
     recall_score,
 )
-from . import _core
-from ._sklearn_classes import scikit_learn_compatible
+from .. import _core
+from .._common.sklearn_classes import scikit_learn_compatible
 from ._targets import (
     check_targets,
     confusion_counts,
@@ -48,8 +48,8 @@ from ._targets import (
     kernel_weights,
     rounds_labels,
 )
-from ._threads import resolve_threads, threads_for
-from ._validation import check_consistent_length, check_orderable, check_sample_weight
+from .._common.threads import resolve_threads, threads_for
+from .._common.validation import check_consistent_length, check_orderable, check_sample_weight
 
 __all__ = [
     "accuracy_score",

@@ -23,19 +23,19 @@ from typing import Any, Dict, Optional, Tuple
 
 import numpy as np
 
-from .._array_inputs import accepting_array_inputs
-from .._classification import (
+from .._common.array_inputs import accepting_array_inputs
+from ._scores import (
     accuracy_from_counts,
     balanced_accuracy_from_table,
     cohen_kappa_from_counts,
     matthews_from_table,
 )
-from .._confusion import SampleGroups, TargetCounts, labelled_table, normalized, stacked_one_vs_rest
-from .._metric_params import FLAG, KAPPA_WEIGHTS, REPLACE_UNDEFINED, WEIGHTS
-from .._params import ARRAY_LIKE, BOOLEAN, NONE, str_options, validate
-from .._prf import jaccard_from_counts, prfs_from_counts, prfs_validate, set_wise_labels
-from .._targets import check_targets, encode, exact_counts, exact_sum, sorted_union
-from ._mergeable import (
+from ._confusion import SampleGroups, TargetCounts, labelled_table, normalized, stacked_one_vs_rest
+from ._params import FLAG, KAPPA_WEIGHTS, REPLACE_UNDEFINED, WEIGHTS
+from .._common.params import ARRAY_LIKE, BOOLEAN, NONE, str_options, validate
+from ._prf import jaccard_from_counts, prfs_from_counts, prfs_validate, set_wise_labels
+from ._targets import check_targets, encode, exact_counts, exact_sum, sorted_union
+from .._common.mergeable import (
     CountedSamples,
     Serialisable,
     check_counts_or_weights,
@@ -47,8 +47,8 @@ from ._mergeable import (
     part_choice,
     part_int,
 )
-from .._threads import resolve_threads
-from .._validation import ALL_ZERO_WEIGHTS, as_array, check_consistent_length, check_sample_weight, num_samples
+from .._common.threads import resolve_threads
+from .._common.validation import ALL_ZERO_WEIGHTS, as_array, check_consistent_length, check_sample_weight, num_samples
 
 _PARTS = ("_fixed", "_layout", "_n", "_weighted", "_nonzero", "_total", "_labels", "_table", "_observed",
           "_seen_true", "_width", "_sums", "_exact", "_group_keys", "_group_count", "_group_weight")

@@ -15,9 +15,9 @@ from typing import Any, Optional
 
 import numpy as np
 
-from . import _core
-from ._threads import threads_for
-from ._validation import (
+from .. import _core
+from .._common.threads import threads_for
+from .._common.validation import (
     Target,
     check_consistent_length,
     check_sample_weight,

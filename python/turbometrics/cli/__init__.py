@@ -1,13 +1,13 @@
 """The ``turbometrics`` command line program.
 
 ``turbometrics evaluate FILE`` evaluates a table of predictions (Parquet,
-CSV, NPY or JSON Lines; see ``_cli_evaluate``): the chosen metrics, per
+CSV, NPY or JSON Lines; see ``_evaluate``): the chosen metrics, per
 group with the gaps between groups, as a table, JSON or Markdown, and
 optionally plots. Without FILE it scores a built-in example of one million
 binary predictions, or with ``--labels FILE --scores FILE`` (``.npy`` or
 one-column ``.csv``) those arrays: ROC AUC, average precision and the
 threshold that maximises F1. ``turbometrics coco`` evaluates COCO
-detections (see ``_cli_coco``).
+detections (see ``_coco``).
 
 Exit codes: 0 on success, 2 on a usage error or unusable input (with a
 one-line reason on stderr, never a traceback), 141 (128 + SIGPIPE, as Unix
@@ -29,7 +29,7 @@ from typing import Any, List, NoReturn, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from ._input_error import InputError, first_line, positive_int
+from .._common.input_error import InputError, first_line, positive_int
 
 __all__ = ["InputError", "main", "load_column"]
 
@@ -297,9 +297,9 @@ def build_parser() -> argparse.ArgumentParser:
             "best-F1 threshold). Exit code 2 on unusable input."
         ),
     )
-    from turbometrics import _cli_evaluate
+    from turbometrics.cli import _evaluate
 
-    _cli_evaluate.add_arguments(evaluate_parser)
+    _evaluate.add_arguments(evaluate_parser)
     evaluate_parser.add_argument(
         "--labels", metavar="FILE", help="true binary labels (.npy, or one-column .csv)"
     )
@@ -316,9 +316,9 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate_parser.add_argument(
         "--json", action="store_true", help="print one JSON object instead of a report"
     )
-    from turbometrics import _cli_coco
+    from turbometrics.cli import _coco
 
-    _cli_coco.add_parser(commands, _thread_count)
+    _coco.add_parser(commands, _thread_count)
     for command in commands.choices.values():  # which parser reports an unrecognized argument
         command.set_defaults(command_parser=command)
     return parser
@@ -339,7 +339,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
     """Carry out ``turbometrics evaluate`` with parsed arguments."""
     if args.file is not None:
         return _run_evaluate_file(args)
-    from turbometrics._cli_evaluate import FILE_OPTIONS
+    from turbometrics.cli._evaluate import FILE_OPTIONS
 
     given = [name for name in FILE_OPTIONS if getattr(args, name) not in (None, False)]
     if given:
@@ -348,7 +348,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
         return _error("--labels and --scores must be given together")
     try:
         if args.labels is None:
-            from turbometrics._example import example_data
+            from turbometrics._common.example import example_data
 
             y_true, y_score = example_data()
             source: Union[str, List[str]] = BUILTIN_SOURCE
@@ -372,8 +372,8 @@ def run_evaluate(args: argparse.Namespace) -> int:
 
 
 def _run_evaluate_file(args: argparse.Namespace) -> int:
-    """``turbometrics evaluate FILE``: see ``_cli_evaluate``."""
-    from turbometrics import _cli_evaluate, _cli_report
+    """``turbometrics evaluate FILE``: see ``_evaluate``."""
+    from turbometrics.cli import _evaluate, _report
 
     if args.labels is not None or args.scores is not None:
         return _error("give FILE or --labels/--scores, not both")
@@ -382,7 +382,7 @@ def _run_evaluate_file(args: argparse.Namespace) -> int:
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            result = _cli_evaluate.run(args)
+            result = _evaluate.run(args)
     except InputError as exc:
         return _error(str(exc))
     except OSError as exc:  # a file that cannot be read after opening, or plots that cannot be written
@@ -392,9 +392,9 @@ def _run_evaluate_file(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result, allow_nan=False))
     elif args.markdown:
-        print(_cli_report.format_markdown(result))
+        print(_report.format_markdown(result))
     else:
-        print(_cli_report.format_table(result))
+        print(_report.format_table(result))
     return EXIT_OK
 
 
@@ -435,13 +435,13 @@ def _parse_and_run(argv: Optional[Sequence[str]]) -> int:
     except SystemExit as exc:  # --help, --version, or a usage error
         return exc.code if isinstance(exc.code, int) else EXIT_USAGE
     if args.command == "evaluate":
-        from turbometrics._cli_evaluate import file_from_scores
+        from turbometrics.cli._evaluate import file_from_scores
 
         file_from_scores(args)
         return run_evaluate(args)
-    from turbometrics import _cli_coco
+    from turbometrics.cli import _coco
 
-    return _cli_coco.run(args, _error)
+    return _coco.run(args, _error)
 
 
 def _stdout_closed() -> int:

@@ -22,7 +22,7 @@ import time
 import warnings
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
-from ._input_error import InputError, first_line
+from .._common.input_error import InputError, first_line
 
 BUILTIN_SOURCE = "built-in example"
 
@@ -62,7 +62,7 @@ def _first_result_fields(path: str) -> Optional[set]:
     """The known fields of the results file's first result (read by the
     compiled reader), or None when the file is empty or unreadable (then
     ``loadRes`` reports what is wrong)."""
-    from .coco import _results_reader as reader
+    from ..coco import results_reader as reader
 
     try:
         columns = reader.read_results_file(path)
@@ -89,8 +89,8 @@ def _finite(value: float) -> Optional[float]:
 
 
 def _inputs(args: argparse.Namespace) -> Tuple[Any, Any, Any]:
-    from .coco import COCO
-    from .coco.synthetic import make_coco_set
+    from ..coco import COCO
+    from ..coco.synthetic import make_coco_set
 
     if args.ground_truth is None:
         dataset, results = make_coco_set(n_images=200, n_categories=10, dets_per_image=20, seed=0)
@@ -124,7 +124,7 @@ def _read(path: str, load: Callable[[], Any]) -> Any:
 def run(args: argparse.Namespace, error: Any) -> int:
     """Carry out ``turbometrics coco``; ``error(message)`` reports unusable
     input and returns the exit code."""
-    from .coco import COCOeval
+    from ..coco import COCOeval
 
     if (args.ground_truth is None) != (args.results is None):
         return error("give both GT.json and RESULTS.json, or neither")

@@ -2,8 +2,8 @@
 
 Reads Parquet, CSV, NPY or JSON Lines in chunks (``_table_reader``), feeds
 each chunk to the mergeable states of the whole file and of its group
-(``--group``; ``_cli_metrics``), then reports the chosen metrics (``_cli_metrics``) as a
-table, JSON or Markdown (``_cli_report``), with the largest gap between
+(``--group``; ``_metrics``), then reports the chosen metrics (``_metrics``) as a
+table, JSON or Markdown (``_report``), with the largest gap between
 groups, and optionally writes plots (``--plots DIR``).
 """
 
@@ -21,11 +21,11 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
 
 import numpy as np
 
-from ._cli_labels import as_text, binary_labels, class_indices, classes_from_columns, positive_label
-from ._cli_metrics import (BINARY_METRICS, DEFAULT_BINARY, DEFAULT_MULTICLASS, MULTICLASS_METRICS,
+from ._labels import as_text, binary_labels, class_indices, classes_from_columns, positive_label
+from ._metrics import (BINARY_METRICS, DEFAULT_BINARY, DEFAULT_MULTICLASS, MULTICLASS_METRICS,
                            PROBABILITY_METRICS, Accumulator, Problem, report)
-from ._input_error import InputError, finite_float, first_line, positive_int, shown
-from ._table_reader import FORMATS, Table, labels_array, missing, numeric, open_table
+from .._common.input_error import InputError, finite_float, first_line, positive_int, shown
+from ..io import FORMATS, Table, labels_array, missing, numeric, open_table
 
 DEFAULT_CHUNK_ROWS = 1_000_000
 MAX_CHUNK_ROWS = 1_000_000_000
@@ -288,7 +288,7 @@ def _factorize(values: np.ndarray) -> Tuple[List[str], np.ndarray]:
 
 def _progress(table: Table, enabled: bool) -> Callable[[int], None]:
     """``advance(units)``: moves a progress bar on stderr when enabled."""
-    from ._progress import progress_callback
+    from .._common.progress import progress_callback
 
     callback = progress_callback(enabled, table.path.name, unit=table.unit, warn=False)
     done = [0]
@@ -427,7 +427,7 @@ def run(args: argparse.Namespace) -> Dict[str, Any]:
     result = build_report(table, fmt, evaluation)
     plotting = time.perf_counter()
     if args.plots is not None:
-        from ._cli_plots import write_plots
+        from ._plots import write_plots
 
         result["plots"] = write_plots(Path(args.plots), evaluation, args)
     end = time.perf_counter()

@@ -7,7 +7,7 @@ from typing import Any, Optional, Sequence, Set, Tuple
 
 import numpy as np
 
-from ._input_error import InputError, shown
+from .._common.input_error import InputError, shown
 
 __all__ = ["as_text", "binary_labels", "class_indices", "classes_from_columns", "positive_label"]
 

@@ -22,8 +22,8 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ._input_error import InputError, first_line
-from ._validation import assert_all_finite
+from .._common.input_error import InputError, first_line
+from .._common.validation import assert_all_finite
 
 __all__ = ["Accumulator", "BINARY_METRICS", "DEFAULT_BINARY", "DEFAULT_MULTICLASS", "MULTICLASS_METRICS",
            "PROBABILITY_METRICS", "Problem", "report"]
@@ -58,7 +58,7 @@ class Accumulator:
     """
 
     def __init__(self, problem: Problem, metrics: Sequence[str], keep_rows: bool) -> None:
-        from .states import CalibrationState, ConfusionState, RankingState
+        from ..states import CalibrationState, ConfusionState, RankingState
 
         table = MULTICLASS_METRICS if problem.multiclass else BINARY_METRICS
         kinds = {table[name][0] for name in metrics}

@@ -9,7 +9,7 @@ from typing import Any, Callable, List
 
 import numpy as np
 
-from ._input_error import InputError
+from .._common.input_error import InputError
 
 MAX_GROUP_CURVES = 12
 
@@ -33,7 +33,7 @@ def write_plots(directory: Path, evaluation: Any, args: argparse.Namespace) -> L
     Multiclass: one-vs-rest roc.png and precision_recall.png, and the
     top-label reliability.png.
     """
-    from . import plot
+    from .. import plot
 
     try:
         directory.mkdir(parents=True, exist_ok=True)

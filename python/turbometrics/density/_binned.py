@@ -40,8 +40,8 @@ from typing import Callable, Optional
 
 import numpy as np
 
-from . import _core
-from ._threads import threads_for
+from .. import _core
+from .._common.threads import threads_for
 
 NODES_PER_BANDWIDTH = 16
 MAX_GRID_NODES = 1 << 22

@@ -17,7 +17,7 @@ from typing import Any, Callable, Optional, Union
 import numpy as np
 
 from ._kde import log_sums
-from ._threads import resolve_threads
+from .._common.threads import resolve_threads
 
 _SINGULAR = (
     "The data appears to lie in a lower-dimensional subspace of the space in which it is expressed. This has "

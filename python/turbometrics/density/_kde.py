@@ -4,7 +4,7 @@
 with the kernels, bandwidth meaning and normalising constants of
 :class:`sklearn.neighbors.KernelDensity`. The exact method is one compiled
 kernel sum (``turbometrics._core.kde_log_sums``); the binned method
-(``turbometrics._binned``) convolves binned data on a grid with FFTs.
+(``turbometrics.density._binned``) convolves binned data on a grid with FFTs.
 """
 
 from __future__ import annotations
@@ -14,12 +14,12 @@ from typing import Any, Optional
 
 import numpy as np
 
-from . import _core
+from .. import _core
 from ._bandwidth import bandwidth_value
 from ._binned import binned_density
-from ._params import ARRAY_LIKE, NONE, real_interval, str_options, validate
-from ._threads import resolve_threads, threads_for
-from ._validation import as_array, check_dimensions
+from .._common.params import ARRAY_LIKE, NONE, real_interval, str_options, validate
+from .._common.threads import resolve_threads, threads_for
+from .._common.validation import as_array, check_dimensions
 
 KERNELS = ("gaussian", "tophat", "epanechnikov", "exponential", "linear", "cosine")
 
@@ -176,7 +176,7 @@ def kde(data: Any, points: Any, *, bandwidth: Any, kernel: str = "gaussian", wei
         its spread; scipy's spread-scaled rule is
         :class:`turbometrics.gaussian_kde`'s), or "isj", the improved
         Sheather-Jones plug-in for 1-D data (see
-        :mod:`turbometrics._bandwidth`).
+        :mod:`turbometrics.density._bandwidth`).
     kernel : {"gaussian", "tophat", "epanechnikov", "exponential", "linear", "cosine"}, default="gaussian"
     weights : array-like of shape (n,), default=None
         Non-negative weights, not all zero (None: all 1).
@@ -193,7 +193,7 @@ def kde(data: Any, points: Any, *, bandwidth: Any, kernel: str = "gaussian", wei
         16 nodes per bandwidth, FFT convolution with a second-order binning
         correction, cubic interpolation to the points. Stated bound:
         ``|binned - exact| <= 1e-3 * exact`` wherever ``exact >= 1e-3 *``
-        the density's peak (see :mod:`turbometrics._binned`).
+        the density's peak (see :mod:`turbometrics.density._binned`).
     n_threads : int, default=None
         Threads (over evaluation points); None uses
         :func:`turbometrics.get_num_threads`. Results are bit-identical for

@@ -7,10 +7,10 @@ from typing import Any, Dict, Iterable, Iterator, Optional, Sequence
 
 import numpy as np
 
-from .._threads import resolve_threads
-from .calibration import CalibrationState
-from .confusion import ConfusionState
-from .ranking import RankingState
+from .._common.threads import resolve_threads
+from ..calibration import CalibrationState
+from ..classification import ConfusionState
+from ..ranking import RankingState
 
 # metric name -> the state that computes it (by its method of that name)
 _STATE_OF = {

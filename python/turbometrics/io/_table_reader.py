@@ -29,7 +29,7 @@ from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ._input_error import InputError, first_line, shown
+from .._common.input_error import InputError, first_line, shown
 
 __all__ = ["FORMATS", "Table", "detect_format", "labels_array", "missing", "numeric", "open_table"]
 

@@ -12,7 +12,7 @@ from typing import Any, Callable, Optional, Union
 
 import numpy as np
 
-from ._validation import as_array, check_consistent_length, check_min_samples
+from .._common.validation import as_array, check_consistent_length, check_min_samples
 
 BinaryMetric = Callable[[np.ndarray, np.ndarray, Optional[np.ndarray]], float]
 

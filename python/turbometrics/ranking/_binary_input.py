@@ -21,9 +21,9 @@ from typing import Any, Iterator, Optional
 
 import numpy as np
 
-from . import _core
-from ._threads import threads_for
-from ._validation import (
+from .. import _core
+from .._common.threads import threads_for
+from .._common.validation import (
     ALL_ZERO_WEIGHTS,
     Target,
     assert_all_finite,

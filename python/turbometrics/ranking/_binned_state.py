@@ -32,13 +32,13 @@ from typing import Any, Dict, NamedTuple, Optional, Tuple
 
 import numpy as np
 
-from .._array_inputs import accepting_array_inputs
+from .._common.array_inputs import accepting_array_inputs
 from .. import _core
-from .._binary_input import prepare_binary
-from .._ranking import average_precision_score, roc_auc_score
-from .._threads import resolve_threads, threads_for
-from .._validation import ALL_ZERO_WEIGHTS, as_array, column_or_1d, num_samples, type_of_target
-from ._mergeable import (
+from ._binary_input import prepare_binary
+from ._scores import average_precision_score, roc_auc_score
+from .._common.threads import resolve_threads, threads_for
+from .._common.validation import ALL_ZERO_WEIGHTS, as_array, column_or_1d, num_samples, type_of_target
+from .._common.mergeable import (
     ClassWeights,
     Serialisable,
     check_counts_or_weights,

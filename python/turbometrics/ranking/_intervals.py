@@ -16,10 +16,10 @@ from typing import Any, Callable, NamedTuple, Optional, Tuple, Union
 
 import numpy as np
 
-from . import _core
+from .. import _core
 from ._binary_input import BinaryInput, binary_input
-from ._exceptions import UndefinedMetricWarning
-from ._params import (
+from .._common.exceptions import UndefinedMetricWarning
+from .._common.params import (
     ARRAY_LIKE,
     BOOLEAN,
     NONE,
@@ -31,8 +31,8 @@ from ._params import (
     str_options,
     validate,
 )
-from ._sklearn_classes import scikit_learn_compatible
-from ._threads import resolve_threads
+from .._common.sklearn_classes import scikit_learn_compatible
+from .._common.threads import resolve_threads
 
 
 class ConfidenceInterval(NamedTuple):

@@ -15,7 +15,7 @@ from typing import Any, Callable, Optional, Tuple, Union
 import numpy as np
 
 from ._averaging import average_over_labels
-from ._validation import Target, check_consistent_length, column_or_1d
+from .._common.validation import Target, check_consistent_length, column_or_1d
 
 # Largest integer label range decoded with a lookup table instead of a sort.
 _LOOKUP_RANGE = 1 << 20

@@ -15,12 +15,12 @@ from typing import Any, Callable, Optional, Tuple, Union, overload
 
 import numpy as np
 
-from . import _core
+from .. import _core
 from ._averaging import average_over_labels
 from ._binary_input import binary_input, prepare_binary
-from ._exceptions import UndefinedMetricWarning
+from .._common.exceptions import UndefinedMetricWarning
 from ._multiclass import check_labels_parameter, classes_and_codes, encode, one_vs_one, one_vs_rest
-from ._params import (
+from .._common.params import (
     ARRAY_LIKE,
     BOOLEAN,
     NONE,
@@ -32,9 +32,9 @@ from ._params import (
     str_options,
     validate,
 )
-from ._sklearn_classes import scikit_learn_compatible
-from ._threads import resolve_threads
-from ._validation import (
+from .._common.sklearn_classes import scikit_learn_compatible
+from .._common.threads import resolve_threads
+from .._common.validation import (
     Target,
     as_array,
     assert_all_finite,

@@ -14,10 +14,10 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from .._array_inputs import accepting_array_inputs
+from .._common.array_inputs import accepting_array_inputs
 from .. import _core
-from .._binary_input import kernel_scores, prepare_binary, scores_in_dtype
-from .._intervals import (
+from ._binary_input import kernel_scores, prepare_binary, scores_in_dtype
+from ._intervals import (
     _CONFIDENCE,
     _POSITIVE_INT,
     _RANDOM_STATE,
@@ -26,8 +26,8 @@ from .._intervals import (
     delong_interval,
     roc_auc_ci,
 )
-from .._params import BOOLEAN, NONE, real_interval, str_options, validate
-from .._ranking import (
+from .._common.params import BOOLEAN, NONE, real_interval, str_options, validate
+from ._scores import (
     _warn_if_no_positive,
     _warn_if_one_class,
     average_precision_score,
@@ -36,10 +36,10 @@ from .._ranking import (
     roc_auc_score,
     roc_curve,
 )
-from .._thresholds import _POSITIVE_REAL, BestThreshold, best_threshold
-from .._threads import resolve_threads, threads_for
-from .._validation import ALL_ZERO_WEIGHTS, as_array, column_or_1d, num_samples, type_of_target
-from ._mergeable import (
+from ._thresholds import _POSITIVE_REAL, BestThreshold, best_threshold
+from .._common.threads import resolve_threads, threads_for
+from .._common.validation import ALL_ZERO_WEIGHTS, as_array, column_or_1d, num_samples, type_of_target
+from .._common.mergeable import (
     ClassWeights,
     Serialisable,
     check_counts_or_weights,

@@ -11,11 +11,11 @@ from typing import Any, Dict, NamedTuple, Optional
 
 import numpy as np
 
-from . import _core
+from .. import _core
 from ._binary_input import binary_input
-from ._params import ARRAY_LIKE, NONE, REAL, STRING, BOOLEAN, Constraint, bind_like_scikit_learn, str_options, \
+from .._common.params import ARRAY_LIKE, NONE, REAL, STRING, BOOLEAN, Constraint, bind_like_scikit_learn, str_options, \
     validate
-from ._threads import resolve_threads
+from .._common.threads import resolve_threads
 
 _POSITIVE_REAL = Constraint("a float in the range (0.0, inf)",
                             lambda value: isinstance(value, (int, float, np.floating, np.integer))

@@ -7,11 +7,11 @@ from typing import Any, Optional
 
 import numpy as np
 
-from ._exceptions import UndefinedMetricWarning
+from .._common.exceptions import UndefinedMetricWarning
 from ._multiclass import check_labels_parameter, classes_and_codes, encode
-from ._params import ARRAY_LIKE, BOOLEAN, NONE, Constraint, bind_like_scikit_learn, validate
-from ._sklearn_classes import scikit_learn_compatible
-from ._validation import (
+from .._common.params import ARRAY_LIKE, BOOLEAN, NONE, Constraint, bind_like_scikit_learn, validate
+from .._common.sklearn_classes import scikit_learn_compatible
+from .._common.validation import (
     assert_all_finite,
     check_consistent_length,
     check_dimensions,

@@ -23,10 +23,10 @@ from typing import Any, Optional, Union
 
 import numpy as np
 
-from . import _core
-from ._params import ARRAY_LIKE, BOOLEAN, NONE, Constraint, real_interval, str_options, validate
-from ._threads import resolve_threads, threads_for
-from ._validation import as_array, check_sample_weight, column_or_1d
+from .. import _core
+from .._common.params import ARRAY_LIKE, BOOLEAN, NONE, Constraint, real_interval, str_options, validate
+from .._common.threads import resolve_threads, threads_for
+from .._common.validation import as_array, check_sample_weight, column_or_1d
 
 __all__ = [
     "aleatoric_uncertainty",
