@@ -120,3 +120,12 @@ def test_defaults_are_read_and_unknown_names_ignored():
 def test_positional_only_and_variadic_parameters_are_refused():
     with pytest.raises(TypeError, match="does not support"):
         validate_params({})(lambda *values: None)
+
+
+def test_bootstrap_ci_checks_declared_parameters_before_the_metric():
+    # The metric's check depends on the value's name and stays in the body,
+    # after the declared checks (it used to come first).
+    with pytest.raises(tm.InvalidParameterError, match="The 'confidence' parameter of bootstrap_ci"):
+        tm.bootstrap_ci("bogus", [0, 1], [0.1, 0.9], confidence=2)
+    with pytest.raises(ValueError, match="bootstrap_ci supports"):
+        tm.bootstrap_ci("bogus", [0, 1], [0.1, 0.9])
