@@ -13,7 +13,7 @@ import pytest
 
 import turbometrics as tm
 from turbometrics import stability
-from turbometrics._params import ARRAY_LIKE, BOOLEAN, NONE, validate_params
+from turbometrics._common.params import ARRAY_LIKE, BOOLEAN, NONE, validate_params
 
 # Public functions with parameters whose checks are not InvalidParameterError
 # constraints: set_num_threads raises its own TypeError/ValueError for
