@@ -163,7 +163,7 @@ def _integer_agreement(y_true: Any, y_pred: Any, sample_weight: Any, normalize: 
             return None  # the general path sums such weights without wrapping
         weights = kernel_weights(weights)
     n = arrays[0].shape[0]
-    agree, total = _core.agreement(arrays[0], arrays[1], weights, threads_for(threads, n))
+    agree, total = _core.classification.agreement(arrays[0], arrays[1], weights, threads_for(threads, n))
     return accuracy_from_counts(agree, total, normalize, weights is not None)
 
 

@@ -434,7 +434,7 @@ def _indicator_sums(targets: Targets, threads: int) -> Tuple[np.ndarray, np.ndar
     if kernel_readable(y_true):
         weights = None if weight is None else np.ascontiguousarray(weight, dtype=np.float64)
         view = (lambda a: a.view(np.uint8)) if y_true.dtype.kind == "b" else (lambda a: a)
-        sums = _core.indicator_sums(view(y_true), view(y_pred), weights, threads_for(threads, y_true.size))
+        sums = _core.classification.indicator_sums(view(y_true), view(y_pred), weights, threads_for(threads, y_true.size))
         return sums[0], sums[1], sums[2]
     true_nz, pred_nz = y_true != 0, y_pred != 0
     if weight is None:

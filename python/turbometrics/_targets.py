@@ -47,7 +47,7 @@ def _kernel_view(array: np.ndarray) -> np.ndarray:
 def unique_values(array: np.ndarray, threads: int) -> np.ndarray:
     """Sorted distinct values of a 1-D label array (as ``np.unique``)."""
     if array.shape[0] and kernel_readable(array):
-        values = _core.label_values(_kernel_view(array), threads_for(threads, array.shape[0]))
+        values = _core.classification.label_values(_kernel_view(array), threads_for(threads, array.shape[0]))
         return values.view(np.bool_) if array.dtype.kind == "b" else values
     return np.unique(array)
 
@@ -185,12 +185,12 @@ def _table(targets: Targets, weights: Optional[np.ndarray], threads: int) -> np.
         if y_pred.dtype != labels.dtype:
             y_pred = y_pred.astype(labels.dtype)
         if kernel_readable(y_true) and kernel_readable(y_pred):
-            return _core.confusion_table(_kernel_view(y_true), _kernel_view(y_pred), _kernel_view(labels), weights,
+            return _core.classification.confusion_table(_kernel_view(y_true), _kernel_view(y_pred), _kernel_view(labels), weights,
                                          threads_for(threads, n))
     codes_true = encode(y_true, labels)
     codes_pred = encode(y_pred, labels)
     codes = np.arange(labels.shape[0], dtype=np.int64)
-    return _core.confusion_table(codes_true, codes_pred, codes, weights, threads_for(threads, n))
+    return _core.classification.confusion_table(codes_true, codes_pred, codes, weights, threads_for(threads, n))
 
 
 def _needs_encoding(labels: np.ndarray, *arrays: np.ndarray) -> bool:
