@@ -140,7 +140,7 @@ def smooth_calibration_error(y_true: Any, y_prob: Any, *, bandwidth: Optional[fl
     data = calibration_input(y_true, y_prob, "auto", pos_label, sample_weight, kernel_checks_labels=True)
     grid = _GRID if bandwidth is None else max(_GRID, int(np.ceil(20.0 / bandwidth)))
     labels = data.labels.view(np.uint8) if data.labels.dtype == np.bool_ else data.labels
-    mass, signed, total, invalid, invalid_label = _core.smooth_deposit(
+    mass, signed, total, invalid, invalid_label = _core.calibration.smooth_deposit(
         data.prob, data.mode, labels, data.weights, grid, threads_for(threads, data.prob.size))
     # Flagged by the kernel as it read (class indices first, as before).
     if invalid_label and data.unchecked_labels is not None:

@@ -446,8 +446,8 @@ def _indicator_sums(targets: Targets, threads: int) -> Tuple[np.ndarray, np.ndar
         weights = None if weight is None else np.ascontiguousarray(weight, dtype=np.float64)
         view = (lambda a: a.view(np.uint8)) if y_true.dtype.kind == "b" else (lambda a: a)
         # fractional weights in row order, as scikit-learn's np.bincount over its CSR indices adds them
-        kernel = _core.indicator_in_order if weight is not None and weight.dtype.kind == "f" else \
-            _core.indicator_sums
+        kernel = _core.classification.indicator_in_order if weight is not None and weight.dtype.kind == "f" else \
+            _core.classification.indicator_sums
         sums = kernel(view(y_true), view(y_pred), weights, threads_for(threads, y_true.size))
         return sums[0], sums[1], sums[2]
     true_nz, pred_nz = y_true != 0, y_pred != 0

@@ -163,9 +163,9 @@ def _integer_agreement(y_true: Any, y_pred: Any, sample_weight: Any, normalize: 
         # np.average's pairwise sums (np.dot, BLAS, for the unnormalised count)
         if not normalize:
             return float(np.dot(arrays[0] == arrays[1], weights))
-        agree, total = _core.agreement_pairwise(arrays[0], arrays[1], weights, threads_for(threads, n))
+        agree, total = _core.classification.agreement_pairwise(arrays[0], arrays[1], weights, threads_for(threads, n))
     else:
-        agree, total = _core.agreement(arrays[0], arrays[1], weights, threads_for(threads, n))
+        agree, total = _core.classification.agreement(arrays[0], arrays[1], weights, threads_for(threads, n))
     return accuracy_from_counts(agree, total, normalize, weights is not None)
 
 

@@ -47,7 +47,7 @@ def _kernel_view(array: np.ndarray) -> np.ndarray:
 def unique_values(array: np.ndarray, threads: int) -> np.ndarray:
     """Sorted distinct values of a 1-D label array (as ``np.unique``)."""
     if array.shape[0] and kernel_readable(array):
-        values = _core.label_values(_kernel_view(array), threads_for(threads, array.shape[0]))
+        values = _core.classification.label_values(_kernel_view(array), threads_for(threads, array.shape[0]))
         return values.view(np.bool_) if array.dtype.kind == "b" else values
     return np.unique(array)
 
@@ -181,7 +181,7 @@ def _table(targets: Targets, weights: Optional[np.ndarray], threads: int) -> np.
     if weights is not None and weights.dtype.kind == "f":
         return in_order_sums(targets, weights, threads, marginals=False)[0]
     n = targets.y_true.shape[0]
-    return _core.confusion_table(*_kernel_arrays(targets), weights, threads_for(threads, n))
+    return _core.classification.confusion_table(*_kernel_arrays(targets), weights, threads_for(threads, n))
 
 
 def _kernel_arrays(targets: Targets) -> tuple:
@@ -205,7 +205,7 @@ def in_order_sums(targets: Targets, weights: np.ndarray, threads: int, marginals
     ``confusion_matrix``) and, with ``marginals``, per true and per
     predicted label (``np.bincount`` in ``multilabel_confusion_matrix``;
     None without). Bit-identical for every thread count."""
-    return _core.confusion_in_order(*_kernel_arrays(targets), np.ascontiguousarray(weights, dtype=np.float64),
+    return _core.classification.confusion_in_order(*_kernel_arrays(targets), np.ascontiguousarray(weights, dtype=np.float64),
                                     marginals, threads_for(threads, targets.y_true.shape[0]))
 
 
