@@ -170,6 +170,8 @@ decltype(auto) dispatch(Isa isa, Body&& body) {
     case Isa::avx2_fma: return isa_detail::run_avx2_fma(body);
     default: break;
   }
+#else
+  (void)isa;
 #endif
   return isa_detail::run_generic(body);
 }
@@ -179,6 +181,8 @@ template <class Body>
 decltype(auto) dispatch_without_fma(Isa isa, Body&& body) {
 #ifdef TURBOMETRICS_HAS_CLONES
   if (dispatch_without_fma_copy(isa) == Isa::avx2) return isa_detail::run_avx2(body);
+#else
+  (void)isa;
 #endif
   return isa_detail::run_generic(body);
 }
