@@ -1,5 +1,5 @@
-// Build facts about threading and instruction sets, for turbometrics._threads
-// and the portable build's check (.ci/portable).
+// Build facts about threading and instruction sets, for
+// turbometrics._common.threads and the portable build's check (.ci/portable).
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
