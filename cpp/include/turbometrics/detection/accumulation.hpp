@@ -72,172 +72,228 @@ struct SortedRow {
   }
 };
 
-}  // namespace accumulation_detail
+// The rows of one output cell's entries, sorted in detection order, with
+// their outcome masks, and the sweep over them. One per thread, reused for
+// every category it takes (to keep its buffers).
+class CellSweep {
+ public:
+  CellSweep(const MatchTable& table, const AccumulationLayout& layout, double* precision, double* recall,
+            double* scores)
+      : table_(table), layout_(layout), precision_(precision), recall_(recall), scores_(scores),
+        largest_m_(largest_max_detections(layout)), groups_(table.n_groups()),
+        entry_block_(static_cast<size_t>(layout.n_entries)), entry_area_(static_cast<size_t>(layout.n_entries)),
+        tp_fp_(static_cast<size_t>(table.n_thresholds)), tp_score_(static_cast<size_t>(table.n_thresholds)),
+        fp_(static_cast<size_t>(table.n_thresholds)) {}
 
-inline void accumulate(const MatchTable& table, const AccumulationLayout& layout, double* precision, double* recall,
-                       double* scores, int n_threads) {
-  using accumulation_detail::SortedRow;
-  const int64_t T = table.n_thresholds;
-  const int64_t R = layout.n_recall_thresholds, I = layout.n_entries;
-  const double eps = std::nextafter(1.0, 2.0) - 1.0;  // np.spacing(1)
-  // rows a cell may read per block: a negative m keeps all but the last -m
-  int64_t largest_m = 0;
-  for (int64_t mi = 0; mi < layout.n_max_detections; ++mi)
-    largest_m = layout.max_detections[mi] < 0 ? std::numeric_limits<int64_t>::max()
-                                               : std::max(largest_m, layout.max_detections[mi]);
+  // Every output cell (k, a, m) of category k.
+  void category(int64_t k) {
+    have_sort_ = false;
+    for (int64_t a = 0; a < layout_.n_areas; ++a) {
+      locate_entries(k, a);
+      const int64_t regular = regular_gts();
+      if (regular == 0) continue;  // the cell keeps -1
+      if (!have_sort_ || !std::equal(entry_block_.begin(), entry_block_.end(), sorted_blocks_.begin())) sort_rows();
+      gather_masks();
+      for (int64_t mi = 0; mi < layout_.n_max_detections; ++mi) {
+        collect_true_positives(mi);
+        for (int64_t t = 0; t < table_.n_thresholds; ++t) write_threshold(t, k, a, mi, static_cast<double>(regular));
+      }
+    }
+  }
 
-  auto cell = [&](int64_t t, int64_t r, int64_t k, int64_t a, int64_t m) {
-    return (((t * layout.out_R + r) * layout.out_K + k) * layout.out_A + a) * layout.out_M + m;
-  };
-  auto recall_cell = [&](int64_t t, int64_t k, int64_t a, int64_t m) {
-    return ((t * layout.out_K + k) * layout.out_A + a) * layout.out_M + m;
-  };
+ private:
+  // Rows a cell may read per block: a negative m keeps all but the last -m.
+  static int64_t largest_max_detections(const AccumulationLayout& layout) {
+    int64_t largest_m = 0;
+    for (int64_t mi = 0; mi < layout.n_max_detections; ++mi)
+      largest_m = layout.max_detections[mi] < 0 ? std::numeric_limits<int64_t>::max()
+                                                 : std::max(largest_m, layout.max_detections[mi]);
+    return largest_m;
+  }
 
-  std::atomic<int64_t> next{0};
-  parallel_region(layout.n_categories > 1 ? n_threads : 1, [&](int, int) {
-    std::vector<SortedRow> sorted;
-    std::vector<int64_t> row_of, rank_of, entry_of, block_rows_of;  // by sequence
-    std::vector<std::vector<int64_t>> kept_rows;       // per m
-    std::vector<int64_t> sorted_blocks;  // the block sequence `sorted` was built from
-    const int64_t groups = table.n_groups();
-    std::vector<uint64_t> tp_mask, fp_mask;
-    std::vector<int64_t> entry_block(static_cast<size_t>(I)), entry_area(static_cast<size_t>(I));  // [j][group] for the sorted rows
-    std::vector<std::vector<int64_t>> tp_fp(static_cast<size_t>(T));
-    std::vector<std::vector<double>> tp_score(static_cast<size_t>(T));
-    std::vector<int64_t> fp(static_cast<size_t>(T));
-    std::vector<double> rc, best;
-    for (int64_t k = next.fetch_add(1); k < layout.n_categories; k = next.fetch_add(1)) {
-      bool have_sort = false;
-      for (int64_t a = 0; a < layout.n_areas; ++a) {
-        for (int64_t i = 0; i < I; ++i) {
-          const int64_t flat = (layout.k_rows[k] * layout.evaluated_areas + layout.a_rows[a]) *
-                                   layout.evaluated_images + layout.i_rows[i];
-          entry_block[i] = flat / (layout.evaluated_areas * layout.evaluated_images) * layout.evaluated_images +
-                           flat % layout.evaluated_images;
-          entry_area[i] = flat / layout.evaluated_images % layout.evaluated_areas;
+  // The block and area range of each evalImgs entry of cell (k, a).
+  void locate_entries(int64_t k, int64_t a) {
+    const AccumulationLayout& l = layout_;
+    for (int64_t i = 0; i < l.n_entries; ++i) {
+      const int64_t flat = (l.k_rows[k] * l.evaluated_areas + l.a_rows[a]) * l.evaluated_images + l.i_rows[i];
+      entry_block_[i] = flat / (l.evaluated_areas * l.evaluated_images) * l.evaluated_images +
+                        flat % l.evaluated_images;
+      entry_area_[i] = flat / l.evaluated_images % l.evaluated_areas;
+    }
+  }
+
+  // The regular ground truths of the entries' present blocks.
+  int64_t regular_gts() const {
+    int64_t regular = 0;
+    for (int64_t i = 0; i < layout_.n_entries; ++i)
+      if (table_.present[entry_block_[i]])
+        regular += table_.regular_gts[entry_area_[i] * table_.n_blocks + entry_block_[i]];
+    return regular;
+  }
+
+  // Concatenates the entries' blocks (each cut to its first largest_m_ rows)
+  // and sorts them stably on -score; then the sorted positions each m keeps.
+  void sort_rows() {
+    sorted_.clear();
+    row_of_.clear();
+    rank_of_.clear();
+    entry_of_.clear();
+    block_rows_of_.clear();
+    for (int64_t i = 0; i < layout_.n_entries; ++i) {
+      const int64_t b = entry_block_[i];
+      if (!table_.present[b]) continue;
+      const int64_t first = table_.row_offsets[b];
+      const int64_t block_rows = table_.row_offsets[b + 1] - first;
+      const int64_t n = std::min(block_rows, largest_m_);
+      for (int64_t rank = 0; rank < n; ++rank) {
+        sorted_.push_back({descending_score_key(table_.score[first + rank]), static_cast<int64_t>(row_of_.size())});
+        row_of_.push_back(first + rank);
+        rank_of_.push_back(rank);
+        entry_of_.push_back(i);
+        block_rows_of_.push_back(block_rows);
+      }
+    }
+    std::sort(sorted_.begin(), sorted_.end());
+    kept_rows_.assign(static_cast<size_t>(layout_.n_max_detections), {});
+    for (int64_t mi = 0; mi < layout_.n_max_detections; ++mi)
+      for (int64_t j = 0; j < static_cast<int64_t>(sorted_.size()); ++j)
+        if (rank_of_[sorted_[j].sequence] <
+            kept_detections(block_rows_of_[sorted_[j].sequence], layout_.max_detections[mi]))
+          kept_rows_[mi].push_back(j);
+    sorted_blocks_ = entry_block_;
+    have_sort_ = true;
+  }
+
+  // The sorted rows' outcome masks in the current area range, [j][group].
+  void gather_masks() {
+    const int64_t n = static_cast<int64_t>(sorted_.size()), groups = groups_;
+    tp_mask_.resize(static_cast<size_t>(n * groups));
+    fp_mask_.resize(static_cast<size_t>(n * groups));
+    for (int64_t j = 0; j < n; ++j) {
+      const int64_t q = sorted_[j].sequence;
+      const int64_t at = table_.mask_index(entry_area_[entry_of_[q]], row_of_[q], 0);
+      for (int64_t g = 0; g < groups; ++g) {
+        tp_mask_[j * groups + g] = table_.true_positive[at + g];
+        fp_mask_[j * groups + g] = table_.false_positive[at + g];
+      }
+    }
+  }
+
+  // One pass over the rows m keeps: per threshold, the false positives
+  // before each true positive and its score; the number of kept rows and
+  // the first one.
+  void collect_true_positives(int64_t mi) {
+    const int64_t T = table_.n_thresholds, groups = groups_;
+    for (int64_t t = 0; t < T; ++t) {
+      tp_fp_[t].clear();
+      tp_score_[t].clear();
+    }
+    std::fill(fp_.begin(), fp_.end(), 0);
+    int64_t nd = 0, first_row = -1;
+    for (int64_t g = 0; g < groups; ++g) {
+      const int64_t t0 = 64 * g, width = std::min<int64_t>(64, T - t0);
+      const uint64_t all = width == 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1;
+      int64_t fp_everywhere = 0;  // rows that are false positives at every threshold of the group
+      for (const int64_t j : kept_rows_[mi]) {
+        if (g == 0 && nd++ == 0) first_row = j;
+        const uint64_t tp = tp_mask_[j * groups + g], fps = fp_mask_[j * groups + g];
+        if (fps == all) {
+          ++fp_everywhere;
+          continue;
         }
-        const int64_t* blocks = entry_block.data();
-        const int64_t* areas = entry_area.data();
-        int64_t regular = 0;
-        for (int64_t i = 0; i < I; ++i)
-          if (table.present[blocks[i]]) regular += table.regular_gts[areas[i] * table.n_blocks + blocks[i]];
-        if (regular == 0) continue;
-        if (!have_sort || !std::equal(blocks, blocks + I, sorted_blocks.begin())) {
-          sorted.clear();
-          row_of.clear();
-          rank_of.clear();
-          entry_of.clear();
-          block_rows_of.clear();
-          for (int64_t i = 0; i < I; ++i) {
-            const int64_t b = blocks[i];
-            if (!table.present[b]) continue;
-            const int64_t first = table.row_offsets[b];
-            const int64_t block_rows = table.row_offsets[b + 1] - first;
-            const int64_t n = std::min(block_rows, largest_m);
-            for (int64_t rank = 0; rank < n; ++rank) {
-              sorted.push_back({descending_score_key(table.score[first + rank]),
-                                static_cast<int64_t>(row_of.size())});
-              row_of.push_back(first + rank);
-              rank_of.push_back(rank);
-              entry_of.push_back(i);
-              block_rows_of.push_back(block_rows);
-            }
-          }
-          std::sort(sorted.begin(), sorted.end());
-          // sorted positions of the rows each m keeps
-          kept_rows.assign(static_cast<size_t>(layout.n_max_detections), {});
-          for (int64_t mi = 0; mi < layout.n_max_detections; ++mi)
-            for (int64_t j = 0; j < static_cast<int64_t>(sorted.size()); ++j)
-              if (rank_of[sorted[j].sequence] <
-                  kept_detections(block_rows_of[sorted[j].sequence], layout.max_detections[mi]))
-                kept_rows[mi].push_back(j);
-          sorted_blocks.assign(blocks, blocks + I);
-          have_sort = true;
+        for (uint64_t bits = tp; bits; bits &= bits - 1) {
+          const int64_t t = t0 + __builtin_ctzll(bits);
+          tp_fp_[t].push_back(fp_[t] + fp_everywhere);
+          tp_score_[t].push_back(table_.score[row_of_[sorted_[j].sequence]]);
         }
-        const int64_t n = static_cast<int64_t>(sorted.size());
-        tp_mask.resize(static_cast<size_t>(n * groups));
-        fp_mask.resize(static_cast<size_t>(n * groups));
-        for (int64_t j = 0; j < n; ++j) {
-          const int64_t q = sorted[j].sequence;
-          const int64_t at = table.mask_index(areas[entry_of[q]], row_of[q], 0);
-          for (int64_t g = 0; g < groups; ++g) {
-            tp_mask[j * groups + g] = table.true_positive[at + g];
-            fp_mask[j * groups + g] = table.false_positive[at + g];
-          }
-        }
-        for (int64_t mi = 0; mi < layout.n_max_detections; ++mi) {
-          // one pass over the kept rows: per threshold, the false positives
-          // before each true positive and its score
-          for (int64_t t = 0; t < T; ++t) {
-            tp_fp[t].clear();
-            tp_score[t].clear();
-          }
-          std::fill(fp.begin(), fp.end(), 0);
-          int64_t nd = 0, first_row = -1;
-          for (int64_t g = 0; g < groups; ++g) {
-            const int64_t t0 = 64 * g, width = std::min<int64_t>(64, T - t0);
-            const uint64_t all = width == 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1;
-            int64_t fp_everywhere = 0;  // rows that are false positives at every threshold of the group
-            for (const int64_t j : kept_rows[mi]) {
-              if (g == 0 && nd++ == 0) first_row = j;
-              const uint64_t tp = tp_mask[j * groups + g], fps = fp_mask[j * groups + g];
-              if (fps == all) {
-                ++fp_everywhere;
-                continue;
-              }
-              for (uint64_t bits = tp; bits; bits &= bits - 1) {
-                const int64_t t = t0 + __builtin_ctzll(bits);
-                tp_fp[t].push_back(fp[t] + fp_everywhere);
-                tp_score[t].push_back(table.score[row_of[sorted[j].sequence]]);
-              }
-              for (uint64_t bits = fps; bits; bits &= bits - 1) ++fp[t0 + __builtin_ctzll(bits)];
-            }
-          }
-          const double first_score = nd ? table.score[row_of[sorted[first_row].sequence]] : 0.0;
-          const double n_regular = static_cast<double>(regular);
-          for (int64_t t = 0; t < T; ++t) {
-            const int64_t n_tp = static_cast<int64_t>(tp_fp[t].size());
-            // precision and recall at the k-th true positive (k = 1..n_tp)
-            best.resize(static_cast<size_t>(n_tp + 1));
-            rc.resize(static_cast<size_t>(n_tp + 1));
-            for (int64_t k = 1; k <= n_tp; ++k) {
-              const double tp_d = static_cast<double>(k), fp_d = static_cast<double>(tp_fp[t][k - 1]);
-              best[k] = tp_d / (fp_d + tp_d + eps);
-              rc[k] = tp_d / n_regular;
-            }
-            for (int64_t k = n_tp - 1; k >= 1; --k)
-              if (best[k + 1] > best[k]) best[k] = best[k + 1];
-            recall[recall_cell(t, k, a, mi)] = nd ? static_cast<double>(n_tp) / n_regular : 0.0;
-            const bool first_is_tp = nd > 0 && (tp_mask[first_row * groups + t / 64] >> (t % 64) & 1);
-            const double first_recall = (first_is_tp ? 1.0 : 0.0) / n_regular;
-            bool inside = nd > 0;
-            for (int64_t r = 0; r < R; ++r) {
-              const int64_t at = cell(t, r, k, a, mi);
-              double value = 0.0, score = 0.0;
-              if (inside) {
-                const double threshold = layout.recall_thresholds[r];
-                if (!accumulation_detail::below(first_recall, threshold)) {
-                  value = n_tp ? best[1] : 0.0;
-                  score = first_score;
-                } else {
-                  const int64_t hit =
-                      std::lower_bound(rc.begin() + 1, rc.begin() + 1 + n_tp, threshold,
-                                       [](double x, double y) { return accumulation_detail::below(x, y); }) -
-                      rc.begin();
-                  inside = hit <= n_tp;
-                  if (inside) {
-                    value = best[hit];
-                    score = tp_score[t][hit - 1];
-                  }
-                }
-              }
-              precision[at] = value;
-              scores[at] = score;
-            }
+        for (uint64_t bits = fps; bits; bits &= bits - 1) ++fp_[t0 + __builtin_ctzll(bits)];
+      }
+    }
+    kept_ = nd;
+    first_row_ = first_row;
+    first_score_ = nd ? table_.score[row_of_[sorted_[first_row].sequence]] : 0.0;
+  }
+
+  // Recall, and precision and score at each recall threshold, of IoU
+  // threshold t in cell (k, a, mi).
+  void write_threshold(int64_t t, int64_t k, int64_t a, int64_t mi, double n_regular) {
+    const AccumulationLayout& l = layout_;
+    const double eps = eps_;
+    const int64_t n_tp = static_cast<int64_t>(tp_fp_[t].size()), nd = kept_;
+    // precision and recall at the k-th true positive (k = 1..n_tp)
+    best_.resize(static_cast<size_t>(n_tp + 1));
+    rc_.resize(static_cast<size_t>(n_tp + 1));
+    for (int64_t i = 1; i <= n_tp; ++i) {
+      const double tp_d = static_cast<double>(i), fp_d = static_cast<double>(tp_fp_[t][i - 1]);
+      best_[i] = tp_d / (fp_d + tp_d + eps);
+      rc_[i] = tp_d / n_regular;
+    }
+    for (int64_t i = n_tp - 1; i >= 1; --i)
+      if (best_[i + 1] > best_[i]) best_[i] = best_[i + 1];
+    recall_[((t * l.out_K + k) * l.out_A + a) * l.out_M + mi] = nd ? static_cast<double>(n_tp) / n_regular : 0.0;
+    const bool first_is_tp = nd > 0 && (tp_mask_[first_row_ * groups_ + t / 64] >> (t % 64) & 1);
+    const double first_recall = (first_is_tp ? 1.0 : 0.0) / n_regular;
+    bool inside = nd > 0;
+    for (int64_t r = 0; r < l.n_recall_thresholds; ++r) {
+      const int64_t at = (((t * l.out_R + r) * l.out_K + k) * l.out_A + a) * l.out_M + mi;
+      double value = 0.0, score = 0.0;
+      if (inside) {
+        const double threshold = l.recall_thresholds[r];
+        if (!below(first_recall, threshold)) {
+          value = n_tp ? best_[1] : 0.0;
+          score = first_score_;
+        } else {
+          const int64_t hit = std::lower_bound(rc_.begin() + 1, rc_.begin() + 1 + n_tp, threshold,
+                                               [](double x, double y) { return below(x, y); }) -
+                              rc_.begin();
+          inside = hit <= n_tp;
+          if (inside) {
+            value = best_[hit];
+            score = tp_score_[t][hit - 1];
           }
         }
       }
+      precision_[at] = value;
+      scores_[at] = score;
     }
+  }
+
+  const MatchTable& table_;
+  const AccumulationLayout& layout_;
+  double* precision_;
+  double* recall_;
+  double* scores_;
+  const int64_t largest_m_, groups_;
+  const double eps_ = std::nextafter(1.0, 2.0) - 1.0;  // np.spacing(1)
+  // The current cell's entries: their blocks and area ranges.
+  std::vector<int64_t> entry_block_, entry_area_;
+  // The sorted rows, built for the block sequence sorted_blocks_, and by
+  // sequence: the table row, rank in its block, entry and block length.
+  bool have_sort_ = false;
+  std::vector<SortedRow> sorted_;
+  std::vector<int64_t> sorted_blocks_, row_of_, rank_of_, entry_of_, block_rows_of_;
+  std::vector<std::vector<int64_t>> kept_rows_;  // per m: the sorted positions kept
+  std::vector<uint64_t> tp_mask_, fp_mask_;      // [j][group] for the sorted rows
+  // Per threshold: false positives before each true positive, and its score.
+  std::vector<std::vector<int64_t>> tp_fp_;
+  std::vector<std::vector<double>> tp_score_;
+  std::vector<int64_t> fp_;
+  int64_t kept_ = 0, first_row_ = -1;  // rows the current m keeps, and the first of them
+  double first_score_ = 0.0;
+  std::vector<double> rc_, best_;
+};
+
+}  // namespace accumulation_detail
+
+// Fills precision, recall and scores (layout's output shapes) for every
+// output cell with a regular ground truth; the other cells are left as
+// they are (the caller's -1).
+inline void accumulate(const MatchTable& table, const AccumulationLayout& layout, double* precision, double* recall,
+                       double* scores, int n_threads) {
+  std::atomic<int64_t> next{0};
+  parallel_region(layout.n_categories > 1 ? n_threads : 1, [&](int, int) {
+    accumulation_detail::CellSweep sweep(table, layout, precision, recall, scores);
+    for (int64_t k = next.fetch_add(1); k < layout.n_categories; k = next.fetch_add(1)) sweep.category(k);
   });
 }
 

@@ -340,88 +340,125 @@ class SortedScores {
     return ScoreKey<Score>::decode(key);
   }
 
+  using Counts = DistinctScoreCounts<Score>;
+  static constexpr Key no_low = std::numeric_limits<Key>::max();
+
+  // What the first pass finds, per chunk of the input.
+  struct ChunkScan {
+    ChunkScan(int chunks, int64_t buckets_per_chunk)
+        : lows(chunks, no_low), highs(chunks, 0), all_lows(chunks, no_low), all_highs(chunks, 0),
+          bad_weight(chunks, 0), kept(chunks, 0), last_zero(chunks, -1), buckets(buckets_per_chunk),
+          bucket_counts(static_cast<size_t>(chunks) * buckets_per_chunk, 0), outside(chunks, 0) {}
+    std::vector<Key> lows, highs;
+    // Weighted: the key range of all samples (zero weights included), which
+    // the value check of the scores reads, and non-finite weights.
+    std::vector<Key> all_lows, all_highs;
+    std::vector<char> bad_weight;
+    std::vector<int64_t> kept;
+    std::vector<int64_t> last_zero;  // -1: no zero in the chunk
+    // Planned buckets: per-chunk counts, and key bits outside the plan.
+    int64_t buckets;
+    std::vector<int64_t> bucket_counts;
+    std::vector<Key> outside;
+    Key reference = 0, outside_mask = 0, bucket_mask = 0;
+    int shift = 0;
+  };
+
   // One pass over the input: the key range of the kept samples, their
   // number, the sign of the last zero and the value checks; with
   // `planned`, also the samples per bucket of each chunk, returned (empty
   // when not planned or when a key fell outside the planned range); with
   // `try_counting`, the per-score counts instead while there are few
-  // distinct scores. Each thread counts its chunks in its own hash table;
-  // the first table to overflow stops all counting, and every sample a
-  // table had counted is scanned again.
+  // distinct scores (count_chunks).
   std::vector<int64_t> scan_key_range(const RankingInput<Score>& input, int chunks, int n_threads, bool try_counting,
                                       int checks, bool planned) {
-    using Counts = DistinctScoreCounts<Score>;
-    constexpr Key no_low = std::numeric_limits<Key>::max();
-    std::vector<Key> lows(chunks, no_low), highs(chunks, 0);
-    // Weighted: the key range of all samples (zero weights included), which
-    // the value check of the scores reads, and non-finite weights.
-    std::vector<Key> all_lows(chunks, no_low), all_highs(chunks, 0);
-    std::vector<char> bad_weight(chunks, 0);
-    std::vector<int64_t> kept(chunks, 0);
-    std::vector<int64_t> last_zero(chunks, -1);  // -1: no zero in the chunk
-    // Planned buckets: per-chunk counts, and key bits outside the plan.
-    const int64_t buckets = planned ? int64_t{1} << bucket_bits_ : 0;
-    std::vector<int64_t> bucket_counts(static_cast<size_t>(chunks) * buckets, 0);
-    std::vector<Key> outside(chunks, 0);
-    const Key outside_mask = planned ? static_cast<Key>(~low_mask(shift_ + bucket_bits_)) : Key{0};
-    const Key reference = base_;
-    const int shift = shift_;
-    const Key bucket_mask = low_mask(bucket_bits_);
-
-    // The plain scan of samples [begin, end) of chunk c. (The loop reads
-    // only locals: stores to the int64 histogram could alias the captured
-    // unsigned keys.)
-    auto scan = [&, planned](int c, int64_t begin, int64_t end) {
-      const Key reference_bits = reference, outside_bits = outside_mask, digit_mask = bucket_mask;
-      const int digit_shift = shift;
-      const RankingInput<Score> in = input;
-      Key low = no_low, high = 0, all_low = no_low, all_high = 0, off_plan = 0;
-      int64_t count = 0;
-      int64_t zero = last_zero[c];
-      uint64_t weight_exponents = 0;  // non-zero once a weight is inf or NaN
-      int64_t* const histogram = bucket_counts.data() + c * buckets;
-      for (int64_t i = begin; i < end; ++i) {
-        const Score score = in.score_at(i);
-        const Key key = ScoreKey<Score>::encode(score);
-        if constexpr (Weighted) {
-          all_low = std::min(all_low, key);
-          all_high = std::max(all_high, key);
-          const double weight = in.weight_at(i);
-          uint64_t bits;
-          std::memcpy(&bits, &weight, sizeof bits);
-          weight_exponents |= static_cast<uint64_t>((~bits & exponent_mask) == 0);
-          if (weight == 0.0) continue;
-        }
-        low = std::min(low, key);
-        high = std::max(high, key);
-        ++count;
-        if (planned) {
-          off_plan |= (key ^ reference_bits) & outside_bits;
-          ++histogram[(key >> digit_shift) & digit_mask];
-        }
-        if constexpr (std::is_floating_point_v<Score>) {
-          if (score == Score{0}) zero = i;
-        }
+    ChunkScan scan(chunks, planned ? int64_t{1} << bucket_bits_ : 0);
+    scan.outside_mask = planned ? static_cast<Key>(~low_mask(shift_ + bucket_bits_)) : Key{0};
+    scan.reference = base_;
+    scan.shift = shift_;
+    scan.bucket_mask = low_mask(bucket_bits_);
+    std::vector<std::unique_ptr<Counts>> tables;
+    const bool counted_all = count_chunks(input, scan, chunks, n_threads, try_counting, planned, tables);
+    for (int c = 0; c < chunks; ++c) {
+      kept_ += scan.kept[c];
+      if constexpr (std::is_floating_point_v<Score>) {
+        if (scan.last_zero[c] >= 0) last_zero_negative_ = std::signbit(input.score_at(scan.last_zero[c]));
       }
-      lows[c] = std::min(lows[c], low);
-      highs[c] = std::max(highs[c], high);
-      all_lows[c] = std::min(all_lows[c], all_low);
-      all_highs[c] = std::max(all_highs[c], all_high);
-      bad_weight[c] |= weight_exponents != 0;
-      outside[c] |= off_plan;
-      kept[c] += count;
-      last_zero[c] = zero;
-    };
+    }
+    if (counted_all) merge_counted_tables(tables, scan);
+    low_key_ = *std::min_element(scan.lows.begin(), scan.lows.end());
+    high_key_ = *std::max_element(scan.highs.begin(), scan.highs.end());
+    check_values(input, checks, scan);
+    const bool plan_held = std::all_of(scan.outside.begin(), scan.outside.end(), [](Key bits) { return bits == 0; });
+    if (!planned || counted_ || !plan_held) scan.bucket_counts.clear();
+    return std::move(scan.bucket_counts);
+  }
+
+  // The plain scan of samples [begin, end) of chunk c into `scan`. (The
+  // loop reads only locals: stores to the int64 histogram could alias the
+  // unsigned keys.)
+  static void scan_samples(const RankingInput<Score>& input, ChunkScan& scan, int c, int64_t begin, int64_t end,
+                           bool planned) {
+    const Key reference_bits = scan.reference, outside_bits = scan.outside_mask, digit_mask = scan.bucket_mask;
+    const int digit_shift = scan.shift;
+    const RankingInput<Score> in = input;
+    Key low = no_low, high = 0, all_low = no_low, all_high = 0, off_plan = 0;
+    int64_t count = 0;
+    int64_t zero = scan.last_zero[c];
+    uint64_t weight_exponents = 0;  // non-zero once a weight is inf or NaN
+    int64_t* const histogram = scan.bucket_counts.data() + c * scan.buckets;
+    for (int64_t i = begin; i < end; ++i) {
+      const Score score = in.score_at(i);
+      const Key key = ScoreKey<Score>::encode(score);
+      if constexpr (Weighted) {
+        all_low = std::min(all_low, key);
+        all_high = std::max(all_high, key);
+        const double weight = in.weight_at(i);
+        uint64_t bits;
+        std::memcpy(&bits, &weight, sizeof bits);
+        weight_exponents |= static_cast<uint64_t>((~bits & exponent_mask) == 0);
+        if (weight == 0.0) continue;
+      }
+      low = std::min(low, key);
+      high = std::max(high, key);
+      ++count;
+      if (planned) {
+        off_plan |= (key ^ reference_bits) & outside_bits;
+        ++histogram[(key >> digit_shift) & digit_mask];
+      }
+      if constexpr (std::is_floating_point_v<Score>) {
+        if (score == Score{0}) zero = i;
+      }
+    }
+    scan.lows[c] = std::min(scan.lows[c], low);
+    scan.highs[c] = std::max(scan.highs[c], high);
+    scan.all_lows[c] = std::min(scan.all_lows[c], all_low);
+    scan.all_highs[c] = std::max(scan.all_highs[c], all_high);
+    scan.bad_weight[c] |= weight_exponents != 0;
+    scan.outside[c] |= off_plan;
+    scan.kept[c] += count;
+    scan.last_zero[c] = zero;
+  }
+
+  // Chunk c scanned from its start (again).
+  static void rescan_chunk(const RankingInput<Score>& input, ChunkScan& scan, int chunks, int c, bool planned) {
+    auto [begin, end] = chunk_bounds(input.size, chunks, c);
+    scan.last_zero[c] = -1;
+    scan_samples(input, scan, c, begin, end, planned);
+  }
+
+  // The first pass over the chunks. With `try_counting`, each thread counts
+  // its chunks in its own hash table (left in `tables`); the first table to
+  // overflow stops all counting, and every sample a table had counted is
+  // scanned again. Returns whether every sample was counted.
+  static bool count_chunks(const RankingInput<Score>& input, ChunkScan& scan, int chunks, int n_threads,
+                           bool try_counting, bool planned, std::vector<std::unique_ptr<Counts>>& tables) {
     const int threads = std::max(1, n_threads);
-    std::vector<std::unique_ptr<Counts>> tables(threads);
+    tables.clear();
+    tables.resize(threads);
     std::vector<std::vector<int>> counted_chunks(threads);  // chunks each table counted whole
     std::atomic<bool> overflowed{!try_counting};
     std::atomic<int> next_chunk{0};
-    auto rescan_whole = [&](int c) {
-      auto [begin, end] = chunk_bounds(input.size, chunks, c);
-      last_zero[c] = -1;
-      scan(c, begin, end);
-    };
     parallel_region(threads, [&](int thread, int) {
       std::unique_ptr<Counts> table;
       if (!overflowed.load(std::memory_order_relaxed)) {
@@ -430,10 +467,10 @@ class SortedScores {
       // Gives up counting: what the table counted is scanned again.
       auto stop_counting = [&](int c, int64_t begin, int64_t counted_to) {
         table.reset();
-        for (int whole : counted_chunks[thread]) rescan_whole(whole);
+        for (int whole : counted_chunks[thread]) rescan_chunk(input, scan, chunks, whole, planned);
         counted_chunks[thread].clear();
-        last_zero[c] = -1;
-        scan(c, begin, counted_to);
+        scan.last_zero[c] = -1;
+        scan_samples(input, scan, c, begin, counted_to, planned);
       };
       for (int c = next_chunk++; c < chunks; c = next_chunk++) {
         auto [begin, end] = chunk_bounds(input.size, chunks, c);
@@ -445,7 +482,7 @@ class SortedScores {
             break;
           }
           const int64_t stop = std::min(end, i + stretch);
-          const int64_t reached = table->count(input, i, stop, last_zero[c]);
+          const int64_t reached = table->count(input, i, stop, scan.last_zero[c]);
           if (reached != stop) {
             overflowed.store(true, std::memory_order_relaxed);
             stop_counting(c, begin, reached);
@@ -455,62 +492,58 @@ class SortedScores {
         if (table) {
           counted_chunks[thread].push_back(c);
         } else {
-          scan(c, i, end);
+          scan_samples(input, scan, c, i, end, planned);
         }
       }
       tables[thread] = std::move(table);
     });
-    if (overflowed.load()) {
-      // Tables that counted all their chunks before the overflow was seen.
-      std::vector<int> rest;
-      for (int t = 0; t < threads; ++t) {
-        if (tables[t]) rest.insert(rest.end(), counted_chunks[t].begin(), counted_chunks[t].end());
-        tables[t].reset();
-      }
-      parallel_for_dynamic(static_cast<int64_t>(rest.size()), n_threads,
-                           [&](int64_t r) { rescan_whole(rest[r]); });
+    if (!overflowed.load()) return true;
+    // Tables that counted all their chunks before the overflow was seen.
+    std::vector<int> rest;
+    for (int t = 0; t < threads; ++t) {
+      if (tables[t]) rest.insert(rest.end(), counted_chunks[t].begin(), counted_chunks[t].end());
+      tables[t].reset();
     }
-    for (int c = 0; c < chunks; ++c) {
-      kept_ += kept[c];
-      if constexpr (std::is_floating_point_v<Score>) {
-        if (last_zero[c] >= 0) last_zero_negative_ = std::signbit(input.score_at(last_zero[c]));
+    parallel_for_dynamic(static_cast<int64_t>(rest.size()), n_threads,
+                         [&](int64_t r) { rescan_chunk(input, scan, chunks, rest[r], planned); });
+    return false;
+  }
+
+  // Every sample was counted: the threads' tables merged into the counted
+  // rows, keys ascending (scores descending), with cumulative counts.
+  void merge_counted_tables(const std::vector<std::unique_ptr<Counts>>& tables, ChunkScan& scan) {
+    std::vector<CountedRow> merged;
+    for (const auto& table : tables) {
+      if (!table) continue;
+      for (const auto& slot : table->slots()) {
+        if (slot.total == 0) continue;
+        const Key key = ScoreKey<Score>::encode(Counts::score_of(slot.bits));
+        merged.push_back(CountedRow{key, slot.positive, slot.total - slot.positive});
+        kept_ += slot.total;
       }
     }
-    if (!overflowed.load()) {
-      // Every sample was counted: merge the threads' tables, keys ascending
-      // (scores descending).
-      std::vector<CountedRow> merged;
-      for (const auto& table : tables) {
-        if (!table) continue;
-        for (const auto& slot : table->slots()) {
-          if (slot.total == 0) continue;
-          const Key key = ScoreKey<Score>::encode(Counts::score_of(slot.bits));
-          merged.push_back(CountedRow{key, slot.positive, slot.total - slot.positive});
-          kept_ += slot.total;
-        }
-      }
-      std::sort(merged.begin(), merged.end(), [](const CountedRow& a, const CountedRow& b) { return a.key < b.key; });
-      int64_t positive = 0, negative = 0;
-      for (size_t r = 0; r < merged.size(); ++r) {
-        positive += merged[r].positive;
-        negative += merged[r].negative;
-        if (r + 1 < merged.size() && merged[r + 1].key == merged[r].key) continue;
-        counted_rows_.push_back(CountedRow{merged[r].key, positive, negative});
-      }
-      if (!counted_rows_.empty()) {
-        lows[0] = std::min(lows[0], counted_rows_.front().key);
-        highs[0] = std::max(highs[0], counted_rows_.back().key);
-      }
-      counted_ = kept_ > 0;
+    std::sort(merged.begin(), merged.end(), [](const CountedRow& a, const CountedRow& b) { return a.key < b.key; });
+    int64_t positive = 0, negative = 0;
+    for (size_t r = 0; r < merged.size(); ++r) {
+      positive += merged[r].positive;
+      negative += merged[r].negative;
+      if (r + 1 < merged.size() && merged[r + 1].key == merged[r].key) continue;
+      counted_rows_.push_back(CountedRow{merged[r].key, positive, negative});
     }
-    low_key_ = *std::min_element(lows.begin(), lows.end());
-    high_key_ = *std::max_element(highs.begin(), highs.end());
-    // Value checks. A score is inf or NaN exactly when its key is at or
-    // beyond the key of +inf or of -inf.
+    if (!counted_rows_.empty()) {
+      scan.lows[0] = std::min(scan.lows[0], counted_rows_.front().key);
+      scan.highs[0] = std::max(scan.highs[0], counted_rows_.back().key);
+    }
+    counted_ = kept_ > 0;
+  }
+
+  // The value checks `checks` asks for, into problems_. A score is inf or
+  // NaN exactly when its key is at or beyond the key of +inf or of -inf.
+  void check_values(const RankingInput<Score>& input, int checks, const ChunkScan& scan) {
     Key all_low = low_key_, all_high = high_key_;
     if constexpr (Weighted) {
-      all_low = *std::min_element(all_lows.begin(), all_lows.end());
-      all_high = *std::max_element(all_highs.begin(), all_highs.end());
+      all_low = *std::min_element(scan.all_lows.begin(), scan.all_lows.end());
+      all_high = *std::max_element(scan.all_highs.begin(), scan.all_highs.end());
     }
     if constexpr (std::is_floating_point_v<Score>) {
       constexpr Score infinity = std::numeric_limits<Score>::infinity();
@@ -522,15 +555,12 @@ class SortedScores {
     }
     if constexpr (Weighted) {
       if (checks & check_weights) {
-        if (std::any_of(bad_weight.begin(), bad_weight.end(), [](char bad) { return bad != 0; })) {
+        if (std::any_of(scan.bad_weight.begin(), scan.bad_weight.end(), [](char bad) { return bad != 0; })) {
           problems_.weights = nonfinite_status([&](int64_t i) { return input.weight_at(i); }, input.size);
         }
         problems_.all_weights_zero = input.size > 0 && kept_ == 0;
       }
     }
-    const bool plan_held = std::all_of(outside.begin(), outside.end(), [](Key bits) { return bits == 0; });
-    if (!planned || counted_ || !plan_held) bucket_counts.clear();
-    return bucket_counts;
   }
 
   // 1 if some value is NaN, else 2 (some value is infinite), as
@@ -663,20 +693,60 @@ class SortedScores {
     return runs;
   }
 
+  // What the thread that sorted a block counts in it: its distinct scores,
+  // and (unweighted) its positives and the samples and positives of its
+  // first row.
+  struct BlockCounts {
+    int64_t rows = 0, positive = 0, first = 0, first_positive = 0;
+  };
+
+  BlockCounts count_block(int64_t b) const {
+    const Run& block = blocks_[b];
+    const Item* item = items_.get() + block.begin;
+    BlockCounts counts;
+    int64_t distinct = 1, positive = item[0].packed & 1;
+    for (int64_t i = 1; i < block.count; ++i) {
+      positive += item[i].packed & 1;
+      distinct += (item[i].packed >> 1) != (item[i - 1].packed >> 1);
+    }
+    counts.rows = distinct;
+    if constexpr (!Weighted) {
+      int64_t first = 1, first_positives = item[0].packed & 1;
+      while (first < block.count && (item[first].packed >> 1) == (item[0].packed >> 1)) {
+        first_positives += item[first].packed & 1;
+        ++first;
+      }
+      counts.positive = positive;
+      counts.first = first;
+      counts.first_positive = first_positives;
+    }
+    return counts;
+  }
+
+  // The sequential pass over block b (weighted): its first row and the
+  // entry totals of block b + 1.
+  void sum_block(int64_t b) {
+    const Run& block = blocks_[b];
+    const Item* item = items_.get() + block.begin;
+    Weight positive = entry_positive_[b], negative = entry_negative_[b];
+    const Key first = item[0].packed >> 1;
+    int64_t i = 0;
+    for (; i < block.count && (item[i].packed >> 1) == first; ++i) accumulate(item[i], positive, negative);
+    first_rows_[b] = TableRow{score_of(high_bits(block.bucket) | first), positive, negative};
+    for (; i < block.count; ++i) accumulate(item[i], positive, negative);
+    entry_positive_[b + 1] = positive;
+    entry_negative_[b + 1] = negative;
+  }
+
   // Sorts the blocks and indexes them: per block its row count, first row
-  // and entry totals. Each block is summarised by the thread that sorted it,
+  // and entry totals. Each block is counted by the thread that sorted it,
   // right after sorting (while it is in cache). Weighted entry totals are
   // one sequential pass over the samples in block order; it runs while the
   // blocks are being sorted, advanced over each block as soon as the block
   // and all blocks before it are sorted, by whichever thread finds it so.
   void sort_and_index_blocks(int n_threads, const Interrupt& interrupt = Interrupt::never()) {
     const int64_t blocks = block_count();
-    Item* const items = items_.get();
-    std::vector<int64_t> rows(blocks, 0);
-    // Unweighted: positives of the block, and samples and positives of its
-    // first row.
-    std::vector<int64_t> positives(Weighted ? 0 : blocks), first_count(Weighted ? 0 : blocks),
-        first_positive(Weighted ? 0 : blocks);
+    std::vector<BlockCounts> counts(blocks);
     entry_row_.assign(blocks + 1, 0);
     entry_positive_.assign(blocks + 1, 0);
     entry_negative_.assign(blocks + 1, 0);
@@ -685,20 +755,6 @@ class SortedScores {
     for (int64_t b = 0; b < blocks; ++b) sorted[b].store(false, std::memory_order_relaxed);
     std::atomic<bool> advancing{false};
     int64_t frontier = 0;  // blocks with entry totals; owned by the thread holding `advancing`
-    // The sequential pass over block b (weighted): its first row and the
-    // entry totals of block b + 1.
-    auto sum_block = [&](int64_t b) {
-      const Run& block = blocks_[b];
-      const Item* item = items + block.begin;
-      Weight positive = entry_positive_[b], negative = entry_negative_[b];
-      const Key first = item[0].packed >> 1;
-      int64_t i = 0;
-      for (; i < block.count && (item[i].packed >> 1) == first; ++i) accumulate(item[i], positive, negative);
-      first_rows_[b] = TableRow{score_of(high_bits(block.bucket) | first), positive, negative};
-      for (; i < block.count; ++i) accumulate(item[i], positive, negative);
-      entry_positive_[b + 1] = positive;
-      entry_negative_[b + 1] = negative;
-    };
     auto advance = [&] {
       for (;;) {
         if (advancing.exchange(true)) return;  // another thread is advancing
@@ -709,41 +765,33 @@ class SortedScores {
         if (reached >= blocks || !sorted[reached].load()) return;
       }
     };
-    sort_each_run(items, blocks_, parallel_run, n_threads, interrupt, [&](int64_t b) {
-      const Run& block = blocks_[b];
-      const Item* item = items + block.begin;
-      int64_t distinct = 1, positive = item[0].packed & 1;
-      for (int64_t i = 1; i < block.count; ++i) {
-        positive += item[i].packed & 1;
-        distinct += (item[i].packed >> 1) != (item[i - 1].packed >> 1);
-      }
-      rows[b] = distinct;
+    sort_each_run(items_.get(), blocks_, parallel_run, n_threads, interrupt, [&](int64_t b) {
+      counts[b] = count_block(b);
       if constexpr (Weighted) {
         sorted[b].store(true);
         advance();
-      } else {
-        int64_t first = 1, first_positives = item[0].packed & 1;
-        while (first < block.count && (item[first].packed >> 1) == (item[0].packed >> 1)) {
-          first_positives += item[first].packed & 1;
-          ++first;
-        }
-        positives[b] = positive;
-        first_count[b] = first;
-        first_positive[b] = first_positives;
       }
     });
     if constexpr (Weighted) {
       while (frontier < blocks) sum_block(frontier++);  // all sorted: finish serially
     }
-    for (int64_t b = 0; b < blocks; ++b) {
-      entry_row_[b + 1] = entry_row_[b] + rows[b];
+    index_entries(counts);
+  }
+
+  // Entry rows (and, unweighted, entry totals and first rows) from the
+  // blocks' counts.
+  void index_entries(const std::vector<BlockCounts>& counts) {
+    const Item* const items = items_.get();
+    for (int64_t b = 0; b < block_count(); ++b) {
+      entry_row_[b + 1] = entry_row_[b] + counts[b].rows;
       if constexpr (!Weighted) {
-        entry_positive_[b + 1] = entry_positive_[b] + positives[b];
-        entry_negative_[b + 1] = entry_negative_[b] + (blocks_[b].count - positives[b]);
+        const BlockCounts& c = counts[b];
+        entry_positive_[b + 1] = entry_positive_[b] + c.positive;
+        entry_negative_[b + 1] = entry_negative_[b] + (blocks_[b].count - c.positive);
         const Run& block = blocks_[b];
         first_rows_[b] = TableRow{score_of(high_bits(block.bucket) | (items[block.begin].packed >> 1)),
-                                  entry_positive_[b] + first_positive[b],
-                                  entry_negative_[b] + (first_count[b] - first_positive[b])};
+                                  entry_positive_[b] + c.first_positive,
+                                  entry_negative_[b] + (c.first - c.first_positive)};
       }
     }
   }

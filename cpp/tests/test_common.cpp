@@ -1,0 +1,196 @@
+// Shared utilities: NumPy's pairwise summation order, the exact sum, the
+// thread helpers and cooperative interruption.
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <cmath>
+#include <limits>
+#include <thread>
+#include <vector>
+
+#include "support.hpp"
+#include "turbometrics/exact_sum.hpp"
+#include "turbometrics/interrupt.hpp"
+#include "turbometrics/numpy_sum.hpp"
+#include "turbometrics/parallel.hpp"
+
+using turbometrics::testing::bits;
+
+namespace {
+
+// x_i = ((i % 4) - 1.5) * 1e16 + 0.1 * i: large terms that cancel, so that
+// every change of summation order changes the result's bits.
+std::vector<double> cancelling(int64_t n) {
+  std::vector<double> x(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) {
+    const double d = static_cast<double>(i);
+    x[i] = (static_cast<double>(i % 4) - 1.5) * 1e16 + 0.1 * d;
+  }
+  return x;
+}
+
+}  // namespace
+
+TEST_CASE("numpy_pairwise_sum gives np.sum's bits around the 8 and 128 block boundaries") {
+  // np.sum(x) for x = cancelling(n), computed once with NumPy.
+  struct Case {
+    int64_t n;
+    double expected;
+  };
+  const Case cases[] = {
+      {1, -0x1.aa535d3d0c000p+53},   {7, -0x1.aa535d3d0c000p+53},   {8, 0.0},
+      {9, -0x1.aa535d3d0c000p+53},   {15, -0x1.aa535d3d0bffep+53},  {16, 0.0},
+      {17, -0x1.aa535d3d0bfffp+53},  {127, -0x1.aa535d3d0bf56p+53}, {128, 0x1.0000000000000p+9},
+      {129, -0x1.aa535d3d0be4ap+53}, {135, -0x1.aa535d3d0be24p+53}, {136, 0x1.c000000000000p+9},
+      {255, -0x1.aa535d3d0ba8ap+53}, {256, 0x1.8000000000000p+11}, {257, -0x1.aa535d3d0ba03p+53},
+      {1000, 0x1.8600000000000p+15},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.n);
+    const std::vector<double> x = cancelling(c.n);
+    CHECK(bits(0.0 + turbometrics::numpy_pairwise_sum(x.data(), c.n)) == bits(c.expected));
+  }
+  // The sequential sum differs (so the cases do tell the orders apart).
+  const std::vector<double> x = cancelling(16);
+  double sequential = 0.0;
+  for (double v : x) sequential += v;
+  CHECK(sequential == 6.0);
+}
+
+TEST_CASE("numpy_pairwise_sum of nothing is -0.0 and np.sum's start makes it +0.0") {
+  CHECK(bits(turbometrics::numpy_pairwise_sum(nullptr, 0)) == bits(-0.0));
+  CHECK(bits(turbometrics::numpy_sum(0, 1, [](int64_t, int64_t, double*) {})) == bits(0.0));
+  const double negative_zeros[3] = {-0.0, -0.0, -0.0};
+  CHECK(bits(0.0 + turbometrics::numpy_pairwise_sum(negative_zeros, 3)) == bits(0.0));
+}
+
+TEST_CASE("numpy_sum over leaves of the tree matches np.sum at 1 and N threads") {
+  const int64_t n = 40000;  // more than two leaves of numpy_sum_grain
+  const std::vector<double> x = cancelling(n);
+  auto fill = [&](int64_t begin, int64_t end, double* out) {
+    for (int64_t i = begin; i < end; ++i) out[i - begin] = x[i];
+  };
+  const double one = turbometrics::numpy_sum(n, 1, fill);
+  const double many = turbometrics::numpy_sum(n, turbometrics::testing::many_threads, fill);
+  CHECK(bits(one) == bits(0x1.3130280000000p+26));  // np.sum(cancelling(40000))
+  CHECK(bits(many) == bits(one));
+  CHECK(bits(one) == bits(0.0 + turbometrics::numpy_pairwise_sum(x.data(), n)));
+}
+
+TEST_CASE("ExactSum is exact, order-independent and rounds half to even") {
+  using turbometrics::ExactSum;
+  ExactSum a;
+  for (double v : {1e100, 1.0, -1e100}) a.add(v);
+  CHECK(a.value() == 1.0);
+
+  ExactSum tenths;
+  for (int i = 0; i < 10; ++i) tenths.add(0.1);
+  CHECK(tenths.value() == 1.0);  // math.fsum([0.1] * 10)
+
+  ExactSum tie;
+  tie.add(1.0);
+  tie.add(0x1.0p-53);  // exactly half an ulp of 1.0: ties to even
+  CHECK(tie.value() == 1.0);
+  tie.add(0x1.0p-105);  // just above the tie
+  CHECK(tie.value() == std::nextafter(1.0, 2.0));
+
+  ExactSum smallest;
+  smallest.add(std::numeric_limits<double>::denorm_min());
+  smallest.add(-std::numeric_limits<double>::denorm_min());
+  smallest.add(std::numeric_limits<double>::denorm_min());
+  CHECK(smallest.value() == std::numeric_limits<double>::denorm_min());
+
+  ExactSum huge;
+  huge.add(std::numeric_limits<double>::max());
+  huge.add(std::numeric_limits<double>::max());
+  CHECK(huge.value() == std::numeric_limits<double>::infinity());
+
+  CHECK(bits(ExactSum{}.value()) == bits(0.0));
+}
+
+TEST_CASE("ExactSum merges partial sums and keeps non-finite addends apart") {
+  using turbometrics::ExactSum;
+  turbometrics::testing::SplitMix random(7);
+  std::vector<double> values(1000);
+  for (double& v : values) v = (random.uniform() - 0.5) * std::ldexp(1.0, static_cast<int>(random.below(200)) - 100);
+  ExactSum forward, backward, left, right;
+  for (double v : values) forward.add(v);
+  for (auto it = values.rbegin(); it != values.rend(); ++it) backward.add(*it);
+  for (size_t i = 0; i < values.size(); ++i) (i % 3 ? left : right).add(values[i]);
+  left.add(right);
+  CHECK(bits(forward.value()) == bits(backward.value()));
+  CHECK(bits(forward.value()) == bits(left.value()));
+
+  ExactSum with_inf;
+  with_inf.add(1.0);
+  with_inf.add(std::numeric_limits<double>::infinity());
+  CHECK(with_inf.value() == std::numeric_limits<double>::infinity());
+  with_inf.add(-std::numeric_limits<double>::infinity());
+  CHECK(std::isnan(with_inf.value()));
+}
+
+TEST_CASE("BufferedExactSum drops zeros, keeps NaN and equals ExactSum") {
+  turbometrics::BufferedExactSum buffered;
+  turbometrics::ExactSum plain;
+  for (int i = 0; i < 1000; ++i) {  // several buffer flushes
+    const double v = i % 3 == 0 ? 0.0 : 1.0 / (i + 1);
+    buffered.add(v);
+    plain.add(v);
+  }
+  CHECK(bits(buffered.total().value()) == bits(plain.value()));
+  buffered.add(std::nan(""));
+  CHECK(std::isnan(buffered.total().value()));
+}
+
+TEST_CASE("chunk_bounds splits n into nearly equal contiguous parts") {
+  using turbometrics::chunk_bounds;
+  CHECK(chunk_bounds(10, 3, 0) == std::pair<int64_t, int64_t>{0, 4});
+  CHECK(chunk_bounds(10, 3, 1) == std::pair<int64_t, int64_t>{4, 7});
+  CHECK(chunk_bounds(10, 3, 2) == std::pair<int64_t, int64_t>{7, 10});
+  CHECK(chunk_bounds(2, 4, 3) == std::pair<int64_t, int64_t>{2, 2});  // more parts than items: empty tails
+  CHECK(chunk_bounds(0, 1, 0) == std::pair<int64_t, int64_t>{0, 0});
+}
+
+TEST_CASE("parallel_for_dynamic visits every index once at 1 and N threads") {
+  for (int threads : {1, turbometrics::testing::many_threads}) {
+    CAPTURE(threads);
+    std::vector<std::atomic<int>> visits(1000);
+    turbometrics::parallel_for_dynamic(1000, threads, [&](int64_t i) { ++visits[i]; });
+    bool once = true;
+    for (auto& v : visits) once = once && v.load() == 1;
+    CHECK(once);
+    std::atomic<int> bodies{0};
+    turbometrics::parallel_region(threads, [&](int thread, int count) {
+      CHECK(thread < count);
+      ++bodies;
+    });
+    CHECK(bodies.load() >= 1);
+    CHECK(bodies.load() <= threads);
+  }
+}
+
+namespace {
+std::atomic<int> polls{0};
+bool stop_on_second_poll() { return ++polls >= 2; }
+}  // namespace
+
+TEST_CASE("Interrupt polls on its own thread only and stays stopped") {
+  CHECK_FALSE(turbometrics::Interrupt::never().requested());
+  polls = 0;
+  const turbometrics::Interrupt interrupt(stop_on_second_poll, std::chrono::nanoseconds(0));
+  bool other_thread_saw = true;
+  std::thread([&] { other_thread_saw = interrupt.requested(); }).join();
+  CHECK_FALSE(other_thread_saw);  // other threads never poll
+  CHECK(polls.load() == 0);
+  CHECK_FALSE(interrupt.requested());  // first poll: go on
+  CHECK(interrupt.requested());        // second poll: stop
+  CHECK(interrupt.stopped());
+  std::thread([&] { other_thread_saw = interrupt.requested(); }).join();
+  CHECK(other_thread_saw);  // the flag is shared
+  CHECK(polls.load() == 2);
+
+  // parallel_for_dynamic with an interrupt skips the indices not started.
+  int bodies = 0;
+  turbometrics::parallel_for_dynamic(100, 1, interrupt, [&](int64_t) { ++bodies; });
+  CHECK(bodies == 0);
+}
