@@ -185,5 +185,5 @@ def test_states_take_each_input_kind(kind):
 def test_np_matrix_raises_scikit_learns_type_error(function):
     y_true = np.asmatrix(Y_TRUE[:20]).T
     values = np.asmatrix(Y_TRUE[:20] if function is tm.accuracy_score else Y_SCORE[:20]).T
-    with pytest.raises(TypeError, match="np.matrix is not supported"):
+    with pytest.raises(TypeError, match=r"np.matrix is not supported"):
         function(y_true, values)

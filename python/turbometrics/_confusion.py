@@ -279,9 +279,7 @@ def _select_labels(table: np.ndarray, present: np.ndarray, labels: np.ndarray) -
     """Rows and columns of ``table`` (over ``present``) in the order of
     ``labels``; absent labels give zero rows. A repeated label keeps only its
     last position, as scikit-learn's label-to-index mapping does."""
-    position = {}
-    for index, label in enumerate(labels.tolist()):
-        position[label] = index
+    position = {label: index for index, label in enumerate(labels.tolist())}
     source, target = [], []
     for index, label in enumerate(present.tolist()):
         if label in position:

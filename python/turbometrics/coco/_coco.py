@@ -80,7 +80,7 @@ class COCO:
             say("loading annotations into memory...")
             tic = time.time()
             dataset = _json.load(annotation_file)
-            assert type(dataset) == dict, "annotation file format {} not supported".format(type(dataset))
+            assert type(dataset) is dict, "annotation file format {} not supported".format(type(dataset))
             say("Done (t={:0.2f}s)".format(time.time() - tic))
             self.dataset = dataset
             self.createIndex()
@@ -235,7 +235,7 @@ class COCO:
     def _load(table: Dict[Any, Dict], ids: Any) -> List[Dict]:
         if _is_array_like(ids):
             return [table[i] for i in ids]
-        if type(ids) == int:
+        if type(ids) is int:
             return [table[ids]]
         return None  # type: ignore[return-value]  # pycocotools returns None here
 
@@ -272,7 +272,7 @@ class COCO:
     def loadNumpyAnnotations(self, data: np.ndarray) -> List[Dict]:
         """Result dicts from an ``(N, 7)`` array of
         ``[image_id, x, y, w, h, score, category_id]`` rows."""
-        assert type(data) == np.ndarray
+        assert type(data) is np.ndarray
         assert data.shape[1] == 7
         return [
             {

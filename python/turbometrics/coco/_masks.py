@@ -19,9 +19,9 @@ def segmentation_to_rle(segmentation: Any, height: int, width: int) -> Dict[str,
     """pycocotools' ``annToRLE``: polygons are rasterised and merged into
     one mask, uncompressed RLE is compressed, compressed RLE is returned as
     it is."""
-    if type(segmentation) == list:
+    if type(segmentation) is list:
         return mask_utils.merge(mask_utils.frPyObjects(segmentation, height, width))
-    if type(segmentation["counts"]) == list:
+    if type(segmentation["counts"]) is list:
         return mask_utils.frPyObjects(segmentation, height, width)
     return segmentation
 
@@ -29,7 +29,7 @@ def segmentation_to_rle(segmentation: Any, height: int, width: int) -> Dict[str,
 def _rasterised(segmentation: Any) -> bool:
     """Whether ``annToRLE`` needs the image's size (polygons, uncompressed
     RLE); compressed RLE keeps its own."""
-    return type(segmentation) == list or (isinstance(segmentation, dict) and type(segmentation.get("counts")) == list)
+    return type(segmentation) is list or (isinstance(segmentation, dict) and type(segmentation.get("counts")) is list)
 
 
 def _image_size(image: Dict, what: str) -> Tuple[int, int]:

@@ -219,14 +219,14 @@ def _bbox_column(values: List[Any]) -> Tuple[np.ndarray, np.ndarray, np.ndarray]
     """(bbox, present, empty); ValueError for a bbox that is neither 4
     numbers nor empty."""
     n = len(values)
-    if set(map(type, values)) == {list} and set(map(len, values)) == {4}:
-        if set(map(type, chain.from_iterable(values))).issubset((float, int)):
-            try:
-                flat = np.fromiter(chain.from_iterable(values), dtype=np.float64, count=4 * n)
-            except OverflowError:
-                pass
-            else:
-                return flat.reshape(n, 4), np.ones(n, dtype=bool), np.zeros(n, dtype=bool)
+    boxes = set(map(type, values)) == {list} and set(map(len, values)) == {4}
+    if boxes and set(map(type, chain.from_iterable(values))).issubset((float, int)):
+        try:
+            flat = np.fromiter(chain.from_iterable(values), dtype=np.float64, count=4 * n)
+        except OverflowError:
+            pass
+        else:
+            return flat.reshape(n, 4), np.ones(n, dtype=bool), np.zeros(n, dtype=bool)
     bbox = np.full((n, 4), np.nan)
     present = np.zeros(n, dtype=bool)
     empty = np.zeros(n, dtype=bool)
