@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from typing import Any, Iterator, Optional
+from typing import Any, Iterator, Optional, cast
 
 import numpy as np
 
@@ -89,7 +89,7 @@ class BinaryInput:
             if score_status:
                 raise nonfinite_error(self.score_dtype, "", score_status) from None
             if weight_status:
-                raise nonfinite_error(self.weight_dtype, "sample_weight", weight_status) from None
+                raise nonfinite_error(cast(np.dtype, self.weight_dtype), "sample_weight", weight_status) from None
             if all_zero:
                 raise ValueError(ALL_ZERO_WEIGHTS) from None
             raise

@@ -48,7 +48,7 @@ from ._validation import check_consistent_length, check_sample_weight, column_or
 
 POSITIVE_INT = Constraint(
     "an int in the range [1, inf)",
-    lambda value: isinstance(value, Integral) and not isinstance(value, (bool, np.bool_)) and value >= 1,
+    lambda value: isinstance(value, Integral) and not isinstance(value, (bool, np.bool_)) and int(value) >= 1,
 )
 _COMMON = {
     "y_true": [ARRAY_LIKE],
@@ -235,7 +235,8 @@ def calibration_error(y_true: Any, y_prob: Any, *, n_bins: int = 15, strategy: s
     return error_from_table(_table(data, edges, uniform, threads), norm)
 
 
-def _common_values(y_true, y_prob, n_bins, strategy, mode, pos_label, sample_weight) -> dict:
+def _common_values(y_true: Any, y_prob: Any, n_bins: Any, strategy: Any, mode: Any, pos_label: Any,
+                   sample_weight: Any) -> dict:
     return {"y_true": y_true, "y_prob": y_prob, "n_bins": n_bins, "strategy": strategy, "mode": mode,
             "pos_label": pos_label, "sample_weight": sample_weight}
 

@@ -12,7 +12,7 @@ import inspect
 import math
 import warnings
 from numbers import Integral, Real
-from typing import Any, Callable, Dict, Sequence, TypeVar
+from typing import Any, Callable, Dict, Mapping, Sequence, TypeVar
 
 import numpy as np
 
@@ -32,7 +32,7 @@ class InvalidParameterError(ValueError, TypeError):
 class Constraint:
     """A named predicate with the phrase scikit-learn uses for it."""
 
-    def __init__(self, phrase: str, accepts: Callable[[Any], bool]) -> None:
+    def __init__(self, phrase: str, accepts: Callable[[Any], Any]) -> None:  # truthy: accepted (NumPy bools too)
         self.phrase = phrase
         self.accepts = accepts
 
@@ -83,14 +83,15 @@ def real_interval(left: float, right: float, closed: str) -> Constraint:
             return False
         if not isinstance(value, Integral) and math.isnan(value):
             return False
-        above_left = value >= left if left_in else value > left
-        below_right = value <= right if right_in else value < right
+        number: Any = value  # numbers.Real declares no comparisons
+        above_left = number >= left if left_in else number > left
+        below_right = number <= right if right_in else number < right
         return bool(above_left and below_right)
 
     return Constraint(phrase, accepts)
 
 
-def validate(function_name: str, values: Dict[str, Any], constraints: Dict[str, Sequence[Constraint]]) -> None:
+def validate(function_name: str, values: Dict[str, Any], constraints: Mapping[str, Sequence[Constraint]]) -> None:
     """Raise InvalidParameterError (scikit-learn's class too, when it is
     installed) for the first value no constraint accepts."""
     for name, value in values.items():

@@ -74,7 +74,7 @@ class COCO:
         self.cats: Dict[Any, Dict] = {}
         self.imgs: Dict[Any, Dict] = {}
         # results kept as columns (see _results.py) until dicts are asked for
-        self._columns = None
+        self._columns: Any = None  # a ResultColumns once results are loaded
         self._materialize: Optional[Callable[[], List[Dict]]] = None
         if annotation_file is not None:
             say("loading annotations into memory...")

@@ -193,7 +193,7 @@ def _scalar_column(
     types = set(map(type, values))
     if types.issubset(exact_types):  # every row has a plain value: one conversion
         try:
-            column = np.array(values, dtype=dtype)
+            column: np.ndarray = np.array(values, dtype=dtype)
         except OverflowError:
             pass
         else:
@@ -332,12 +332,12 @@ def results_from_dicts(results: Sequence[Mapping[str, Any]]) -> ResultsColumns:
     keypoint_lengths = np.zeros(n, dtype=np.int64)
     for i in _rows_with(rows, keys, "keypoints"):
         present[i] |= PRESENT_KEYPOINTS
-        values = _float_list(rows[i]["keypoints"])
-        if values is None:
+        keypoints = _float_list(rows[i]["keypoints"])
+        if keypoints is None:
             unstored[i] = True
         else:
-            keypoint_parts.append(values)
-            keypoint_lengths[i] = len(values)
+            keypoint_parts.append(keypoints)
+            keypoint_lengths[i] = len(keypoints)
 
     kind = np.zeros(n, dtype=np.uint8)
     size = np.zeros((n, 2), dtype=np.int64)

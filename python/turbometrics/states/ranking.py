@@ -119,8 +119,10 @@ class RankingState(ClassWeights, Serialisable):
 
     def __init__(self, *, pos_label: Any = None) -> None:
         self.pos_label = pos_label
-        self._scores: Optional[np.ndarray] = None  # kernel dtype; None until data (or a dtype) is seen
-        self._score_dtype: Optional[np.dtype] = None
+        # Kernel dtype; both None until data (or a dtype) is seen, and set together
+        # (Any: mypy cannot follow that the one is None exactly when the other is).
+        self._scores: Any = None
+        self._score_dtype: Any = None
         self._positive = np.zeros(0, np.int64)
         self._negative = np.zeros(0, np.int64)
         self._samples = 0  # samples seen, zero-weight ones included
@@ -232,7 +234,7 @@ class RankingState(ClassWeights, Serialisable):
         return (f"RankingState({len(self)} distinct scores, {kind}, positive={self.total_positive}, "
                 f"negative={self.total_negative}, pos_label={self.pos_label!r})")
 
-    def split(self, edges: Sequence[Any]) -> List["RankingState"]:
+    def split(self, edges: Any) -> List["RankingState"]:
         """The states of score ranges: with ``edges`` strictly descending,
         bucket 0 holds scores >= edges[0], bucket i scores in
         [edges[i], edges[i-1]) and the last bucket scores below edges[-1].
