@@ -216,6 +216,7 @@ def test_sparse_input_falls_back(monkeypatch):
     assert got == ORIGINALS["f1_score"](y_true, y_pred, average="micro") == dense
 
 
+@pytest.mark.filterwarnings("ignore:the matrix subclass is not the recommended way:PendingDeprecationWarning")
 @pytest.mark.parametrize("make", [np.matrix, lambda values: np.ma.array(values, mask=[0, 0, 1, 0, 1])],
                          ids=["matrix", "masked"])
 def test_matrix_and_masked_input_fall_back(monkeypatch, make):
