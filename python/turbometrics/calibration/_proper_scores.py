@@ -30,9 +30,8 @@ from .._common.params import (
     STRING,
     Constraint,
     _is_array_like,
-    bind_like_scikit_learn,
     str_options,
-    validate,
+    validate_params,
 )
 from .. import _core
 from ..ranking import positive_mask
@@ -306,7 +305,9 @@ def _binary(y_true: Any, y_prob: np.ndarray, sample_weight: Any, pos_label: Any,
     return positive_mask(target.array, pos_label, target.classes), y_prob
 
 
-@bind_like_scikit_learn
+@validate_params({"y_true": [ARRAY_LIKE], "y_proba": [ARRAY_LIKE], "sample_weight": [ARRAY_LIKE, NONE],
+                  "pos_label": _POS_LABEL, "labels": [ARRAY_LIKE, NONE],
+                  "scale_by_half": [BOOLEAN, str_options({"auto"})]})
 def brier_score_loss(y_true: Any, y_proba: Any, *, sample_weight: Any = None, pos_label: Any = None,
                      labels: Any = None, scale_by_half: Any = "auto", n_threads: Optional[int] = None) -> float:
     """Brier score loss: mean squared difference of probabilities and outcomes.
@@ -346,11 +347,6 @@ def brier_score_loss(y_true: Any, y_proba: Any, *, sample_weight: Any = None, po
     >>> round(tm.brier_score_loss(["spam", "ham", "ham", "spam"], y_proba, pos_label="ham"), 6)
     0.0375
     """
-    validate("brier_score_loss", {"y_true": y_true, "y_proba": y_proba, "sample_weight": sample_weight,
-                                  "pos_label": pos_label, "labels": labels, "scale_by_half": scale_by_half},
-             {"y_true": [ARRAY_LIKE], "y_proba": [ARRAY_LIKE], "sample_weight": [ARRAY_LIKE, NONE],
-              "pos_label": _POS_LABEL, "labels": [ARRAY_LIKE, NONE],
-              "scale_by_half": [BOOLEAN, str_options({"auto"})]})
     threads = resolve_threads(n_threads)
     y_proba, facts = _float_proba(y_proba, threads)
     if y_proba.ndim == 1 or y_proba.shape[1] == 1:
@@ -383,7 +379,8 @@ def brier_score_loss(y_true: Any, y_proba: Any, *, sample_weight: Any = None, po
     return float(score)
 
 
-@bind_like_scikit_learn
+@validate_params({"y_true": [ARRAY_LIKE], "y_proba": [_ARRAY_LIKE_OR_HIDDEN_NONE], "normalize": [BOOLEAN],
+                  "sample_weight": [ARRAY_LIKE, NONE], "labels": [ARRAY_LIKE, NONE], "y_pred": [ARRAY_LIKE, STRING]})
 def log_loss(y_true: Any, y_proba: Any = None, *, normalize: bool = True, sample_weight: Any = None,
              labels: Any = None, y_pred: Any = "deprecated", n_threads: Optional[int] = None) -> float:
     """Log loss (cross-entropy), natural logarithm.
@@ -416,10 +413,6 @@ def log_loss(y_true: Any, y_proba: Any = None, *, normalize: bool = True, sample
     >>> round(tm.log_loss(["spam", "ham", "ham", "spam"], [[0.1, 0.9], [0.9, 0.1], [0.8, 0.2], [0.35, 0.65]]), 6)
     0.216162
     """
-    validate("log_loss", {"y_true": y_true, "y_proba": y_proba, "normalize": normalize,
-                          "sample_weight": sample_weight, "labels": labels, "y_pred": y_pred},
-             {"y_true": [ARRAY_LIKE], "y_proba": [_ARRAY_LIKE_OR_HIDDEN_NONE], "normalize": [BOOLEAN],
-              "sample_weight": [ARRAY_LIKE, NONE], "labels": [ARRAY_LIKE, NONE], "y_pred": [ARRAY_LIKE, STRING]})
     threads = resolve_threads(n_threads)
     if not (isinstance(y_pred, str) and y_pred == "deprecated"):
         if y_proba is not None:

@@ -20,7 +20,7 @@ from .._common.array_inputs import accepting_array_inputs
 from .. import _core
 from ._metrics import POSITIVE_INT, ReliabilityDiagram, diagram_from_table, error_from_table, raise_for_flags
 from ._input import calibration_input
-from .._common.params import BOOLEAN, NONE, REAL, STRING, str_options, validate
+from .._common.params import BOOLEAN, NONE, REAL, STRING, str_options, validate_params
 from .._common.mergeable import (
     CountedSamples,
     Serialisable,
@@ -111,10 +111,9 @@ class CalibrationState(CountedSamples, Serialisable):
     True
     """
 
+    @validate_params({"n_bins": [POSITIVE_INT], "mode": [str_options({"auto", "binary", "top_label"})],
+                      "pos_label": [REAL, STRING, BOOLEAN, NONE]}, bind_like_scikit_learn=False)
     def __init__(self, n_bins: int = 15, *, mode: str = "auto", pos_label: Any = None) -> None:
-        validate("CalibrationState", {"n_bins": n_bins, "mode": mode, "pos_label": pos_label},
-                 {"n_bins": [POSITIVE_INT], "mode": [str_options({"auto", "binary", "top_label"})],
-                  "pos_label": [REAL, STRING, BOOLEAN, NONE]})
         self.n_bins = int(n_bins)
         self.mode = mode
         self.pos_label = pos_label

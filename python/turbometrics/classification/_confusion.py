@@ -15,7 +15,7 @@ import numpy as np
 
 from .. import _core
 from ._params import LABELS
-from .._common.params import ARRAY_LIKE, BOOLEAN, NONE, bind_like_scikit_learn, str_options, validate
+from .._common.params import ARRAY_LIKE, BOOLEAN, NONE, str_options, validate_params
 from ._targets import (
     Targets,
     check_targets,
@@ -39,7 +39,8 @@ class _Ones:
         return self.n
 
 
-@bind_like_scikit_learn
+@validate_params({"y_true": [ARRAY_LIKE], "y_pred": [ARRAY_LIKE], "labels": [ARRAY_LIKE, NONE],
+                  "sample_weight": [ARRAY_LIKE, NONE], "normalize": [str_options({"true", "pred", "all"}), NONE]})
 def confusion_matrix(y_true: Any, y_pred: Any, *, labels: Any = None, sample_weight: Any = None,
                      normalize: Optional[str] = None, n_threads: Optional[int] = None) -> np.ndarray:
     """Confusion matrix of a classification.
@@ -79,10 +80,6 @@ def confusion_matrix(y_true: Any, y_pred: Any, *, labels: Any = None, sample_wei
     array([[1. , 0. ],
            [0.5, 0.5]])
     """
-    validate("confusion_matrix", {"y_true": y_true, "y_pred": y_pred, "labels": labels,
-                                  "sample_weight": sample_weight, "normalize": normalize},
-             {"y_true": [ARRAY_LIKE], "y_pred": [ARRAY_LIKE], "labels": [ARRAY_LIKE, NONE],
-              "sample_weight": [ARRAY_LIKE, NONE], "normalize": [str_options({"true", "pred", "all"}), NONE]})
     threads = resolve_threads(n_threads)
     table = confusion_table(y_true, y_pred, labels, sample_weight, threads)
     return normalized(table, normalize)
@@ -304,7 +301,8 @@ def normalized(table: np.ndarray, normalize: Optional[str]) -> np.ndarray:
         return np.nan_to_num(table)
 
 
-@bind_like_scikit_learn
+@validate_params({"y_true": LABELS, "y_pred": LABELS, "sample_weight": [ARRAY_LIKE, NONE],
+                  "labels": [ARRAY_LIKE, NONE], "samplewise": [BOOLEAN]})
 def multilabel_confusion_matrix(y_true: Any, y_pred: Any, *, sample_weight: Any = None, labels: Any = None,
                                 samplewise: bool = False, n_threads: Optional[int] = None) -> np.ndarray:
     """One-vs-rest 2 x 2 confusion matrix per label (or per sample).
@@ -342,10 +340,6 @@ def multilabel_confusion_matrix(y_true: Any, y_pred: Any, *, sample_weight: Any 
            [[1, 1],
             [1, 1]]])
     """
-    validate("multilabel_confusion_matrix", {"y_true": y_true, "y_pred": y_pred, "sample_weight": sample_weight,
-                                             "labels": labels, "samplewise": samplewise},
-             {"y_true": LABELS, "y_pred": LABELS, "sample_weight": [ARRAY_LIKE, NONE],
-              "labels": [ARRAY_LIKE, NONE], "samplewise": [BOOLEAN]})
     threads = resolve_threads(n_threads)
     check_orderable(y_true, y_pred)
     counts = TargetCounts(check_targets(y_true, y_pred, sample_weight, threads=threads), threads)

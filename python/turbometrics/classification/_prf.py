@@ -24,7 +24,7 @@ from ._params import (
     WEIGHTS,
     ZERO_DIVISION,
 )
-from .._common.params import bind_like_scikit_learn, validate
+from .._common.params import validate_params
 from .._common.sklearn_classes import scikit_learn_compatible
 from ._targets import check_targets
 from .._common.threads import resolve_threads
@@ -223,19 +223,15 @@ def jaccard_from_counts(counts: Any, labels: Any, average: Optional[str], zero_d
     return float(np.average(jaccard, weights=weights))
 
 
-_PRFS_CONSTRAINTS = {"y_true": LABELS, "y_pred": LABELS, "beta": BETA, "labels": WEIGHTS, "pos_label": POS_LABEL,
-                     "average": AVERAGE, "warn_for": WARN_FOR, "sample_weight": WEIGHTS,
-                     "zero_division": ZERO_DIVISION}
+PRFS_CONSTRAINTS = {"y_true": LABELS, "y_pred": LABELS, "beta": BETA, "labels": WEIGHTS, "pos_label": POS_LABEL,
+                    "average": AVERAGE, "warn_for": WARN_FOR, "sample_weight": WEIGHTS,
+                    "zero_division": ZERO_DIVISION}
 
 
-def prfs_validate(name: str, jaccard: bool = False, **values: Any) -> None:
-    """Check the parameters of a precision/recall/F (or, with ``jaccard``,
-    Jaccard) function as scikit-learn does."""
-    constraints = {**_PRFS_CONSTRAINTS, "zero_division": JACCARD_ZERO_DIVISION} if jaccard else _PRFS_CONSTRAINTS
-    validate(name, values, {key: constraints[key] for key in values})
+JACCARD_CONSTRAINTS = {**PRFS_CONSTRAINTS, "zero_division": JACCARD_ZERO_DIVISION}
 
 
-@bind_like_scikit_learn
+@validate_params(PRFS_CONSTRAINTS)
 def precision_recall_fscore_support(y_true: Any, y_pred: Any, *, beta: float = 1.0, labels: Any = None,
                                     pos_label: Any = 1, average: Optional[str] = None,
                                     warn_for: Any = ("precision", "recall", "f-score"), sample_weight: Any = None,
@@ -298,9 +294,6 @@ def precision_recall_fscore_support(y_true: Any, y_pred: Any, *, beta: float = 1
     >>> [round(v, 6) for v in tm.precision_recall_fscore_support(y_true, y_pred, average="macro")[:3]]
     [0.222222, 0.333333, 0.266667]
     """
-    prfs_validate("precision_recall_fscore_support", y_true=y_true, y_pred=y_pred, beta=beta, labels=labels,
-              pos_label=pos_label, average=average, warn_for=warn_for, sample_weight=sample_weight,
-              zero_division=zero_division)
     return _prfs(y_true, y_pred, beta, labels, pos_label, average, warn_for, sample_weight, zero_division,
                  resolve_threads(n_threads))
 
@@ -329,7 +322,7 @@ def precision_score(y_true: Any, y_pred: Any, *, labels: Any = ..., pos_label: A
                     n_threads: Optional[int] = ...) -> Score: ...
 
 
-@bind_like_scikit_learn
+@validate_params(PRFS_CONSTRAINTS)
 def precision_score(y_true: Any, y_pred: Any, *, labels: Any = None, pos_label: Any = 1,
                     average: Optional[str] = "binary", sample_weight: Any = None, zero_division: Any = "warn",
                     n_threads: Optional[int] = None) -> Score:
@@ -359,8 +352,6 @@ def precision_score(y_true: Any, y_pred: Any, *, labels: Any = None, pos_label: 
     >>> tm.precision_score([0, 1, 2, 0, 1, 2], [0, 2, 1, 0, 0, 1], average=None)
     array([0.66666667, 0.        , 0.        ])
     """
-    prfs_validate("precision_score", y_true=y_true, y_pred=y_pred, labels=labels, pos_label=pos_label, average=average,
-              sample_weight=sample_weight, zero_division=zero_division)
     return _one_score(0, ("precision",), y_true, y_pred, 1.0, labels, pos_label, average,
                       sample_weight, zero_division, n_threads)
 
@@ -380,7 +371,7 @@ def recall_score(y_true: Any, y_pred: Any, *, labels: Any = ..., pos_label: Any 
                  sample_weight: Any = ..., zero_division: Any = ..., n_threads: Optional[int] = ...) -> Score: ...
 
 
-@bind_like_scikit_learn
+@validate_params(PRFS_CONSTRAINTS)
 def recall_score(y_true: Any, y_pred: Any, *, labels: Any = None, pos_label: Any = 1,
                  average: Optional[str] = "binary", sample_weight: Any = None, zero_division: Any = "warn",
                  n_threads: Optional[int] = None) -> Score:
@@ -410,8 +401,6 @@ def recall_score(y_true: Any, y_pred: Any, *, labels: Any = None, pos_label: Any
     >>> tm.recall_score([0, 1, 2, 0, 1, 2], [0, 2, 1, 0, 0, 1], average="macro")
     0.3333333333333333
     """
-    prfs_validate("recall_score", y_true=y_true, y_pred=y_pred, labels=labels, pos_label=pos_label, average=average,
-              sample_weight=sample_weight, zero_division=zero_division)
     return _one_score(1, ("recall",), y_true, y_pred, 1.0, labels, pos_label, average,
                       sample_weight, zero_division, n_threads)
 
@@ -432,7 +421,7 @@ def fbeta_score(y_true: Any, y_pred: Any, *, beta: float, labels: Any = ..., pos
                 n_threads: Optional[int] = ...) -> Score: ...
 
 
-@bind_like_scikit_learn
+@validate_params(PRFS_CONSTRAINTS)
 def fbeta_score(y_true: Any, y_pred: Any, *, beta: float, labels: Any = None, pos_label: Any = 1,
                 average: Optional[str] = "binary", sample_weight: Any = None, zero_division: Any = "warn",
                 n_threads: Optional[int] = None) -> Score:
@@ -462,8 +451,6 @@ def fbeta_score(y_true: Any, y_pred: Any, *, beta: float, labels: Any = None, po
     >>> round(tm.fbeta_score([0, 1, 1, 0, 1], [1, 1, 0, 0, 1], beta=2.0), 6)
     0.666667
     """
-    prfs_validate("fbeta_score", y_true=y_true, y_pred=y_pred, beta=beta, labels=labels, pos_label=pos_label,
-              average=average, sample_weight=sample_weight, zero_division=zero_division)
     return _one_score(2, ("f-score",), y_true, y_pred, beta, labels, pos_label, average,
                       sample_weight, zero_division, n_threads)
 
@@ -483,7 +470,7 @@ def f1_score(y_true: Any, y_pred: Any, *, labels: Any = ..., pos_label: Any = ..
              sample_weight: Any = ..., zero_division: Any = ..., n_threads: Optional[int] = ...) -> Score: ...
 
 
-@bind_like_scikit_learn
+@validate_params(PRFS_CONSTRAINTS)
 def f1_score(y_true: Any, y_pred: Any, *, labels: Any = None, pos_label: Any = 1, average: Optional[str] = "binary",
              sample_weight: Any = None, zero_division: Any = "warn", n_threads: Optional[int] = None) -> Score:
     """F1 score, the harmonic mean of precision and recall, as :func:`sklearn.metrics.f1_score`.
@@ -512,8 +499,6 @@ def f1_score(y_true: Any, y_pred: Any, *, labels: Any = None, pos_label: Any = 1
     >>> round(tm.f1_score([0, 1, 2, 0, 1, 2], [0, 2, 1, 0, 0, 1], average="weighted"), 6)
     0.266667
     """
-    prfs_validate("f1_score", y_true=y_true, y_pred=y_pred, labels=labels, pos_label=pos_label, average=average,
-              sample_weight=sample_weight, zero_division=zero_division)
     return _one_score(2, ("f-score",), y_true, y_pred, 1, labels, pos_label, average, sample_weight,
                       zero_division, n_threads)
 
@@ -533,7 +518,7 @@ def jaccard_score(y_true: Any, y_pred: Any, *, labels: Any = ..., pos_label: Any
                   sample_weight: Any = ..., zero_division: Any = ..., n_threads: Optional[int] = ...) -> Score: ...
 
 
-@bind_like_scikit_learn
+@validate_params(JACCARD_CONSTRAINTS)
 def jaccard_score(y_true: Any, y_pred: Any, *, labels: Any = None, pos_label: Any = 1,
                   average: Optional[str] = "binary", sample_weight: Any = None, zero_division: Any = "warn",
                   n_threads: Optional[int] = None) -> Score:
@@ -555,8 +540,6 @@ def jaccard_score(y_true: Any, y_pred: Any, *, labels: Any = None, pos_label: An
     >>> round(tm.jaccard_score([0, 1, 1, 0, 1], [1, 1, 0, 0, 1]), 6)
     0.5
     """
-    prfs_validate("jaccard_score", jaccard=True, y_true=y_true, y_pred=y_pred, labels=labels, pos_label=pos_label,
-                  average=average, sample_weight=sample_weight, zero_division=zero_division)
     counts, labels = set_wise_input(y_true, y_pred, labels, pos_label, average, sample_weight,
                                     resolve_threads(n_threads))
     return jaccard_from_counts(counts, labels, average, zero_division)

@@ -26,10 +26,9 @@ from .._common.params import (
     REAL,
     STRING,
     Constraint,
-    bind_like_scikit_learn,
     real_interval,
     str_options,
-    validate,
+    validate_params,
 )
 from .._common.sklearn_classes import scikit_learn_compatible
 from .._common.threads import resolve_threads
@@ -138,7 +137,9 @@ def _both_classes(n_positive: float, n_negative: float, what: str) -> bool:
     return True
 
 
-@bind_like_scikit_learn
+@validate_params({"y_true": [ARRAY_LIKE], "y_score": [ARRAY_LIKE], "confidence": [_CONFIDENCE],
+                  "method": [str_options({"delong", "bootstrap"})], "n_bootstraps": [_POSITIVE_INT],
+                  "random_state": [_RANDOM_STATE], "pos_label": [REAL, STRING, BOOLEAN, NONE]})
 def roc_auc_ci(y_true: Any, y_score: Any, *, confidence: float = 0.95, method: str = "delong",
                n_bootstraps: int = 2000, random_state: Any = None, pos_label: Any = None,
                n_threads: Optional[int] = None) -> ConfidenceInterval:
@@ -183,11 +184,6 @@ def roc_auc_ci(y_true: Any, y_score: Any, *, confidence: float = 0.95, method: s
     >>> ci.method, round(ci.value, 4), round(ci.lower, 4), round(ci.upper, 4)
     ('delong', 0.7901, 0.7623, 0.8179)
     """
-    validate("roc_auc_ci", {"y_true": y_true, "y_score": y_score, "confidence": confidence, "method": method,
-                            "n_bootstraps": n_bootstraps, "random_state": random_state, "pos_label": pos_label},
-             {"y_true": [ARRAY_LIKE], "y_score": [ARRAY_LIKE], "confidence": [_CONFIDENCE],
-              "method": [str_options({"delong", "bootstrap"})], "n_bootstraps": [_POSITIVE_INT],
-              "random_state": [_RANDOM_STATE], "pos_label": [REAL, STRING, BOOLEAN, NONE]})
     threads = resolve_threads(n_threads)
     data = binary_input(y_true, y_score, pos_label, None)
     if method == "delong":
@@ -220,7 +216,8 @@ def bootstrap_auc_interval(scores: np.ndarray, positive: np.ndarray, negative: n
     return ConfidenceInterval(auc, lower, upper, confidence, method, math.nan)
 
 
-@bind_like_scikit_learn
+@validate_params({"y_true": [ARRAY_LIKE], "y_score_a": [ARRAY_LIKE], "y_score_b": [ARRAY_LIKE],
+                  "pos_label": [REAL, STRING, BOOLEAN, NONE]})
 def delong_test(y_true: Any, y_score_a: Any, y_score_b: Any, *, pos_label: Any = None,
                 n_threads: Optional[int] = None) -> DeLongTest:
     """DeLong's test that two scores of the same samples have equal ROC AUC.
@@ -256,10 +253,6 @@ def delong_test(y_true: Any, y_score_a: Any, y_score_b: Any, *, pos_label: Any =
     >>> round(test.auc_a, 4), round(test.auc_b, 4), test.p_value < 0.001
     (0.7901, 0.6594, True)
     """
-    validate("delong_test", {"y_true": y_true, "y_score_a": y_score_a, "y_score_b": y_score_b,
-                             "pos_label": pos_label},
-             {"y_true": [ARRAY_LIKE], "y_score_a": [ARRAY_LIKE], "y_score_b": [ARRAY_LIKE],
-              "pos_label": [REAL, STRING, BOOLEAN, NONE]})
     threads = resolve_threads(n_threads)
     components = []
     for y_score in (y_score_a, y_score_b):
@@ -294,7 +287,9 @@ _BOOTSTRAP_METRICS = {
 }
 
 
-@bind_like_scikit_learn
+@validate_params({"y_true": [ARRAY_LIKE], "y_pred_or_score": [ARRAY_LIKE], "confidence": [_CONFIDENCE],
+                  "n_bootstraps": [_POSITIVE_INT], "random_state": [_RANDOM_STATE],
+                  "pos_label": [REAL, STRING, BOOLEAN, NONE]})
 def bootstrap_ci(metric: Union[str, Callable[..., float]], y_true: Any, y_pred_or_score: Any, *,
                  confidence: float = 0.95, n_bootstraps: int = 2000, random_state: Any = None,
                  pos_label: Any = None, n_threads: Optional[int] = None) -> ConfidenceInterval:
@@ -343,11 +338,6 @@ def bootstrap_ci(metric: Union[str, Callable[..., float]], y_true: Any, y_pred_o
     name = metric if isinstance(metric, str) else getattr(metric, "__name__", repr(metric))
     if name not in _BOOTSTRAP_METRICS:
         raise ValueError(f"bootstrap_ci supports {sorted(_BOOTSTRAP_METRICS)}; got {metric!r}")
-    validate("bootstrap_ci", {"y_true": y_true, "y_pred_or_score": y_pred_or_score, "confidence": confidence,
-                              "n_bootstraps": n_bootstraps, "random_state": random_state, "pos_label": pos_label},
-             {"y_true": [ARRAY_LIKE], "y_pred_or_score": [ARRAY_LIKE], "confidence": [_CONFIDENCE],
-              "n_bootstraps": [_POSITIVE_INT], "random_state": [_RANDOM_STATE],
-              "pos_label": [REAL, STRING, BOOLEAN, NONE]})
     threads = resolve_threads(n_threads)
     kernel_metric = _BOOTSTRAP_METRICS[name]
     values = y_pred_or_score

@@ -26,7 +26,7 @@ from ._intervals import (
     delong_interval,
     roc_auc_ci,
 )
-from .._common.params import BOOLEAN, NONE, real_interval, str_options, validate
+from .._common.params import BOOLEAN, NONE, real_interval, str_options, validate_params
 from ._scores import (
     _warn_if_no_positive,
     _warn_if_one_class,
@@ -261,11 +261,11 @@ class RankingState(ClassWeights, Serialisable):
         return buckets
 
     # -- metrics -----------------------------------------------------------------------------
+    @validate_params({"max_fpr": [real_interval(0.0, 1, "right"), NONE]}, bind_like_scikit_learn=False)
     def roc_auc(self, *, max_fpr: Optional[float] = None, n_threads: Optional[int] = None) -> float:
         """:func:`turbometrics.roc_auc_score` of the data (binary, positive
         = ``pos_label``): NaN with an UndefinedMetricWarning when one class
         is absent; with ``max_fpr``, McClish's standardised partial AUC."""
-        validate("roc_auc", {"max_fpr": max_fpr}, {"max_fpr": [real_interval(0.0, 1, "right"), NONE]})
         degenerate = self._degenerate()
         if degenerate is not None:
             return roc_auc_score(**degenerate, max_fpr=max_fpr)
@@ -294,11 +294,11 @@ class RankingState(ClassWeights, Serialisable):
     roc_auc_score = roc_auc
     average_precision_score = average_precision
 
+    @validate_params({"drop_intermediate": [BOOLEAN]}, bind_like_scikit_learn=False)
     def roc_curve(self, *, drop_intermediate: bool = True,
                   n_threads: Optional[int] = None) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
         """:func:`turbometrics.roc_curve` of the data: (fpr, tpr,
         thresholds), thresholds float64 starting at +inf."""
-        validate("roc_curve", {"drop_intermediate": drop_intermediate}, {"drop_intermediate": [BOOLEAN]})
         degenerate = self._degenerate()
         if degenerate is not None:
             return roc_curve(**degenerate, drop_intermediate=drop_intermediate)
@@ -307,13 +307,12 @@ class RankingState(ClassWeights, Serialisable):
         _warn_if_one_class(positives, negatives)
         return fpr, tpr, thresholds
 
+    @validate_params({"drop_intermediate": [BOOLEAN]}, bind_like_scikit_learn=False)
     def precision_recall_curve(self, *, drop_intermediate: bool = False,
                                n_threads: Optional[int] = None) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
         """:func:`turbometrics.precision_recall_curve` of the data:
         (precision, recall, thresholds), thresholds increasing in the score
         dtype."""
-        validate("precision_recall_curve", {"drop_intermediate": drop_intermediate},
-                 {"drop_intermediate": [BOOLEAN]})
         degenerate = self._degenerate()
         if degenerate is not None:
             return precision_recall_curve(**degenerate, drop_intermediate=drop_intermediate)
@@ -323,11 +322,11 @@ class RankingState(ClassWeights, Serialisable):
         _warn_if_no_positive(positives)
         return precision, recall, scores_in_dtype(thresholds, self._score_dtype)
 
+    @validate_params({"metric": [str_options(_THRESHOLD_METRICS)], "beta": [_POSITIVE_REAL]},
+                     bind_like_scikit_learn=False)
     def best_threshold(self, metric: str = "f1", *, beta: float = 1.0,
                        n_threads: Optional[int] = None) -> BestThreshold:
         """:func:`turbometrics.best_threshold` of the data."""
-        validate("best_threshold", {"metric": metric, "beta": beta},
-                 {"metric": [str_options(_THRESHOLD_METRICS)], "beta": [_POSITIVE_REAL]})
         degenerate = self._degenerate()
         if degenerate is not None:
             return best_threshold(**degenerate, metric=metric, beta=beta)
@@ -338,14 +337,12 @@ class RankingState(ClassWeights, Serialisable):
         return BestThreshold(best["threshold"], best["value"], best["precision"], best["recall"], best["tpr"],
                              best["fpr"])
 
+    @validate_params({"confidence": [_CONFIDENCE], "method": [str_options({"delong", "bootstrap"})],
+                      "n_bootstraps": [_POSITIVE_INT], "random_state": [_RANDOM_STATE]}, bind_like_scikit_learn=False)
     def roc_auc_ci(self, *, confidence: float = 0.95, method: str = "delong", n_bootstraps: int = 2000,
                    random_state: Any = None, n_threads: Optional[int] = None) -> ConfidenceInterval:
         """:func:`turbometrics.roc_auc_ci` of the data (unweighted states
         only, as the in-memory function takes no weights)."""
-        validate("roc_auc_ci", {"confidence": confidence, "method": method, "n_bootstraps": n_bootstraps,
-                                "random_state": random_state},
-                 {"confidence": [_CONFIDENCE], "method": [str_options({"delong", "bootstrap"})],
-                  "n_bootstraps": [_POSITIVE_INT], "random_state": [_RANDOM_STATE]})
         if self.weighted:
             raise ValueError("roc_auc_ci is not defined for a weighted state")
         degenerate = self._degenerate()
