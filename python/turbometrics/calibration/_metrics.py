@@ -97,7 +97,7 @@ class ReliabilityDiagram(NamedTuple):
 
 def _table(data: CalibrationInput, edges: np.ndarray, uniform: bool, n_threads: int) -> np.ndarray:
     threads = threads_for(n_threads, data.n_samples * (data.prob.shape[1] if data.prob.ndim == 2 else 1))
-    table, invalid, invalid_label = _core.calibration_bin_table(
+    table, invalid, invalid_label = _core.calibration.bin_table(
         data.prob, data.mode, data.labels, data.weights, edges, uniform, threads)
     raise_for_flags(data, invalid, invalid_label)
     return table
@@ -369,5 +369,5 @@ def hellinger_distance(p: Any, q: Any, *, n_threads: Optional[int] = None) -> fl
             raise ValueError(f"{name} contains negative values.")
     rows = p_arr.reshape(1, -1) if p_arr.ndim == 1 else p_arr
     q_rows = q_arr.reshape(1, -1) if q_arr.ndim == 1 else q_arr
-    distances = _core.hellinger_rows(rows, q_rows, threads_for(threads, rows.size))
+    distances = _core.calibration.hellinger_rows(rows, q_rows, threads_for(threads, rows.size))
     return float(distances[0]) if p_arr.ndim == 1 else float(np.mean(distances))

@@ -73,7 +73,7 @@ def _facts(array: np.ndarray, threads: int) -> _Facts:
     # A column (n, 1) becomes the pair (1 - p, p) in _multiclass, as 1-D input does.
     flat = array.reshape(-1) if array.ndim == 2 and array.shape[1] == 1 else array
     eps = np.finfo(np.float64).eps
-    return _Facts(*_core.probability_facts(flat, True, float(np.sqrt(eps)), 1e-8,
+    return _Facts(*_core.calibration.probability_facts(flat, True, float(np.sqrt(eps)), 1e-8,
                                            threads_for(threads, array.size)))
 
 
@@ -138,7 +138,7 @@ def _distinct(y: np.ndarray, known: Optional[np.ndarray], threads: int) -> np.nd
     if known is not None:
         return known
     if y.ndim == 1 and y.dtype.kind in "biu" and y.dtype.isnative:
-        return _core.label_values(y, threads_for(threads, y.shape[0]))
+        return _core.classification.label_values(y, threads_for(threads, y.shape[0]))
     return np.unique(y)
 
 
@@ -263,7 +263,7 @@ def _kernel_score(y_prob: np.ndarray, kernel_labels: Tuple[np.ndarray, np.ndarra
     prob = y_prob.reshape(-1) if y_prob.ndim == 2 and y_prob.shape[1] == 1 else y_prob
     labels, classes = kernel_labels
     eps = float(np.finfo(np.float64).eps)
-    total, weight, _ = _core.score_sums(prob, labels, classes, _kernel_weights(sample_weight), score, eps,
+    total, weight, _ = _core.calibration.score_sums(prob, labels, classes, _kernel_weights(sample_weight), score, eps,
                                         threads_for(threads, prob.size))
     if not normalize:
         return float(total)

@@ -141,7 +141,7 @@ def smooth_calibration_error(y_true: Any, y_prob: Any, *, bandwidth: Optional[fl
     grid = _GRID if bandwidth is None else max(_GRID, int(np.ceil(20.0 / bandwidth)))
     labels = cast(np.ndarray, data.labels)  # calibration_input always sets them
     labels = labels.view(np.uint8) if labels.dtype == np.bool_ else labels
-    mass, signed, total, invalid, invalid_label = _core.smooth_deposit(
+    mass, signed, total, invalid, invalid_label = _core.calibration.smooth_deposit(
         data.prob, data.mode, labels, data.weights, grid, threads_for(threads, data.prob.size))
     # Flagged by the kernel as it read (class indices first, as before).
     if invalid_label and data.unchecked_labels is not None:

@@ -118,6 +118,9 @@ class SetWiseSums:
     Attributes
     ----------
     tp, pred, true : ndarray
+    fp, fn : ndarray
+        The false positives and negatives, as the one-vs-rest tables hold
+        them (``pred`` is ``tp + fp``, ``true`` is ``tp + fn``).
     n_ratios : int or None
         The number of ratios warnings speak of (samples), None for labels.
     weights, fallback : ndarray or None
@@ -125,26 +128,31 @@ class SetWiseSums:
         samples (used when the weights sum to zero).
     """
 
-    def __init__(self, tp: np.ndarray, pred: np.ndarray, true: np.ndarray, n_ratios: Optional[int] = None,
+    def __init__(self, tp: np.ndarray, fp: np.ndarray, fn: np.ndarray, n_ratios: Optional[int] = None,
                  weights: Optional[np.ndarray] = None, fallback: Optional[np.ndarray] = None) -> None:
-        self.tp, self.pred, self.true = tp, pred, true
+        self.tp, self.fp, self.fn = tp, fp, fn
+        self.pred, self.true = tp + fp, tp + fn
         self.n_ratios, self.weights, self.fallback = n_ratios, weights, fallback
 
 
 def set_wise_sums(counts: Any, labels: Any, average: Optional[str]) -> SetWiseSums:
     """The sums behind precision, recall, F and Jaccard: per label from
     the one-vs-rest 2 x 2 tables, or per group of samples that share their
-    (tp, predicted, true) counts for ``average="samples"``."""
+    (tp, predicted, true) counts for ``average="samples"`` of a state;
+    per sample for in-memory input, as scikit-learn averages them."""
     if average != "samples":
         stacked = stacked_one_vs_rest(counts, labels, False)
-        tp = stacked[:, 1, 1]
-        return SetWiseSums(tp, tp + stacked[:, 0, 1], tp + stacked[:, 1, 0])
+        return SetWiseSums(stacked[:, 1, 1], stacked[:, 0, 1], stacked[:, 1, 0])
     if counts.kind != "multilabel-indicator":
         one_vs_rest(counts, labels, True)  # raises scikit-learn's error, after its label checks
-    groups = counts.sample_groups(chosen_columns(counts, labels))
+    columns = chosen_columns(counts, labels)
+    if isinstance(counts, TargetCounts):
+        tp, fp, fn, _ = counts.samplewise(columns)
+        return SetWiseSums(tp, fp, fn, counts.n_samples, counts.targets.sample_weight)
+    groups = counts.sample_groups(columns)
     tp, pred, true = groups.triples()
     weights = groups.weight if groups.weight is not None else groups.count
-    return SetWiseSums(tp, pred, true, counts.n_samples, weights, groups.count)
+    return SetWiseSums(tp, pred - tp, true - tp, counts.n_samples, weights, groups.count)
 
 
 def nan_average(values: np.ndarray, weights: Optional[np.ndarray] = None,
@@ -205,7 +213,7 @@ def jaccard_from_counts(counts: Any, labels: Any, average: Optional[str], zero_d
     :func:`set_wise_labels`)."""
     sums = set_wise_sums(counts, labels, average)
     numerator = sums.tp
-    denominator = sums.pred + sums.true - sums.tp
+    denominator = sums.tp + sums.fp + sums.fn
     if average == "micro":
         numerator = np.sum(numerator, keepdims=True)
         denominator = np.sum(denominator, keepdims=True)

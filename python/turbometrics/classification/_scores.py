@@ -103,11 +103,10 @@ def accuracy_score(y_true: Any, y_pred: Any, *, normalize: bool = True, sample_w
     check_orderable(y_true, y_pred)
     targets = check_targets(y_true, y_pred, sample_weight, threads=threads)
     weight = targets.sample_weight
-    if targets.kind == "multilabel-indicator" or (weight is not None and weight.dtype.kind == "f"
-                                                  and weight.dtype != np.float64) or \
+    if targets.kind == "multilabel-indicator" or (weight is not None and weight.dtype.kind == "f") or \
             rounds_labels(targets, np.result_type(targets.y_true.dtype, targets.y_pred.dtype)):
-        # NumPy's rounding (float32 weights are summed in float32, integers past 2**53 compared with floats
-        # as floats), or 2-D rows.
+        # NumPy's rounding (fractional weights are summed in NumPy's order, float32 ones in float32, integers
+        # past 2**53 compared with floats as floats), or 2-D rows.
         if targets.kind == "multilabel-indicator":
             correct = ~np.any(targets.y_true != targets.y_pred, axis=1)
         else:
@@ -160,7 +159,13 @@ def _integer_agreement(y_true: Any, y_pred: Any, sample_weight: Any, normalize: 
             return None  # the general path sums such weights without wrapping
         weights = kernel_weights(weights)
     n = arrays[0].shape[0]
-    agree, total = _core.agreement(arrays[0], arrays[1], weights, threads_for(threads, n))
+    if weights is not None and weights.dtype.kind == "f":
+        # np.average's pairwise sums (np.dot, BLAS, for the unnormalised count)
+        if not normalize:
+            return float(np.dot(arrays[0] == arrays[1], weights))
+        agree, total = _core.classification.agreement_pairwise(arrays[0], arrays[1], weights, threads_for(threads, n))
+    else:
+        agree, total = _core.classification.agreement(arrays[0], arrays[1], weights, threads_for(threads, n))
     return accuracy_from_counts(agree, total, normalize, weights is not None)
 
 

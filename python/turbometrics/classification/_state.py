@@ -30,7 +30,14 @@ from ._scores import (
     cohen_kappa_from_counts,
     matthews_from_table,
 )
-from ._confusion import SampleGroups, TargetCounts, labelled_table, normalized, stacked_one_vs_rest
+from ._confusion import (
+    SampleGroups,
+    TargetCounts,
+    labelled_table,
+    normalized,
+    stacked_one_vs_rest,
+    table_label_sums,
+)
 from ._params import FLAG, KAPPA_WEIGHTS, REPLACE_UNDEFINED, WEIGHTS
 from .._common.params import ARRAY_LIKE, BOOLEAN, NONE, str_options, validate_params
 from ._prf import JACCARD_CONSTRAINTS, PRFS_CONSTRAINTS, jaccard_from_counts, prfs_from_counts, set_wise_labels
@@ -115,6 +122,9 @@ class _StateCounts:
     def promoted_table(self, common: Any = None) -> Tuple[np.ndarray, np.ndarray]:
         """The state keeps the exactly matched table only, whatever ``common``."""
         return self.labels, self._table
+
+    def label_sums(self) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        return table_label_sums(self.labels, self._table)
 
     def indicator_sums(self) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
         sums = self._state._sums

@@ -144,7 +144,7 @@ class COCOeval:
         )
         dts = _annotations.detection_columns(self.cocoDt, p, cat_filter)
         blocks = assign_blocks(gts, dts, p)
-        evaluation = _core.CocoEvaluation(
+        evaluation = _core.coco.Evaluation(
             # columns() fills ignore and crowd for ground truths and score for detections
             gts.id, gts.area, cast(np.ndarray, gts.ignore), cast(np.ndarray, gts.crowd), dts.id, dts.area,
             cast(np.ndarray, dts.score),

@@ -3,7 +3,7 @@
 :func:`kde` evaluates ``sum_j w_j K_h(x - x_j) / sum_j w_j`` at query points,
 with the kernels, bandwidth meaning and normalising constants of
 :class:`sklearn.neighbors.KernelDensity`. The exact method is one compiled
-kernel sum (``turbometrics._core.kde_log_sums``); the binned method
+kernel sum (``turbometrics._core.density.log_sums``); the binned method
 (``turbometrics.density._binned``) convolves binned data on a grid with FFTs.
 """
 
@@ -141,7 +141,7 @@ def log_sums(data: np.ndarray, weights: Optional[np.ndarray], points: np.ndarray
     ``data`` is float64 (n, d) in any layout, ``points`` C-ordered float64 (m, d).
     """
     work = data.shape[0] * points.shape[0] * data.shape[1]
-    return _core.kde_log_sums(data, weights, points, kernel, float(h), threads_for(threads, work))
+    return _core.density.log_sums(data, weights, points, kernel, float(h), threads_for(threads, work))
 
 
 @validate_params(_KDE_CONSTRAINTS, bind_like_scikit_learn=False)

@@ -109,7 +109,7 @@ _CONFIDENCE = real_interval(0.0, 1.0, "neither")
 def _table(data: BinaryInput, n_threads: int) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Distinct scores (float64, decreasing) and positive and negative
     counts at each."""
-    scores, positive, negative = _core.score_table(*data.kernel_args(n_threads), 0, True)
+    scores, positive, negative = _core.ranking.score_table(*data.kernel_args(n_threads), 0, True)
     return scores.astype(np.float64, copy=False), positive, negative
 
 
@@ -188,7 +188,7 @@ def roc_auc_ci(y_true: Any, y_score: Any, *, confidence: float = 0.95, method: s
     data = binary_input(y_true, y_score, pos_label, None)
     if method == "delong":
         scores, is_positive, _, kernel_threads = data.kernel_args(threads)
-        return delong_interval(*_core.roc_auc_delong(scores, is_positive, kernel_threads), confidence)
+        return delong_interval(*_core.ranking.roc_auc_delong(scores, is_positive, kernel_threads), confidence)
     return bootstrap_auc_interval(*_table(data, threads), confidence, n_bootstraps, random_state, threads)
 
 
@@ -209,8 +209,8 @@ def bootstrap_auc_interval(scores: np.ndarray, positive: np.ndarray, negative: n
     method = "bootstrap"
     if not _both_classes(positive.sum(), negative.sum(), "ROC AUC"):
         return ConfidenceInterval(math.nan, math.nan, math.nan, confidence, method, math.nan)
-    auc = _core.table_metric(scores, positive, negative, "roc_auc", 1.0, 0.5)
-    replicates = _core.bootstrap_table_metric(scores, positive, negative, "roc_auc", 1.0, 0.5, n_bootstraps,
+    auc = _core.ranking.table_metric(scores, positive, negative, "roc_auc", 1.0, 0.5)
+    replicates = _core.ranking.bootstrap_table_metric(scores, positive, negative, "roc_auc", 1.0, 0.5, n_bootstraps,
                                               _seed(random_state), threads)
     lower, upper = _percentile_interval(replicates, confidence)
     return ConfidenceInterval(auc, lower, upper, confidence, method, math.nan)
@@ -258,7 +258,7 @@ def delong_test(y_true: Any, y_score_a: Any, y_score_b: Any, *, pos_label: Any =
     for y_score in (y_score_a, y_score_b):
         data = binary_input(y_true, y_score, pos_label, None)
         scores, is_positive, _, kernel_threads = data.kernel_args(threads)
-        scores, v10, v01, n_positive, n_negative = _core.delong_components(scores, is_positive, kernel_threads)
+        scores, v10, v01, n_positive, n_negative = _core.ranking.delong_components(scores, is_positive, kernel_threads)
         if not _both_classes(n_positive, n_negative, "DeLong's test"):
             return DeLongTest(math.nan, math.nan, math.nan, math.nan)
         # Each sample's component: look up its score's row (rows decrease).
@@ -346,8 +346,8 @@ def bootstrap_ci(metric: Union[str, Callable[..., float]], y_true: Any, y_pred_o
     scores, positive, negative = _table(binary_input(y_true, values, pos_label, None), threads)
     if kernel_metric == "roc_auc" and not _both_classes(positive.sum(), negative.sum(), "ROC AUC"):
         return ConfidenceInterval(math.nan, math.nan, math.nan, confidence, "bootstrap", math.nan)
-    value = _core.table_metric(scores, positive, negative, kernel_metric, 1.0, 0.5)
-    replicates = _core.bootstrap_table_metric(scores, positive, negative, kernel_metric, 1.0, 0.5, n_bootstraps,
+    value = _core.ranking.table_metric(scores, positive, negative, kernel_metric, 1.0, 0.5)
+    replicates = _core.ranking.bootstrap_table_metric(scores, positive, negative, kernel_metric, 1.0, 0.5, n_bootstraps,
                                               _seed(random_state), threads)
     lower, upper = _percentile_interval(replicates, confidence)
     return ConfidenceInterval(float(value), lower, upper, confidence, "bootstrap", math.nan)

@@ -122,7 +122,7 @@ def confusion_matrix_at_thresholds(y_true: Any, y_score: Any, *, pos_label: Any 
     threads = resolve_threads(n_threads)
     data = binary_input(y_true, y_score, pos_label, sample_weight, kernel_checks=True)
     with data.raising_value_errors():
-        scores, positives, negatives = _core.score_table(*data.kernel_args(threads), data.check_values)
+        scores, positives, negatives = _core.ranking.score_table(*data.kernel_args(threads), data.check_values)
     tps = positives.astype(np.float64, copy=False)
     fps = negatives.astype(np.float64, copy=False)
     return fps[-1] - fps, fps, tps[-1] - tps, tps, data.thresholds_in_caller_dtype(scores)
@@ -186,7 +186,7 @@ def roc_curve(y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight
     data = binary_input(y_true, y_score, pos_label, sample_weight, kernel_checks=True)
     scores, is_positive, weights, kernel_threads = data.kernel_args(threads)
     with data.raising_value_errors():
-        fpr, tpr, thresholds, positives, negatives = _core.roc_curve(
+        fpr, tpr, thresholds, positives, negatives = _core.ranking.roc_curve(
             scores, is_positive, weights, bool(drop_intermediate), kernel_threads, data.check_values)
     _warn_if_one_class(positives, negatives)
     return fpr, tpr, thresholds
@@ -265,7 +265,7 @@ def precision_recall_curve(y_true: Any, y_score: Any, *, pos_label: Any = None, 
     data = binary_input(y_true, y_score, pos_label, sample_weight, kernel_checks=True)
     scores, is_positive, weights, kernel_threads = data.kernel_args(threads)
     with data.raising_value_errors():
-        precision, recall, thresholds, positives, _ = _core.precision_recall_curve(
+        precision, recall, thresholds, positives, _ = _core.ranking.precision_recall_curve(
             scores, is_positive, weights, bool(drop_intermediate), kernel_threads, data.check_values)
     _warn_if_no_positive(positives)
     return precision, recall, data.thresholds_in_caller_dtype(thresholds)
@@ -324,7 +324,7 @@ def det_curve(y_true: Any, y_score: Any, pos_label: Any = None, sample_weight: A
     data = prepare_binary(target, y_score, pos_label, sample_weight, kernel_checks=True)
     scores, is_positive, weights, kernel_threads = data.kernel_args(threads)
     with data.raising_value_errors():
-        fps, tps, thresholds = _core.det_curve(scores, is_positive, weights, bool(drop_intermediate), kernel_threads,
+        fps, tps, thresholds = _core.ranking.det_curve(scores, is_positive, weights, bool(drop_intermediate), kernel_threads,
                                                data.check_values)
     classes = target.classes if target.classes is not None else np.unique(target.array)
     if classes.shape[0] != 2:
@@ -347,10 +347,10 @@ def _binary_roc_auc(target: Target, y_score: np.ndarray, sample_weight: Optional
     partial_fpr = None if max_fpr is None or max_fpr == 1 else float(max_fpr)
     scores, is_positive, weights, kernel_threads = data.kernel_args(n_threads)
     with data.raising_value_errors():
-        area, positives, negatives = _core.roc_auc(scores, is_positive, weights, partial_fpr, kernel_threads,
+        area, positives, negatives = _core.ranking.roc_auc(scores, is_positive, weights, partial_fpr, kernel_threads,
                                                    data.check_values)
     return roc_auc_from_area(area, positives, negatives, partial_fpr,
-                             lambda: _core.roc_curve(scores, is_positive, weights, True, kernel_threads))
+                             lambda: _core.ranking.roc_curve(scores, is_positive, weights, True, kernel_threads))
 
 
 def roc_auc_from_area(area: float, positives: float, negatives: float, partial_fpr: Optional[float],
@@ -570,7 +570,7 @@ def _binary_average_precision(y_true: np.ndarray, y_score: np.ndarray, sample_we
         target = type_of_target(y_true, input_name="y_true")
     data = prepare_binary(target, y_score, pos_label, sample_weight, kernel_checks=True)
     with data.raising_value_errors():
-        value, positives, _ = _core.average_precision(*data.kernel_args(n_threads), data.check_values)
+        value, positives, _ = _core.ranking.average_precision(*data.kernel_args(n_threads), data.check_values)
     _warn_if_no_positive(positives)
     return float(value)
 

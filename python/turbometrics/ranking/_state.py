@@ -194,12 +194,12 @@ class RankingState(ClassWeights, Serialisable):
         dtype = np.result_type(self._score_dtype, other._score_dtype)
         kernel_dtype = kernel_scores(np.zeros(0, dtype)).dtype
         weight_dtype = np.float64 if self.weighted or other.weighted else np.int64
-        a = [self._scores.astype(kernel_dtype, copy=False), self._positive.astype(weight_dtype, copy=False),
-             self._negative.astype(weight_dtype, copy=False)]
-        b = [other._scores.astype(kernel_dtype, copy=False), other._positive.astype(weight_dtype, copy=False),
-             other._negative.astype(weight_dtype, copy=False)]
+        a = (self._scores.astype(kernel_dtype, copy=False), self._positive.astype(weight_dtype, copy=False),
+             self._negative.astype(weight_dtype, copy=False))
+        b = (other._scores.astype(kernel_dtype, copy=False), other._positive.astype(weight_dtype, copy=False),
+             other._negative.astype(weight_dtype, copy=False))
         rows = a[0].shape[0] + b[0].shape[0]
-        scores, positive, negative = _core.merge_state_tables(*a, *b, threads_for(threads, rows))
+        scores, positive, negative = _core.states.merge_tables(*a, *b, threads_for(threads, rows))
         result._set_table(scores, positive, negative, dtype)
         return result
 
@@ -274,9 +274,9 @@ class RankingState(ClassWeights, Serialisable):
             return roc_auc_score(one_class, np.zeros(1, self._score_dtype), max_fpr=max_fpr)
         partial_fpr = None if max_fpr is None or max_fpr == 1 else float(max_fpr)
         args, threads = self._kernel_args(n_threads)
-        area, positives, negatives = _core.state_roc_auc(*args, partial_fpr, threads)
+        area, positives, negatives = _core.states.roc_auc(*args, partial_fpr, threads)
         return roc_auc_from_area(area, positives, negatives, partial_fpr,
-                                 lambda: _core.state_roc_curve(*args, True, threads))
+                                 lambda: _core.states.roc_curve(*args, True, threads))
 
     def average_precision(self, *, n_threads: Optional[int] = None) -> float:
         """:func:`turbometrics.average_precision_score` of the data: the
@@ -286,7 +286,7 @@ class RankingState(ClassWeights, Serialisable):
         if degenerate is not None:
             return average_precision_score(**degenerate)
         args, threads = self._kernel_args(n_threads)
-        value, positives, _ = _core.state_average_precision(*args, threads)
+        value, positives, _ = _core.states.average_precision(*args, threads)
         _warn_if_no_positive(positives)
         return float(value)
 
@@ -303,7 +303,7 @@ class RankingState(ClassWeights, Serialisable):
         if degenerate is not None:
             return roc_curve(**degenerate, drop_intermediate=drop_intermediate)
         args, threads = self._kernel_args(n_threads)
-        fpr, tpr, thresholds, positives, negatives = _core.state_roc_curve(*args, bool(drop_intermediate), threads)
+        fpr, tpr, thresholds, positives, negatives = _core.states.roc_curve(*args, bool(drop_intermediate), threads)
         _warn_if_one_class(positives, negatives)
         return fpr, tpr, thresholds
 
@@ -317,7 +317,7 @@ class RankingState(ClassWeights, Serialisable):
         if degenerate is not None:
             return precision_recall_curve(**degenerate, drop_intermediate=drop_intermediate)
         args, threads = self._kernel_args(n_threads)
-        precision, recall, thresholds, positives, _ = _core.state_precision_recall_curve(
+        precision, recall, thresholds, positives, _ = _core.states.precision_recall_curve(
             *args, bool(drop_intermediate), threads)
         _warn_if_no_positive(positives)
         return precision, recall, scores_in_dtype(thresholds, self._score_dtype)
@@ -333,7 +333,7 @@ class RankingState(ClassWeights, Serialisable):
         kernel_metric = "fbeta" if metric == "f1" else metric
         kernel_beta = 1.0 if metric == "f1" else float(beta)
         args, threads = self._kernel_args(n_threads)
-        best = _core.state_best_threshold(*args, kernel_metric, kernel_beta, threads)
+        best = _core.states.best_threshold(*args, kernel_metric, kernel_beta, threads)
         return BestThreshold(best["threshold"], best["value"], best["precision"], best["recall"], best["tpr"],
                              best["fpr"])
 
@@ -351,7 +351,7 @@ class RankingState(ClassWeights, Serialisable):
                               random_state=random_state)
         args, threads = self._kernel_args(n_threads)
         if method == "delong":
-            return delong_interval(*_core.state_roc_auc_delong(*args, threads), confidence)
+            return delong_interval(*_core.states.roc_auc_delong(*args, threads), confidence)
         return bootstrap_auc_interval(self._scores.astype(np.float64, copy=False), self._positive, self._negative,
                                       confidence, n_bootstraps, random_state, threads)
 
@@ -367,7 +367,7 @@ class RankingState(ClassWeights, Serialisable):
         if self._scores is None:
             return 0 if not self.weighted else 0.0
         args, threads = self._kernel_args(n_threads)
-        return _core.state_roc_auc_part(*args, self._weight(above_positive), self._weight(above_negative), threads)
+        return _core.states.roc_auc_part(*args, self._weight(above_positive), self._weight(above_negative), threads)
 
     def average_precision_part(self, above_positive: Any, above_negative: Any, total_positive: Any, *,
                                n_threads: Optional[int] = None) -> int:
@@ -380,7 +380,7 @@ class RankingState(ClassWeights, Serialisable):
         if self._scores is None:
             return 0
         args, threads = self._kernel_args(n_threads)
-        return _core.state_average_precision_part(*args, self._weight(above_positive), self._weight(above_negative),
+        return _core.states.average_precision_part(*args, self._weight(above_positive), self._weight(above_negative),
                                                   float(total_positive), threads)
 
     # -- serialisation ---------------------------------------------------------------------
@@ -430,7 +430,7 @@ class RankingState(ClassWeights, Serialisable):
         return state
 
     # -- helpers -----------------------------------------------------------------------------
-    def _kernel_args(self, n_threads: Optional[int]) -> Tuple[tuple, int]:
+    def _kernel_args(self, n_threads: Optional[int]) -> Tuple[Tuple[np.ndarray, np.ndarray, np.ndarray], int]:
         threads = threads_for(resolve_threads(n_threads), len(self))
         return (self._scores, self._positive, self._negative), threads
 
@@ -469,7 +469,7 @@ def _batch_state(y_true: Any, y_score: Any, sample_weight: Any, pos_label: Any, 
     scores, is_positive, weights, kernel_threads = data.kernel_args(threads)
     try:
         with data.raising_value_errors():
-            table = _core.score_table(scores, is_positive, weights, kernel_threads, data.check_values, True)
+            table = _core.ranking.score_table(scores, is_positive, weights, kernel_threads, data.check_values, True)
     except ValueError as error:
         if weights is None or str(error) != ALL_ZERO_WEIGHTS:
             raise

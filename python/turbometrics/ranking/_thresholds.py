@@ -109,7 +109,7 @@ def best_threshold(y_true: Any, y_score: Any, *, metric: str = "f1", beta: float
     kernel_metric = "fbeta" if metric == "f1" else metric
     kernel_beta = 1.0 if metric == "f1" else float(beta)
     scores, is_positive, weights, kernel_threads = data.kernel_args(threads)
-    best = _core.best_threshold(scores, is_positive, weights, kernel_metric, kernel_beta, kernel_threads)
+    best = _core.ranking.best_threshold(scores, is_positive, weights, kernel_metric, kernel_beta, kernel_threads)
     return BestThreshold(best["threshold"], best["value"], best["precision"], best["recall"], best["tpr"],
                          best["fpr"])
 
@@ -153,6 +153,6 @@ def metrics_at_thresholds(y_true: Any, y_score: Any, *, beta: float = 1.0, sampl
     threads = resolve_threads(n_threads)
     data = binary_input(y_true, y_score, pos_label, sample_weight)
     scores, is_positive, weights, kernel_threads = data.kernel_args(threads)
-    columns = _core.metrics_at_thresholds(scores, is_positive, weights, float(beta), kernel_threads)
+    columns = _core.ranking.metrics_at_thresholds(scores, is_positive, weights, float(beta), kernel_threads)
     columns["tpr"] = columns["recall"]
     return columns

@@ -60,7 +60,7 @@ def _ensemble(P: Any, *, allow_classes: bool, min_models: int, function: str) ->
 
 def _run(array: np.ndarray, statistic: str, threshold: float, per_sample: bool, n_threads: Optional[int]) -> Result:
     threads = resolve_threads(n_threads)
-    values, invalid = _core.ensemble_per_sample(array, statistic, float(threshold),
+    values, invalid = _core.stability.ensemble_per_sample(array, statistic, float(threshold),
                                                 threads_for(threads, array.size))
     # The kernel flags non-probabilities as it reads (no validation pass);
     # only then are they described.
@@ -367,7 +367,7 @@ def selection_rate(y_pred: Any, *, pos_label: Any = 1, sample_weight: Any = None
         weights = check_sample_weight(column_or_1d(sample_weight), labels.shape[-1]).astype(np.float64)
     pos = _kernel_pos_label(labels, pos_label)
     if pos is not None:
-        sums, total = _core.selected_sums(labels, pos, weights, threads_for(threads, labels.size))
+        sums, total = _core.stability.selected_sums(labels, pos, weights, threads_for(threads, labels.size))
         rates = sums / total
     else:
         selected = labels == pos_label

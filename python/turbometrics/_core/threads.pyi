@@ -1,0 +1,3 @@
+"""Build facts about threading (register_threads.cpp)."""
+
+def openmp_enabled() -> bool: ...
