@@ -181,9 +181,10 @@ def test_states_take_each_input_kind(kind):
     assert calibration.ece() == tm.CalibrationState.from_arrays(Y_TRUE, Y_SCORE).ece()
 
 
+@pytest.mark.filterwarnings("ignore:the matrix subclass is not the recommended way:PendingDeprecationWarning")
 @pytest.mark.parametrize("function", [tm.roc_auc_score, tm.accuracy_score, tm.log_loss, tm.brier_score_loss])
 def test_np_matrix_raises_scikit_learns_type_error(function):
     y_true = np.asmatrix(Y_TRUE[:20]).T
     values = np.asmatrix(Y_TRUE[:20] if function is tm.accuracy_score else Y_SCORE[:20]).T
-    with pytest.raises(TypeError, match="np.matrix is not supported"):
+    with pytest.raises(TypeError, match=r"np.matrix is not supported"):
         function(y_true, values)

@@ -704,6 +704,7 @@ def test_a_closed_pipe_ends_quietly(tmp_path, argv):
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     process.stdout.close()  # before the program has started up
     err = process.stderr.read()
+    process.stderr.close()
     assert process.wait(timeout=60) == 141 and err == b""
 
 

@@ -28,7 +28,7 @@ def assert_same_annotations(ours, reference):
                 assert isinstance(a[key], np.ndarray) and a[key].dtype == b[key].dtype
                 assert np.array_equal(a[key], b[key])
             else:
-                assert a[key] == b[key] and type(a[key]) == type(b[key]), key
+                assert a[key] == b[key] and type(a[key]) is type(b[key]), key
 
 
 @pytest.fixture(scope="module")

@@ -394,7 +394,7 @@ def test_ground_truth_missing_area_is_named():
     quiet(gt.createIndex)
     dt = quiet(lambda: gt.loadRes(copy.deepcopy(BBOX_RESULTS)))
     evaluation = COCOeval(gt, dt, "bbox")
-    with pytest.raises(ValueError, match="ground-truth annotation .*'area'"):
+    with pytest.raises(ValueError, match=r"ground-truth annotation .*'area'"):
         quiet(evaluation.evaluate)
 
 

@@ -68,7 +68,7 @@ def reference_accumulate(state):
     ``regular_gts`` regular ground truths."""
     a, p = state.arrays(), copy.deepcopy(state.params)
     p.imgIds = list(state.image_ids)
-    T, A, I = len(p.iouThrs), len(p.areaRng), len(state.image_ids)
+    T, A, I = len(p.iouThrs), len(p.areaRng), len(state.image_ids)  # noqa: E741 (pycocotools' T, A, I)
     bit = np.uint64(1) << (np.arange(T, dtype=np.uint64) % np.uint64(64))
     word = np.arange(T) // 64
     evaluated = []
@@ -153,7 +153,7 @@ def test_every_detection_a_true_positive_is_refused(kind):
     a = state.arrays()
     a["true_positive"] = a["true_positive"] | a["false_positive"]
     a["false_positive"] = np.zeros_like(a["false_positive"])
-    with pytest.raises(ValueError, match="more true positives .* than regular_gts"):
+    with pytest.raises(ValueError, match=r"more true positives .* than regular_gts"):
         DetectionState.from_arrays(state.params, state.image_ids, **a)
 
 

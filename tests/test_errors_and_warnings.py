@@ -402,7 +402,7 @@ def test_roc_auc_one_class_warns_undefined_metric():
 
 
 def test_det_curve_one_class_raises():
-    with pytest.raises(ValueError, match="Only one class is present in y_true. Detection error"):
+    with pytest.raises(ValueError, match=r"Only one class is present in y_true. Detection error"):
         tm.det_curve([0, 0, 0], [0.1, 0.5, 0.2])
 
 

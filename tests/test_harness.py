@@ -21,7 +21,7 @@ def _patched(monkeypatch, name, fake):
 
 def test_passes_for_sklearn_itself(monkeypatch):
     for name in ["roc_curve", "precision_recall_curve", "roc_auc_score", "average_precision_score"]:
-        _patched(monkeypatch, name, lambda *a, n_threads=None, _f=getattr(skm, name), **k: _f(*a, **k))
+        _patched(monkeypatch, name, lambda *a, n_threads=None, _f=getattr(skm, name), **k: _f(*a, **k))  # noqa: B008 (binds this name's function)
         check_against_sklearn(name, Y, S)
         check_against_sklearn(name, np.array([1, 1]), np.array([0.1, 0.2]))  # warnings path
         check_against_sklearn(name, Y, np.array([0.1, np.nan, 0.2, 0.3, 0.4]))  # error path

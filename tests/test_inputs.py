@@ -96,7 +96,7 @@ def test_multilabel_containers(name, average, container):
 
 
 def _strided(a, step):
-    big = np.repeat(a, step, axis=0) if a.ndim == 1 else np.repeat(a, step, axis=0)
+    big = np.repeat(a, step, axis=0)
     view = big[::step]
     assert not view.flags.c_contiguous or a.size <= 1
     return view

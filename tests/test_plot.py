@@ -144,7 +144,7 @@ def test_coco_precision_recall_mean_and_per_category(tmp_path):
     ax = tp.coco_precision_recall(evaluation.eval, category=[category], iou_thresholds=[0.5])
     curve = evaluation.category_curve(category, iou_threshold=0.5)
     np.testing.assert_array_equal(ax.get_lines()[0].get_ydata(), curve["precision"])
-    with pytest.raises(ValueError, match="IoU threshold 0.33"):
+    with pytest.raises(ValueError, match=r"IoU threshold 0.33"):
         tp.coco_precision_recall(evaluation, iou_thresholds=[0.33])
 
 

@@ -105,7 +105,7 @@ def test_patch_swaps_everywhere_and_unpatch_restores_identity():
         assert _same_signature(inspect.signature(wrapper), inspect.signature(original))
         assert wrapper.__doc__ == original.__doc__
         wrappers[name] = wrapper
-    for (module_name, name), original in originals.items():
+    for module_name, name in originals:
         assert getattr(sys.modules[module_name], name) is wrappers[name], (module_name, name)
     assert scorer._score_func is wrappers["roc_auc_score"]
     assert sklearn.metrics.get_scorer("roc_auc")._score_func is wrappers["roc_auc_score"]
@@ -216,6 +216,7 @@ def test_sparse_input_falls_back(monkeypatch):
     assert got == ORIGINALS["f1_score"](y_true, y_pred, average="micro") == dense
 
 
+@pytest.mark.filterwarnings("ignore:the matrix subclass is not the recommended way:PendingDeprecationWarning")
 @pytest.mark.parametrize("make", [np.matrix, lambda values: np.ma.array(values, mask=[0, 0, 1, 0, 1])],
                          ids=["matrix", "masked"])
 def test_matrix_and_masked_input_fall_back(monkeypatch, make):

@@ -358,7 +358,7 @@ def test_from_bytes_refuses_other_kinds_and_pickles():
     data = RANKING.to_bytes()
     with pytest.raises(ValueError, match="hold a 'RankingState'"):
         tm.ConfusionState.from_bytes(data)
-    with pytest.raises(ValueError, match="not an .npz archive"):
+    with pytest.raises(ValueError, match=r"not an .npz archive"):
         tm.RankingState.from_bytes(pickle.dumps(RANKING))
     with pytest.raises(TypeError):
         tm.RankingState.from_bytes("text")

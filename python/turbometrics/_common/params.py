@@ -13,7 +13,7 @@ import inspect
 import math
 import warnings
 from numbers import Integral, Real
-from typing import Any, Callable, Dict, Optional, Sequence, TypeVar
+from typing import Any, Callable, Dict, Mapping, Optional, Sequence, TypeVar
 
 import numpy as np
 
@@ -33,7 +33,7 @@ class InvalidParameterError(ValueError, TypeError):
 class Constraint:
     """A named predicate with the phrase scikit-learn uses for it."""
 
-    def __init__(self, phrase: str, accepts: Callable[[Any], bool]) -> None:
+    def __init__(self, phrase: str, accepts: Callable[[Any], Any]) -> None:  # truthy: accepted (NumPy bools too)
         self.phrase = phrase
         self.accepts = accepts
 
@@ -84,8 +84,9 @@ def real_interval(left: float, right: float, closed: str) -> Constraint:
             return False
         if not isinstance(value, Integral) and math.isnan(value):
             return False
-        above_left = value >= left if left_in else value > left
-        below_right = value <= right if right_in else value < right
+        number: Any = value  # numbers.Real declares no comparisons
+        above_left = number >= left if left_in else number > left
+        below_right = number <= right if right_in else number < right
         return bool(above_left and below_right)
 
     return Constraint(phrase, accepts)
@@ -127,7 +128,7 @@ def _argument_reader(signature: inspect.Signature, names: Sequence[str]) -> Call
     return namespace["read_arguments"]
 
 
-def validate_params(constraints: Dict[str, Sequence[Constraint]], *, bind_like_scikit_learn: bool = True,
+def validate_params(constraints: Mapping[str, Sequence[Constraint]], *, bind_like_scikit_learn: bool = True,
                     name: Optional[str] = None) -> Callable[[Function], Function]:
     """Declare the constraints of a function's parameters, checked on every
     call before the function runs (scikit-learn's ``validate_params``).

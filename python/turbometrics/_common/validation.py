@@ -242,10 +242,10 @@ def type_of_target(values: Any, input_name: str = "") -> Target:
         classes = array.reshape(-1)[:0]
     elif numeric:
         classes, integral = distinct_values(array, 2)
-    if array.ndim == 2 and array.shape[1] > 1 and numeric:
-        # is_multilabel: at most two integral values (strings never qualify).
-        if classes is not None and (array.dtype.kind in "biu" or integral):
-            return Target("multilabel-indicator", array, classes)
+    # is_multilabel: at most two integral values (strings never qualify).
+    two_dimensional = array.ndim == 2 and array.shape[1] > 1 and numeric
+    if two_dimensional and classes is not None and (array.dtype.kind in "biu" or integral):
+        return Target("multilabel-indicator", array, classes)
     if array.size:
         first = array.reshape(-1)[0] if array.ndim else array
         if isinstance(first, bytes):

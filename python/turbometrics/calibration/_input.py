@@ -7,7 +7,7 @@ definitions name (``np.linspace`` or ``np.quantile`` edges).
 
 from __future__ import annotations
 
-from typing import Any, Optional, Tuple
+from typing import Any, Optional, Tuple, cast
 
 import numpy as np
 
@@ -34,12 +34,13 @@ class CalibrationInput:
     ----------
     prob : ndarray of float64 or float32, 1-D (binary) or 2-D
     mode : {"binary", "top_label", "classwise"}
-    labels : ndarray
-        bool mask of the positive class (binary) or int64 class indices.
+    labels : ndarray or None
+        bool mask of the positive class (binary) or int64 class indices;
+        None where only the confidences are read.
     weights : ndarray of float64 or None
     """
 
-    def __init__(self, prob: np.ndarray, mode: str, labels: np.ndarray, weights: Optional[np.ndarray],
+    def __init__(self, prob: np.ndarray, mode: str, labels: Optional[np.ndarray], weights: Optional[np.ndarray],
                  unchecked_labels: Optional[np.ndarray] = None) -> None:
         self.prob = prob
         self.mode = mode
@@ -52,7 +53,7 @@ class CalibrationInput:
     def raise_for_labels(self) -> None:
         """Raise the error for class indices outside [0, K) (the kernel
         flagged them)."""
-        _check_class_range(self.unchecked_labels, self.prob.shape[1])
+        _check_class_range(cast(np.ndarray, self.unchecked_labels), self.prob.shape[1])  # callers check for None
 
     @property
     def n_samples(self) -> int:

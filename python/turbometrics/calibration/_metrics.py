@@ -48,7 +48,7 @@ from .._common.validation import check_consistent_length, check_sample_weight, c
 
 POSITIVE_INT = Constraint(
     "an int in the range [1, inf)",
-    lambda value: isinstance(value, Integral) and not isinstance(value, (bool, np.bool_)) and value >= 1,
+    lambda value: isinstance(value, Integral) and not isinstance(value, (bool, np.bool_)) and int(value) >= 1,
 )
 _COMMON = {
     "y_true": [ARRAY_LIKE],

@@ -105,7 +105,7 @@ def _average(values: np.ndarray, weights: Any, normalize: bool = True) -> float:
     weights = np.asarray(weights)
     dtype = np.result_type(values.dtype, weights.dtype)
     if dtype.kind != "f":
-        dtype = np.float64
+        dtype = np.dtype(np.float64)
     values = values.astype(dtype)
     weights = weights.astype(dtype)
     total = np.sum(np.multiply(values, weights))
@@ -217,11 +217,10 @@ def _multiclass(y_true: Any, y_prob: np.ndarray, sample_weight: Any, labels: Any
     columns = 2 if y_prob.shape[1] == 1 else y_prob.shape[1]
     if target.classes.shape[0] != columns:
         if labels is None:
+            found = target.classes.shape[0] if not target.indicator else target.labels.shape[1]
             raise ValueError(
-                "y_true and y_prob contain different number of classes: {0} vs {1}. Please provide the true "
-                "labels explicitly through the labels argument. Classes found in y_true: {2}".format(
-                    target.classes.shape[0] if not target.indicator else target.labels.shape[1], columns,
-                    target.classes)
+                f"y_true and y_prob contain different number of classes: {found} vs {columns}. Please provide the "
+                f"true labels explicitly through the labels argument. Classes found in y_true: {target.classes}"
             )
         raise ValueError(f"The number of classes in labels is different from that in y_prob. Classes found in "
                          f"labels: {target.classes}")

@@ -22,7 +22,7 @@ discretisation error is far below the bisection tolerance.
 
 from __future__ import annotations
 
-from typing import Any, Optional, Tuple, Union
+from typing import Any, Callable, Optional, Tuple, Union, cast
 
 import numpy as np
 
@@ -139,7 +139,8 @@ def smooth_calibration_error(y_true: Any, y_prob: Any, *, bandwidth: Optional[fl
     threads = resolve_threads(n_threads)
     data = calibration_input(y_true, y_prob, "auto", pos_label, sample_weight, kernel_checks_labels=True)
     grid = _GRID if bandwidth is None else max(_GRID, int(np.ceil(20.0 / bandwidth)))
-    labels = data.labels.view(np.uint8) if data.labels.dtype == np.bool_ else data.labels
+    labels = cast(np.ndarray, data.labels)  # calibration_input always sets them
+    labels = labels.view(np.uint8) if labels.dtype == np.bool_ else labels
     mass, signed, total, invalid, invalid_label = _core.calibration.smooth_deposit(
         data.prob, data.mode, labels, data.weights, grid, threads_for(threads, data.prob.size))
     # Flagged by the kernel as it read (class indices first, as before).
@@ -155,7 +156,7 @@ def smooth_calibration_error(y_true: Any, y_prob: Any, *, bandwidth: Optional[fl
     return (value, float(bandwidth)) if return_bandwidth else value
 
 
-def _fixed_point(error) -> float:
+def _fixed_point(error: Callable[[float], float]) -> float:
     """Smallest bandwidth s in [0.001, 1] with s >= smECE_s, to 1e-7."""
     high = 1.0
     if error(high) > high:

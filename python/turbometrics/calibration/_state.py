@@ -12,7 +12,7 @@ the same code as :func:`turbometrics.calibration_error` and
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, cast
 
 import numpy as np
 
@@ -177,7 +177,7 @@ class CalibrationState(CountedSamples, Serialisable):
                              f"{self._resolved} input with {self._n_classes} (mode={self.mode!r})")
         size = data.n_samples * max(n_classes, 1)
         weight, confidence, correct, invalid, invalid_label = _core.calibration.exact_bin_table(
-            data.prob, data.mode, data.labels, data.weights, self.edges, threads_for(threads, size))
+            data.prob, data.mode, cast(np.ndarray, data.labels), data.weights, self.edges, threads_for(threads, size))
         raise_for_flags(data, invalid, invalid_label)
         if data.weights is None:
             weights = [int(count) << _SCALE_BITS for count in weight]

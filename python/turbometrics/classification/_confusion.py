@@ -9,7 +9,7 @@ second time.
 from __future__ import annotations
 
 import warnings
-from typing import Any, Optional, Tuple
+from typing import Any, Callable, Optional, Tuple
 
 import numpy as np
 
@@ -290,9 +290,7 @@ def _select_labels(table: np.ndarray, present: np.ndarray, labels: np.ndarray) -
     """Rows and columns of ``table`` (over ``present``) in the order of
     ``labels``; absent labels give zero rows. A repeated label keeps only its
     last position, as scikit-learn's label-to-index mapping does."""
-    position = {}
-    for index, label in enumerate(labels.tolist()):
-        position[label] = index
+    position = {label: index for index, label in enumerate(labels.tolist())}
     source, target = [], []
     for index, label in enumerate(present.tolist()):
         if label in position:
@@ -446,7 +444,8 @@ def _indicator_sums(targets: Targets, threads: int) -> Tuple[np.ndarray, np.ndar
         weights = None if weight is None else np.ascontiguousarray(weight, dtype=np.float64)
         view = (lambda a: a.view(np.uint8)) if y_true.dtype.kind == "b" else (lambda a: a)
         # fractional weights in row order, as scikit-learn's np.bincount over its CSR indices adds them
-        kernel = _core.classification.indicator_in_order if weight is not None and weight.dtype.kind == "f" else \
+        kernel: Callable[..., Any] = _core.classification.indicator_in_order \
+            if weight is not None and weight.dtype.kind == "f" else \
             _core.classification.indicator_sums
         sums = kernel(view(y_true), view(y_pred), weights, threads_for(threads, y_true.size))
         return sums[0], sums[1], sums[2]

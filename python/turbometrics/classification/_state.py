@@ -19,7 +19,7 @@ rounding (rtol 1e-12) weighted, whatever the split and merge order.
 
 from __future__ import annotations
 
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Dict, Optional, Tuple, cast
 
 import numpy as np
 
@@ -101,8 +101,8 @@ class _StateCounts:
         self._state = state
         if state._layout == "indicator":
             self.kind = "multilabel-indicator"
-            self.labels = np.arange(state._width)
-            self.true_labels = None
+            self.labels: np.ndarray = np.arange(state._width)
+            self.true_labels: Optional[np.ndarray] = None
             return
         observed = state._observed
         self.labels = state._labels[observed]
@@ -278,7 +278,7 @@ class ConfusionState(CountedSamples, Serialisable):
             return state
         state._layout = "labels"
         labels, table = counts.labels, counts.table()
-        seen_true = np.isin(labels, counts.true_labels, kind="sort")  # NumPy's table kind fails on big-endian input
+        seen_true = np.isin(labels, cast(np.ndarray, counts.true_labels), kind="sort")  # NumPy's table kind fails on big-endian input
         if fixed is None:
             state._labels, state._table = labels, table
             state._observed = np.ones(labels.shape[0], dtype=bool)
@@ -316,7 +316,7 @@ class ConfusionState(CountedSamples, Serialisable):
         """
         check_mergeable(self, other)
         if (self._fixed is None) != (other._fixed is None) or (
-                self._fixed is not None and not np.array_equal(self._fixed, other._fixed)):
+                self._fixed is not None and not np.array_equal(self._fixed, cast(np.ndarray, other._fixed))):
             raise ValueError(f"cannot merge ConfusionStates with different fixed labels ({self._fixed} and "
                              f"{other._fixed})")
         if self._layout is None or other._layout is None:

@@ -11,7 +11,7 @@ back to NumPy (``np.unique`` and ``np.searchsorted``).
 from __future__ import annotations
 
 from itertools import chain
-from typing import Any, Optional
+from typing import Any, Optional, Tuple
 
 import numpy as np
 
@@ -184,7 +184,7 @@ def _table(targets: Targets, weights: Optional[np.ndarray], threads: int) -> np.
     return _core.classification.confusion_table(*_kernel_arrays(targets), weights, threads_for(threads, n))
 
 
-def _kernel_arrays(targets: Targets) -> tuple:
+def _kernel_arrays(targets: Targets) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(y_true, y_pred, labels) of one kernel-readable dtype: the labels
     themselves where they convert exactly, else their codes."""
     labels = targets.labels

@@ -124,8 +124,8 @@ def metric_names(text: Optional[str], multiclass: bool, weighted: bool) -> Tuple
     has no DeLong interval for weighted data)."""
     known = MULTICLASS_METRICS if multiclass else BINARY_METRICS
     if text is None:
-        names = DEFAULT_MULTICLASS if multiclass else DEFAULT_BINARY
-        return [n for n in names if not (weighted and n == "roc_auc_ci")], True
+        defaults = DEFAULT_MULTICLASS if multiclass else DEFAULT_BINARY
+        return [n for n in defaults if not (weighted and n == "roc_auc_ci")], True
     names = [n.strip() for n in text.split(",") if n.strip()]
     for name in names:
         if name not in known:

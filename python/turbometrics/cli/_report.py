@@ -89,6 +89,5 @@ def format_markdown(result: Dict[str, Any]) -> str:
     lines = [f"**{result['source']}**: {result['n_samples']:,} rows; {_description(result)}", ""]
     lines.append("| " + " | ".join(rows[0]) + " |")
     lines.append("|" + "|".join(["---"] + ["---:"] * (len(rows[0]) - 1)) + "|")
-    for row in rows[1:]:
-        lines.append("| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |")
+    lines.extend("| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in rows[1:])
     return "\n".join(lines)

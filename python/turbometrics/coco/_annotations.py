@@ -12,7 +12,7 @@ the offending annotation when one is missing or malformed.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Dict, Iterable, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence, cast
 
 import numpy as np
 
@@ -21,7 +21,7 @@ from ._results import check_box
 from ._results_reader import PRESENT_SCORE
 
 
-def select(coco: Any, img_ids: Sequence, cat_ids: Optional[Iterable]) -> List[Dict]:
+def select(coco: Any, img_ids: Sequence, cat_ids: Optional[Sequence]) -> List[Dict]:
     """The annotations of ``img_ids`` (and of ``cat_ids`` unless None), in
     pycocotools' order."""
     img_to_anns = coco.imgToAnns
@@ -129,11 +129,11 @@ class Columns:
     def scores_of(self, rows: Sequence[int]) -> List[Any]:
         """The detections' scores, as pycocotools reports them."""
         if self.annotations is None:
-            return self.score[rows].tolist()
+            return cast(np.ndarray, self.score)[rows].tolist()  # column-wise results carry scores
         return [self.annotations[r]["score"] for r in rows]
 
 
-def detection_columns(coco: Any, p: Any, cat_ids: Optional[Iterable]) -> Columns:
+def detection_columns(coco: Any, p: Any, cat_ids: Optional[Sequence]) -> Columns:
     """The results to evaluate: straight from the columns of results that
     ``loadRes`` read from a file (box evaluations), else from the dicts."""
     held = getattr(coco, "_columns", None)

@@ -74,13 +74,13 @@ class COCO:
         self.cats: Dict[Any, Dict] = {}
         self.imgs: Dict[Any, Dict] = {}
         # results kept as columns (see _results.py) until dicts are asked for
-        self._columns = None
+        self._columns: Any = None  # a ResultColumns once results are loaded
         self._materialize: Optional[Callable[[], List[Dict]]] = None
         if annotation_file is not None:
             say("loading annotations into memory...")
             tic = time.time()
             dataset = _json.load(annotation_file)
-            assert type(dataset) == dict, "annotation file format {} not supported".format(type(dataset))
+            assert type(dataset) is dict, "annotation file format {} not supported".format(type(dataset))
             say("Done (t={:0.2f}s)".format(time.time() - tic))
             self.dataset = dataset
             self.createIndex()
@@ -235,7 +235,7 @@ class COCO:
     def _load(table: Dict[Any, Dict], ids: Any) -> List[Dict]:
         if _is_array_like(ids):
             return [table[i] for i in ids]
-        if type(ids) == int:
+        if type(ids) is int:
             return [table[ids]]
         return None  # type: ignore[return-value]  # pycocotools returns None here
 
@@ -272,7 +272,7 @@ class COCO:
     def loadNumpyAnnotations(self, data: np.ndarray) -> List[Dict]:
         """Result dicts from an ``(N, 7)`` array of
         ``[image_id, x, y, w, h, score, category_id]`` rows."""
-        assert type(data) == np.ndarray
+        assert type(data) is np.ndarray
         assert data.shape[1] == 7
         return [
             {

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import copy
 import time
-from typing import Any, Dict, Optional
+from typing import Any, Dict, Optional, cast
 
 import numpy as np
 
@@ -145,7 +145,9 @@ class COCOeval:
         dts = _annotations.detection_columns(self.cocoDt, p, cat_filter)
         blocks = assign_blocks(gts, dts, p)
         evaluation = _core.coco.Evaluation(
-            gts.id, gts.area, gts.ignore, gts.crowd, dts.id, dts.area, dts.score,
+            # columns() fills ignore and crowd for ground truths and score for detections
+            gts.id, gts.area, cast(np.ndarray, gts.ignore), cast(np.ndarray, gts.crowd), dts.id, dts.area,
+            cast(np.ndarray, dts.score),
             blocks.gt_offsets, blocks.gt_members, blocks.dt_offsets, blocks.dt_members,
             np.asarray(p.iouThrs, dtype=np.float64),
             np.asarray(p.areaRng, dtype=np.float64).reshape(-1, 2),

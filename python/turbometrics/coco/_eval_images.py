@@ -86,10 +86,7 @@ class EvaluatedImages(Sequence):
         dt_matches = np.where(matched >= 0, gts.id[gt_cols][np.maximum(matched, 0)] if len(gt_cols) else 0.0, 0.0)
         gt_matches = np.where(last >= 0, dts.id[dt_cols][np.maximum(last, 0)] if len(dt_cols) else 0.0, 0.0)
         n_gt = len(gt_cols)
-        if n_gt:
-            gt_ignore = (np.arange(n_gt) >= area["n_regular"]).astype(np.int64)
-        else:
-            gt_ignore = np.array([])
+        gt_ignore = (np.arange(n_gt) >= area["n_regular"]).astype(np.int64) if n_gt else np.array([])
         return {
             "image_id": p.imgIds[i],
             "category_id": self._blocks.category_ids[k],

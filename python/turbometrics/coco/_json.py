@@ -4,10 +4,11 @@ else the standard library. Both give the same Python objects."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any, Union
 
-PathLike = Union[str, Path]
+PathLike = Union[str, "os.PathLike[str]"]
 
 
 def loads(data: Union[bytes, str]) -> Any:

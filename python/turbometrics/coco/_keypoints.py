@@ -19,7 +19,7 @@ ground truths or detections.
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Tuple
+from typing import Any, Dict, List, Tuple, cast
 
 import numpy as np
 
@@ -29,10 +29,10 @@ from ._describe import describe
 
 
 def _keypoint_rows(columns: Columns, members: np.ndarray, n_values: int, kind: str) -> np.ndarray:
-    rows = [columns.annotations[c].get("keypoints") for c in members]
+    rows = [cast(List[Dict], columns.annotations)[c].get("keypoints") for c in members]
     for c, row in zip(members, rows):
         if not isinstance(row, (list, tuple, np.ndarray)) or len(row) != n_values:
-            ann = columns.annotations[c]
+            ann = cast(List[Dict], columns.annotations)[c]
             raise ValueError(f"{describe(kind, ann, int(c))}: 'keypoints' must hold {n_values} numbers "
                              f"(x, y, v per keypoint sigma)")
     array = np.asarray(rows)
@@ -41,7 +41,7 @@ def _keypoint_rows(columns: Columns, members: np.ndarray, n_values: int, kind: s
     for c, row in zip(members, rows):  # pycocotools' arithmetic on None or a string raises TypeError
         bad = [value for value in row if not isinstance(value, NUMBER_TYPES)]
         if bad:
-            raise TypeError(f"{describe(kind, columns.annotations[c], int(c))}: 'keypoints' must hold numbers, "
+            raise TypeError(f"{describe(kind, cast(List[Dict], columns.annotations)[c], int(c))}: 'keypoints' must hold numbers, "
                             f"got {bad[0]!r}")
     return array.astype(np.float64).reshape(len(rows), n_values)
 
@@ -109,7 +109,7 @@ def keypoint_similarities(gts: Columns, dts: Columns, blocks: Blocks, p: Any) ->
         truths = _keypoint_rows(gts, blocks.gt_members[g0:g1], n_values, "ground-truth annotation")
         matrix = np.empty((d1 - d0, g1 - g0))
         for j, c in enumerate(blocks.gt_members[g0:g1]):
-            gt = gts.annotations[c]
+            gt = cast(List[Dict], gts.annotations)[c]
             xg, yg, vg = truths[j, 0::3], truths[j, 1::3], truths[j, 2::3]
             x0, x1, y0, y1 = _grown_box(gt, int(c))
             visible = vg > 0

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 import warnings
-from typing import Any, Dict, List, Tuple
+from typing import Any, Dict, List, Tuple, cast
 
 import numpy as np
 
@@ -19,17 +19,17 @@ def segmentation_to_rle(segmentation: Any, height: int, width: int) -> Dict[str,
     """pycocotools' ``annToRLE``: polygons are rasterised and merged into
     one mask, uncompressed RLE is compressed, compressed RLE is returned as
     it is."""
-    if type(segmentation) == list:
-        return mask_utils.merge(mask_utils.frPyObjects(segmentation, height, width))
-    if type(segmentation["counts"]) == list:
-        return mask_utils.frPyObjects(segmentation, height, width)
+    if type(segmentation) is list:
+        return mask_utils.merge(cast(List[Dict[str, Any]], mask_utils.frPyObjects(segmentation, height, width)))
+    if type(segmentation["counts"]) is list:
+        return cast(Dict[str, Any], mask_utils.frPyObjects(segmentation, height, width))
     return segmentation
 
 
 def _rasterised(segmentation: Any) -> bool:
     """Whether ``annToRLE`` needs the image's size (polygons, uncompressed
     RLE); compressed RLE keeps its own."""
-    return type(segmentation) == list or (isinstance(segmentation, dict) and type(segmentation.get("counts")) == list)
+    return type(segmentation) is list or (isinstance(segmentation, dict) and type(segmentation.get("counts")) is list)
 
 
 def _image_size(image: Dict, what: str) -> Tuple[int, int]:
@@ -71,7 +71,7 @@ def _side(columns: Columns, coco: Any, kind: str) -> Tuple[bytes, np.ndarray, np
     texts: List[bytes] = []
     sizes = np.zeros((len(columns), 2), dtype=np.int64)
     mismatched: List[str] = []
-    for row, ann in enumerate(columns.annotations):
+    for row, ann in enumerate(cast(List[Dict], columns.annotations)):
         what = describe(kind, ann, row)
         if "segmentation" not in ann:
             raise MissingFieldError(f"{what} has no 'segmentation'")
@@ -114,4 +114,4 @@ def attach_masks(evaluation: Any, gts: Columns, dts: Columns, coco_gt: Any, coco
             raise
         side, row = (dts, "result") if found.group(1) == "detection" else (gts, "ground-truth annotation")
         index = int(found.group(2))
-        raise ValueError(f"{describe(row, side.annotations[index], index)}: malformed RLE: {found.group(3)}") from None
+        raise ValueError(f"{describe(row, cast(List[Dict], side.annotations)[index], index)}: malformed RLE: {found.group(3)}") from None

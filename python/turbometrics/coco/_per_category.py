@@ -22,7 +22,7 @@ def results_per_category(evaluation: Dict[str, Any], p: Any, categories: Dict[An
     rows: Dict[Any, Dict[str, Any]] = {}
     for k, category_id in enumerate(p.catIds if p.useCats else [-1]):
         def value(**query: Any) -> float:
-            return float(summary_value(evaluation, p, category=k, **query)[0])
+            return float(summary_value(evaluation, p, category=k, **query)[0])  # noqa: B023 (called in this iteration)
 
         rows[category_id] = {
             "name": categories.get(category_id, {}).get("name"),

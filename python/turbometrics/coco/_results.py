@@ -45,7 +45,7 @@ def ground_truth_list(gt: "COCO", key: str) -> List[Dict]:
 def _read(gt: "COCO", resFile: Any) -> List[Dict]:
     if isinstance(resFile, bytes):
         return _json.loads(resFile)
-    if type(resFile) == np.ndarray:
+    if type(resFile) is np.ndarray:
         return gt.loadNumpyAnnotations(resFile)
     return resFile
 
@@ -53,7 +53,7 @@ def _read(gt: "COCO", resFile: Any) -> List[Dict]:
 def _check_images(gt: "COCO", anns: List[Dict]) -> None:
     images = gt.imgs
     for index, ann in enumerate(anns):
-        if type(ann) != dict:
+        if type(ann) is not dict:
             raise ValueError(f"result {index} is not an object: {ann!r}")
         if "image_id" not in ann:
             raise MissingFieldError(f"{describe('result', ann, index)} has no 'image_id'")
@@ -189,7 +189,7 @@ def load_results(gt: "COCO", res: "COCO", resFile: Any) -> None:
             return
         resFile = data
     anns = _read(gt, resFile)
-    assert type(anns) == list, "results in not an array of objects"
+    assert type(anns) is list, "results in not an array of objects"
     _check_images(gt, anns)
     dataset = res._dataset
     if anns:

@@ -193,7 +193,7 @@ def _scalar_column(
     types = set(map(type, values))
     if types.issubset(exact_types):  # every row has a plain value: one conversion
         try:
-            column = np.array(values, dtype=dtype)
+            column: np.ndarray = np.array(values, dtype=dtype)
         except OverflowError:
             pass
         else:
@@ -219,14 +219,14 @@ def _bbox_column(values: List[Any]) -> Tuple[np.ndarray, np.ndarray, np.ndarray]
     """(bbox, present, empty); ValueError for a bbox that is neither 4
     numbers nor empty."""
     n = len(values)
-    if set(map(type, values)) == {list} and set(map(len, values)) == {4}:
-        if set(map(type, chain.from_iterable(values))).issubset((float, int)):
-            try:
-                flat = np.fromiter(chain.from_iterable(values), dtype=np.float64, count=4 * n)
-            except OverflowError:
-                pass
-            else:
-                return flat.reshape(n, 4), np.ones(n, dtype=bool), np.zeros(n, dtype=bool)
+    boxes = set(map(type, values)) == {list} and set(map(len, values)) == {4}
+    if boxes and set(map(type, chain.from_iterable(values))).issubset((float, int)):
+        try:
+            flat = np.fromiter(chain.from_iterable(values), dtype=np.float64, count=4 * n)
+        except OverflowError:
+            pass
+        else:
+            return flat.reshape(n, 4), np.ones(n, dtype=bool), np.zeros(n, dtype=bool)
     bbox = np.full((n, 4), np.nan)
     present = np.zeros(n, dtype=bool)
     empty = np.zeros(n, dtype=bool)
@@ -332,12 +332,12 @@ def results_from_dicts(results: Sequence[Mapping[str, Any]]) -> ResultsColumns:
     keypoint_lengths = np.zeros(n, dtype=np.int64)
     for i in _rows_with(rows, keys, "keypoints"):
         present[i] |= PRESENT_KEYPOINTS
-        values = _float_list(rows[i]["keypoints"])
-        if values is None:
+        keypoints = _float_list(rows[i]["keypoints"])
+        if keypoints is None:
             unstored[i] = True
         else:
-            keypoint_parts.append(values)
-            keypoint_lengths[i] = len(values)
+            keypoint_parts.append(keypoints)
+            keypoint_lengths[i] = len(keypoints)
 
     kind = np.zeros(n, dtype=np.uint8)
     size = np.zeros((n, 2), dtype=np.int64)

@@ -11,7 +11,7 @@ gives pycocotools' tie order whatever the split and the merge order.
 from __future__ import annotations
 
 import copy
-from typing import Any, Dict, Optional, Sequence, Tuple
+from typing import Any, Dict, Optional, Sequence, Tuple, cast
 
 import numpy as np
 
@@ -120,7 +120,7 @@ def _check_array(name: str, value: Any) -> np.ndarray:
     if array.dtype.kind not in kinds or array.ndim != ndim:
         _refuse(name, f"must be a {ndim}-D array of {np.dtype(dtype).name}, got {array.ndim}-D {array.dtype}")
     if array.dtype.kind in "iu" and np.dtype(dtype).kind in "iu" and array.size:
-        info = np.iinfo(dtype)
+        info = np.iinfo(cast(Any, dtype))  # an integer dtype here
         if array.min() < info.min or array.max() > info.max:
             _refuse(name, f"has values outside the {np.dtype(dtype).name} range")
     return np.ascontiguousarray(array, dtype=dtype)
@@ -145,7 +145,7 @@ def _validated(params: Any, image_ids: Any, arrays: Dict[str, Any]) -> Tuple[np.
     image_ids = _check_ascending("image_ids", image_ids)
     if set(arrays) != set(_ARRAYS):
         _refuse("arrays", f"must be exactly {sorted(_ARRAYS)}, got {sorted(arrays)}")
-    checked = {name: _check_array(name, arrays[name]) for name in _ARRAYS}
+    checked: Dict[str, Any] = {name: _check_array(name, arrays[name]) for name in _ARRAYS}
     n_blocks, n_rows, n_words = n_categories * len(image_ids), len(checked["score"]), -(-n_thresholds // 64)
     shapes = {"row_offsets": (n_blocks + 1,), "present": (n_blocks,), "score": (n_rows,),
               "true_positive": (n_areas, n_rows, n_words), "false_positive": (n_areas, n_rows, n_words),
@@ -295,7 +295,7 @@ class DetectionState:
             evaluation.evaluate()
         p = evaluation._paramsEval
         image_ids = np.asarray(p.imgIds)
-        return cls._trusted(p, image_ids, evaluation._evaluation.table.arrays())
+        return cls._trusted(p, image_ids, cast(Any, evaluation._evaluation).table.arrays())
 
     @classmethod
     def from_arrays(cls, params: Params, image_ids: Any, *, row_offsets: Any, present: Any, score: Any,
@@ -428,7 +428,7 @@ class DetectionState:
 
     def __setstate__(self, state: Dict[str, Any]) -> None:
         check_version(state, "DetectionState", _VERSION)
-        fields = {name: state.get(name) for name in ("params", "image_ids", "arrays")}
+        fields: Dict[str, Any] = {name: state.get(name) for name in ("params", "image_ids", "arrays")}
         for name in ("params", "arrays"):
             if not isinstance(fields[name], dict) or not all(isinstance(key, str) for key in fields[name]):
                 _refuse(name, "the pickle does not hold a dict of them")
@@ -437,7 +437,7 @@ class DetectionState:
         arrays = dict(fields["arrays"])
         if arrays.pop("n_thresholds", None) != len(_vector(params, "iouThrs")):
             _refuse("n_thresholds", "the pickle's count disagrees with params.iouThrs")
-        self.__init__(params, fields["image_ids"], arrays)
+        self.__init__(params, fields["image_ids"], arrays)  # type: ignore[misc]  # unpickling re-initialises in place
 
     # -- bytes ---------------------------------------------------------------------
     def to_bytes(self) -> bytes:
@@ -465,7 +465,7 @@ class DetectionState:
             kind, format or version), or the state they hold is not valid.
         """
         fields, arrays = load_state(data, "DetectionState", _VERSION)
-        stored = fields.get("params")
+        stored: Any = fields.get("params")
         if not isinstance(stored, dict) or set(stored) - set(_PARAM_FIELDS) - {"kpt_oks_sigmas"}:
             _refuse("params", "the bytes do not hold the evaluation parameters")
         params = Params.__new__(Params)

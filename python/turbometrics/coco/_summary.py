@@ -53,7 +53,7 @@ def _detection_queries(p: Any) -> List[Dict[str, Any]]:
 
 
 def _keypoint_queries(p: Any) -> List[Dict[str, Any]]:
-    queries = []
+    queries: List[Dict[str, Any]] = []
     for ap in (1, 0):
         queries += [
             dict(ap=ap, maxDets=20),

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Dict, List, Tuple
+from typing import Any, Dict, List, Tuple
 
 import numpy as np
 
@@ -99,7 +99,7 @@ def make_coco_set(
     return dataset, results
 
 
-def write_coco_set(directory: Path, **kwargs) -> Tuple[Path, Path]:
+def write_coco_set(directory: Path, **kwargs: Any) -> Tuple[Path, Path]:
     """Write ``gt.json`` and ``results.json`` into ``directory``."""
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)

@@ -75,9 +75,9 @@ def _shards(dataset: Dict[str, Any], images: Dict[Any, Dict], shard_of: Dict[Any
         if image_id in images:
             shards[index]["images"].append(images[image_id])
     for annotation in dataset.get("annotations", []):
-        index = shard_of.get(annotation["image_id"])
-        if index is not None:
-            shards[index]["annotations"].append(annotation)
+        shard = shard_of.get(annotation["image_id"])
+        if shard is not None:
+            shards[shard]["annotations"].append(annotation)
     return shards
 
 

@@ -20,7 +20,7 @@ table; the points of the bucket's own thresholds are kept.
 from __future__ import annotations
 
 import warnings
-from typing import Any, List, NamedTuple, Optional
+from typing import Any, List, NamedTuple, Optional, cast
 
 import numpy as np
 
@@ -100,7 +100,8 @@ def _layouts(*summaries: BucketSummary) -> List[Optional[BucketLayout]]:
     for k, i in enumerate(filled):
         s = summaries[i]
         previous = summaries[filled[k - 1]].last_score if k else None
-        next_row = rest = None
+        next_row: Any = None
+        rest: Any = None
         if k + 1 < len(filled):
             following = [summaries[j] for j in filled[k + 1:]]
             next_row = following[0].first
@@ -170,9 +171,10 @@ def _augmented(state: Any, layout: BucketLayout, with_next_row: bool) -> Any:
     if layout.previous_score is not None:
         row(layout.previous_score, layout.above_positive, layout.above_negative, at_end=False)
     if layout.next_row is not None:
-        rest_positive, rest_negative = layout.rest
+        rest_positive, rest_negative = cast(tuple, layout.rest)  # set with next_row
         if with_next_row:
-            row(*layout.next_row, at_end=True)
+            score, pos, neg = layout.next_row
+            row(score, pos, neg, at_end=True)
         else:
             rest_positive += layout.next_row[1]
             rest_negative += layout.next_row[2]
@@ -197,7 +199,7 @@ def roc_piece(part: LabelledState, layouts: List[Optional[BucketLayout]], index:
     """The bucket's ROC points, and the curve's starting point."""
     if layouts[index] is None:
         return None
-    fpr, tpr, thresholds = _framed_curve(part, layouts[index], "roc_curve", drop_intermediate)
+    fpr, tpr, thresholds = _framed_curve(part, cast(BucketLayout, layouts[index]), "roc_curve", drop_intermediate)
     keep = _own_points(thresholds, part.state)
     return fpr[keep], tpr[keep], thresholds[keep], (fpr[:1], tpr[:1], thresholds[:1])
 
@@ -207,7 +209,7 @@ def pr_piece(part: LabelledState, layouts: List[Optional[BucketLayout]], index: 
     """The bucket's precision-recall points, and the curve's end point."""
     if layouts[index] is None:
         return None
-    precision, recall, thresholds = _framed_curve(part, layouts[index], "precision_recall_curve",
+    precision, recall, thresholds = _framed_curve(part, cast(BucketLayout, layouts[index]), "precision_recall_curve",
                                                   drop_intermediate)
     keep = _own_points(thresholds, part.state)
     return precision[:-1][keep], recall[:-1][keep], thresholds[keep], (precision[-1:], recall[-1:])

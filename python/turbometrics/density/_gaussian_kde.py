@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from numbers import Integral
-from typing import Any, Callable, Optional, Union
+from typing import Any, Callable, Optional, Union, cast
 
 import numpy as np
 
@@ -91,7 +91,7 @@ def _random_state(seed: Any) -> Union[np.random.RandomState, np.random.Generator
     if seed is None or seed is np.random:
         return np.random.mtrand._rand
     if isinstance(seed, (Integral, np.integer)):
-        return np.random.RandomState(seed)
+        return np.random.RandomState(int(seed))
     if isinstance(seed, (np.random.RandomState, np.random.Generator)):
         return seed
     raise ValueError(f"'{seed}' cannot be used to seed a numpy.random.RandomState instance")
@@ -215,16 +215,17 @@ class gaussian_kde:  # noqa: N801 - scipy's name
         ``factor``, ``covariance``, ``cho_cov`` and ``log_det``."""
         if bw_method is None:
             pass
+        # As scipy does, the instance's covariance_factor replaces the method.
         elif isinstance(bw_method, str) and bw_method == "scott":
-            self.covariance_factor = self.scotts_factor
+            self.covariance_factor = self.scotts_factor  # type: ignore[method-assign]
         elif isinstance(bw_method, str) and bw_method == "silverman":
-            self.covariance_factor = self.silverman_factor
+            self.covariance_factor = self.silverman_factor  # type: ignore[method-assign]
         elif np.isscalar(bw_method) and not isinstance(bw_method, str):
-            self._bw_method = "use constant"
-            self.covariance_factor = lambda: bw_method
+            self._bw_method: Any = "use constant"
+            self.covariance_factor = lambda: cast(float, bw_method)  # type: ignore[method-assign]
         elif callable(bw_method):
             self._bw_method = bw_method
-            self.covariance_factor = lambda: self._bw_method(self)
+            self.covariance_factor = lambda: self._bw_method(self)  # type: ignore[method-assign]
         else:
             raise ValueError("`bw_method` should be 'scott', 'silverman', a scalar or a callable.")
         self._compute_covariance()
@@ -314,9 +315,9 @@ class gaussian_kde:  # noqa: N801 - scipy's name
         threads = resolve_threads(n_threads)
         white_points = np.ascontiguousarray(_whiten(self.cho_cov, points).T)
         if getattr(self, "_weighted", True):  # set by __init__; a subclass that skips it has ``weights``
-            log_sum = log_sums(self._white_data, self._weights, white_points, "gaussian", 1.0, threads)
+            log_sum = log_sums(cast(np.ndarray, self._white_data), self._weights, white_points, "gaussian", 1.0, threads)
         else:  # equal weights 1 / n: sum with unit weights, then divide by n
-            log_sum = log_sums(self._white_data, None, white_points, "gaussian", 1.0, threads) - math.log(self.n)
+            log_sum = log_sums(cast(np.ndarray, self._white_data), None, white_points, "gaussian", 1.0, threads) - math.log(self.n)
         return log_sum - 0.5 * self.log_det
 
     def _long_double_log_density(self, points: np.ndarray) -> np.ndarray:

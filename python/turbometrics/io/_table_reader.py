@@ -25,7 +25,7 @@ import io
 import json
 import os
 from pathlib import Path
-from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, cast
 
 import numpy as np
 
@@ -334,7 +334,7 @@ def missing(values: np.ndarray) -> np.ndarray:
         return np.isnan(values)
     if values.dtype.kind == "O":
         try:  # elementwise in C: None, or not equal to itself (NaN)
-            return np.equal(values, None) | np.not_equal(values, values)
+            return np.equal(values, cast(Any, None)) | np.not_equal(values, values)  # NumPy's stubs omit None
         except (ValueError, TypeError):  # elements whose comparison is no bool (arrays of a list column)
             return np.fromiter((v is None or (isinstance(v, float) and v != v) for v in values), dtype=bool,
                                count=values.shape[0])

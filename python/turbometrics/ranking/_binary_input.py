@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from typing import Any, Iterator, Optional
+from typing import Any, Iterator, Optional, Tuple, cast
 
 import numpy as np
 
@@ -72,7 +72,7 @@ class BinaryInput:
         self.check_values = check_values
         self.weight_dtype = weight_dtype
 
-    def kernel_args(self, n_threads: int) -> tuple:
+    def kernel_args(self, n_threads: int) -> Tuple[np.ndarray, np.ndarray, Optional[np.ndarray], int]:
         """Positional arguments of a table kernel, ending with the thread
         count (one thread for small inputs)."""
         return self.scores, self.is_positive, self.weights, threads_for(n_threads, self.scores.shape[0])
@@ -89,7 +89,7 @@ class BinaryInput:
             if score_status:
                 raise nonfinite_error(self.score_dtype, "", score_status) from None
             if weight_status:
-                raise nonfinite_error(self.weight_dtype, "sample_weight", weight_status) from None
+                raise nonfinite_error(cast(np.dtype, self.weight_dtype), "sample_weight", weight_status) from None
             if all_zero:
                 raise ValueError(ALL_ZERO_WEIGHTS) from None
             raise

@@ -28,7 +28,7 @@ and 1e-13 (absolute) to cover floating-point rounding.
 from __future__ import annotations
 
 import math
-from typing import Any, Dict, NamedTuple, Optional, Tuple
+from typing import Any, Dict, NamedTuple, Optional, Tuple, cast
 
 import numpy as np
 
@@ -184,7 +184,7 @@ class BinnedRankingState(ClassWeights, Serialisable):
         function of the score."""
         values = np.add(np.asarray(scores), 0.0, dtype=np.float64)  # one pass, one array; -0.0 -> 0.0
         if self.strategy == "uniform":
-            lo, hi = self.range
+            lo, hi = cast(Tuple[float, float], self.range)  # set whenever the strategy is uniform
             # Halved so that no difference overflows; every step is monotone.
             with np.errstate(over="ignore"):
                 position = np.floor((values * 0.5 - lo * 0.5) / (hi * 0.5 - lo * 0.5) * self.n_bins)

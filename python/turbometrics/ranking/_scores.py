@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import warnings
 from functools import partial
-from typing import Any, Callable, Optional, Tuple, Union, overload
+from typing import Any, Callable, Optional, Tuple, Union, cast, overload
 
 import numpy as np
 
@@ -404,7 +404,8 @@ def _indicator_column_roc_auc(y_true: np.ndarray, y_score: np.ndarray, sample_we
 
 
 def _multiclass_roc_auc(y_true: np.ndarray, scores: np.ndarray, labels: Any, multi_class: str,
-                        average: Optional[str], sample_weight: Optional[np.ndarray], n_threads: int) -> float:
+                        average: Optional[str], sample_weight: Optional[np.ndarray],
+                        n_threads: int) -> Union[float, np.ndarray]:
     """scikit-learn's ``_multiclass_roc_auc_score``: one-vs-rest or
     one-vs-one (Hand and Till) over class probabilities."""
     if scores.ndim != 2:
@@ -547,7 +548,7 @@ def roc_auc_score(y_true: Any, y_score: Any, *, average: Optional[str] = "macro"
         return _multiclass_roc_auc(y_true_array, scores, labels, multi_class, average, sample_weight, threads)
     if target.kind == "binary":
         # label_binarize: the greater of two labels is the positive class.
-        classes = target.classes
+        classes = cast(np.ndarray, target.classes)  # a binary target carries its two classes
         if classes.dtype.kind in "iu" and np.array_equal(classes, [0, 1]):
             binarized = target  # already 0/1: read in place
         elif classes.shape[0] == 2:

@@ -10,7 +10,7 @@ in-memory function's sweep over that table.
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
@@ -119,8 +119,10 @@ class RankingState(ClassWeights, Serialisable):
 
     def __init__(self, *, pos_label: Any = None) -> None:
         self.pos_label = pos_label
-        self._scores: Optional[np.ndarray] = None  # kernel dtype; None until data (or a dtype) is seen
-        self._score_dtype: Optional[np.dtype] = None
+        # Kernel dtype; both None until data (or a dtype) is seen, and set together
+        # (Any: mypy cannot follow that the one is None exactly when the other is).
+        self._scores: Any = None
+        self._score_dtype: Any = None
         self._positive = np.zeros(0, np.int64)
         self._negative = np.zeros(0, np.int64)
         self._samples = 0  # samples seen, zero-weight ones included
@@ -192,10 +194,10 @@ class RankingState(ClassWeights, Serialisable):
         dtype = np.result_type(self._score_dtype, other._score_dtype)
         kernel_dtype = kernel_scores(np.zeros(0, dtype)).dtype
         weight_dtype = np.float64 if self.weighted or other.weighted else np.int64
-        a = [self._scores.astype(kernel_dtype, copy=False), self._positive.astype(weight_dtype, copy=False),
-             self._negative.astype(weight_dtype, copy=False)]
-        b = [other._scores.astype(kernel_dtype, copy=False), other._positive.astype(weight_dtype, copy=False),
-             other._negative.astype(weight_dtype, copy=False)]
+        a = (self._scores.astype(kernel_dtype, copy=False), self._positive.astype(weight_dtype, copy=False),
+             self._negative.astype(weight_dtype, copy=False))
+        b = (other._scores.astype(kernel_dtype, copy=False), other._positive.astype(weight_dtype, copy=False),
+             other._negative.astype(weight_dtype, copy=False))
         rows = a[0].shape[0] + b[0].shape[0]
         scores, positive, negative = _core.states.merge_tables(*a, *b, threads_for(threads, rows))
         result._set_table(scores, positive, negative, dtype)
@@ -232,7 +234,7 @@ class RankingState(ClassWeights, Serialisable):
         return (f"RankingState({len(self)} distinct scores, {kind}, positive={self.total_positive}, "
                 f"negative={self.total_negative}, pos_label={self.pos_label!r})")
 
-    def split(self, edges: Sequence[Any]) -> List["RankingState"]:
+    def split(self, edges: Any) -> List["RankingState"]:
         """The states of score ranges: with ``edges`` strictly descending,
         bucket 0 holds scores >= edges[0], bucket i scores in
         [edges[i], edges[i-1]) and the last bucket scores below edges[-1].
@@ -428,7 +430,7 @@ class RankingState(ClassWeights, Serialisable):
         return state
 
     # -- helpers -----------------------------------------------------------------------------
-    def _kernel_args(self, n_threads: Optional[int]) -> Tuple[tuple, int]:
+    def _kernel_args(self, n_threads: Optional[int]) -> Tuple[Tuple[np.ndarray, np.ndarray, np.ndarray], int]:
         threads = threads_for(resolve_threads(n_threads), len(self))
         return (self._scores, self._positive, self._negative), threads
 
