@@ -62,7 +62,7 @@ from ._threads import get_num_threads, set_num_threads
 from . import states
 from .states import BinnedRankingState, CalibrationState, ConfusionState, RankingState, evaluate_parquet
 
-__version__ = "0.1.0"
+__version__ = "0.2.0.dev0"
 
 __all__ = [
     "accuracy_score",
