@@ -70,7 +70,7 @@ def make_cases(n: int, kinds: Sequence[str], label_dtype: str, seed: int) -> Lis
     float64 scores of a noisy logistic model, "rounded" rounds them to two
     decimals (101 distinct values), "weighted" adds uniform [0, 1) weights.
     """
-    from turbometrics._example import synthetic_scores
+    from turbometrics._common.example import synthetic_scores
 
     y_true, y_score = synthetic_scores(n, seed=seed)
     y_true = y_true.astype(label_dtype)

@@ -231,8 +231,8 @@ def check_against_sklearn(
 @contextlib.contextmanager
 def parallel_even_for_tiny_inputs():
     """Run the kernels' parallel paths even on tiny inputs (lowers
-    turbometrics._threads.SERIAL_BELOW to 1 for the block)."""
-    import turbometrics._threads as tm_threads
+    turbometrics._common.threads.SERIAL_BELOW to 1 for the block)."""
+    import turbometrics._common.threads as tm_threads
 
     saved = tm_threads.SERIAL_BELOW
     tm_threads.SERIAL_BELOW = 1

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import turbometrics as tm
-from turbometrics._array_inputs import as_numpy_input
+from turbometrics._common.array_inputs import as_numpy_input
 
 RNG = np.random.default_rng(7)
 Y_TRUE = RNG.integers(0, 2, 400)
@@ -148,7 +148,7 @@ def test_pandas_and_numpy_pass_unchanged():
 
 
 def test_public_functions_keep_their_signatures():
-    from turbometrics import _ranking
+    from turbometrics.ranking import _scores as _ranking
 
     assert inspect.signature(tm.roc_auc_score) == inspect.signature(_ranking.roc_auc_score)
     assert tm.roc_auc_score.__name__ == "roc_auc_score" and tm.roc_auc_score.__doc__ == _ranking.roc_auc_score.__doc__

@@ -223,7 +223,7 @@ def test_probability_facts_errors_and_warnings_match_scikit_learn():
 def test_smooth_calibration_error_deposit_is_the_definition():
     """The compiled deposit equals the NumPy definition (to rounding), for
     every thread count, binary and top-label, weighted, float32 and strided."""
-    from turbometrics import _smooth_calibration as sc
+    from turbometrics.calibration import _smooth as sc
 
     rng = np.random.default_rng(13)
     n = 300_001

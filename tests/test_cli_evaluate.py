@@ -27,7 +27,7 @@ def _use_format(fmt: str, monkeypatch) -> str:
     """The file extension of ``fmt``; selects the csv-module reader for
     "csv-stdlib"."""
     if fmt == "csv-stdlib":
-        monkeypatch.setattr("turbometrics._table_reader._has_pyarrow", lambda: False)
+        monkeypatch.setattr("turbometrics.io._table_reader._has_pyarrow", lambda: False)
         return "csv"
     return fmt
 
@@ -445,7 +445,7 @@ def test_installed_program_piped(tmp_path):
 
 
 def test_default_metrics_stream_through_states_without_keeping_rows():
-    from turbometrics._cli_metrics import DEFAULT_BINARY, Accumulator, Problem, report
+    from turbometrics.cli._metrics import DEFAULT_BINARY, Accumulator, Problem, report
 
     data = _data()
     y, score = data["label"].astype(np.int8), data["score"]
@@ -544,7 +544,7 @@ def test_out_of_memory_is_one_line(tmp_path, capsys, monkeypatch):
     def exhausted(*args, **kwargs):
         raise MemoryError("Unable to allocate 7.28 TiB for an array with shape (1000000000000,)")
 
-    monkeypatch.setattr("turbometrics._cli_evaluate.read", exhausted)
+    monkeypatch.setattr("turbometrics.cli._evaluate.read", exhausted)
     assert main(["evaluate", str(path)]) == 2
     assert capsys.readouterr().err == ("turbometrics: error: out of memory (Unable to allocate 7.28 TiB for an "
                                        "array with shape (1000000000000,))\n")
@@ -558,7 +558,7 @@ def test_read_error_after_opening_is_one_line(tmp_path, capsys, monkeypatch):
     def failing(*args, **kwargs):
         raise OSError(errno.EIO, "Input/output error", str(path))
 
-    monkeypatch.setattr("turbometrics._cli_evaluate.read", failing)
+    monkeypatch.setattr("turbometrics.cli._evaluate.read", failing)
     assert main(["evaluate", str(path)]) == 2
     assert capsys.readouterr().err == f"turbometrics: error: {path}: Input/output error\n"
 
@@ -666,7 +666,7 @@ def test_class_names_from_the_score_columns(tmp_path, capsys):
 def test_the_time_line_counts_reading_metrics_plots_and_total(tmp_path, capsys, monkeypatch):
     import time
 
-    from turbometrics._cli_metrics import Accumulator
+    from turbometrics.cli._metrics import Accumulator
 
     path = _write(tmp_path / "p.csv", _data())
     update = Accumulator.update

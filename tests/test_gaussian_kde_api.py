@@ -67,7 +67,7 @@ def test_normal_cdf_without_scipy_matches_ndtr(monkeypatch):
 
     from scipy.special import ndtr
 
-    from turbometrics._gaussian_kde import _normal_cdf
+    from turbometrics.density._gaussian_kde import _normal_cdf
 
     x = np.concatenate([np.linspace(-40, 40, 2001), [-np.inf, np.inf, 0.0, -0.0, 0.7071, -0.7072]])
     monkeypatch.setitem(sys.modules, "scipy.special", None)  # import scipy.special raises ImportError

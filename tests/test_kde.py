@@ -239,7 +239,7 @@ def test_bandwidth_rules_ignore_the_spread():
 
 
 def test_isj_bandwidth():
-    from turbometrics._bandwidth import isj_bandwidth
+    from turbometrics.density._bandwidth import isj_bandwidth
 
     rng = np.random.default_rng(0)
     normal = rng.normal(size=10000)

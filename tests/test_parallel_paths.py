@@ -1,6 +1,6 @@
 """The parallel kernels on small, adversarial inputs.
 
-turbometrics runs kernels serially below ``turbometrics._threads.SERIAL_BELOW``
+turbometrics runs kernels serially below ``turbometrics._common.threads.SERIAL_BELOW``
 samples, so the property tests elsewhere (small n) only reach the serial
 code.  Here that cut-off is lowered to 1 so the parallel block sweeps run on
 tiny inputs, where hypothesis can put tie groups, signed zeros, zero-weight
@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import turbometrics as tm
-import turbometrics._threads as tm_threads
+import turbometrics._common.threads as tm_threads
 
 from helpers import (assert_score_equal, capture, check_against_sklearn, curve_comparator,
                      parallel_even_for_tiny_inputs)
@@ -29,7 +29,7 @@ THREADS = st.sampled_from([2, 3, 4, 7, 16])
 EXACT_WEIGHTS = st.sampled_from(["none", "dyadic", "int", "float32"])
 
 pytestmark = pytest.mark.skipif(
-    not hasattr(tm_threads, "SERIAL_BELOW"), reason="turbometrics._threads.SERIAL_BELOW not found"
+    not hasattr(tm_threads, "SERIAL_BELOW"), reason="turbometrics._common.threads.SERIAL_BELOW not found"
 )
 
 

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 import turbometrics as tm
 from turbometrics import _core
 from turbometrics.states import BinnedValue
-from turbometrics.states._serial import dump_state
+from turbometrics._common.serial import dump_state
 
 FUZZ = settings(max_examples=60, deadline=None)
 REFUSED = (ValueError, TypeError)

@@ -7,6 +7,12 @@ One change of numbers is by design: since issue 15 a whole RankingState's
 pairwise summation of its terms, see the README's "Exactness"), where 0.1.0
 returned the correctly rounded exact sums; those two may differ from 0.1.0's
 value by at most 2 ulps and must equal today's value for the same data.
+
+States and other public objects pickled just before issue 13 moved the
+private modules into area subpackages (``state_pickles_pre_restructure/``:
+their pickles name the modules of that time, e.g.
+``turbometrics.states.ranking`` or ``turbometrics._gaussian_kde``) load and
+give exactly the numbers they gave then.
 """
 
 import json
@@ -18,10 +24,24 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent / "data"))
-from make_state_pickles import HERE, _binned, _calibration, _confusion, _ranking, states  # noqa: E402
+from make_state_pickles import (  # noqa: E402
+    HERE,
+    PRE_RESTRUCTURE,
+    _binned,
+    _calibration,
+    _confusion,
+    _detection,
+    _fields,
+    _kde,
+    _ranking,
+    states,
+)
 
 _METRICS = {"ranking": _ranking, "binned": _binned, "confusion": _confusion, "calibration": _calibration}
 _EXPECTED = json.loads((HERE / "expected.json").read_text())
+_PRE_RESTRUCTURE = json.loads((PRE_RESTRUCTURE / "expected.json").read_text())
+_MORE = {"detection": _detection, "gaussian": _kde, "confidence": _fields, "delong": _fields, "best": _fields,
+         "reliability": _fields}
 _SUMMATION_ORDER_CHANGED = {("ranking", "roc_auc"), ("ranking", "average_precision")}
 
 
@@ -42,3 +62,11 @@ def test_pickle_of_0_1_0_loads_with_the_same_numbers(name, built_today):
         old, new = expected.pop(key), values.pop(key)
         assert abs(new - old) <= 2 * math.ulp(old), (key, old, new)
     assert values == expected  # everything else: 0.1.0's numbers
+
+
+@pytest.mark.parametrize("name", sorted(_PRE_RESTRUCTURE))
+def test_pickle_from_before_the_restructure_loads_with_the_same_numbers(name):
+    kind = name.split("_")[0]
+    restored = pickle.loads((PRE_RESTRUCTURE / f"{name}.pkl").read_bytes())
+    metrics = _fields if name == "binned_value" else {**_METRICS, **_MORE}[kind]
+    assert json.loads(json.dumps(metrics(restored))) == _PRE_RESTRUCTURE[name]

@@ -49,7 +49,7 @@ ranking::RankingInput<Score> make_input(const py::array& y_score, const py::arra
 }
 
 // Raised when the input holds values scikit-learn's validation rejects;
-// Python turns it into scikit-learn's error (turbometrics._binary_input).
+// Python turns it into scikit-learn's error (turbometrics.ranking._binary_input).
 // (A strong reference kept for the life of the process, never released.)
 PyObject*& invalid_values_error() {
   static PyObject* error = nullptr;  // set once, when the module is registered

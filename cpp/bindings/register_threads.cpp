@@ -1,4 +1,4 @@
-// Build facts about threading, for turbometrics._threads.
+// Build facts about threading, for turbometrics._common.threads.
 #include <pybind11/pybind11.h>
 
 #include "turbometrics/parallel.hpp"

@@ -3,7 +3,7 @@ model is noisier in 'south'."""
 import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
-from turbometrics._example import synthetic_scores
+from turbometrics._common.example import synthetic_scores
 
 n = 1_000_000
 y, score = synthetic_scores(n, seed=0)

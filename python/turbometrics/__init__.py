@@ -14,14 +14,28 @@ Every parallel function takes a keyword-only ``n_threads``;
 0.75
 """
 
-from ._threads import load_core_with_passive_wait as _load_core_with_passive_wait
+from ._common.threads import load_core_with_passive_wait as _load_core_with_passive_wait
 
 # Idle OpenMP threads sleep instead of spinning (see the function); the
 # process environment is left as it was.
 _load_core_with_passive_wait()
 
-from ._exceptions import InvalidParameterError, UndefinedMetricWarning
-from ._classification import (
+from ._common.exceptions import InvalidParameterError, UndefinedMetricWarning
+from ._common.threads import get_num_threads, set_num_threads
+from . import stability, states
+from .calibration import (
+    CalibrationState,
+    ReliabilityDiagram,
+    brier_score_loss,
+    calibration_error,
+    hellinger_distance,
+    log_loss,
+    mean_max_confidence,
+    reliability_diagram,
+    smooth_calibration_error,
+)
+from .classification import (
+    ConfusionState,
     accuracy_score,
     balanced_accuracy_score,
     cohen_kappa_score,
@@ -35,88 +49,94 @@ from ._classification import (
     precision_score,
     recall_score,
 )
-from ._ranking import (
+from .density import gaussian_kde, kde
+from .io import evaluate_parquet
+from .ranking import (
+    BestThreshold,
+    BinnedRankingState,
+    ConfidenceInterval,
+    DeLongTest,
+    RankingState,
     average_precision_score,
+    best_threshold,
+    bootstrap_ci,
     confusion_matrix_at_thresholds,
+    delong_test,
     det_curve,
+    metrics_at_thresholds,
     precision_recall_curve,
+    roc_auc_ci,
     roc_auc_score,
     roc_curve,
+    top_k_accuracy_score,
 )
-from . import stability
-from ._calibration import (
-    ReliabilityDiagram,
-    calibration_error,
-    hellinger_distance,
-    mean_max_confidence,
-    reliability_diagram,
-)
-from ._proper_scores import brier_score_loss, log_loss
-from ._smooth_calibration import smooth_calibration_error
-from ._gaussian_kde import gaussian_kde
-from ._kde import kde
-from ._intervals import ConfidenceInterval, DeLongTest, bootstrap_ci, delong_test, roc_auc_ci
-from ._thresholds import BestThreshold, best_threshold, metrics_at_thresholds
-from ._top_k import top_k_accuracy_score
-from ._threads import get_num_threads, set_num_threads
-from . import states
-from .states import BinnedRankingState, CalibrationState, ConfusionState, RankingState, evaluate_parquet
 
 __version__ = "0.2.0.dev0"
 
 __all__ = [
+    "BestThreshold",
+    "BinnedRankingState",
+    "CalibrationState",
+    "ConfidenceInterval",
+    "ConfusionState",
+    "DeLongTest",
+    "InvalidParameterError",
+    "RankingState",
+    "ReliabilityDiagram",
+    "UndefinedMetricWarning",
     "accuracy_score",
+    "average_precision_score",
     "balanced_accuracy_score",
+    "best_threshold",
+    "bootstrap_ci",
+    "brier_score_loss",
+    "calibration_error",
     "cohen_kappa_score",
     "confusion_matrix",
+    "confusion_matrix_at_thresholds",
+    "delong_test",
+    "det_curve",
+    "evaluate_parquet",
     "f1_score",
     "fbeta_score",
+    "gaussian_kde",
+    "get_num_threads",
+    "hellinger_distance",
     "jaccard_score",
+    "kde",
+    "log_loss",
     "matthews_corrcoef",
+    "mean_max_confidence",
+    "metrics_at_thresholds",
     "multilabel_confusion_matrix",
+    "precision_recall_curve",
     "precision_recall_fscore_support",
     "precision_score",
     "recall_score",
-    "InvalidParameterError",
-    "UndefinedMetricWarning",
-    "average_precision_score",
-    "confusion_matrix_at_thresholds",
-    "det_curve",
-    "get_num_threads",
-    "precision_recall_curve",
+    "reliability_diagram",
+    "roc_auc_ci",
     "roc_auc_score",
     "roc_curve",
     "set_num_threads",
-    "BestThreshold",
-    "ConfidenceInterval",
-    "DeLongTest",
-    "best_threshold",
-    "bootstrap_ci",
-    "delong_test",
-    "metrics_at_thresholds",
-    "roc_auc_ci",
-    "BinnedRankingState",
-    "RankingState",
-    "states",
-    "top_k_accuracy_score",
-    "gaussian_kde",
-    "kde",
-    "ReliabilityDiagram",
-    "brier_score_loss",
-    "calibration_error",
-    "hellinger_distance",
-    "log_loss",
-    "mean_max_confidence",
-    "reliability_diagram",
     "smooth_calibration_error",
     "stability",
-    "CalibrationState",
-    "ConfusionState",
-    "evaluate_parquet",
+    "states",
+    "top_k_accuracy_score",
 ]
 
+# Pickles written before the area subpackages name the old private modules
+# of these public classes: those names resolve to the modules they live in now.
+import sys as _sys
+
+for _old, _class in {"_calibration": ReliabilityDiagram, "_exceptions": UndefinedMetricWarning,
+                     "_gaussian_kde": gaussian_kde, "_intervals": ConfidenceInterval,
+                     "_params": InvalidParameterError, "_thresholds": BestThreshold}.items():
+    _sys.modules.setdefault(f"{__name__}.{_old}", _sys.modules[_class.__module__])
+_sys.modules.setdefault(f"{__name__}._sklearn_classes", _sys.modules[f"{__name__}._common.sklearn_classes"])
+del _old, _class
+
 # polars, pyarrow and torch arrays are accepted by every public function.
-from ._array_inputs import adapt_public_functions as _adapt_public_functions
+from ._common.array_inputs import adapt_public_functions as _adapt_public_functions
 
 _adapt_public_functions(globals(), __all__)
 _adapt_public_functions(vars(stability), stability.__all__)

@@ -6,12 +6,22 @@ metrics of each state as that version computed them), which
 ``tests/test_state_pickles.py`` loads to check that states pickled by 0.1.0
 still load and give the same numbers. Do not regenerate them with a later
 version: they are the old format.
+
+``python tests/data/make_state_pickles.py pre_restructure`` wrote
+``state_pickles_pre_restructure/`` the same way with the code just before
+issue 13 moved the private modules into area subpackages: the same states,
+plus coco's DetectionState, a gaussian_kde and the public result tuples,
+whose pickles name the modules of that time.
 """
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import io
 import json
 import pickle
+import sys
 from pathlib import Path
 from typing import Any, Dict
 
@@ -98,14 +108,64 @@ def states() -> Dict[str, tuple]:
     return out
 
 
-def main() -> None:
-    HERE.mkdir(exist_ok=True)
+PRE_RESTRUCTURE = Path(__file__).parent / "state_pickles_pre_restructure"
+
+
+def _detection(state: Any) -> Dict[str, Any]:
+    """The summary stats, and SHA-256 of the accumulated arrays' bytes."""
+    result = state.accumulate()
+    digests = {key: hashlib.sha256(np.ascontiguousarray(result[key]).tobytes()).hexdigest()
+               for key in ("precision", "recall", "scores")}
+    with contextlib.redirect_stdout(io.StringIO()):
+        stats = state.summarize().tolist()
+    return {"stats": stats, **digests}
+
+
+def _kde(estimator: Any) -> Dict[str, Any]:
+    points = np.linspace(-3.0, 3.0, 14).reshape(2, 7)
+    return {"density": estimator(points).tolist(), "factor": estimator.factor}
+
+
+def _fields(value: tuple) -> Dict[str, Any]:
+    return {key: field.tolist() if isinstance(field, np.ndarray) else field
+            for key, field in value._asdict().items()}
+
+
+def more_objects() -> Dict[str, tuple]:
+    """Other pickled public objects: name -> (object, function giving its numbers)."""
+    sys.path.insert(0, str(Path(__file__).parent.parent))
+    from coco_helpers import build, fixture
+
+    from turbometrics.coco import COCO, DetectionState
+
+    ground_truth = build(COCO, fixture("instances_val2014_100.json"))
+    detections = ground_truth.loadRes(fixture("instances_val2014_fakebbox100_results.json"))
+    rng = np.random.default_rng(20261126)
+    y = rng.integers(0, 2, 200)
+    s = np.round(rng.random(200), 2)
+    other = np.round(np.clip(s + rng.normal(0, 0.2, 200), 0, 1), 2)
+    return {
+        "detection_bbox": (DetectionState.from_coco(ground_truth, detections, "bbox"), _detection),
+        "gaussian_kde": (tm.gaussian_kde(rng.normal(size=(2, 60))), _kde),
+        "confidence_interval": (tm.roc_auc_ci(y, s), _fields),
+        "delong_test": (tm.delong_test(y, s, other), _fields),
+        "best_threshold": (tm.best_threshold(y, s), _fields),
+        "reliability_diagram": (tm.reliability_diagram(y, s, n_bins=5), _fields),
+        "binned_value": (tm.BinnedRankingState.from_arrays(y, s).roc_auc(), _fields),
+    }
+
+
+def main(directory: Path = HERE, objects: Dict[str, tuple] = None) -> None:
+    directory.mkdir(exist_ok=True)
     expected = {}
-    for name, (state, metrics) in states().items():
-        (HERE / f"{name}.pkl").write_bytes(pickle.dumps(state, protocol=4))
+    for name, (state, metrics) in (states() if objects is None else objects).items():
+        (directory / f"{name}.pkl").write_bytes(pickle.dumps(state, protocol=4))
         expected[name] = metrics(state)
-    (HERE / "expected.json").write_text(json.dumps(expected, indent=1, sort_keys=True) + "\n")
+    (directory / "expected.json").write_text(json.dumps(expected, indent=1, sort_keys=True) + "\n")
 
 
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:] == ["pre_restructure"]:
+        main(PRE_RESTRUCTURE, {**states(), **more_objects()})
+    else:
+        main()

@@ -14,4 +14,10 @@ from ._params import Params
 from ._patch import patch_pycocotools, unpatch_pycocotools
 from ._state import DetectionState
 
+# For the adapters (cli, dask, plot), not part of the public API:
+from . import _results_reader as results_reader
+from ._log import quiet
+from ._per_category import _cell as evaluated_cell, category_curve
+from ._summary import summary_lines, summary_value
+
 __all__ = ["COCO", "COCOeval", "DetectionState", "Params", "mask", "patch_pycocotools", "unpatch_pycocotools"]

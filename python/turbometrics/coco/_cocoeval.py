@@ -11,8 +11,8 @@ import numpy as np
 
 from ._log import say
 from .. import _core
-from .._progress import progress_callback
-from .._threads import resolve_threads
+from .._common.progress import progress_callback
+from .._common.threads import resolve_threads
 from . import _annotations
 from ._blocks import Blocks, assign_blocks
 from ._eval_images import EvaluatedImages, IouMatrices

@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 from typing import Any, Dict, Tuple
 
-from .._patched import Patched
+from .._common.patched import Patched
 from . import mask as _mask
 
 _MASK_FUNCTIONS = ("encode", "decode", "area", "toBbox", "iou", "merge", "frPyObjects")

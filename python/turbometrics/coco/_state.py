@@ -16,9 +16,9 @@ from typing import Any, Dict, Optional, Sequence, Tuple
 import numpy as np
 
 from .. import _core
-from .._threads import resolve_threads
-from ..states._mergeable import check_version
-from ..states._serial import dump_state, load_state
+from .._common.threads import resolve_threads
+from .._common.mergeable import check_version
+from .._common.serial import dump_state, load_state
 from ._accumulate import accumulate_table
 from ._log import quiet
 from ._params import Params

@@ -57,7 +57,7 @@ from typing import Any, Dict, List, Optional, Union
 import numpy as np
 
 from .. import _core
-from .._threads import resolve_threads, threads_for
+from .._common.threads import resolve_threads, threads_for
 
 __all__ = ["area", "decode", "encode", "frPyObjects", "iou", "merge", "toBbox"]
 

@@ -11,7 +11,7 @@ import numpy as np
 
 import dask
 
-from .._params import str_options, validate
+from .._common.params import str_options, validate
 from ._classification import evaluate
 from ._graph import block_states, check_split_every, tree_reduce
 from ._results import finish

@@ -48,7 +48,7 @@ class CocoEvaluation(NamedTuple):
 def _quiet(function: Any, *args: Any, **kwargs: Any) -> Any:
     """``function(...)`` without pycocotools' progress messages (silenced
     for this thread only, so that tasks of one process run concurrently)."""
-    from ..coco._log import quiet
+    from ..coco import quiet
 
     with quiet():
         return function(*args, **kwargs)
@@ -99,7 +99,7 @@ def _shard_state(gt: Dict[str, Any], dt: Dict[str, Any], image_ids: List[Any], p
 
 
 def _result(state: Any, n_threads: Optional[int]) -> Warned:
-    from ..coco._summary import summary_lines
+    from ..coco import summary_lines
 
     evaluation = state.accumulate(n_threads=n_threads)
     stats, lines = summary_lines(evaluation, state.params)

@@ -25,9 +25,9 @@ import numpy as np
 
 import dask
 
-from .._exceptions import UndefinedMetricWarning
-from .._sklearn_classes import scikit_learn_compatible
-from .._validation import check_pos_label_consistency
+from .._common.exceptions import UndefinedMetricWarning
+from .._common.sklearn_classes import scikit_learn_compatible
+from .._common.validation import check_pos_label_consistency
 from . import _range
 from ._graph import block_states, check_split_every, tree_reduce
 from ._labelled import GREATER, LabelledState, block_state, merge_labelled

@@ -58,8 +58,7 @@ def coco_precision_recall(source: Any, *, iou_thresholds: Sequence[float] = (0.5
         For an IoU threshold, category, area or max detections that was not
         evaluated, or a category without ground truth.
     """
-    from ..coco._per_category import _cell, category_curve
-    from ..coco._summary import summary_value
+    from ..coco import category_curve, evaluated_cell, summary_value
 
     evaluation = _evaluation(source)
     p = evaluation["params"]
@@ -70,7 +69,7 @@ def coco_precision_recall(source: Any, *, iou_thresholds: Sequence[float] = (0.5
     if category is None:
         recall = np.asarray(p.recThrs, dtype=np.float64)
         for iou in iou_thresholds:
-            t, _, a, mi = _cell(evaluation, p, category_ids[0], iou, area, max_detections)
+            t, _, a, mi = evaluated_cell(evaluation, p, category_ids[0], iou, area, max_detections)
             cells = evaluation["precision"][t, :, :, a, mi]
             with_truth = cells[0] > -1
             ap, _ = summary_value(evaluation, p, ap=1, iouThr=iou, areaRng=area, maxDets=m)

@@ -22,7 +22,7 @@ from typing import Any, Iterable
 
 import numpy as np
 
-from .._params import is_sparse
+from .._common.params import is_sparse
 
 # ndarray subclasses that scikit-learn reads otherwise than a plain array.
 _SCIKIT_LEARN_SUBCLASSES = (np.matrix, np.ma.MaskedArray)

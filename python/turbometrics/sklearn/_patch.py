@@ -40,7 +40,7 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
 import turbometrics
 
-from .._patched import Patched
+from .._common.patched import Patched
 from . import _wrappers  # noqa: F401  (imported: pickling looks the wrappers up there)
 from ._fallback import turbometrics_handles
 from ._functions import FUNCTIONS

@@ -10,11 +10,12 @@ in-memory functions on the concatenated data.
 """
 
 from .. import _core
-from .binned_ranking import BinnedRankingState, BinnedValue
-from .calibration import CalibrationState
-from .confusion import ConfusionState
-from .parquet import evaluate_parquet
-from .ranking import RankingState
+from . import binned_ranking, calibration, confusion, parquet, ranking  # where the states lived before
+from ..ranking import BinnedRankingState, BinnedValue
+from ..calibration import CalibrationState
+from ..classification import ConfusionState
+from ..io import evaluate_parquet
+from ..ranking import RankingState
 
 #: ``RankingState.average_precision_part`` returns exact sums scaled by ``2**AP_SCALE``.
 AP_SCALE: int = _core.EXACT_SUM_SCALE_BITS

@@ -1,4 +1,4 @@
-// Grid helpers of the binned KDE (turbometrics._binned): linear binning with
+// Grid helpers of the binned KDE (turbometrics.density._binned): linear binning with
 // second-order correction weights, and 4-point (cubic Lagrange) interpolation
 // of a grid density at arbitrary points. One and two dimensions.
 #pragma once

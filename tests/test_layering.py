@@ -1,0 +1,96 @@
+"""The dependency direction of python/turbometrics/ (README, "Layout").
+
+Each area (ranking, classification, calibration, density, stability, coco,
+io) and each adapter (states, dask, plot, sklearn, cli) uses another package
+only through what that package exports: never its private modules
+(``from ..ranking._scores import x``), never its private names
+(``from ..ranking import _x``). ``_common`` (private utilities) and the
+compiled ``_core`` may be imported by all; the root package, by the areas
+and ``_common``, only for ``_core``. The layers (adapters -> areas ->
+``_common``) are import-linter's contracts in pyproject.toml, run here.
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+from typing import Iterator, List, Optional, Tuple
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "python" / "turbometrics"
+SHARED = {"_common", "_core"}
+ADAPTERS = {"states", "dask", "plot", "sklearn", "cli"}
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _imports(path: Path, source: str) -> Iterator[Tuple[int, str, List[str]]]:
+    """(line, absolute module, imported names) of each import of turbometrics."""
+    name = _module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[:len(package.split(".")) - node.level + 1]
+                module = ".".join(base + ([node.module] if node.module else []))
+            else:
+                module = node.module or ""
+            if module == "turbometrics" or module.startswith("turbometrics."):
+                yield node.lineno, module, [alias.name for alias in node.names]
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.startswith("turbometrics"):
+                    yield node.lineno, alias.name, []
+
+
+def violations(path: Path, source: Optional[str] = None) -> List[str]:
+    """The imports in ``path`` (whose text is ``source``, by default the
+    file's) that break the rules of this module."""
+    importer = _module_name(path).split(".")
+    own = importer[1] if len(importer) > 1 else ""
+    found = []
+    for line, module, names in _imports(path, path.read_text() if source is None else source):
+        parts = module.split(".")
+        where = f"{path.relative_to(ROOT)}:{line}: {module} import {', '.join(names)}"
+        if len(parts) == 1:  # the root package
+            if own and own not in ADAPTERS and set(names) - {"_core"}:
+                found.append(f"{where} (only _core comes from the root)")
+            elif own:
+                found += [f"{where} (private name)" for name in names if name.startswith("_") and name != "_core"]
+            continue
+        other = parts[1]
+        if other == own or other in SHARED:
+            continue
+        if any(part.startswith("_") for part in parts[2:]) or other.startswith("_"):
+            found.append(f"{where} (private module of {other})")
+        found += [f"{where} (private name {name})" for name in names if name.startswith("_")]
+    return found
+
+
+def test_no_package_imports_another_packages_private_modules_or_names():
+    found = [v for path in sorted(PACKAGE.rglob("*.py")) for v in violations(path)]
+    assert found == []
+
+
+def test_the_check_sees_bad_imports():
+    source = ("from ..ranking._scores import roc_auc_score\nfrom ..ranking import _state, RankingState\n"
+              "from .._common.params import validate\nfrom .. import _core, stability\n")
+    assert [v.rpartition(" (")[2] for v in violations(PACKAGE / "states" / "x.py", source)] == [
+        "private module of ranking)", "private name _state)"]
+    assert [v.rpartition(" (")[2] for v in violations(PACKAGE / "density" / "x.py", source)] == [
+        "private module of ranking)", "private name _state)", "only _core comes from the root)"]
+
+
+def test_import_linter_contracts_are_kept():
+    pytest.importorskip("importlinter")
+    result = subprocess.run([sys.executable, "-c", "import sys; from importlinter.cli import lint_imports; "
+                             "sys.exit(lint_imports('pyproject.toml', no_cache=True, no_logo=True))"],
+                            cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
