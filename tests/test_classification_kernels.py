@@ -28,12 +28,12 @@ def test_label_values_match_unique(dtype, spread):
         pool = np.asarray([info.min, info.min + 1, 0, 7, info.max - 1, info.max], dtype=dtype)
         values = pool[rng.integers(0, pool.shape[0], size=5000)]
     for threads in (1, 2):
-        got = _core.label_values(values, threads)
+        got = _core.classification.label_values(values, threads)
         expected = np.unique(values)
         assert got.dtype == expected.dtype
         np.testing.assert_array_equal(got, expected)
     strided = values[::3]
-    np.testing.assert_array_equal(_core.label_values(strided, 2), np.unique(strided))
+    np.testing.assert_array_equal(_core.classification.label_values(strided, 2), np.unique(strided))
 
 
 def _large_labels(kind: str, rng: np.random.Generator):

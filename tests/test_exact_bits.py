@@ -182,12 +182,12 @@ _COUNT_SCORES = [
 
 
 @pytest.mark.parametrize("name,kwargs", _COUNT_SCORES, ids=[f"{n}-{k}" for n, k in _COUNT_SCORES])
-@given(seed=st.integers(0, 2**32 - 1), n=_SIZES, n_classes=st.integers(2, 5), weight_kind=st.sampled_from([None, "ints"]))
+@given(seed=st.integers(0, 2**32 - 1), n=_SIZES, n_classes=st.integers(2, 5), weight_kind=st.sampled_from(_WEIGHT_KINDS))
 @settings(max_examples=40)
 def test_count_scores_bits(name, kwargs, seed, n, n_classes, weight_kind):
-    """Unweighted and integer-weighted (exact sums). With fractional weights
-    the weighted counts are summed in another order than scikit-learn's
-    (rtol 1e-12, tests/test_classification.py; README "Exactness")."""
+    """Unweighted, integer-weighted (exact sums) and with fractional weights
+    (summed in scikit-learn's order; more in
+    tests/test_exact_bits_weighted_counts.py)."""
     rng = np.random.default_rng(seed)
     y = rng.integers(0, n_classes, n)
     pred = np.where(rng.random(n) < 0.6, y, rng.integers(0, n_classes, n))

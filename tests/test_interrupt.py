@@ -73,14 +73,14 @@ CASES = {
         "estimate = tm.gaussian_kde(data)",
         "estimate.evaluate(data)",
         "estimate.evaluate(data[:, :100])",
-        "kde_log_sums",
+        "_core.density.log_sums",
     ),
     "kde exact": (
         "rng = np.random.default_rng(0)\n"
         "x = rng.normal(size=1_000_000)",
         "tm.kde(x, x[:300_000], bandwidth=0.01)",
         "tm.kde(x[:1000], x[:100], bandwidth=0.01)",
-        "kde_log_sums",
+        "_core.density.log_sums",
     ),
     "COCOeval evaluate": (
         COCO_SETUP,

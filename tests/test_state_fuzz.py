@@ -280,15 +280,15 @@ _KERNEL_ARRAYS = st.one_of(
 @given(a=st.tuples(_KERNEL_ARRAYS, _KERNEL_ARRAYS, _KERNEL_ARRAYS),
        b=st.tuples(_KERNEL_ARRAYS, _KERNEL_ARRAYS, _KERNEL_ARRAYS), threads=st.integers(1, 4))
 def test_kernels_refuse_or_stay_in_bounds(a, b, threads):
-    calls = [lambda: _core.merge_state_tables(*a, *b, threads),
-             lambda: _core.state_roc_auc(*a, None, threads), lambda: _core.state_roc_auc(*a, 0.3, threads),
-             lambda: _core.state_average_precision(*a, threads),
-             lambda: _core.state_roc_curve(*a, True, threads),
-             lambda: _core.state_precision_recall_curve(*a, True, threads),
-             lambda: _core.state_best_threshold(*a, "mcc", 1.0, threads),
-             lambda: _core.state_roc_auc_delong(*a, threads),
-             lambda: _core.state_roc_auc_part(*a, 3, 4, threads),
-             lambda: _core.state_average_precision_part(*a, 1, 2, 3.0, threads)]
+    calls = [lambda: _core.states.merge_tables(*a, *b, threads),
+             lambda: _core.states.roc_auc(*a, None, threads), lambda: _core.states.roc_auc(*a, 0.3, threads),
+             lambda: _core.states.average_precision(*a, threads),
+             lambda: _core.states.roc_curve(*a, True, threads),
+             lambda: _core.states.precision_recall_curve(*a, True, threads),
+             lambda: _core.states.best_threshold(*a, "mcc", 1.0, threads),
+             lambda: _core.states.roc_auc_delong(*a, threads),
+             lambda: _core.states.roc_auc_part(*a, 3, 4, threads),
+             lambda: _core.states.average_precision_part(*a, 1, 2, 3.0, threads)]
     for call in calls:
         try:
             call()
@@ -301,7 +301,7 @@ def test_kernel_merge_of_unsorted_tables_stays_in_bounds():
     rng = np.random.default_rng(0)
     scores = rng.random(300_000)
     ones = np.ones(scores.shape[0], np.int64)
-    merged = _core.merge_state_tables(scores, ones, ones, scores[::-1].copy(), ones, ones, 4)
+    merged = _core.states.merge_tables(scores, ones, ones, scores[::-1].copy(), ones, ones, 4)
     assert merged[0].shape[0] <= 2 * scores.shape[0]
 
 

@@ -14,7 +14,7 @@ each) is built in one of several ways, which must give identical results:
 
 Small inputs reach the counting path by default, so the property tests
 elsewhere cover it; here every property also runs with counting switched off
-(``_core._set_table_strategy("always_sort")``, a test hook), and large
+(``_core.ranking._set_table_strategy("always_sort")``, a test hook), and large
 inputs are shaped to reach each of the other paths, with every thread count.
 The value checks the table builder makes for the ranking functions
 (non-finite scores or weights, all-zero weights) are covered at sizes where
@@ -50,11 +50,11 @@ PLANNED_FROM = 1 << 16  # inputs whose sort buckets are planned from a sample
 
 @contextlib.contextmanager
 def table_strategy(name):
-    previous = _core._set_table_strategy(name)
+    previous = _core.ranking._set_table_strategy(name)
     try:
         yield
     finally:
-        _core._set_table_strategy(previous)
+        _core.ranking._set_table_strategy(previous)
 
 
 @pytest.fixture(autouse=True)

@@ -283,18 +283,18 @@ py::tuple smooth_deposit(const py::array& prob, const std::string& mode_name, co
 }  // namespace
 
 void register_calibration(py::module_& m) {
-  m.def("calibration_bin_table", &bin_table, py::arg("y_prob"), py::arg("mode"), py::arg("y_true"),
+  m.def("bin_table", &bin_table, py::arg("y_prob"), py::arg("mode"), py::arg("y_true"),
         py::arg("sample_weight"), py::arg("edges"), py::arg("uniform"), py::arg("n_threads"),
         "(table, invalid, invalid_label): per-bin (weight, sum of weighted confidence, sum of weighted "
         "correctness) of shape (tables, n_bins, 3), whether some probability read was NaN or outside [0, 1], and "
         "whether some int64 class index was outside [0, K).");
   m.attr("EXACT_SUM_LIMBS") = ExactSum::limb_count;
-  m.def("calibration_exact_bin_table", &exact_bin_table, py::arg("y_prob"), py::arg("mode"), py::arg("y_true"),
+  m.def("exact_bin_table", &exact_bin_table, py::arg("y_prob"), py::arg("mode"), py::arg("y_true"),
         py::arg("sample_weight"), py::arg("edges"), py::arg("n_threads"),
         "(weight, confidence, correct, invalid, invalid_label): the uniform-bin table with exact sums, binary or "
         "top_label. weight and correct are int64 counts per bin when unweighted, else (n_bins, limbs) uint64 "
         "ExactSum limbs like confidence (value = signed integer * 2**-1100); invalid / invalid_label as in "
-        "calibration_bin_table.");
+        "bin_table.");
   m.def("probability_facts", &probability_facts, py::arg("y_prob"), py::arg("check_rows"), py::arg("rtol"),
         py::arg("atol"), py::arg("n_threads"),
         "(status, min, max, rows_sum_to_one) of float64 probabilities in one pass: status 0 finite, 1 NaN, 2 "

@@ -24,7 +24,7 @@ class ByteView {
     if (PyObject_GetBuffer(source.ptr(), &view_, PyBUF_SIMPLE) != 0) {
       PyErr_Clear();
       throw py::type_error(
-          "read_coco_results reads a contiguous bytes-like object (bytes, memoryview, uint8 array), got " +
+          "read_results reads a contiguous bytes-like object (bytes, memoryview, uint8 array), got " +
           std::string(py::str(py::type::of(source).attr("__name__"))));
     }
   }
@@ -87,7 +87,7 @@ py::dict read_coco_results(const py::object& data) {
 }  // namespace
 
 void register_coco_json(py::module_& m) {
-  m.def("read_coco_results", &read_coco_results, py::arg("data"),
+  m.def("read_results", &read_coco_results, py::arg("data"),
         "Columns of a COCO detection results JSON text (a top-level array of objects), as a dict of NumPy arrays; "
         "ValueError for malformed text.");
 }

@@ -370,7 +370,7 @@ class Evaluation {
 void register_detection(py::module_& m) {
   m.def("group_by_key", &group_by_key, py::arg("keys"), py::arg("n_keys"),
         "(offsets, members): a stable counting sort of keys into n_keys groups; negative keys are left out.");
-  py::class_<MatchTable, std::shared_ptr<MatchTable>>(m, "CocoMatchTable",
+  py::class_<MatchTable, std::shared_ptr<MatchTable>>(m, "MatchTable",
                                                       "Matched detections: the rows accumulation sweeps.")
       .def(py::init(&table_from_arrays), py::arg("n_thresholds"), py::arg("row_offsets"), py::arg("present"),
            py::arg("score"), py::arg("true_positive"), py::arg("false_positive"), py::arg("regular_gts"))
@@ -379,7 +379,7 @@ void register_detection(py::module_& m) {
            py::arg("evaluated_areas"), py::arg("evaluated_images"), py::arg("max_detections"),
            py::arg("recall_thresholds"), py::arg("precision"), py::arg("recall"), py::arg("scores"),
            py::arg("n_threads"));
-  py::class_<Evaluation>(m, "CocoEvaluation")
+  py::class_<Evaluation>(m, "Evaluation")
       .def(py::init<Array<double>, Array<double>, Array<uint8_t>, Array<uint8_t>, Array<double>, Array<double>,
                     Array<double>, Array<int64_t>, Array<int64_t>, Array<int64_t>, Array<int64_t>, Array<double>,
                     Array<double>, int64_t>(),

@@ -59,7 +59,7 @@ int finite_status(const py::array& x, int n_threads) {
 }  // namespace
 
 void register_labels(py::module_& m) {
-  m.def("scan_labels", &scan_labels, py::arg("y"), py::arg("limit"), py::arg("n_threads"),
+  m.def("scan", &scan_labels, py::arg("y"), py::arg("limit"), py::arg("n_threads"),
         "Sorted distinct values of a 1-D array (None past `limit`) and whether all values are integral.");
   m.def("finite_status", &finite_status, py::arg("x"), py::arg("n_threads"),
         "Bits 0-1: 0 if all values are finite, 1 if any is NaN, 2 if any is infinite (and none NaN); "

@@ -247,23 +247,23 @@ void register_mask(py::module_& m) {
             return total;
           },
           "Total number of pixels of the masks (approximate).");
-  m.def("mask_parse", &parse, py::arg("objects"),
+  m.def("parse", &parse, py::arg("objects"),
         "Parse a sequence of {'size': [h, w], 'counts': bytes | str} objects (validated).");
-  m.def("mask_encode", &encode, py::arg("masks"), py::arg("n_threads"),
+  m.def("encode", &encode, py::arg("masks"), py::arg("n_threads"),
         "RLE objects of an (h, w, n) Fortran-ordered uint8/bool array.");
-  m.def("mask_decode", &decode, py::arg("rles"), py::arg("n_threads"), "(h, w, n) Fortran-ordered uint8 masks.");
-  m.def("mask_area", &area, py::arg("objects"), "uint32 areas (pycocotools' wrap-around sums) of RLE objects.");
-  m.def("mask_to_bbox", &to_bbox, py::arg("objects"), "(n, 4) float64 [x, y, w, h] boxes of RLE objects.");
-  m.def("mask_merge", &merge, py::arg("objects"), py::arg("intersect"),
+  m.def("decode", &decode, py::arg("rles"), py::arg("n_threads"), "(h, w, n) Fortran-ordered uint8 masks.");
+  m.def("area", &area, py::arg("objects"), "uint32 areas (pycocotools' wrap-around sums) of RLE objects.");
+  m.def("to_bbox", &to_bbox, py::arg("objects"), "(n, 4) float64 [x, y, w, h] boxes of RLE objects.");
+  m.def("merge", &merge, py::arg("objects"), py::arg("intersect"),
         "Union (intersect converts to C int 0) or intersection of RLE objects, as an RLE object.");
-  m.def("mask_rle_iou", &rle_iou, py::arg("dt"), py::arg("gt"), py::arg("iscrowd"), py::arg("n_threads"),
+  m.def("rle_iou", &rle_iou, py::arg("dt"), py::arg("gt"), py::arg("iscrowd"), py::arg("n_threads"),
         "(n_dt, n_gt) Fortran-ordered IoU of RLE masks.");
-  m.def("mask_box_iou", &box_iou, py::arg("dt"), py::arg("gt"), py::arg("iscrowd"), py::arg("n_threads"),
+  m.def("box_iou", &box_iou, py::arg("dt"), py::arg("gt"), py::arg("iscrowd"), py::arg("n_threads"),
         "(n_dt, n_gt) Fortran-ordered IoU of [x, y, w, h] boxes.");
-  m.def("mask_from_bbox", &from_bbox, py::arg("boxes"), py::arg("h"), py::arg("w"),
+  m.def("from_bbox", &from_bbox, py::arg("boxes"), py::arg("h"), py::arg("w"),
         "RLE objects of (n, 4) float64 boxes.");
-  m.def("mask_from_polygons", &from_polygons, py::arg("polygons"), py::arg("h"), py::arg("w"),
+  m.def("from_polygons", &from_polygons, py::arg("polygons"), py::arg("h"), py::arg("w"),
         "RLE objects of polygons (sequences of x, y values).");
-  m.def("mask_from_counts", &from_counts, py::arg("counts"), py::arg("h"), py::arg("w"),
+  m.def("from_counts", &from_counts, py::arg("counts"), py::arg("h"), py::arg("w"),
         "The compressed RLE object of uncompressed uint32 counts.");
 }

@@ -288,8 +288,9 @@ py::array_t<double> bootstrap_table_metric(const DoubleColumn& scores, const Cou
 }  // namespace
 
 void register_ranking(py::module_& m) {
+  const std::string error_name = py::str(m.attr("__name__")).cast<std::string>() + ".InvalidInputValues";
   invalid_values_error() = PyErr_NewExceptionWithDoc(
-      "turbometrics._core.InvalidInputValues",
+      error_name.c_str(),
       "Input values scikit-learn rejects: args are (score status, weight status, all weights zero); a status "
       "is 0 (finite), 1 (NaN) or 2 (infinity, no NaN).",
       PyExc_ValueError, nullptr);

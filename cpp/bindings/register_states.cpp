@@ -208,25 +208,25 @@ py::object exact_sum(const py::array_t<double, py::array::c_style | py::array::f
 
 void register_states(py::module_& m) {
   m.attr("EXACT_SUM_SCALE_BITS") = ExactSum::scale_bits;
-  m.def("state_roc_auc", &state_roc_auc, py::arg("scores"), py::arg("positive"), py::arg("negative"),
+  m.def("roc_auc", &state_roc_auc, py::arg("scores"), py::arg("positive"), py::arg("negative"),
         py::arg("max_fpr"), py::arg("n_threads"), "roc_auc over a state's table: (area, positives, negatives).");
-  m.def("state_average_precision", &state_average_precision, py::arg("scores"), py::arg("positive"),
+  m.def("average_precision", &state_average_precision, py::arg("scores"), py::arg("positive"),
         py::arg("negative"), py::arg("n_threads"));
-  m.def("state_roc_curve", &state_roc_curve, py::arg("scores"), py::arg("positive"), py::arg("negative"),
+  m.def("roc_curve", &state_roc_curve, py::arg("scores"), py::arg("positive"), py::arg("negative"),
         py::arg("drop_intermediate"), py::arg("n_threads"));
-  m.def("state_precision_recall_curve", &state_precision_recall_curve, py::arg("scores"), py::arg("positive"),
+  m.def("precision_recall_curve", &state_precision_recall_curve, py::arg("scores"), py::arg("positive"),
         py::arg("negative"), py::arg("drop_intermediate"), py::arg("n_threads"));
-  m.def("state_best_threshold", &state_best_threshold, py::arg("scores"), py::arg("positive"), py::arg("negative"),
+  m.def("best_threshold", &state_best_threshold, py::arg("scores"), py::arg("positive"), py::arg("negative"),
         py::arg("metric"), py::arg("beta"), py::arg("n_threads"));
-  m.def("state_roc_auc_delong", &state_roc_auc_delong, py::arg("scores"), py::arg("positive"),
+  m.def("roc_auc_delong", &state_roc_auc_delong, py::arg("scores"), py::arg("positive"),
         py::arg("negative"), py::arg("n_threads"));
-  m.def("state_roc_auc_part", &state_roc_auc_part, py::arg("scores"), py::arg("positive"), py::arg("negative"),
+  m.def("roc_auc_part", &state_roc_auc_part, py::arg("scores"), py::arg("positive"), py::arg("negative"),
         py::arg("above_positive"), py::arg("above_negative"), py::arg("n_threads"),
         "Twice the rank-sum area of the rows given the weight above them: an exact int when unweighted.");
-  m.def("state_average_precision_part", &state_average_precision_part, py::arg("scores"), py::arg("positive"),
+  m.def("average_precision_part", &state_average_precision_part, py::arg("scores"), py::arg("positive"),
         py::arg("negative"), py::arg("above_positive"), py::arg("above_negative"), py::arg("total_positive"),
         py::arg("n_threads"), "The exact sum of the rows' AP terms times 2**EXACT_SUM_SCALE_BITS, as an int.");
-  m.def("merge_state_tables", &merge_state_tables, py::arg("scores_a"), py::arg("positive_a"),
+  m.def("merge_tables", &merge_state_tables, py::arg("scores_a"), py::arg("positive_a"),
         py::arg("negative_a"), py::arg("scores_b"), py::arg("positive_b"), py::arg("negative_b"),
         py::arg("n_threads"), "The table of two tables' data: a linear merge coalescing equal scores.");
   m.def("exact_sum", &exact_sum, py::arg("values"),

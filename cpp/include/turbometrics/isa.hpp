@@ -1,29 +1,190 @@
-// Run-time choice of the instruction set for loops compiled more than once
-// (baseline, AVX2+FMA, AVX-512), shared by every area that dispatches.
-// TURBOMETRICS_CLONES(NAME, BODY) defines NAME##_generic, NAME##_avx2 and
-// NAME##_avx512 with the same body; the caller picks one with best_isa().
+// The one CPU-dispatch mechanism of every kernel: which instruction sets the
+// running processor has (asked once), the attributes that compile a function
+// for one of them, the always-inline attribute, and dispatch(), which runs a
+// loop compiled for the instruction set chosen at run time.
+//
+// A kernel writes its loop once, as functions marked TURBOMETRICS_ALWAYS_INLINE,
+// and runs it as
+//
+//   const Isa isa = best_isa();  // once per call of the kernel
+//   ...
+//   dispatch(isa, [&](auto) TURBOMETRICS_ALWAYS_INLINE { return loop(a, b, c); });
+//
+// dispatch() holds one copy of the lambda per instruction set, each compiled
+// with that set's target attribute: the lambda and every
+// TURBOMETRICS_ALWAYS_INLINE function it calls are inlined into each copy and
+// vectorised for its instruction set (a call that is not inlined runs
+// baseline code). The lambda's argument, an IsaTag, names the copy's
+// instruction set at compile time, for loops whose vector width or unrolling
+// depends on it. Loops written with x86 intrinsics instead carry a
+// TURBOMETRICS_TARGET_* attribute themselves, under TURBOMETRICS_HAS_CLONES
+// (AVX2, AVX-512) or TURBOMETRICS_HAS_SSE2.
+//
+// The instruction sets, each including the ones before it:
+//   Isa::generic   the build's baseline (x86-64: SSE2); every other build
+//   Isa::avx2      AVX2 (the processor may lack FMA)
+//   Isa::avx2_fma  AVX2 and FMA
+//   Isa::avx512    AVX-512 F, DQ and VL, with AVX2 and FMA
+// dispatch() has copies for generic, avx2_fma and avx512: with FMA, sums of
+// products may differ from the baseline's in the last bits (on one machine
+// every call takes the same path). dispatch_without_fma() has copies for
+// generic and avx2, compiled without FMA, for loops whose floating-point
+// results must be the baseline's bit for bit on every machine.
+//
+// Copies exist for GCC and Clang on x86 (the target attribute and
+// __builtin_cpu_supports); other compilers and architectures build the
+// portable code only. TURBOMETRICS_FORCE_GENERIC (CMake option
+// TURBOMETRICS_FORCE_GENERIC=ON) does the same on x86: no copies, no x86
+// intrinsics, best_isa() == Isa::generic; the code a build for another
+// architecture runs is then tested on x86.
 #pragma once
+
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#if defined(__GNUC__)
+// Inlines a function (declared `inline` as well) or a lambda into its
+// caller, which compiles it for the caller's instruction set.
+#define TURBOMETRICS_ALWAYS_INLINE __attribute__((always_inline))
+#else
+#define TURBOMETRICS_ALWAYS_INLINE
+#endif
+
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__)) && !defined(TURBOMETRICS_FORCE_GENERIC)
+#define TURBOMETRICS_HAS_CLONES 1
+#define TURBOMETRICS_TARGET_AVX2 __attribute__((target("avx2")))
+#define TURBOMETRICS_TARGET_AVX2_FMA __attribute__((target("avx2,fma")))
+#define TURBOMETRICS_TARGET_AVX512 __attribute__((target("avx512f,avx512dq,avx512vl,avx2,fma")))
+#endif
+
+// SSE2 intrinsics (the x86-64 baseline).
+#if defined(__SSE2__) && !defined(TURBOMETRICS_FORCE_GENERIC)
+#define TURBOMETRICS_HAS_SSE2 1
+#endif
 
 namespace turbometrics {
 
-enum class Isa { generic, avx2, avx512 };
+enum class Isa { generic, avx2, avx2_fma, avx512 };
 
-// Building with TURBOMETRICS_FORCE_GENERIC (tests of the portable paths)
-// always picks the baseline loops.
-inline Isa best_isa() {
-#if defined(__GNUC__) && defined(__x86_64__) && !defined(TURBOMETRICS_FORCE_GENERIC)
+template <Isa I>
+using IsaTag = std::integral_constant<Isa, I>;
+
+inline const char* isa_name(Isa isa) {
+  switch (isa) {
+    case Isa::avx2: return "avx2";
+    case Isa::avx2_fma: return "avx2_fma";
+    case Isa::avx512: return "avx512";
+    case Isa::generic: break;
+  }
+  return "generic";
+}
+
+namespace isa_detail {
+
+inline Isa detect() {
+#ifdef TURBOMETRICS_HAS_CLONES
   __builtin_cpu_init();
+  if (!__builtin_cpu_supports("avx2")) return Isa::generic;
+  if (!__builtin_cpu_supports("fma")) return Isa::avx2;
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
     return Isa::avx512;
-  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return Isa::avx2;
+  return Isa::avx2_fma;
+#else
+  return Isa::generic;
+#endif
+}
+
+}  // namespace isa_detail
+
+// The best instruction set of this processor that the build has copies for
+// (asked once per process).
+inline Isa best_isa() {
+  static const Isa best = isa_detail::detect();
+  return best;
+}
+
+// The instruction sets the build has copies for, in order.
+inline std::vector<std::string> compiled_isas() {
+#ifdef TURBOMETRICS_HAS_CLONES
+  return {"generic", "avx2", "avx2_fma", "avx512"};
+#else
+  return {"generic"};
+#endif
+}
+
+namespace isa_detail {
+
+template <class Body>
+decltype(auto) run_generic(Body& body) {
+  return body(IsaTag<Isa::generic>{});
+}
+
+#ifdef TURBOMETRICS_HAS_CLONES
+template <class Body>
+TURBOMETRICS_TARGET_AVX2 decltype(auto) run_avx2(Body& body) {
+  return body(IsaTag<Isa::avx2>{});
+}
+template <class Body>
+TURBOMETRICS_TARGET_AVX2_FMA decltype(auto) run_avx2_fma(Body& body) {
+  return body(IsaTag<Isa::avx2_fma>{});
+}
+template <class Body>
+TURBOMETRICS_TARGET_AVX512 decltype(auto) run_avx512(Body& body) {
+  return body(IsaTag<Isa::avx512>{});
+}
+#endif
+
+}  // namespace isa_detail
+
+// The copy dispatch() runs for `isa`: avx512, avx2_fma or generic, the
+// best of them that `isa` includes.
+inline Isa dispatch_copy(Isa isa) {
+#ifdef TURBOMETRICS_HAS_CLONES
+  if (isa >= Isa::avx512) return Isa::avx512;
+  if (isa >= Isa::avx2_fma) return Isa::avx2_fma;
+#else
+  (void)isa;
 #endif
   return Isa::generic;
 }
 
-}  // namespace turbometrics
-
-#if defined(__GNUC__) && defined(__x86_64__)
-#define TURBOMETRICS_HAS_CLONES 1
-#define TURBOMETRICS_TARGET_AVX2 __attribute__((target("avx2,fma")))
-#define TURBOMETRICS_TARGET_AVX512 __attribute__((target("avx512f,avx512dq,avx512vl,avx2,fma")))
+// The copy dispatch_without_fma() runs for `isa`: avx2 or generic.
+inline Isa dispatch_without_fma_copy(Isa isa) {
+#ifdef TURBOMETRICS_HAS_CLONES
+  if (isa >= Isa::avx2) return Isa::avx2;
+#else
+  (void)isa;
 #endif
+  return Isa::generic;
+}
+
+// body(IsaTag<I>{}) compiled for I = dispatch_copy(isa), `isa` a best_isa().
+// body is a lambda marked TURBOMETRICS_ALWAYS_INLINE; what it calls is
+// compiled for I where it is TURBOMETRICS_ALWAYS_INLINE too.
+template <class Body>
+decltype(auto) dispatch(Isa isa, Body&& body) {
+#ifdef TURBOMETRICS_HAS_CLONES
+  switch (dispatch_copy(isa)) {
+    case Isa::avx512: return isa_detail::run_avx512(body);
+    case Isa::avx2_fma: return isa_detail::run_avx2_fma(body);
+    default: break;
+  }
+#else
+  (void)isa;
+#endif
+  return isa_detail::run_generic(body);
+}
+
+// The same for I = dispatch_without_fma_copy(isa), compiled without FMA.
+template <class Body>
+decltype(auto) dispatch_without_fma(Isa isa, Body&& body) {
+#ifdef TURBOMETRICS_HAS_CLONES
+  if (dispatch_without_fma_copy(isa) == Isa::avx2) return isa_detail::run_avx2(body);
+#else
+  (void)isa;
+#endif
+  return isa_detail::run_generic(body);
+}
+
+}  // namespace turbometrics

@@ -1,7 +1,8 @@
 """Parameter validation with scikit-learn's error messages.
 
-Each public function declares its constraints; a value that satisfies none of
-them raises :class:`InvalidParameterError` worded exactly as scikit-learn's
+Each public function declares its constraints on its definition with
+:func:`validate_params`; a value that satisfies none of them raises
+:class:`InvalidParameterError` worded exactly as scikit-learn's
 ``validate_params`` words it.
 """
 
@@ -12,7 +13,7 @@ import inspect
 import math
 import warnings
 from numbers import Integral, Real
-from typing import Any, Callable, Dict, Sequence, TypeVar
+from typing import Any, Callable, Dict, Optional, Sequence, TypeVar
 
 import numpy as np
 
@@ -90,35 +91,99 @@ def real_interval(left: float, right: float, closed: str) -> Constraint:
     return Constraint(phrase, accepts)
 
 
-def validate(function_name: str, values: Dict[str, Any], constraints: Dict[str, Sequence[Constraint]]) -> None:
-    """Raise InvalidParameterError (scikit-learn's class too, when it is
-    installed) for the first value no constraint accepts."""
-    for name, value in values.items():
-        options = constraints[name]
-        if any(option.accepts(value) for option in options):
-            continue
-        phrases = [str(option) for option in options]
-        described = phrases[0] if len(phrases) == 1 else f"{', '.join(phrases[:-1])} or {phrases[-1]}"
-        raise scikit_learn_compatible(InvalidParameterError)(
-            f"The {name!r} parameter of {function_name} must be {described}. Got {value!r} instead."
-        )
+def _invalid_parameter(function_name: str, name: str, options: Sequence[Constraint], value: Any) -> Exception:
+    """InvalidParameterError (scikit-learn's class too, when it is installed)
+    in scikit-learn's words for ``value``, which no option accepts."""
+    phrases = [str(option) for option in options]
+    described = phrases[0] if len(phrases) == 1 else f"{', '.join(phrases[:-1])} or {phrases[-1]}"
+    return scikit_learn_compatible(InvalidParameterError)(
+        f"The {name!r} parameter of {function_name} must be {described}. Got {value!r} instead."
+    )
 
 
 Function = TypeVar("Function", bound=Callable[..., Any])
 
 
-def bind_like_scikit_learn(function: Function) -> Function:
-    """Bind arguments as scikit-learn's ``validate_params`` wrapper does, so
-    that a wrong call raises its TypeError texts ("too many positional
-    arguments", "missing a required argument: 'y_score'", ...)."""
-    signature = inspect.signature(function)
+def _argument_reader(signature: inspect.Signature, names: Sequence[str]) -> Callable[..., tuple]:
+    """A function with ``signature``'s parameters and defaults that returns
+    the values of ``names``: Python binds the call itself, much faster than
+    ``Signature.bind``, and raises TypeError where that would."""
+    namespace: Dict[str, Any] = {}
+    parameters = []
+    keyword_only_started = False
+    for index, parameter in enumerate(signature.parameters.values()):
+        if parameter.kind not in (parameter.POSITIONAL_OR_KEYWORD, parameter.KEYWORD_ONLY):
+            raise TypeError(f"validate_params does not support the parameter {parameter}")
+        if parameter.kind == parameter.KEYWORD_ONLY and not keyword_only_started:
+            parameters.append("*")
+            keyword_only_started = True
+        if parameter.default is parameter.empty:
+            parameters.append(parameter.name)
+        else:
+            namespace[f"_default_{index}"] = parameter.default
+            parameters.append(f"{parameter.name}=_default_{index}")
+    source = f"def read_arguments({', '.join(parameters)}):\n    return ({''.join(f'{name}, ' for name in names)})\n"
+    exec(source, namespace)  # noqa: S102 - the source is built from a signature's identifiers only
+    return namespace["read_arguments"]
 
-    @functools.wraps(function)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        signature.bind(*args, **kwargs)
-        return function(*args, **kwargs)
 
-    return wrapper  # type: ignore[return-value]
+def validate_params(constraints: Dict[str, Sequence[Constraint]], *, bind_like_scikit_learn: bool = True,
+                    name: Optional[str] = None) -> Callable[[Function], Function]:
+    """Declare the constraints of a function's parameters, checked on every
+    call before the function runs (scikit-learn's ``validate_params``).
+
+    Parameters
+    ----------
+    constraints : dict
+        Parameter name to the constraints of which a valid value satisfies
+        at least one. Checked in this order (scikit-learn checks in the
+        order of the signature); the first parameter no constraint accepts
+        raises :class:`InvalidParameterError` in scikit-learn's words. Names
+        that are no parameter of the function are ignored, so one table can
+        serve several functions.
+    bind_like_scikit_learn : bool, default=True
+        A call that does not fit the signature raises the TypeError of
+        ``inspect.Signature.bind`` ("missing a required argument: 'y_score'",
+        as scikit-learn's wrapper does); False leaves Python's own TypeError.
+    name : str, optional
+        The function's name in the messages; default: its ``__name__``, or
+        the class's name for ``__init__``.
+
+    Notes
+    -----
+    The wrapper keeps the function's name, docstring, signature and
+    ``__wrapped__``, and records the checked constraints in its
+    ``parameter_constraints`` attribute.
+    """
+
+    def decorate(function: Function) -> Function:
+        signature = inspect.signature(function)
+        declared = {key: list(options) for key, options in constraints.items() if key in signature.parameters}
+        checks = list(declared.items())
+        read_arguments = _argument_reader(signature, list(declared))
+        qualified = function.__qualname__.split(".")
+        function_name = name or (qualified[-2] if function.__name__ == "__init__" else function.__name__)
+
+        @functools.wraps(function)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            try:
+                values = read_arguments(*args, **kwargs)
+            except TypeError:
+                if bind_like_scikit_learn:
+                    signature.bind(*args, **kwargs)
+                return function(*args, **kwargs)  # raises Python's TypeError for the call
+            for (parameter, options), value in zip(checks, values):
+                for option in options:
+                    if option.accepts(value):
+                        break
+                else:
+                    raise _invalid_parameter(function_name, parameter, options, value)
+            return function(*args, **kwargs)
+
+        wrapper.parameter_constraints = declared  # type: ignore[attr-defined]
+        return wrapper  # type: ignore[return-value]
+
+    return decorate
 
 
 def keyword_only_since(version: str, positional: Sequence[str]) -> Callable[[Function], Function]:

@@ -111,7 +111,7 @@ def value_status(array: np.ndarray) -> Tuple[int, Optional[bool]]:
         return 0, None
     flat = array.reshape(-1)
     if (array.dtype.itemsize in (4, 8)) and array.dtype.isnative and flat.ndim == 1:
-        bits = _core.finite_status(flat, threads_for(resolve_threads(None), flat.shape[0]))
+        bits = _core.labels.finite_status(flat, threads_for(resolve_threads(None), flat.shape[0]))
         return bits & 3, bool(bits & 4)
     if np.isnan(flat).any():
         return 1, None
@@ -202,7 +202,7 @@ def distinct_values(array: np.ndarray, limit: int) -> Tuple[Optional[np.ndarray]
     kind = (array.dtype.kind, array.dtype.itemsize)
     if kind in _SCANNABLE_KINDS and array.dtype.isnative:
         scanned = flat.view(np.uint8) if array.dtype.kind == "b" else flat
-        values, integral = _core.scan_labels(scanned, limit, threads_for(resolve_threads(None), flat.shape[0]))
+        values, integral = _core.labels.scan(scanned, limit, threads_for(resolve_threads(None), flat.shape[0]))
         if values is not None:
             values = values.astype(array.dtype, copy=False)
         return values, bool(integral)

@@ -42,7 +42,7 @@ from ._input import (
     float_probabilities,
     raise_for_invalid_probabilities,
 )
-from .._common.params import ARRAY_LIKE, BOOLEAN, NONE, REAL, STRING, Constraint, str_options, validate
+from .._common.params import ARRAY_LIKE, BOOLEAN, NONE, REAL, STRING, Constraint, str_options, validate_params
 from .._common.threads import resolve_threads, threads_for
 from .._common.validation import check_consistent_length, check_sample_weight, column_or_1d
 
@@ -97,7 +97,7 @@ class ReliabilityDiagram(NamedTuple):
 
 def _table(data: CalibrationInput, edges: np.ndarray, uniform: bool, n_threads: int) -> np.ndarray:
     threads = threads_for(n_threads, data.n_samples * (data.prob.shape[1] if data.prob.ndim == 2 else 1))
-    table, invalid, invalid_label = _core.calibration_bin_table(
+    table, invalid, invalid_label = _core.calibration.bin_table(
         data.prob, data.mode, data.labels, data.weights, edges, uniform, threads)
     raise_for_flags(data, invalid, invalid_label)
     return table
@@ -135,6 +135,7 @@ def error_from_table(table: np.ndarray, norm: str) -> float:
     return float(np.mean(per_table))
 
 
+@validate_params({**_COMMON, "norm": [str_options({"l1", "l2", "max"})]}, bind_like_scikit_learn=False)
 def calibration_error(y_true: Any, y_prob: Any, *, n_bins: int = 15, strategy: str = "uniform", norm: str = "l1",
                       mode: str = "auto", pos_label: Any = None, sample_weight: Any = None,
                       n_threads: Optional[int] = None) -> float:
@@ -226,20 +227,13 @@ def calibration_error(y_true: Any, y_prob: Any, *, n_bins: int = 15, strategy: s
     >>> tm.reliability_diagram([1, 1, 0], [1.0, 0.5, 0.0], n_bins=2).accuracy
     array([0., 1.])
     """
-    validate("calibration_error", {**_common_values(y_true, y_prob, n_bins, strategy, mode, pos_label,
-                                                    sample_weight), "norm": norm},
-             {**_COMMON, "norm": [str_options({"l1", "l2", "max"})]})
     threads = resolve_threads(n_threads)
     data = calibration_input(y_true, y_prob, mode, pos_label, sample_weight, kernel_checks_labels=True)
     edges, uniform = bin_edges(data, n_bins, strategy)
     return error_from_table(_table(data, edges, uniform, threads), norm)
 
 
-def _common_values(y_true, y_prob, n_bins, strategy, mode, pos_label, sample_weight) -> dict:
-    return {"y_true": y_true, "y_prob": y_prob, "n_bins": n_bins, "strategy": strategy, "mode": mode,
-            "pos_label": pos_label, "sample_weight": sample_weight}
-
-
+@validate_params(_COMMON, bind_like_scikit_learn=False)
 def reliability_diagram(y_true: Any, y_prob: Any, *, n_bins: int = 15, strategy: str = "uniform",
                         mode: str = "auto", pos_label: Any = None, sample_weight: Any = None,
                         n_threads: Optional[int] = None) -> ReliabilityDiagram:
@@ -273,8 +267,6 @@ def reliability_diagram(y_true: Any, y_prob: Any, *, n_bins: int = 15, strategy:
     >>> d.accuracy
     array([ 0.,  0., nan,  1.,  1.])
     """
-    validate("reliability_diagram", _common_values(y_true, y_prob, n_bins, strategy, mode, pos_label,
-                                                   sample_weight), _COMMON)
     threads = resolve_threads(n_threads)
     data = calibration_input(y_true, y_prob, mode, pos_label, sample_weight, kernel_checks_labels=True)
     edges, uniform = bin_edges(data, n_bins, strategy)
@@ -291,6 +283,7 @@ def diagram_from_table(table: np.ndarray, edges: np.ndarray, mode: str) -> Relia
     return ReliabilityDiagram(edges, share, confidence, accuracy)
 
 
+@validate_params({"y_prob": [ARRAY_LIKE], "sample_weight": [ARRAY_LIKE, NONE]}, bind_like_scikit_learn=False)
 def mean_max_confidence(y_prob: Any, *, sample_weight: Any = None, n_threads: Optional[int] = None) -> float:
     """Mean over samples of the largest class probability.
 
@@ -316,8 +309,6 @@ def mean_max_confidence(y_prob: Any, *, sample_weight: Any = None, n_threads: Op
     >>> round(tm.mean_max_confidence([0.1, 0.8]), 6)   # binary: max(p, 1 - p)
     0.85
     """
-    validate("mean_max_confidence", {"y_prob": y_prob, "sample_weight": sample_weight},
-             {"y_prob": [ARRAY_LIKE], "sample_weight": [ARRAY_LIKE, NONE]})
     threads = resolve_threads(n_threads)
     prob = float_probabilities(y_prob)
     if prob.ndim == 2 and prob.shape[1] == 1:
@@ -336,6 +327,7 @@ def mean_max_confidence(y_prob: Any, *, sample_weight: Any = None, n_threads: Op
     return float(table[0, 0, 1] / table[0, 0, 0])
 
 
+@validate_params({"p": [ARRAY_LIKE], "q": [ARRAY_LIKE]}, bind_like_scikit_learn=False)
 def hellinger_distance(p: Any, q: Any, *, n_threads: Optional[int] = None) -> float:
     """Hellinger distance between two distributions, or the mean over rows
     for two posterior matrices.
@@ -363,7 +355,6 @@ def hellinger_distance(p: Any, q: Any, *, n_threads: Optional[int] = None) -> fl
     >>> tm.hellinger_distance([1.0, 0.0], [0.0, 1.0])
     1.0
     """
-    validate("hellinger_distance", {"p": p, "q": q}, {"p": [ARRAY_LIKE], "q": [ARRAY_LIKE]})
     threads = resolve_threads(n_threads)
     p_arr = float_probabilities(p, "p")
     q_arr = float_probabilities(q, "q")
@@ -378,5 +369,5 @@ def hellinger_distance(p: Any, q: Any, *, n_threads: Optional[int] = None) -> fl
             raise ValueError(f"{name} contains negative values.")
     rows = p_arr.reshape(1, -1) if p_arr.ndim == 1 else p_arr
     q_rows = q_arr.reshape(1, -1) if q_arr.ndim == 1 else q_arr
-    distances = _core.hellinger_rows(rows, q_rows, threads_for(threads, rows.size))
+    distances = _core.calibration.hellinger_rows(rows, q_rows, threads_for(threads, rows.size))
     return float(distances[0]) if p_arr.ndim == 1 else float(np.mean(distances))

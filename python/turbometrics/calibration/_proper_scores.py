@@ -30,9 +30,8 @@ from .._common.params import (
     STRING,
     Constraint,
     _is_array_like,
-    bind_like_scikit_learn,
     str_options,
-    validate,
+    validate_params,
 )
 from .. import _core
 from ..ranking import positive_mask
@@ -74,7 +73,7 @@ def _facts(array: np.ndarray, threads: int) -> _Facts:
     # A column (n, 1) becomes the pair (1 - p, p) in _multiclass, as 1-D input does.
     flat = array.reshape(-1) if array.ndim == 2 and array.shape[1] == 1 else array
     eps = np.finfo(np.float64).eps
-    return _Facts(*_core.probability_facts(flat, True, float(np.sqrt(eps)), 1e-8,
+    return _Facts(*_core.calibration.probability_facts(flat, True, float(np.sqrt(eps)), 1e-8,
                                            threads_for(threads, array.size)))
 
 
@@ -139,7 +138,7 @@ def _distinct(y: np.ndarray, known: Optional[np.ndarray], threads: int) -> np.nd
     if known is not None:
         return known
     if y.ndim == 1 and y.dtype.kind in "biu" and y.dtype.isnative:
-        return _core.label_values(y, threads_for(threads, y.shape[0]))
+        return _core.classification.label_values(y, threads_for(threads, y.shape[0]))
     return np.unique(y)
 
 
@@ -265,7 +264,7 @@ def _kernel_score(y_prob: np.ndarray, kernel_labels: Tuple[np.ndarray, np.ndarra
     prob = y_prob.reshape(-1) if y_prob.ndim == 2 and y_prob.shape[1] == 1 else y_prob
     labels, classes = kernel_labels
     eps = float(np.finfo(np.float64).eps)
-    total, weight, _ = _core.score_sums(prob, labels, classes, _kernel_weights(sample_weight), score, eps,
+    total, weight, _ = _core.calibration.score_sums(prob, labels, classes, _kernel_weights(sample_weight), score, eps,
                                         threads_for(threads, prob.size))
     if not normalize:
         return float(total)
@@ -307,7 +306,9 @@ def _binary(y_true: Any, y_prob: np.ndarray, sample_weight: Any, pos_label: Any,
     return positive_mask(target.array, pos_label, target.classes), y_prob
 
 
-@bind_like_scikit_learn
+@validate_params({"y_true": [ARRAY_LIKE], "y_proba": [ARRAY_LIKE], "sample_weight": [ARRAY_LIKE, NONE],
+                  "pos_label": _POS_LABEL, "labels": [ARRAY_LIKE, NONE],
+                  "scale_by_half": [BOOLEAN, str_options({"auto"})]})
 def brier_score_loss(y_true: Any, y_proba: Any, *, sample_weight: Any = None, pos_label: Any = None,
                      labels: Any = None, scale_by_half: Any = "auto", n_threads: Optional[int] = None) -> float:
     """Brier score loss: mean squared difference of probabilities and outcomes.
@@ -347,11 +348,6 @@ def brier_score_loss(y_true: Any, y_proba: Any, *, sample_weight: Any = None, po
     >>> round(tm.brier_score_loss(["spam", "ham", "ham", "spam"], y_proba, pos_label="ham"), 6)
     0.0375
     """
-    validate("brier_score_loss", {"y_true": y_true, "y_proba": y_proba, "sample_weight": sample_weight,
-                                  "pos_label": pos_label, "labels": labels, "scale_by_half": scale_by_half},
-             {"y_true": [ARRAY_LIKE], "y_proba": [ARRAY_LIKE], "sample_weight": [ARRAY_LIKE, NONE],
-              "pos_label": _POS_LABEL, "labels": [ARRAY_LIKE, NONE],
-              "scale_by_half": [BOOLEAN, str_options({"auto"})]})
     threads = resolve_threads(n_threads)
     y_proba, facts = _float_proba(y_proba, threads)
     if y_proba.ndim == 1 or y_proba.shape[1] == 1:
@@ -384,7 +380,8 @@ def brier_score_loss(y_true: Any, y_proba: Any, *, sample_weight: Any = None, po
     return float(score)
 
 
-@bind_like_scikit_learn
+@validate_params({"y_true": [ARRAY_LIKE], "y_proba": [_ARRAY_LIKE_OR_HIDDEN_NONE], "normalize": [BOOLEAN],
+                  "sample_weight": [ARRAY_LIKE, NONE], "labels": [ARRAY_LIKE, NONE], "y_pred": [ARRAY_LIKE, STRING]})
 def log_loss(y_true: Any, y_proba: Any = None, *, normalize: bool = True, sample_weight: Any = None,
              labels: Any = None, y_pred: Any = "deprecated", n_threads: Optional[int] = None) -> float:
     """Log loss (cross-entropy), natural logarithm.
@@ -417,10 +414,6 @@ def log_loss(y_true: Any, y_proba: Any = None, *, normalize: bool = True, sample
     >>> round(tm.log_loss(["spam", "ham", "ham", "spam"], [[0.1, 0.9], [0.9, 0.1], [0.8, 0.2], [0.35, 0.65]]), 6)
     0.216162
     """
-    validate("log_loss", {"y_true": y_true, "y_proba": y_proba, "normalize": normalize,
-                          "sample_weight": sample_weight, "labels": labels, "y_pred": y_pred},
-             {"y_true": [ARRAY_LIKE], "y_proba": [_ARRAY_LIKE_OR_HIDDEN_NONE], "normalize": [BOOLEAN],
-              "sample_weight": [ARRAY_LIKE, NONE], "labels": [ARRAY_LIKE, NONE], "y_pred": [ARRAY_LIKE, STRING]})
     threads = resolve_threads(n_threads)
     if not (isinstance(y_pred, str) and y_pred == "deprecated"):
         if y_proba is not None:

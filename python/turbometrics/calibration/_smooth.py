@@ -28,7 +28,7 @@ import numpy as np
 
 from .. import _core
 from ._input import calibration_input, raise_for_invalid_probabilities
-from .._common.params import ARRAY_LIKE, BOOLEAN, NONE, REAL, STRING, Constraint, validate
+from .._common.params import ARRAY_LIKE, BOOLEAN, NONE, REAL, STRING, Constraint, validate_params
 from .._common.threads import resolve_threads, threads_for
 
 _GRID = 20000
@@ -84,6 +84,9 @@ class _Smoother:
         return float(integral_signed / integral_density)
 
 
+@validate_params({"y_true": [ARRAY_LIKE], "y_prob": [ARRAY_LIKE], "bandwidth": [_BANDWIDTH],
+                  "pos_label": [REAL, STRING, BOOLEAN, NONE], "sample_weight": [ARRAY_LIKE, NONE],
+                  "return_bandwidth": [BOOLEAN]}, bind_like_scikit_learn=False)
 def smooth_calibration_error(y_true: Any, y_prob: Any, *, bandwidth: Optional[float] = None, pos_label: Any = None,
                              sample_weight: Any = None, return_bandwidth: bool = False,
                              n_threads: Optional[int] = None) -> Union[float, Tuple[float, float]]:
@@ -133,17 +136,11 @@ def smooth_calibration_error(y_true: Any, y_prob: Any, *, bandwidth: Optional[fl
     >>> round(tm.smooth_calibration_error(y_true, y_prob, bandwidth=0.01), 3)
     0.171
     """
-    validate("smooth_calibration_error",
-             {"y_true": y_true, "y_prob": y_prob, "bandwidth": bandwidth, "pos_label": pos_label,
-              "sample_weight": sample_weight, "return_bandwidth": return_bandwidth},
-             {"y_true": [ARRAY_LIKE], "y_prob": [ARRAY_LIKE], "bandwidth": [_BANDWIDTH],
-              "pos_label": [REAL, STRING, BOOLEAN, NONE], "sample_weight": [ARRAY_LIKE, NONE],
-              "return_bandwidth": [BOOLEAN]})
     threads = resolve_threads(n_threads)
     data = calibration_input(y_true, y_prob, "auto", pos_label, sample_weight, kernel_checks_labels=True)
     grid = _GRID if bandwidth is None else max(_GRID, int(np.ceil(20.0 / bandwidth)))
     labels = data.labels.view(np.uint8) if data.labels.dtype == np.bool_ else data.labels
-    mass, signed, total, invalid, invalid_label = _core.smooth_deposit(
+    mass, signed, total, invalid, invalid_label = _core.calibration.smooth_deposit(
         data.prob, data.mode, labels, data.weights, grid, threads_for(threads, data.prob.size))
     # Flagged by the kernel as it read (class indices first, as before).
     if invalid_label and data.unchecked_labels is not None:

@@ -20,7 +20,7 @@ from .._common.array_inputs import accepting_array_inputs
 from .. import _core
 from ._metrics import POSITIVE_INT, ReliabilityDiagram, diagram_from_table, error_from_table, raise_for_flags
 from ._input import calibration_input
-from .._common.params import BOOLEAN, NONE, REAL, STRING, str_options, validate
+from .._common.params import BOOLEAN, NONE, REAL, STRING, str_options, validate_params
 from .._common.mergeable import (
     CountedSamples,
     Serialisable,
@@ -37,8 +37,8 @@ from .._common.validation import ALL_ZERO_WEIGHTS, as_array, check_consistent_le
 
 _SUMS = ("_weight", "_confidence", "_correct")
 _PARTS = ("n_bins", "mode", "pos_label", "_resolved", "_n_classes", "_n", "_weighted") + _SUMS
-_SCALE_BITS = _core.EXACT_SUM_SCALE_BITS  # an exact sum's integer is worth 2**-_SCALE_BITS
-_LIMBS = _core.EXACT_SUM_LIMBS
+_SCALE_BITS = _core.states.EXACT_SUM_SCALE_BITS  # an exact sum's integer is worth 2**-_SCALE_BITS
+_LIMBS = _core.calibration.EXACT_SUM_LIMBS
 _ONE = 1 << _SCALE_BITS
 _LARGEST = int(np.finfo(np.float64).max) << _SCALE_BITS  # an exact sum above it is no float
 _EMPTY = "Found array with 0 sample(s) (shape=(0,)) while a minimum of 1 is required."
@@ -111,10 +111,9 @@ class CalibrationState(CountedSamples, Serialisable):
     True
     """
 
+    @validate_params({"n_bins": [POSITIVE_INT], "mode": [str_options({"auto", "binary", "top_label"})],
+                      "pos_label": [REAL, STRING, BOOLEAN, NONE]}, bind_like_scikit_learn=False)
     def __init__(self, n_bins: int = 15, *, mode: str = "auto", pos_label: Any = None) -> None:
-        validate("CalibrationState", {"n_bins": n_bins, "mode": mode, "pos_label": pos_label},
-                 {"n_bins": [POSITIVE_INT], "mode": [str_options({"auto", "binary", "top_label"})],
-                  "pos_label": [REAL, STRING, BOOLEAN, NONE]})
         self.n_bins = int(n_bins)
         self.mode = mode
         self.pos_label = pos_label
@@ -177,7 +176,7 @@ class CalibrationState(CountedSamples, Serialisable):
             raise ValueError(f"the batch is {data.mode} input with {n_classes} columns but the state holds "
                              f"{self._resolved} input with {self._n_classes} (mode={self.mode!r})")
         size = data.n_samples * max(n_classes, 1)
-        weight, confidence, correct, invalid, invalid_label = _core.calibration_exact_bin_table(
+        weight, confidence, correct, invalid, invalid_label = _core.calibration.exact_bin_table(
             data.prob, data.mode, data.labels, data.weights, self.edges, threads_for(threads, size))
         raise_for_flags(data, invalid, invalid_label)
         if data.weights is None:

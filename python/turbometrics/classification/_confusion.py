@@ -15,15 +15,17 @@ import numpy as np
 
 from .. import _core
 from ._params import LABELS
-from .._common.params import ARRAY_LIKE, BOOLEAN, NONE, bind_like_scikit_learn, str_options, validate
+from .._common.params import ARRAY_LIKE, BOOLEAN, NONE, str_options, validate_params
 from ._targets import (
     Targets,
     check_targets,
     confusion_counts,
     count_sums,
     exact_sum,
+    in_order_sums,
     kernel_readable,
     promoted_counts,
+    promoted_targets,
 )
 from .._common.threads import resolve_threads, threads_for
 from .._common.validation import as_array, check_consistent_length, check_dimensions, check_orderable, num_samples
@@ -39,7 +41,8 @@ class _Ones:
         return self.n
 
 
-@bind_like_scikit_learn
+@validate_params({"y_true": [ARRAY_LIKE], "y_pred": [ARRAY_LIKE], "labels": [ARRAY_LIKE, NONE],
+                  "sample_weight": [ARRAY_LIKE, NONE], "normalize": [str_options({"true", "pred", "all"}), NONE]})
 def confusion_matrix(y_true: Any, y_pred: Any, *, labels: Any = None, sample_weight: Any = None,
                      normalize: Optional[str] = None, n_threads: Optional[int] = None) -> np.ndarray:
     """Confusion matrix of a classification.
@@ -79,10 +82,6 @@ def confusion_matrix(y_true: Any, y_pred: Any, *, labels: Any = None, sample_wei
     array([[1. , 0. ],
            [0.5, 0.5]])
     """
-    validate("confusion_matrix", {"y_true": y_true, "y_pred": y_pred, "labels": labels,
-                                  "sample_weight": sample_weight, "normalize": normalize},
-             {"y_true": [ARRAY_LIKE], "y_pred": [ARRAY_LIKE], "labels": [ARRAY_LIKE, NONE],
-              "sample_weight": [ARRAY_LIKE, NONE], "normalize": [str_options({"true", "pred", "all"}), NONE]})
     threads = resolve_threads(n_threads)
     table = confusion_table(y_true, y_pred, labels, sample_weight, threads)
     return normalized(table, normalize)
@@ -181,6 +180,18 @@ class TargetCounts:
         if common not in self._promoted:
             self._promoted[common] = promoted_counts(self.targets, self.threads, common)
         return self._promoted[common]
+
+    def label_sums(self) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(classes, tp, true_sum, pred_sum) per class of
+        :meth:`promoted_table` (1-D input). Fractional weights are summed
+        per label in input order, as scikit-learn's ``np.bincount`` sums
+        them (not as row and column sums of the table)."""
+        weight = self.targets.sample_weight
+        if weight is None or weight.dtype.kind != "f":
+            return table_label_sums(*self.promoted_table())
+        promoted = promoted_targets(self.targets, self.labels.dtype)
+        table, true_sum, pred_sum = in_order_sums(promoted, weight, self.threads, marginals=True)
+        return promoted.labels, np.diagonal(table).copy(), true_sum, pred_sum
 
     def indicator_sums(self) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Per column (weighted) counts of true, predicted and both
@@ -306,7 +317,8 @@ def normalized(table: np.ndarray, normalize: Optional[str]) -> np.ndarray:
         return np.nan_to_num(table)
 
 
-@bind_like_scikit_learn
+@validate_params({"y_true": LABELS, "y_pred": LABELS, "sample_weight": [ARRAY_LIKE, NONE],
+                  "labels": [ARRAY_LIKE, NONE], "samplewise": [BOOLEAN]})
 def multilabel_confusion_matrix(y_true: Any, y_pred: Any, *, sample_weight: Any = None, labels: Any = None,
                                 samplewise: bool = False, n_threads: Optional[int] = None) -> np.ndarray:
     """One-vs-rest 2 x 2 confusion matrix per label (or per sample).
@@ -344,10 +356,6 @@ def multilabel_confusion_matrix(y_true: Any, y_pred: Any, *, sample_weight: Any 
            [[1, 1],
             [1, 1]]])
     """
-    validate("multilabel_confusion_matrix", {"y_true": y_true, "y_pred": y_pred, "sample_weight": sample_weight,
-                                             "labels": labels, "samplewise": samplewise},
-             {"y_true": LABELS, "y_pred": LABELS, "sample_weight": [ARRAY_LIKE, NONE],
-              "labels": [ARRAY_LIKE, NONE], "samplewise": [BOOLEAN]})
     threads = resolve_threads(n_threads)
     check_orderable(y_true, y_pred)
     counts = TargetCounts(check_targets(y_true, y_pred, sample_weight, threads=threads), threads)
@@ -405,10 +413,7 @@ def one_vs_rest(counts: Any, labels: Any, samplewise: bool
 
 
 def _one_vs_rest_1d(counts: Any, wanted: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    present, table = counts.promoted_table()
-    tp = np.diagonal(table).copy()
-    true_sum = count_sums(table, axis=1)
-    pred_sum = count_sums(table, axis=0)
+    present, tp, true_sum, pred_sum = counts.label_sums()
     if counts.weighted:
         tp, true_sum, pred_sum = (values.astype(np.float64) for values in (tp, true_sum, pred_sum))
     elif not tp.any():
@@ -424,6 +429,12 @@ def _one_vs_rest_1d(counts: Any, wanted: np.ndarray) -> Tuple[np.ndarray, np.nda
     return tp, fp, fn, counts.total - tp - fp - fn
 
 
+def table_label_sums(present: np.ndarray, table: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(present, tp, true_sum, pred_sum): the diagonal, row and column sums
+    of a confusion table."""
+    return present, np.diagonal(table).copy(), count_sums(table, axis=1), count_sums(table, axis=0)
+
+
 def _indicator_sums(targets: Targets, threads: int) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per-column (weighted) counts of nonzero y_true, y_pred and both."""
     y_true, y_pred = targets.y_true, targets.y_pred
@@ -434,7 +445,10 @@ def _indicator_sums(targets: Targets, threads: int) -> Tuple[np.ndarray, np.ndar
     if kernel_readable(y_true):
         weights = None if weight is None else np.ascontiguousarray(weight, dtype=np.float64)
         view = (lambda a: a.view(np.uint8)) if y_true.dtype.kind == "b" else (lambda a: a)
-        sums = _core.indicator_sums(view(y_true), view(y_pred), weights, threads_for(threads, y_true.size))
+        # fractional weights in row order, as scikit-learn's np.bincount over its CSR indices adds them
+        kernel = _core.classification.indicator_in_order if weight is not None and weight.dtype.kind == "f" else \
+            _core.classification.indicator_sums
+        sums = kernel(view(y_true), view(y_pred), weights, threads_for(threads, y_true.size))
         return sums[0], sums[1], sums[2]
     true_nz, pred_nz = y_true != 0, y_pred != 0
     if weight is None:

@@ -24,7 +24,7 @@ from ._params import (
     WEIGHTS,
     ZERO_DIVISION,
 )
-from .._common.params import bind_like_scikit_learn, validate
+from .._common.params import validate_params
 from .._common.sklearn_classes import scikit_learn_compatible
 from ._targets import check_targets
 from .._common.threads import resolve_threads
@@ -118,6 +118,9 @@ class SetWiseSums:
     Attributes
     ----------
     tp, pred, true : ndarray
+    fp, fn : ndarray
+        The false positives and negatives, as the one-vs-rest tables hold
+        them (``pred`` is ``tp + fp``, ``true`` is ``tp + fn``).
     n_ratios : int or None
         The number of ratios warnings speak of (samples), None for labels.
     weights, fallback : ndarray or None
@@ -125,26 +128,31 @@ class SetWiseSums:
         samples (used when the weights sum to zero).
     """
 
-    def __init__(self, tp: np.ndarray, pred: np.ndarray, true: np.ndarray, n_ratios: Optional[int] = None,
+    def __init__(self, tp: np.ndarray, fp: np.ndarray, fn: np.ndarray, n_ratios: Optional[int] = None,
                  weights: Optional[np.ndarray] = None, fallback: Optional[np.ndarray] = None) -> None:
-        self.tp, self.pred, self.true = tp, pred, true
+        self.tp, self.fp, self.fn = tp, fp, fn
+        self.pred, self.true = tp + fp, tp + fn
         self.n_ratios, self.weights, self.fallback = n_ratios, weights, fallback
 
 
 def set_wise_sums(counts: Any, labels: Any, average: Optional[str]) -> SetWiseSums:
     """The sums behind precision, recall, F and Jaccard: per label from
     the one-vs-rest 2 x 2 tables, or per group of samples that share their
-    (tp, predicted, true) counts for ``average="samples"``."""
+    (tp, predicted, true) counts for ``average="samples"`` of a state;
+    per sample for in-memory input, as scikit-learn averages them."""
     if average != "samples":
         stacked = stacked_one_vs_rest(counts, labels, False)
-        tp = stacked[:, 1, 1]
-        return SetWiseSums(tp, tp + stacked[:, 0, 1], tp + stacked[:, 1, 0])
+        return SetWiseSums(stacked[:, 1, 1], stacked[:, 0, 1], stacked[:, 1, 0])
     if counts.kind != "multilabel-indicator":
         one_vs_rest(counts, labels, True)  # raises scikit-learn's error, after its label checks
-    groups = counts.sample_groups(chosen_columns(counts, labels))
+    columns = chosen_columns(counts, labels)
+    if isinstance(counts, TargetCounts):
+        tp, fp, fn, _ = counts.samplewise(columns)
+        return SetWiseSums(tp, fp, fn, counts.n_samples, counts.targets.sample_weight)
+    groups = counts.sample_groups(columns)
     tp, pred, true = groups.triples()
     weights = groups.weight if groups.weight is not None else groups.count
-    return SetWiseSums(tp, pred, true, counts.n_samples, weights, groups.count)
+    return SetWiseSums(tp, pred - tp, true - tp, counts.n_samples, weights, groups.count)
 
 
 def nan_average(values: np.ndarray, weights: Optional[np.ndarray] = None,
@@ -205,7 +213,7 @@ def jaccard_from_counts(counts: Any, labels: Any, average: Optional[str], zero_d
     :func:`set_wise_labels`)."""
     sums = set_wise_sums(counts, labels, average)
     numerator = sums.tp
-    denominator = sums.pred + sums.true - sums.tp
+    denominator = sums.tp + sums.fp + sums.fn
     if average == "micro":
         numerator = np.sum(numerator, keepdims=True)
         denominator = np.sum(denominator, keepdims=True)
@@ -223,19 +231,15 @@ def jaccard_from_counts(counts: Any, labels: Any, average: Optional[str], zero_d
     return float(np.average(jaccard, weights=weights))
 
 
-_PRFS_CONSTRAINTS = {"y_true": LABELS, "y_pred": LABELS, "beta": BETA, "labels": WEIGHTS, "pos_label": POS_LABEL,
-                     "average": AVERAGE, "warn_for": WARN_FOR, "sample_weight": WEIGHTS,
-                     "zero_division": ZERO_DIVISION}
+PRFS_CONSTRAINTS = {"y_true": LABELS, "y_pred": LABELS, "beta": BETA, "labels": WEIGHTS, "pos_label": POS_LABEL,
+                    "average": AVERAGE, "warn_for": WARN_FOR, "sample_weight": WEIGHTS,
+                    "zero_division": ZERO_DIVISION}
 
 
-def prfs_validate(name: str, jaccard: bool = False, **values: Any) -> None:
-    """Check the parameters of a precision/recall/F (or, with ``jaccard``,
-    Jaccard) function as scikit-learn does."""
-    constraints = {**_PRFS_CONSTRAINTS, "zero_division": JACCARD_ZERO_DIVISION} if jaccard else _PRFS_CONSTRAINTS
-    validate(name, values, {key: constraints[key] for key in values})
+JACCARD_CONSTRAINTS = {**PRFS_CONSTRAINTS, "zero_division": JACCARD_ZERO_DIVISION}
 
 
-@bind_like_scikit_learn
+@validate_params(PRFS_CONSTRAINTS)
 def precision_recall_fscore_support(y_true: Any, y_pred: Any, *, beta: float = 1.0, labels: Any = None,
                                     pos_label: Any = 1, average: Optional[str] = None,
                                     warn_for: Any = ("precision", "recall", "f-score"), sample_weight: Any = None,
@@ -298,9 +302,6 @@ def precision_recall_fscore_support(y_true: Any, y_pred: Any, *, beta: float = 1
     >>> [round(v, 6) for v in tm.precision_recall_fscore_support(y_true, y_pred, average="macro")[:3]]
     [0.222222, 0.333333, 0.266667]
     """
-    prfs_validate("precision_recall_fscore_support", y_true=y_true, y_pred=y_pred, beta=beta, labels=labels,
-              pos_label=pos_label, average=average, warn_for=warn_for, sample_weight=sample_weight,
-              zero_division=zero_division)
     return _prfs(y_true, y_pred, beta, labels, pos_label, average, warn_for, sample_weight, zero_division,
                  resolve_threads(n_threads))
 
@@ -329,7 +330,7 @@ def precision_score(y_true: Any, y_pred: Any, *, labels: Any = ..., pos_label: A
                     n_threads: Optional[int] = ...) -> Score: ...
 
 
-@bind_like_scikit_learn
+@validate_params(PRFS_CONSTRAINTS)
 def precision_score(y_true: Any, y_pred: Any, *, labels: Any = None, pos_label: Any = 1,
                     average: Optional[str] = "binary", sample_weight: Any = None, zero_division: Any = "warn",
                     n_threads: Optional[int] = None) -> Score:
@@ -359,8 +360,6 @@ def precision_score(y_true: Any, y_pred: Any, *, labels: Any = None, pos_label: 
     >>> tm.precision_score([0, 1, 2, 0, 1, 2], [0, 2, 1, 0, 0, 1], average=None)
     array([0.66666667, 0.        , 0.        ])
     """
-    prfs_validate("precision_score", y_true=y_true, y_pred=y_pred, labels=labels, pos_label=pos_label, average=average,
-              sample_weight=sample_weight, zero_division=zero_division)
     return _one_score(0, ("precision",), y_true, y_pred, 1.0, labels, pos_label, average,
                       sample_weight, zero_division, n_threads)
 
@@ -380,7 +379,7 @@ def recall_score(y_true: Any, y_pred: Any, *, labels: Any = ..., pos_label: Any 
                  sample_weight: Any = ..., zero_division: Any = ..., n_threads: Optional[int] = ...) -> Score: ...
 
 
-@bind_like_scikit_learn
+@validate_params(PRFS_CONSTRAINTS)
 def recall_score(y_true: Any, y_pred: Any, *, labels: Any = None, pos_label: Any = 1,
                  average: Optional[str] = "binary", sample_weight: Any = None, zero_division: Any = "warn",
                  n_threads: Optional[int] = None) -> Score:
@@ -410,8 +409,6 @@ def recall_score(y_true: Any, y_pred: Any, *, labels: Any = None, pos_label: Any
     >>> tm.recall_score([0, 1, 2, 0, 1, 2], [0, 2, 1, 0, 0, 1], average="macro")
     0.3333333333333333
     """
-    prfs_validate("recall_score", y_true=y_true, y_pred=y_pred, labels=labels, pos_label=pos_label, average=average,
-              sample_weight=sample_weight, zero_division=zero_division)
     return _one_score(1, ("recall",), y_true, y_pred, 1.0, labels, pos_label, average,
                       sample_weight, zero_division, n_threads)
 
@@ -432,7 +429,7 @@ def fbeta_score(y_true: Any, y_pred: Any, *, beta: float, labels: Any = ..., pos
                 n_threads: Optional[int] = ...) -> Score: ...
 
 
-@bind_like_scikit_learn
+@validate_params(PRFS_CONSTRAINTS)
 def fbeta_score(y_true: Any, y_pred: Any, *, beta: float, labels: Any = None, pos_label: Any = 1,
                 average: Optional[str] = "binary", sample_weight: Any = None, zero_division: Any = "warn",
                 n_threads: Optional[int] = None) -> Score:
@@ -462,8 +459,6 @@ def fbeta_score(y_true: Any, y_pred: Any, *, beta: float, labels: Any = None, po
     >>> round(tm.fbeta_score([0, 1, 1, 0, 1], [1, 1, 0, 0, 1], beta=2.0), 6)
     0.666667
     """
-    prfs_validate("fbeta_score", y_true=y_true, y_pred=y_pred, beta=beta, labels=labels, pos_label=pos_label,
-              average=average, sample_weight=sample_weight, zero_division=zero_division)
     return _one_score(2, ("f-score",), y_true, y_pred, beta, labels, pos_label, average,
                       sample_weight, zero_division, n_threads)
 
@@ -483,7 +478,7 @@ def f1_score(y_true: Any, y_pred: Any, *, labels: Any = ..., pos_label: Any = ..
              sample_weight: Any = ..., zero_division: Any = ..., n_threads: Optional[int] = ...) -> Score: ...
 
 
-@bind_like_scikit_learn
+@validate_params(PRFS_CONSTRAINTS)
 def f1_score(y_true: Any, y_pred: Any, *, labels: Any = None, pos_label: Any = 1, average: Optional[str] = "binary",
              sample_weight: Any = None, zero_division: Any = "warn", n_threads: Optional[int] = None) -> Score:
     """F1 score, the harmonic mean of precision and recall, as :func:`sklearn.metrics.f1_score`.
@@ -512,8 +507,6 @@ def f1_score(y_true: Any, y_pred: Any, *, labels: Any = None, pos_label: Any = 1
     >>> round(tm.f1_score([0, 1, 2, 0, 1, 2], [0, 2, 1, 0, 0, 1], average="weighted"), 6)
     0.266667
     """
-    prfs_validate("f1_score", y_true=y_true, y_pred=y_pred, labels=labels, pos_label=pos_label, average=average,
-              sample_weight=sample_weight, zero_division=zero_division)
     return _one_score(2, ("f-score",), y_true, y_pred, 1, labels, pos_label, average, sample_weight,
                       zero_division, n_threads)
 
@@ -533,7 +526,7 @@ def jaccard_score(y_true: Any, y_pred: Any, *, labels: Any = ..., pos_label: Any
                   sample_weight: Any = ..., zero_division: Any = ..., n_threads: Optional[int] = ...) -> Score: ...
 
 
-@bind_like_scikit_learn
+@validate_params(JACCARD_CONSTRAINTS)
 def jaccard_score(y_true: Any, y_pred: Any, *, labels: Any = None, pos_label: Any = 1,
                   average: Optional[str] = "binary", sample_weight: Any = None, zero_division: Any = "warn",
                   n_threads: Optional[int] = None) -> Score:
@@ -555,8 +548,6 @@ def jaccard_score(y_true: Any, y_pred: Any, *, labels: Any = None, pos_label: An
     >>> round(tm.jaccard_score([0, 1, 1, 0, 1], [1, 1, 0, 0, 1]), 6)
     0.5
     """
-    prfs_validate("jaccard_score", jaccard=True, y_true=y_true, y_pred=y_pred, labels=labels, pos_label=pos_label,
-                  average=average, sample_weight=sample_weight, zero_division=zero_division)
     counts, labels = set_wise_input(y_true, y_pred, labels, pos_label, average, sample_weight,
                                     resolve_threads(n_threads))
     return jaccard_from_counts(counts, labels, average, zero_division)

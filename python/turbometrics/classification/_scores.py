@@ -27,7 +27,7 @@ from ._confusion import (
 )
 from .._common.exceptions import UndefinedMetricWarning
 from ._params import FLAG, KAPPA_WEIGHTS, LABELS, REPLACE_UNDEFINED, WEIGHTS
-from .._common.params import ARRAY_LIKE, bind_like_scikit_learn, validate
+from .._common.params import ARRAY_LIKE, validate_params
 from ._prf import (
     f1_score,
     fbeta_score,
@@ -67,7 +67,7 @@ __all__ = [
 ]
 
 
-@bind_like_scikit_learn
+@validate_params({"y_true": LABELS, "y_pred": LABELS, "normalize": FLAG, "sample_weight": WEIGHTS})
 def accuracy_score(y_true: Any, y_pred: Any, *, normalize: bool = True, sample_weight: Any = None,
                    n_threads: Optional[int] = None) -> float:
     """Accuracy (subset accuracy for multilabel input).
@@ -96,9 +96,6 @@ def accuracy_score(y_true: Any, y_pred: Any, *, normalize: bool = True, sample_w
     >>> tm.accuracy_score([0, 1, 2, 3], [0, 2, 1, 3], normalize=False)
     2.0
     """
-    validate("accuracy_score", {"y_true": y_true, "y_pred": y_pred, "normalize": normalize,
-                                "sample_weight": sample_weight},
-             {"y_true": LABELS, "y_pred": LABELS, "normalize": FLAG, "sample_weight": WEIGHTS})
     threads = resolve_threads(n_threads)
     quick = _integer_agreement(y_true, y_pred, sample_weight, normalize, threads)
     if quick is not None:
@@ -106,11 +103,10 @@ def accuracy_score(y_true: Any, y_pred: Any, *, normalize: bool = True, sample_w
     check_orderable(y_true, y_pred)
     targets = check_targets(y_true, y_pred, sample_weight, threads=threads)
     weight = targets.sample_weight
-    if targets.kind == "multilabel-indicator" or (weight is not None and weight.dtype.kind == "f"
-                                                  and weight.dtype != np.float64) or \
+    if targets.kind == "multilabel-indicator" or (weight is not None and weight.dtype.kind == "f") or \
             rounds_labels(targets, np.result_type(targets.y_true.dtype, targets.y_pred.dtype)):
-        # NumPy's rounding (float32 weights are summed in float32, integers past 2**53 compared with floats
-        # as floats), or 2-D rows.
+        # NumPy's rounding (fractional weights are summed in NumPy's order, float32 ones in float32, integers
+        # past 2**53 compared with floats as floats), or 2-D rows.
         if targets.kind == "multilabel-indicator":
             correct = ~np.any(targets.y_true != targets.y_pred, axis=1)
         else:
@@ -163,11 +159,17 @@ def _integer_agreement(y_true: Any, y_pred: Any, sample_weight: Any, normalize: 
             return None  # the general path sums such weights without wrapping
         weights = kernel_weights(weights)
     n = arrays[0].shape[0]
-    agree, total = _core.agreement(arrays[0], arrays[1], weights, threads_for(threads, n))
+    if weights is not None and weights.dtype.kind == "f":
+        # np.average's pairwise sums (np.dot, BLAS, for the unnormalised count)
+        if not normalize:
+            return float(np.dot(arrays[0] == arrays[1], weights))
+        agree, total = _core.classification.agreement_pairwise(arrays[0], arrays[1], weights, threads_for(threads, n))
+    else:
+        agree, total = _core.classification.agreement(arrays[0], arrays[1], weights, threads_for(threads, n))
     return accuracy_from_counts(agree, total, normalize, weights is not None)
 
 
-@bind_like_scikit_learn
+@validate_params({"y_true": [ARRAY_LIKE], "y_pred": [ARRAY_LIKE], "sample_weight": WEIGHTS, "adjusted": FLAG})
 def balanced_accuracy_score(y_true: Any, y_pred: Any, *, sample_weight: Any = None, adjusted: bool = False,
                             n_threads: Optional[int] = None) -> float:
     """Balanced accuracy: the mean of per-class recall.
@@ -192,9 +194,6 @@ def balanced_accuracy_score(y_true: Any, y_pred: Any, *, sample_weight: Any = No
     >>> tm.balanced_accuracy_score([0, 1, 0, 0, 1, 0], [0, 1, 0, 0, 0, 1])
     0.625
     """
-    validate("balanced_accuracy_score", {"y_true": y_true, "y_pred": y_pred, "sample_weight": sample_weight,
-                                         "adjusted": adjusted},
-             {"y_true": [ARRAY_LIKE], "y_pred": [ARRAY_LIKE], "sample_weight": WEIGHTS, "adjusted": FLAG})
     table = confusion_table(y_true, y_pred, None, sample_weight, resolve_threads(n_threads))
     return balanced_accuracy_from_table(table, adjusted)
 
@@ -214,7 +213,8 @@ def balanced_accuracy_from_table(table: np.ndarray, adjusted: bool) -> float:
     return float(score)
 
 
-@bind_like_scikit_learn
+@validate_params({"y1": [ARRAY_LIKE], "y2": [ARRAY_LIKE], "labels": WEIGHTS, "weights": KAPPA_WEIGHTS,
+                  "sample_weight": WEIGHTS, "replace_undefined_by": REPLACE_UNDEFINED})
 def cohen_kappa_score(y1: Any, y2: Any, *, labels: Any = None, weights: Optional[str] = None,
                       sample_weight: Any = None, replace_undefined_by: Any = np.nan,
                       n_threads: Optional[int] = None) -> Union[float, Any]:
@@ -246,10 +246,6 @@ def cohen_kappa_score(y1: Any, y2: Any, *, labels: Any = None, weights: Optional
     >>> round(tm.cohen_kappa_score([0, 1, 2, 2], [0, 2, 2, 1], weights="quadratic"), 6)
     0.636364
     """
-    validate("cohen_kappa_score", {"y1": y1, "y2": y2, "labels": labels, "weights": weights,
-                                   "sample_weight": sample_weight, "replace_undefined_by": replace_undefined_by},
-             {"y1": [ARRAY_LIKE], "y2": [ARRAY_LIKE], "labels": WEIGHTS, "weights": KAPPA_WEIGHTS,
-              "sample_weight": WEIGHTS, "replace_undefined_by": REPLACE_UNDEFINED})
     counts = confusion_input(y1, y2, sample_weight, resolve_threads(n_threads))
     return cohen_kappa_from_counts(counts, labels, weights, replace_undefined_by)
 
@@ -292,7 +288,7 @@ def cohen_kappa_from_counts(counts: Any, labels: Any, weights: Optional[str], re
     return float(1 - observed / chance)
 
 
-@bind_like_scikit_learn
+@validate_params({"y_true": [ARRAY_LIKE], "y_pred": [ARRAY_LIKE], "sample_weight": WEIGHTS})
 def matthews_corrcoef(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
                       n_threads: Optional[int] = None) -> float:
     """Matthews correlation coefficient (multiclass as in Gorodkin 2004).
@@ -316,8 +312,6 @@ def matthews_corrcoef(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
     >>> round(tm.matthews_corrcoef([+1, +1, +1, -1], [+1, -1, +1, +1]), 6)
     -0.333333
     """
-    validate("matthews_corrcoef", {"y_true": y_true, "y_pred": y_pred, "sample_weight": sample_weight},
-             {"y_true": [ARRAY_LIKE], "y_pred": [ARRAY_LIKE], "sample_weight": WEIGHTS})
     threads = resolve_threads(n_threads)
     check_orderable(y_true, y_pred)
     counts = TargetCounts(check_targets(y_true, y_pred, sample_weight, threads=threads), threads)

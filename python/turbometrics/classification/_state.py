@@ -30,10 +30,17 @@ from ._scores import (
     cohen_kappa_from_counts,
     matthews_from_table,
 )
-from ._confusion import SampleGroups, TargetCounts, labelled_table, normalized, stacked_one_vs_rest
+from ._confusion import (
+    SampleGroups,
+    TargetCounts,
+    labelled_table,
+    normalized,
+    stacked_one_vs_rest,
+    table_label_sums,
+)
 from ._params import FLAG, KAPPA_WEIGHTS, REPLACE_UNDEFINED, WEIGHTS
-from .._common.params import ARRAY_LIKE, BOOLEAN, NONE, str_options, validate
-from ._prf import jaccard_from_counts, prfs_from_counts, prfs_validate, set_wise_labels
+from .._common.params import ARRAY_LIKE, BOOLEAN, NONE, str_options, validate_params
+from ._prf import JACCARD_CONSTRAINTS, PRFS_CONSTRAINTS, jaccard_from_counts, prfs_from_counts, set_wise_labels
 from ._targets import check_targets, encode, exact_counts, exact_sum, sorted_union
 from .._common.mergeable import (
     CountedSamples,
@@ -115,6 +122,9 @@ class _StateCounts:
     def promoted_table(self, common: Any = None) -> Tuple[np.ndarray, np.ndarray]:
         """The state keeps the exactly matched table only, whatever ``common``."""
         return self.labels, self._table
+
+    def label_sums(self) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        return table_label_sums(self.labels, self._table)
 
     def indicator_sums(self) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
         sums = self._state._sums
@@ -349,26 +359,24 @@ class ConfusionState(CountedSamples, Serialisable):
         return out
 
     # -- metrics ---------------------------------------------------------------------
+    @validate_params({"labels": [ARRAY_LIKE, NONE], "normalize": [str_options({"true", "pred", "all"}), NONE]},
+                     bind_like_scikit_learn=False)
     def confusion_matrix(self, *, labels: Any = None, normalize: Optional[str] = None) -> np.ndarray:
         """As :func:`turbometrics.confusion_matrix` on the state's samples."""
-        validate("confusion_matrix", {"labels": labels, "normalize": normalize},
-                 {"labels": [ARRAY_LIKE, NONE], "normalize": [str_options({"true", "pred", "all"}), NONE]})
         return normalized(labelled_table(_StateCounts(self).raise_for_zero_weights(), labels), normalize)
 
+    @validate_params({"labels": [ARRAY_LIKE, NONE], "samplewise": [BOOLEAN]}, bind_like_scikit_learn=False)
     def multilabel_confusion_matrix(self, *, labels: Any = None, samplewise: bool = False) -> np.ndarray:
         """As :func:`turbometrics.multilabel_confusion_matrix` (not
         ``samplewise``: the state keeps no per-sample counts)."""
-        validate("multilabel_confusion_matrix", {"labels": labels, "samplewise": samplewise},
-                 {"labels": [ARRAY_LIKE, NONE], "samplewise": [BOOLEAN]})
         return stacked_one_vs_rest(_StateCounts(self).raise_for_zero_weights(), labels, bool(samplewise))
 
+    @validate_params(PRFS_CONSTRAINTS, bind_like_scikit_learn=False)
     def precision_recall_fscore_support(self, *, beta: float = 1.0, labels: Any = None, pos_label: Any = 1,
                                         average: Optional[str] = None,
                                         warn_for: Any = ("precision", "recall", "f-score"),
                                         zero_division: Any = "warn") -> tuple:
         """As :func:`turbometrics.precision_recall_fscore_support`."""
-        prfs_validate("precision_recall_fscore_support", beta=beta, labels=labels, pos_label=pos_label,
-                      average=average, warn_for=warn_for, zero_division=zero_division)
         return self._prfs(beta, labels, pos_label, average, warn_for, zero_division)
 
     def _prfs(self, beta: float, labels: Any, pos_label: Any, average: Optional[str], warn_for: Any,
@@ -378,47 +386,43 @@ class ConfusionState(CountedSamples, Serialisable):
         counts.raise_for_zero_weights()
         return prfs_from_counts(counts, beta, labels, average, warn_for, zero_division)
 
+    @validate_params(PRFS_CONSTRAINTS, bind_like_scikit_learn=False, name="precision_score")
     def precision(self, *, labels: Any = None, pos_label: Any = 1, average: Optional[str] = "binary",
                   zero_division: Any = "warn") -> Any:
         """As :func:`turbometrics.precision_score`."""
-        prfs_validate("precision_score", labels=labels, pos_label=pos_label, average=average,
-                      zero_division=zero_division)
         return self._prfs(1.0, labels, pos_label, average, ("precision",), zero_division)[0]
 
+    @validate_params(PRFS_CONSTRAINTS, bind_like_scikit_learn=False, name="recall_score")
     def recall(self, *, labels: Any = None, pos_label: Any = 1, average: Optional[str] = "binary",
                zero_division: Any = "warn") -> Any:
         """As :func:`turbometrics.recall_score`."""
-        prfs_validate("recall_score", labels=labels, pos_label=pos_label, average=average,
-                      zero_division=zero_division)
         return self._prfs(1.0, labels, pos_label, average, ("recall",), zero_division)[1]
 
+    @validate_params(PRFS_CONSTRAINTS, bind_like_scikit_learn=False, name="fbeta_score")
     def fbeta(self, *, beta: float, labels: Any = None, pos_label: Any = 1, average: Optional[str] = "binary",
               zero_division: Any = "warn") -> Any:
         """As :func:`turbometrics.fbeta_score`."""
-        prfs_validate("fbeta_score", beta=beta, labels=labels, pos_label=pos_label, average=average,
-                      zero_division=zero_division)
         return self._prfs(beta, labels, pos_label, average, ("f-score",), zero_division)[2]
 
+    @validate_params(PRFS_CONSTRAINTS, bind_like_scikit_learn=False, name="f1_score")
     def f1(self, *, labels: Any = None, pos_label: Any = 1, average: Optional[str] = "binary",
            zero_division: Any = "warn") -> Any:
         """As :func:`turbometrics.f1_score`."""
-        prfs_validate("f1_score", labels=labels, pos_label=pos_label, average=average, zero_division=zero_division)
         return self._prfs(1, labels, pos_label, average, ("f-score",), zero_division)[2]
 
+    @validate_params(JACCARD_CONSTRAINTS, bind_like_scikit_learn=False, name="jaccard_score")
     def jaccard(self, *, labels: Any = None, pos_label: Any = 1, average: Optional[str] = "binary",
                 zero_division: Any = "warn") -> Any:
         """As :func:`turbometrics.jaccard_score`."""
-        prfs_validate("jaccard_score", labels=labels, pos_label=pos_label, average=average,
-                      zero_division=zero_division, jaccard=True)
         counts = _StateCounts(self)
         labels = set_wise_labels(counts, average, labels, pos_label)
         counts.raise_for_zero_weights()
         return jaccard_from_counts(counts, labels, average, zero_division)
 
+    @validate_params({"normalize": FLAG}, bind_like_scikit_learn=False, name="accuracy_score")
     def accuracy(self, *, normalize: bool = True) -> float:
         """As :func:`turbometrics.accuracy_score` (subset accuracy for
         indicator input)."""
-        validate("accuracy_score", {"normalize": normalize}, {"normalize": FLAG})
         counts = _StateCounts(self).raise_for_zero_weights()
         if self._layout == "indicator":
             correct, total = self._exact, self._total
@@ -427,17 +431,16 @@ class ConfusionState(CountedSamples, Serialisable):
             correct, total = np.trace(table), (table.sum() if self._weighted else self._n)
         return accuracy_from_counts(correct, total, normalize, self._weighted)
 
+    @validate_params({"adjusted": FLAG}, bind_like_scikit_learn=False, name="balanced_accuracy_score")
     def balanced_accuracy(self, *, adjusted: bool = False) -> float:
         """As :func:`turbometrics.balanced_accuracy_score`."""
-        validate("balanced_accuracy_score", {"adjusted": adjusted}, {"adjusted": FLAG})
         return balanced_accuracy_from_table(labelled_table(_StateCounts(self).raise_for_zero_weights(), None), adjusted)
 
+    @validate_params({"labels": WEIGHTS, "weights": KAPPA_WEIGHTS, "replace_undefined_by": REPLACE_UNDEFINED},
+                     bind_like_scikit_learn=False, name="cohen_kappa_score")
     def cohen_kappa(self, *, labels: Any = None, weights: Optional[str] = None,
                     replace_undefined_by: Any = np.nan) -> Any:
         """As :func:`turbometrics.cohen_kappa_score` (y1 = y_true)."""
-        validate("cohen_kappa_score", {"labels": labels, "weights": weights,
-                                       "replace_undefined_by": replace_undefined_by},
-                 {"labels": WEIGHTS, "weights": KAPPA_WEIGHTS, "replace_undefined_by": REPLACE_UNDEFINED})
         counts = _StateCounts(self).raise_for_zero_weights()
         return cohen_kappa_from_counts(counts, labels, weights, replace_undefined_by)
 

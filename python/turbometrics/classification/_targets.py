@@ -47,7 +47,7 @@ def _kernel_view(array: np.ndarray) -> np.ndarray:
 def unique_values(array: np.ndarray, threads: int) -> np.ndarray:
     """Sorted distinct values of a 1-D label array (as ``np.unique``)."""
     if array.shape[0] and kernel_readable(array):
-        values = _core.label_values(_kernel_view(array), threads_for(threads, array.shape[0]))
+        values = _core.classification.label_values(_kernel_view(array), threads_for(threads, array.shape[0]))
         return values.view(np.bool_) if array.dtype.kind == "b" else values
     return np.unique(array)
 
@@ -175,22 +175,38 @@ def confusion_counts(targets: Targets, threads: int) -> np.ndarray:
 
 
 def _table(targets: Targets, weights: Optional[np.ndarray], threads: int) -> np.ndarray:
-    """The table of ``confusion_counts`` with kernel-ready ``weights``."""
+    """The table of ``confusion_counts`` with kernel-ready ``weights``:
+    float weights are summed per cell in input order, as scikit-learn's
+    ``coo_array(...).toarray()`` sums them."""
+    if weights is not None and weights.dtype.kind == "f":
+        return in_order_sums(targets, weights, threads, marginals=False)[0]
+    n = targets.y_true.shape[0]
+    return _core.classification.confusion_table(*_kernel_arrays(targets), weights, threads_for(threads, n))
+
+
+def _kernel_arrays(targets: Targets) -> tuple:
+    """(y_true, y_pred, labels) of one kernel-readable dtype: the labels
+    themselves where they convert exactly, else their codes."""
     labels = targets.labels
     y_true, y_pred = targets.y_true, targets.y_pred
-    n = y_true.shape[0]
     if labels.dtype.kind in "biuf" and kernel_readable(labels) and not _needs_encoding(labels, y_true, y_pred):
         if y_true.dtype != labels.dtype:
             y_true = y_true.astype(labels.dtype)
         if y_pred.dtype != labels.dtype:
             y_pred = y_pred.astype(labels.dtype)
         if kernel_readable(y_true) and kernel_readable(y_pred):
-            return _core.confusion_table(_kernel_view(y_true), _kernel_view(y_pred), _kernel_view(labels), weights,
-                                         threads_for(threads, n))
-    codes_true = encode(y_true, labels)
-    codes_pred = encode(y_pred, labels)
-    codes = np.arange(labels.shape[0], dtype=np.int64)
-    return _core.confusion_table(codes_true, codes_pred, codes, weights, threads_for(threads, n))
+            return _kernel_view(y_true), _kernel_view(y_pred), _kernel_view(labels)
+    return encode(y_true, labels), encode(y_pred, labels), np.arange(labels.shape[0], dtype=np.int64)
+
+
+def in_order_sums(targets: Targets, weights: np.ndarray, threads: int, marginals: bool) -> tuple:
+    """(table, true_sums, pred_sums) over ``targets.labels`` with float64
+    ``weights`` summed in input order: per confusion cell (scikit-learn's
+    ``confusion_matrix``) and, with ``marginals``, per true and per
+    predicted label (``np.bincount`` in ``multilabel_confusion_matrix``;
+    None without). Bit-identical for every thread count."""
+    return _core.classification.confusion_in_order(*_kernel_arrays(targets), np.ascontiguousarray(weights, dtype=np.float64),
+                                    marginals, threads_for(threads, targets.y_true.shape[0]))
 
 
 def _needs_encoding(labels: np.ndarray, *arrays: np.ndarray) -> bool:
@@ -224,12 +240,18 @@ def promoted_counts(targets: Targets, threads: int, common: np.dtype) -> tuple:
     ``np.hstack``). It differs from :func:`confusion_counts` only where the
     cast rounds 64-bit integer labels past 2**53 to floats: equal after
     rounding, they are one class."""
+    promoted = promoted_targets(targets, common)
+    return promoted.labels, confusion_counts(promoted, threads)
+
+
+def promoted_targets(targets: Targets, common: np.dtype) -> Targets:
+    """``targets`` with both label arrays cast to ``common`` where that
+    rounds labels (see :func:`promoted_counts`), else ``targets``."""
     if not rounds_labels(targets, common):
-        return targets.labels, confusion_counts(targets, threads)
+        return targets
     y_true, y_pred = targets.y_true.astype(common), targets.y_pred.astype(common)
     classes = np.unique(np.concatenate([y_true, y_pred]))
-    rounded = Targets(targets.kind, classes, y_true, y_pred, targets.sample_weight, None)
-    return classes, confusion_counts(rounded, threads)
+    return Targets(targets.kind, classes, y_true, y_pred, targets.sample_weight, None)
 
 
 def encode(values: np.ndarray, labels: np.ndarray, exact: bool = True) -> np.ndarray:

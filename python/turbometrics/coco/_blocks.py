@@ -49,7 +49,7 @@ def _positions(values: Sequence[Any], ids: Sequence[Any]) -> np.ndarray:
 
 
 def _group(columns: np.ndarray, keys: np.ndarray, n_keys: int, stride: int) -> Tuple[np.ndarray, np.ndarray]:
-    offsets, members = _core.group_by_key(keys, n_keys)
+    offsets, members = _core.coco.group_by_key(keys, n_keys)
     return np.ascontiguousarray(offsets[::stride]), columns[members]
 
 

@@ -144,7 +144,7 @@ class COCOeval:
         )
         dts = _annotations.detection_columns(self.cocoDt, p, cat_filter)
         blocks = assign_blocks(gts, dts, p)
-        evaluation = _core.CocoEvaluation(
+        evaluation = _core.coco.Evaluation(
             gts.id, gts.area, gts.ignore, gts.crowd, dts.id, dts.area, dts.score,
             blocks.gt_offsets, blocks.gt_members, blocks.dt_offsets, blocks.dt_members,
             np.asarray(p.iouThrs, dtype=np.float64),

@@ -137,7 +137,7 @@ def _siz(value: Any) -> int:
 
 def _parse(rleObjs: Any) -> Any:
     """Parse and validate a sequence of compressed RLE objects."""
-    return _core.mask_parse(rleObjs)
+    return _core.mask.parse(rleObjs)
 
 
 def _encode(masks: Any, n_threads: Optional[int]) -> List[RLE]:
@@ -145,7 +145,7 @@ def _encode(masks: Any, n_threads: Optional[int]) -> List[RLE]:
         raise TypeError(f"Argument 'mask' has incorrect type (expected numpy.ndarray, got {_type_name(masks)})")
     _check_buffer(masks, "uint8_t", "B?", 3, fortran=True)
     threads = threads_for(resolve_threads(n_threads), masks.size)
-    return _core.mask_encode(masks, threads)
+    return _core.mask.encode(masks, threads)
 
 
 def encode(bimask: np.ndarray, *, n_threads: Optional[int] = None) -> Union[RLE, List[RLE]]:
@@ -201,7 +201,7 @@ def _decode(rleObjs: Any, n_threads: Optional[int]) -> np.ndarray:
     threads = resolve_threads(n_threads)
     rles = _parse(rleObjs)
     threads = threads_for(threads, int(min(rles.pixels(), 2.0**62))) if len(rles) > 1 else 1
-    return _core.mask_decode(rles, threads)
+    return _core.mask.decode(rles, threads)
 
 
 def decode(rleObjs: Union[RLE, List[RLE]], *, n_threads: Optional[int] = None) -> np.ndarray:
@@ -273,8 +273,8 @@ def area(rleObjs: Union[RLE, List[RLE]]) -> Union[np.uint32, np.ndarray]:
     6
     """
     if type(rleObjs) is list:
-        return _core.mask_area(rleObjs)
-    return _core.mask_area([rleObjs])[0]
+        return _core.mask.area(rleObjs)
+    return _core.mask.area([rleObjs])[0]
 
 
 def toBbox(rleObjs: Union[RLE, List[RLE]]) -> np.ndarray:
@@ -311,8 +311,8 @@ def toBbox(rleObjs: Union[RLE, List[RLE]]) -> np.ndarray:
     array([1., 1., 3., 2.])
     """
     if type(rleObjs) is list:
-        return _core.mask_to_bbox(rleObjs)
-    return _core.mask_to_bbox([rleObjs])[0]
+        return _core.mask.to_bbox(rleObjs)
+    return _core.mask.to_bbox([rleObjs])[0]
 
 
 def merge(rleObjs: List[RLE], intersect: Any = 0) -> RLE:
@@ -355,7 +355,7 @@ def merge(rleObjs: List[RLE], intersect: Any = 0) -> RLE:
     >>> int(maskUtils.area(maskUtils.merge([maskUtils.encode(m), maskUtils.encode(other)], intersect=True)))
     2
     """
-    return _core.mask_merge(rleObjs, intersect)
+    return _core.mask.merge(rleObjs, intersect)
 
 
 def _iou_operand(objs: Any) -> Any:
@@ -386,7 +386,7 @@ def _iou_operand(objs: Any) -> Any:
 
 
 def _operand_length(objs: Any) -> int:
-    if type(objs) is _core.RleBatch:
+    if type(objs) is _core.mask.RleBatch:
         return len(objs)
     if len(objs) == 0:
         return 0
@@ -458,12 +458,12 @@ def iou(dt: Any, gt: Any, pyiscrowd: Any, *, n_threads: Optional[int] = None) ->
     if type(dt) is not type(gt):
         raise Exception("The dt and gt should have the same data type, either RLEs, list or np.ndarray")
     threads = resolve_threads(n_threads)
-    if type(dt) is _core.RleBatch:
-        return _core.mask_rle_iou(dt, gt, iscrowd, threads if m * n >= _SERIAL_PAIRS else 1)
+    if type(dt) is _core.mask.RleBatch:
+        return _core.mask.rle_iou(dt, gt, iscrowd, threads if m * n >= _SERIAL_PAIRS else 1)
     for boxes in (dt, gt):
         if boxes.ndim != 2:
             raise ValueError(f"Buffer has wrong number of dimensions (expected 2, got {boxes.ndim})")
-    return _core.mask_box_iou(
+    return _core.mask.box_iou(
         np.ascontiguousarray(dt), np.ascontiguousarray(gt), iscrowd, threads_for(threads, m * n)
     )
 
@@ -473,12 +473,12 @@ def _fr_bbox(bb: Any, h: Any, w: Any) -> List[RLE]:
     if not isinstance(bb, np.ndarray):
         raise TypeError(f"Argument 'bb' has incorrect type (expected numpy.ndarray, got {_type_name(bb)})")
     _check_buffer(bb, "double_t", "d", 2)
-    return _core.mask_from_bbox(np.ascontiguousarray(bb), height, width)
+    return _core.mask.from_bbox(np.ascontiguousarray(bb), height, width)
 
 
 def _fr_poly(poly: Any, h: Any, w: Any) -> List[RLE]:
     # h and w as siz, then each polygon as np.array(p, dtype=np.double), 1-D
-    return _core.mask_from_polygons(poly, h, w)
+    return _core.mask.from_polygons(poly, h, w)
 
 
 def _fr_uncompressed(ucRles: Any, h: Any, w: Any) -> List[RLE]:
@@ -490,7 +490,7 @@ def _fr_uncompressed(ucRles: Any, h: Any, w: Any) -> List[RLE]:
             raise ValueError(f"Buffer has wrong number of dimensions (expected 1, got {counts.ndim})")
         height = _siz(ucRles[i]["size"][0])
         width = _siz(ucRles[i]["size"][1])
-        out.append(_core.mask_from_counts(counts, height, width))
+        out.append(_core.mask.from_counts(counts, height, width))
     return out
 
 

@@ -11,7 +11,7 @@ import numpy as np
 
 import dask
 
-from .._common.params import str_options, validate
+from .._common.params import str_options, validate_params
 from ._classification import evaluate
 from ._graph import block_states, check_split_every, tree_reduce
 from ._results import finish
@@ -28,6 +28,7 @@ def _block_state(y_true: np.ndarray, y_prob: np.ndarray, sample_weight: Optional
                                         sample_weight=sample_weight, n_threads=n_threads)
 
 
+@validate_params({"norm": [str_options({"l1", "l2", "max"})]}, bind_like_scikit_learn=False)
 def calibration_error(y_true: Any, y_prob: Any, *, n_bins: int = 15, strategy: str = "uniform", norm: str = "l1",
                       mode: str = "auto", pos_label: Any = None, sample_weight: Any = None,
                       n_threads: Optional[int] = None, compute: bool = True, split_every: Optional[int] = None) -> Any:
@@ -42,7 +43,6 @@ def calibration_error(y_true: Any, y_prob: Any, *, n_bins: int = 15, strategy: s
         confidence of the data set, so they cannot come from merged
         per-block states.
     """
-    validate("calibration_error", {"norm": norm}, {"norm": [str_options({"l1", "l2", "max"})]})
     if strategy != "uniform":
         raise ValueError(f"turbometrics.dask.calibration_error supports strategy='uniform' only, got {strategy!r}: "
                          "quantile bin edges depend on the whole data set and cannot be merged from blocks")

@@ -1,7 +1,7 @@
 """Binned Gaussian KDE (``kde(..., method="binned")``) in one and two dimensions.
 
-Binning and interpolation are compiled (``_core.kde_linear_bin``,
-``_core.kde_grid_interpolate``); the convolutions use NumPy's FFT.
+Binning and interpolation are compiled (``_core.density.linear_bin``,
+``_core.density.grid_interpolate``); the convolutions use NumPy's FFT.
 
 The data are linearly binned on a regular grid of spacing ``delta = h / 16``
 (16 nodes per bandwidth) covering the data's bounding box widened by ``R``
@@ -88,7 +88,7 @@ def binned_density(data: np.ndarray, weights: Optional[np.ndarray], points: np.n
         return exact(points)
 
     # Linear binning of the weights and of the second-order corrections (C++).
-    bins = _core.kde_linear_bin(data, weights, [float(v) for v in low], delta, sizes)
+    bins = _core.density.linear_bin(data, weights, [float(v) for v in low], delta, sizes)
 
     radius = int(math.ceil(_KERNEL_RADIUS * NODES_PER_BANDWIDTH))
     fft_shape = [_fast_length(size + 2 * radius) for size in sizes]
@@ -121,7 +121,7 @@ def binned_density(data: np.ndarray, weights: Optional[np.ndarray], points: np.n
 
     # Cubic interpolation at points within the grid (C++); exact sums outside it.
     grid = np.ascontiguousarray(grid)
-    result = _core.kde_grid_interpolate(grid, [float(v) for v in low], delta, points,
+    result = _core.density.grid_interpolate(grid, [float(v) for v in low], delta, points,
                                         threads_for(threads, points.shape[0]))
     outside = np.isnan(result)
     if outside.any():

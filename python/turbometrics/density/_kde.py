@@ -3,7 +3,7 @@
 :func:`kde` evaluates ``sum_j w_j K_h(x - x_j) / sum_j w_j`` at query points,
 with the kernels, bandwidth meaning and normalising constants of
 :class:`sklearn.neighbors.KernelDensity`. The exact method is one compiled
-kernel sum (``turbometrics._core.kde_log_sums``); the binned method
+kernel sum (``turbometrics._core.density.log_sums``); the binned method
 (``turbometrics.density._binned``) convolves binned data on a grid with FFTs.
 """
 
@@ -17,7 +17,7 @@ import numpy as np
 from .. import _core
 from ._bandwidth import bandwidth_value
 from ._binned import binned_density
-from .._common.params import ARRAY_LIKE, NONE, real_interval, str_options, validate
+from .._common.params import ARRAY_LIKE, NONE, real_interval, str_options, validate_params
 from .._common.threads import resolve_threads, threads_for
 from .._common.validation import as_array, check_dimensions
 
@@ -141,9 +141,10 @@ def log_sums(data: np.ndarray, weights: Optional[np.ndarray], points: np.ndarray
     ``data`` is float64 (n, d) in any layout, ``points`` C-ordered float64 (m, d).
     """
     work = data.shape[0] * points.shape[0] * data.shape[1]
-    return _core.kde_log_sums(data, weights, points, kernel, float(h), threads_for(threads, work))
+    return _core.density.log_sums(data, weights, points, kernel, float(h), threads_for(threads, work))
 
 
+@validate_params(_KDE_CONSTRAINTS, bind_like_scikit_learn=False)
 def kde(data: Any, points: Any, *, bandwidth: Any, kernel: str = "gaussian", weights: Any = None,
         method: str = "exact", n_threads: Optional[int] = None) -> np.ndarray:
     """Kernel density estimate of ``data`` evaluated at ``points``.
@@ -232,8 +233,6 @@ def kde(data: Any, points: Any, *, bandwidth: Any, kernel: str = "gaussian", wei
     >>> tm.kde(data, [1.0], bandwidth="scott").round(6)  # KernelDensity(bandwidth="scott"): 0.292621
     array([0.292621])
     """
-    validate("kde", {"bandwidth": bandwidth, "kernel": kernel, "weights": weights, "method": method},
-             _KDE_CONSTRAINTS)
     threads = resolve_threads(n_threads)
     data_rows = check_points_array(data, "data")
     query = check_points_array(points, "points")

@@ -84,7 +84,7 @@ class BinaryInput:
         all-zero weights)."""
         try:
             yield
-        except _core.InvalidInputValues as error:
+        except _core.ranking.InvalidInputValues as error:
             score_status, weight_status, all_zero = error.args
             if score_status:
                 raise nonfinite_error(self.score_dtype, "", score_status) from None

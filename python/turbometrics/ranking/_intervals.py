@@ -26,10 +26,9 @@ from .._common.params import (
     REAL,
     STRING,
     Constraint,
-    bind_like_scikit_learn,
     real_interval,
     str_options,
-    validate,
+    validate_params,
 )
 from .._common.sklearn_classes import scikit_learn_compatible
 from .._common.threads import resolve_threads
@@ -110,7 +109,7 @@ _CONFIDENCE = real_interval(0.0, 1.0, "neither")
 def _table(data: BinaryInput, n_threads: int) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Distinct scores (float64, decreasing) and positive and negative
     counts at each."""
-    scores, positive, negative = _core.score_table(*data.kernel_args(n_threads), 0, True)
+    scores, positive, negative = _core.ranking.score_table(*data.kernel_args(n_threads), 0, True)
     return scores.astype(np.float64, copy=False), positive, negative
 
 
@@ -138,7 +137,9 @@ def _both_classes(n_positive: float, n_negative: float, what: str) -> bool:
     return True
 
 
-@bind_like_scikit_learn
+@validate_params({"y_true": [ARRAY_LIKE], "y_score": [ARRAY_LIKE], "confidence": [_CONFIDENCE],
+                  "method": [str_options({"delong", "bootstrap"})], "n_bootstraps": [_POSITIVE_INT],
+                  "random_state": [_RANDOM_STATE], "pos_label": [REAL, STRING, BOOLEAN, NONE]})
 def roc_auc_ci(y_true: Any, y_score: Any, *, confidence: float = 0.95, method: str = "delong",
                n_bootstraps: int = 2000, random_state: Any = None, pos_label: Any = None,
                n_threads: Optional[int] = None) -> ConfidenceInterval:
@@ -183,16 +184,11 @@ def roc_auc_ci(y_true: Any, y_score: Any, *, confidence: float = 0.95, method: s
     >>> ci.method, round(ci.value, 4), round(ci.lower, 4), round(ci.upper, 4)
     ('delong', 0.7901, 0.7623, 0.8179)
     """
-    validate("roc_auc_ci", {"y_true": y_true, "y_score": y_score, "confidence": confidence, "method": method,
-                            "n_bootstraps": n_bootstraps, "random_state": random_state, "pos_label": pos_label},
-             {"y_true": [ARRAY_LIKE], "y_score": [ARRAY_LIKE], "confidence": [_CONFIDENCE],
-              "method": [str_options({"delong", "bootstrap"})], "n_bootstraps": [_POSITIVE_INT],
-              "random_state": [_RANDOM_STATE], "pos_label": [REAL, STRING, BOOLEAN, NONE]})
     threads = resolve_threads(n_threads)
     data = binary_input(y_true, y_score, pos_label, None)
     if method == "delong":
         scores, is_positive, _, kernel_threads = data.kernel_args(threads)
-        return delong_interval(*_core.roc_auc_delong(scores, is_positive, kernel_threads), confidence)
+        return delong_interval(*_core.ranking.roc_auc_delong(scores, is_positive, kernel_threads), confidence)
     return bootstrap_auc_interval(*_table(data, threads), confidence, n_bootstraps, random_state, threads)
 
 
@@ -213,14 +209,15 @@ def bootstrap_auc_interval(scores: np.ndarray, positive: np.ndarray, negative: n
     method = "bootstrap"
     if not _both_classes(positive.sum(), negative.sum(), "ROC AUC"):
         return ConfidenceInterval(math.nan, math.nan, math.nan, confidence, method, math.nan)
-    auc = _core.table_metric(scores, positive, negative, "roc_auc", 1.0, 0.5)
-    replicates = _core.bootstrap_table_metric(scores, positive, negative, "roc_auc", 1.0, 0.5, n_bootstraps,
+    auc = _core.ranking.table_metric(scores, positive, negative, "roc_auc", 1.0, 0.5)
+    replicates = _core.ranking.bootstrap_table_metric(scores, positive, negative, "roc_auc", 1.0, 0.5, n_bootstraps,
                                               _seed(random_state), threads)
     lower, upper = _percentile_interval(replicates, confidence)
     return ConfidenceInterval(auc, lower, upper, confidence, method, math.nan)
 
 
-@bind_like_scikit_learn
+@validate_params({"y_true": [ARRAY_LIKE], "y_score_a": [ARRAY_LIKE], "y_score_b": [ARRAY_LIKE],
+                  "pos_label": [REAL, STRING, BOOLEAN, NONE]})
 def delong_test(y_true: Any, y_score_a: Any, y_score_b: Any, *, pos_label: Any = None,
                 n_threads: Optional[int] = None) -> DeLongTest:
     """DeLong's test that two scores of the same samples have equal ROC AUC.
@@ -256,16 +253,12 @@ def delong_test(y_true: Any, y_score_a: Any, y_score_b: Any, *, pos_label: Any =
     >>> round(test.auc_a, 4), round(test.auc_b, 4), test.p_value < 0.001
     (0.7901, 0.6594, True)
     """
-    validate("delong_test", {"y_true": y_true, "y_score_a": y_score_a, "y_score_b": y_score_b,
-                             "pos_label": pos_label},
-             {"y_true": [ARRAY_LIKE], "y_score_a": [ARRAY_LIKE], "y_score_b": [ARRAY_LIKE],
-              "pos_label": [REAL, STRING, BOOLEAN, NONE]})
     threads = resolve_threads(n_threads)
     components = []
     for y_score in (y_score_a, y_score_b):
         data = binary_input(y_true, y_score, pos_label, None)
         scores, is_positive, _, kernel_threads = data.kernel_args(threads)
-        scores, v10, v01, n_positive, n_negative = _core.delong_components(scores, is_positive, kernel_threads)
+        scores, v10, v01, n_positive, n_negative = _core.ranking.delong_components(scores, is_positive, kernel_threads)
         if not _both_classes(n_positive, n_negative, "DeLong's test"):
             return DeLongTest(math.nan, math.nan, math.nan, math.nan)
         # Each sample's component: look up its score's row (rows decrease).
@@ -294,7 +287,9 @@ _BOOTSTRAP_METRICS = {
 }
 
 
-@bind_like_scikit_learn
+@validate_params({"y_true": [ARRAY_LIKE], "y_pred_or_score": [ARRAY_LIKE], "confidence": [_CONFIDENCE],
+                  "n_bootstraps": [_POSITIVE_INT], "random_state": [_RANDOM_STATE],
+                  "pos_label": [REAL, STRING, BOOLEAN, NONE]})
 def bootstrap_ci(metric: Union[str, Callable[..., float]], y_true: Any, y_pred_or_score: Any, *,
                  confidence: float = 0.95, n_bootstraps: int = 2000, random_state: Any = None,
                  pos_label: Any = None, n_threads: Optional[int] = None) -> ConfidenceInterval:
@@ -343,11 +338,6 @@ def bootstrap_ci(metric: Union[str, Callable[..., float]], y_true: Any, y_pred_o
     name = metric if isinstance(metric, str) else getattr(metric, "__name__", repr(metric))
     if name not in _BOOTSTRAP_METRICS:
         raise ValueError(f"bootstrap_ci supports {sorted(_BOOTSTRAP_METRICS)}; got {metric!r}")
-    validate("bootstrap_ci", {"y_true": y_true, "y_pred_or_score": y_pred_or_score, "confidence": confidence,
-                              "n_bootstraps": n_bootstraps, "random_state": random_state, "pos_label": pos_label},
-             {"y_true": [ARRAY_LIKE], "y_pred_or_score": [ARRAY_LIKE], "confidence": [_CONFIDENCE],
-              "n_bootstraps": [_POSITIVE_INT], "random_state": [_RANDOM_STATE],
-              "pos_label": [REAL, STRING, BOOLEAN, NONE]})
     threads = resolve_threads(n_threads)
     kernel_metric = _BOOTSTRAP_METRICS[name]
     values = y_pred_or_score
@@ -356,8 +346,8 @@ def bootstrap_ci(metric: Union[str, Callable[..., float]], y_true: Any, y_pred_o
     scores, positive, negative = _table(binary_input(y_true, values, pos_label, None), threads)
     if kernel_metric == "roc_auc" and not _both_classes(positive.sum(), negative.sum(), "ROC AUC"):
         return ConfidenceInterval(math.nan, math.nan, math.nan, confidence, "bootstrap", math.nan)
-    value = _core.table_metric(scores, positive, negative, kernel_metric, 1.0, 0.5)
-    replicates = _core.bootstrap_table_metric(scores, positive, negative, kernel_metric, 1.0, 0.5, n_bootstraps,
+    value = _core.ranking.table_metric(scores, positive, negative, kernel_metric, 1.0, 0.5)
+    replicates = _core.ranking.bootstrap_table_metric(scores, positive, negative, kernel_metric, 1.0, 0.5, n_bootstraps,
                                               _seed(random_state), threads)
     lower, upper = _percentile_interval(replicates, confidence)
     return ConfidenceInterval(float(value), lower, upper, confidence, "bootstrap", math.nan)

@@ -26,11 +26,10 @@ from .._common.params import (
     NONE,
     REAL,
     STRING,
-    bind_like_scikit_learn,
     keyword_only_since,
     real_interval,
     str_options,
-    validate,
+    validate_params,
 )
 from .._common.sklearn_classes import scikit_learn_compatible
 from .._common.threads import resolve_threads
@@ -57,7 +56,7 @@ _CURVE_CONSTRAINTS = {
 
 
 @keyword_only_since("1.11", ["y_true", "y_score", "pos_label", "sample_weight"])
-@bind_like_scikit_learn
+@validate_params(_CURVE_CONSTRAINTS)
 def confusion_matrix_at_thresholds(y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight: Any = None,
                                    n_threads: Optional[int] = None
                                    ) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -120,19 +119,16 @@ def confusion_matrix_at_thresholds(y_true: Any, y_score: Any, *, pos_label: Any 
     >>> fps
     array([0., 1., 1., 2.])
     """
-    validate("confusion_matrix_at_thresholds",
-             {"y_true": y_true, "y_score": y_score, "pos_label": pos_label, "sample_weight": sample_weight},
-             _CURVE_CONSTRAINTS)
     threads = resolve_threads(n_threads)
     data = binary_input(y_true, y_score, pos_label, sample_weight, kernel_checks=True)
     with data.raising_value_errors():
-        scores, positives, negatives = _core.score_table(*data.kernel_args(threads), data.check_values)
+        scores, positives, negatives = _core.ranking.score_table(*data.kernel_args(threads), data.check_values)
     tps = positives.astype(np.float64, copy=False)
     fps = negatives.astype(np.float64, copy=False)
     return fps[-1] - fps, fps, tps[-1] - tps, tps, data.thresholds_in_caller_dtype(scores)
 
 
-@bind_like_scikit_learn
+@validate_params(_CURVE_CONSTRAINTS)
 def roc_curve(y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight: Any = None,
               drop_intermediate: bool = True, n_threads: Optional[int] = None
               ) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -186,14 +182,11 @@ def roc_curve(y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight
     >>> thresholds
     array([ inf, 0.8 , 0.4 , 0.35, 0.1 ])
     """
-    validate("roc_curve", {"y_true": y_true, "y_score": y_score, "pos_label": pos_label,
-                           "sample_weight": sample_weight, "drop_intermediate": drop_intermediate},
-             _CURVE_CONSTRAINTS)
     threads = resolve_threads(n_threads)
     data = binary_input(y_true, y_score, pos_label, sample_weight, kernel_checks=True)
     scores, is_positive, weights, kernel_threads = data.kernel_args(threads)
     with data.raising_value_errors():
-        fpr, tpr, thresholds, positives, negatives = _core.roc_curve(
+        fpr, tpr, thresholds, positives, negatives = _core.ranking.roc_curve(
             scores, is_positive, weights, bool(drop_intermediate), kernel_threads, data.check_values)
     _warn_if_one_class(positives, negatives)
     return fpr, tpr, thresholds
@@ -208,7 +201,7 @@ def _warn_if_one_class(positives: float, negatives: float) -> None:
                       scikit_learn_compatible(UndefinedMetricWarning), stacklevel=3)
 
 
-@bind_like_scikit_learn
+@validate_params(_CURVE_CONSTRAINTS)
 def precision_recall_curve(y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight: Any = None,
                            drop_intermediate: bool = False, n_threads: Optional[int] = None
                            ) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -268,14 +261,11 @@ def precision_recall_curve(y_true: Any, y_score: Any, *, pos_label: Any = None, 
     >>> tm.precision_recall_curve(y_true, y_score.astype(np.float32))[2].dtype
     dtype('float32')
     """
-    validate("precision_recall_curve", {"y_true": y_true, "y_score": y_score, "pos_label": pos_label,
-                                        "sample_weight": sample_weight, "drop_intermediate": drop_intermediate},
-             _CURVE_CONSTRAINTS)
     threads = resolve_threads(n_threads)
     data = binary_input(y_true, y_score, pos_label, sample_weight, kernel_checks=True)
     scores, is_positive, weights, kernel_threads = data.kernel_args(threads)
     with data.raising_value_errors():
-        precision, recall, thresholds, positives, _ = _core.precision_recall_curve(
+        precision, recall, thresholds, positives, _ = _core.ranking.precision_recall_curve(
             scores, is_positive, weights, bool(drop_intermediate), kernel_threads, data.check_values)
     _warn_if_no_positive(positives)
     return precision, recall, data.thresholds_in_caller_dtype(thresholds)
@@ -286,7 +276,7 @@ def _warn_if_no_positive(positives: float) -> None:
         warnings.warn("No positive class found in y_true, recall is set to one for all thresholds.", stacklevel=3)
 
 
-@bind_like_scikit_learn
+@validate_params(_CURVE_CONSTRAINTS)
 def det_curve(y_true: Any, y_score: Any, pos_label: Any = None, sample_weight: Any = None,
               drop_intermediate: bool = False, *, n_threads: Optional[int] = None
               ) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -329,15 +319,12 @@ def det_curve(y_true: Any, y_score: Any, pos_label: Any = None, sample_weight: A
     >>> thresholds
     array([0.35, 0.4 , 0.8 ])
     """
-    validate("det_curve", {"y_true": y_true, "y_score": y_score, "pos_label": pos_label,
-                           "sample_weight": sample_weight, "drop_intermediate": drop_intermediate},
-             _CURVE_CONSTRAINTS)
     threads = resolve_threads(n_threads)
     target = type_of_target(y_true, input_name="y_true")
     data = prepare_binary(target, y_score, pos_label, sample_weight, kernel_checks=True)
     scores, is_positive, weights, kernel_threads = data.kernel_args(threads)
     with data.raising_value_errors():
-        fps, tps, thresholds = _core.det_curve(scores, is_positive, weights, bool(drop_intermediate), kernel_threads,
+        fps, tps, thresholds = _core.ranking.det_curve(scores, is_positive, weights, bool(drop_intermediate), kernel_threads,
                                                data.check_values)
     classes = target.classes if target.classes is not None else np.unique(target.array)
     if classes.shape[0] != 2:
@@ -360,10 +347,10 @@ def _binary_roc_auc(target: Target, y_score: np.ndarray, sample_weight: Optional
     partial_fpr = None if max_fpr is None or max_fpr == 1 else float(max_fpr)
     scores, is_positive, weights, kernel_threads = data.kernel_args(n_threads)
     with data.raising_value_errors():
-        area, positives, negatives = _core.roc_auc(scores, is_positive, weights, partial_fpr, kernel_threads,
+        area, positives, negatives = _core.ranking.roc_auc(scores, is_positive, weights, partial_fpr, kernel_threads,
                                                    data.check_values)
     return roc_auc_from_area(area, positives, negatives, partial_fpr,
-                             lambda: _core.roc_curve(scores, is_positive, weights, True, kernel_threads))
+                             lambda: _core.ranking.roc_curve(scores, is_positive, weights, True, kernel_threads))
 
 
 def roc_auc_from_area(area: float, positives: float, negatives: float, partial_fpr: Optional[float],
@@ -463,7 +450,10 @@ def roc_auc_score(y_true: Any, y_score: Any, *, average: Optional[str] = ..., sa
                   n_threads: Optional[int] = ...) -> Union[float, np.ndarray]: ...
 
 
-@bind_like_scikit_learn
+@validate_params({"y_true": [ARRAY_LIKE], "y_score": [ARRAY_LIKE],
+                  "average": [str_options({"micro", "macro", "samples", "weighted"}), NONE],
+                  "sample_weight": [ARRAY_LIKE, NONE], "max_fpr": [real_interval(0.0, 1, "right"), NONE],
+                  "multi_class": [str_options({"raise", "ovr", "ovo"})], "labels": [ARRAY_LIKE, NONE]})
 def roc_auc_score(y_true: Any, y_score: Any, *, average: Optional[str] = "macro", sample_weight: Any = None,
                   max_fpr: Optional[float] = None, multi_class: str = "raise", labels: Any = None,
                   n_threads: Optional[int] = None) -> Union[float, np.ndarray]:
@@ -539,13 +529,6 @@ def roc_auc_score(y_true: Any, y_score: Any, *, average: Optional[str] = "macro"
     >>> round(tm.roc_auc_score([0, 1, 2, 1], proba, multi_class="ovr"), 6)
     1.0
     """
-    validate("roc_auc_score", {"y_true": y_true, "y_score": y_score, "average": average,
-                               "sample_weight": sample_weight, "max_fpr": max_fpr, "multi_class": multi_class,
-                               "labels": labels},
-             {"y_true": [ARRAY_LIKE], "y_score": [ARRAY_LIKE],
-              "average": [str_options({"micro", "macro", "samples", "weighted"}), NONE],
-              "sample_weight": [ARRAY_LIKE, NONE], "max_fpr": [real_interval(0.0, 1, "right"), NONE],
-              "multi_class": [str_options({"raise", "ovr", "ovo"})], "labels": [ARRAY_LIKE, NONE]})
     threads = resolve_threads(n_threads)
     target = type_of_target(y_true, input_name="y_true")
     y_true_array = target.array
@@ -586,7 +569,7 @@ def _binary_average_precision(y_true: np.ndarray, y_score: np.ndarray, sample_we
         target = type_of_target(y_true, input_name="y_true")
     data = prepare_binary(target, y_score, pos_label, sample_weight, kernel_checks=True)
     with data.raising_value_errors():
-        value, positives, _ = _core.average_precision(*data.kernel_args(n_threads), data.check_values)
+        value, positives, _ = _core.ranking.average_precision(*data.kernel_args(n_threads), data.check_values)
     _warn_if_no_positive(positives)
     return float(value)
 
@@ -601,7 +584,9 @@ def average_precision_score(y_true: Any, y_score: Any, *, average: Optional[str]
                             sample_weight: Any = ..., n_threads: Optional[int] = ...) -> Union[float, np.ndarray]: ...
 
 
-@bind_like_scikit_learn
+@validate_params({"y_true": [ARRAY_LIKE], "y_score": [ARRAY_LIKE],
+                  "average": [str_options({"micro", "samples", "weighted", "macro"}), NONE],
+                  "pos_label": [REAL, STRING, BOOLEAN], "sample_weight": [ARRAY_LIKE, NONE]})
 def average_precision_score(y_true: Any, y_score: Any, *, average: Optional[str] = "macro", pos_label: Any = 1,
                             sample_weight: Any = None, n_threads: Optional[int] = None) -> Union[float, np.ndarray]:
     """Average precision: the step-wise area under the precision-recall curve.
@@ -652,11 +637,6 @@ def average_precision_score(y_true: Any, y_score: Any, *, average: Optional[str]
     >>> tm.average_precision_score(["no", "yes", "yes"], [0.2, 0.9, 0.6], pos_label="yes")
     1.0
     """
-    validate("average_precision_score", {"y_true": y_true, "y_score": y_score, "average": average,
-                                         "pos_label": pos_label, "sample_weight": sample_weight},
-             {"y_true": [ARRAY_LIKE], "y_score": [ARRAY_LIKE],
-              "average": [str_options({"micro", "samples", "weighted", "macro"}), NONE],
-              "pos_label": [REAL, STRING, BOOLEAN], "sample_weight": [ARRAY_LIKE, NONE]})
     threads = resolve_threads(n_threads)
     if sample_weight is not None:
         sample_weight = column_or_1d(sample_weight)

@@ -26,7 +26,7 @@ from ._intervals import (
     delong_interval,
     roc_auc_ci,
 )
-from .._common.params import BOOLEAN, NONE, real_interval, str_options, validate
+from .._common.params import BOOLEAN, NONE, real_interval, str_options, validate_params
 from ._scores import (
     _warn_if_no_positive,
     _warn_if_one_class,
@@ -197,7 +197,7 @@ class RankingState(ClassWeights, Serialisable):
         b = [other._scores.astype(kernel_dtype, copy=False), other._positive.astype(weight_dtype, copy=False),
              other._negative.astype(weight_dtype, copy=False)]
         rows = a[0].shape[0] + b[0].shape[0]
-        scores, positive, negative = _core.merge_state_tables(*a, *b, threads_for(threads, rows))
+        scores, positive, negative = _core.states.merge_tables(*a, *b, threads_for(threads, rows))
         result._set_table(scores, positive, negative, dtype)
         return result
 
@@ -259,11 +259,11 @@ class RankingState(ClassWeights, Serialisable):
         return buckets
 
     # -- metrics -----------------------------------------------------------------------------
+    @validate_params({"max_fpr": [real_interval(0.0, 1, "right"), NONE]}, bind_like_scikit_learn=False)
     def roc_auc(self, *, max_fpr: Optional[float] = None, n_threads: Optional[int] = None) -> float:
         """:func:`turbometrics.roc_auc_score` of the data (binary, positive
         = ``pos_label``): NaN with an UndefinedMetricWarning when one class
         is absent; with ``max_fpr``, McClish's standardised partial AUC."""
-        validate("roc_auc", {"max_fpr": max_fpr}, {"max_fpr": [real_interval(0.0, 1, "right"), NONE]})
         degenerate = self._degenerate()
         if degenerate is not None:
             return roc_auc_score(**degenerate, max_fpr=max_fpr)
@@ -272,9 +272,9 @@ class RankingState(ClassWeights, Serialisable):
             return roc_auc_score(one_class, np.zeros(1, self._score_dtype), max_fpr=max_fpr)
         partial_fpr = None if max_fpr is None or max_fpr == 1 else float(max_fpr)
         args, threads = self._kernel_args(n_threads)
-        area, positives, negatives = _core.state_roc_auc(*args, partial_fpr, threads)
+        area, positives, negatives = _core.states.roc_auc(*args, partial_fpr, threads)
         return roc_auc_from_area(area, positives, negatives, partial_fpr,
-                                 lambda: _core.state_roc_curve(*args, True, threads))
+                                 lambda: _core.states.roc_curve(*args, True, threads))
 
     def average_precision(self, *, n_threads: Optional[int] = None) -> float:
         """:func:`turbometrics.average_precision_score` of the data: the
@@ -284,7 +284,7 @@ class RankingState(ClassWeights, Serialisable):
         if degenerate is not None:
             return average_precision_score(**degenerate)
         args, threads = self._kernel_args(n_threads)
-        value, positives, _ = _core.state_average_precision(*args, threads)
+        value, positives, _ = _core.states.average_precision(*args, threads)
         _warn_if_no_positive(positives)
         return float(value)
 
@@ -292,58 +292,55 @@ class RankingState(ClassWeights, Serialisable):
     roc_auc_score = roc_auc
     average_precision_score = average_precision
 
+    @validate_params({"drop_intermediate": [BOOLEAN]}, bind_like_scikit_learn=False)
     def roc_curve(self, *, drop_intermediate: bool = True,
                   n_threads: Optional[int] = None) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
         """:func:`turbometrics.roc_curve` of the data: (fpr, tpr,
         thresholds), thresholds float64 starting at +inf."""
-        validate("roc_curve", {"drop_intermediate": drop_intermediate}, {"drop_intermediate": [BOOLEAN]})
         degenerate = self._degenerate()
         if degenerate is not None:
             return roc_curve(**degenerate, drop_intermediate=drop_intermediate)
         args, threads = self._kernel_args(n_threads)
-        fpr, tpr, thresholds, positives, negatives = _core.state_roc_curve(*args, bool(drop_intermediate), threads)
+        fpr, tpr, thresholds, positives, negatives = _core.states.roc_curve(*args, bool(drop_intermediate), threads)
         _warn_if_one_class(positives, negatives)
         return fpr, tpr, thresholds
 
+    @validate_params({"drop_intermediate": [BOOLEAN]}, bind_like_scikit_learn=False)
     def precision_recall_curve(self, *, drop_intermediate: bool = False,
                                n_threads: Optional[int] = None) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
         """:func:`turbometrics.precision_recall_curve` of the data:
         (precision, recall, thresholds), thresholds increasing in the score
         dtype."""
-        validate("precision_recall_curve", {"drop_intermediate": drop_intermediate},
-                 {"drop_intermediate": [BOOLEAN]})
         degenerate = self._degenerate()
         if degenerate is not None:
             return precision_recall_curve(**degenerate, drop_intermediate=drop_intermediate)
         args, threads = self._kernel_args(n_threads)
-        precision, recall, thresholds, positives, _ = _core.state_precision_recall_curve(
+        precision, recall, thresholds, positives, _ = _core.states.precision_recall_curve(
             *args, bool(drop_intermediate), threads)
         _warn_if_no_positive(positives)
         return precision, recall, scores_in_dtype(thresholds, self._score_dtype)
 
+    @validate_params({"metric": [str_options(_THRESHOLD_METRICS)], "beta": [_POSITIVE_REAL]},
+                     bind_like_scikit_learn=False)
     def best_threshold(self, metric: str = "f1", *, beta: float = 1.0,
                        n_threads: Optional[int] = None) -> BestThreshold:
         """:func:`turbometrics.best_threshold` of the data."""
-        validate("best_threshold", {"metric": metric, "beta": beta},
-                 {"metric": [str_options(_THRESHOLD_METRICS)], "beta": [_POSITIVE_REAL]})
         degenerate = self._degenerate()
         if degenerate is not None:
             return best_threshold(**degenerate, metric=metric, beta=beta)
         kernel_metric = "fbeta" if metric == "f1" else metric
         kernel_beta = 1.0 if metric == "f1" else float(beta)
         args, threads = self._kernel_args(n_threads)
-        best = _core.state_best_threshold(*args, kernel_metric, kernel_beta, threads)
+        best = _core.states.best_threshold(*args, kernel_metric, kernel_beta, threads)
         return BestThreshold(best["threshold"], best["value"], best["precision"], best["recall"], best["tpr"],
                              best["fpr"])
 
+    @validate_params({"confidence": [_CONFIDENCE], "method": [str_options({"delong", "bootstrap"})],
+                      "n_bootstraps": [_POSITIVE_INT], "random_state": [_RANDOM_STATE]}, bind_like_scikit_learn=False)
     def roc_auc_ci(self, *, confidence: float = 0.95, method: str = "delong", n_bootstraps: int = 2000,
                    random_state: Any = None, n_threads: Optional[int] = None) -> ConfidenceInterval:
         """:func:`turbometrics.roc_auc_ci` of the data (unweighted states
         only, as the in-memory function takes no weights)."""
-        validate("roc_auc_ci", {"confidence": confidence, "method": method, "n_bootstraps": n_bootstraps,
-                                "random_state": random_state},
-                 {"confidence": [_CONFIDENCE], "method": [str_options({"delong", "bootstrap"})],
-                  "n_bootstraps": [_POSITIVE_INT], "random_state": [_RANDOM_STATE]})
         if self.weighted:
             raise ValueError("roc_auc_ci is not defined for a weighted state")
         degenerate = self._degenerate()
@@ -352,7 +349,7 @@ class RankingState(ClassWeights, Serialisable):
                               random_state=random_state)
         args, threads = self._kernel_args(n_threads)
         if method == "delong":
-            return delong_interval(*_core.state_roc_auc_delong(*args, threads), confidence)
+            return delong_interval(*_core.states.roc_auc_delong(*args, threads), confidence)
         return bootstrap_auc_interval(self._scores.astype(np.float64, copy=False), self._positive, self._negative,
                                       confidence, n_bootstraps, random_state, threads)
 
@@ -368,7 +365,7 @@ class RankingState(ClassWeights, Serialisable):
         if self._scores is None:
             return 0 if not self.weighted else 0.0
         args, threads = self._kernel_args(n_threads)
-        return _core.state_roc_auc_part(*args, self._weight(above_positive), self._weight(above_negative), threads)
+        return _core.states.roc_auc_part(*args, self._weight(above_positive), self._weight(above_negative), threads)
 
     def average_precision_part(self, above_positive: Any, above_negative: Any, total_positive: Any, *,
                                n_threads: Optional[int] = None) -> int:
@@ -381,7 +378,7 @@ class RankingState(ClassWeights, Serialisable):
         if self._scores is None:
             return 0
         args, threads = self._kernel_args(n_threads)
-        return _core.state_average_precision_part(*args, self._weight(above_positive), self._weight(above_negative),
+        return _core.states.average_precision_part(*args, self._weight(above_positive), self._weight(above_negative),
                                                   float(total_positive), threads)
 
     # -- serialisation ---------------------------------------------------------------------
@@ -470,7 +467,7 @@ def _batch_state(y_true: Any, y_score: Any, sample_weight: Any, pos_label: Any, 
     scores, is_positive, weights, kernel_threads = data.kernel_args(threads)
     try:
         with data.raising_value_errors():
-            table = _core.score_table(scores, is_positive, weights, kernel_threads, data.check_values, True)
+            table = _core.ranking.score_table(scores, is_positive, weights, kernel_threads, data.check_values, True)
     except ValueError as error:
         if weights is None or str(error) != ALL_ZERO_WEIGHTS:
             raise

@@ -13,8 +13,8 @@ import numpy as np
 
 from .. import _core
 from ._binary_input import binary_input
-from .._common.params import ARRAY_LIKE, NONE, REAL, STRING, BOOLEAN, Constraint, bind_like_scikit_learn, str_options, \
-    validate
+from .._common.params import ARRAY_LIKE, NONE, REAL, STRING, BOOLEAN, Constraint, str_options, \
+    validate_params
 from .._common.threads import resolve_threads
 
 _POSITIVE_REAL = Constraint("a float in the range (0.0, inf)",
@@ -23,6 +23,7 @@ _POSITIVE_REAL = Constraint("a float in the range (0.0, inf)",
 _COMMON = {
     "y_true": [ARRAY_LIKE],
     "y_score": [ARRAY_LIKE],
+    "metric": [str_options({"f1", "fbeta", "youden", "accuracy", "balanced_accuracy", "mcc"})],  # best_threshold's
     "beta": [_POSITIVE_REAL],
     "sample_weight": [ARRAY_LIKE, NONE],
     "pos_label": [REAL, STRING, BOOLEAN, NONE],
@@ -58,7 +59,7 @@ class BestThreshold(NamedTuple):
     fpr: float
 
 
-@bind_like_scikit_learn
+@validate_params(_COMMON)
 def best_threshold(y_true: Any, y_score: Any, *, metric: str = "f1", beta: float = 1.0, sample_weight: Any = None,
                    pos_label: Any = None, n_threads: Optional[int] = None) -> BestThreshold:
     """The score threshold that maximises a decision metric, in one sweep.
@@ -103,21 +104,17 @@ def best_threshold(y_true: Any, y_score: Any, *, metric: str = "f1", beta: float
     >>> tm.best_threshold(y_true, y_score, metric="youden").threshold
     0.8
     """
-    validate("best_threshold",
-             {"y_true": y_true, "y_score": y_score, "metric": metric, "beta": beta,
-              "sample_weight": sample_weight, "pos_label": pos_label},
-             {**_COMMON, "metric": [str_options({"f1", "fbeta", "youden", "accuracy", "balanced_accuracy", "mcc"})]})
     threads = resolve_threads(n_threads)
     data = binary_input(y_true, y_score, pos_label, sample_weight)
     kernel_metric = "fbeta" if metric == "f1" else metric
     kernel_beta = 1.0 if metric == "f1" else float(beta)
     scores, is_positive, weights, kernel_threads = data.kernel_args(threads)
-    best = _core.best_threshold(scores, is_positive, weights, kernel_metric, kernel_beta, kernel_threads)
+    best = _core.ranking.best_threshold(scores, is_positive, weights, kernel_metric, kernel_beta, kernel_threads)
     return BestThreshold(best["threshold"], best["value"], best["precision"], best["recall"], best["tpr"],
                          best["fpr"])
 
 
-@bind_like_scikit_learn
+@validate_params(_COMMON)
 def metrics_at_thresholds(y_true: Any, y_score: Any, *, beta: float = 1.0, sample_weight: Any = None,
                           pos_label: Any = None, n_threads: Optional[int] = None) -> Dict[str, np.ndarray]:
     """Confusion counts and rates at every distinct score threshold.
@@ -153,12 +150,9 @@ def metrics_at_thresholds(y_true: Any, y_score: Any, *, beta: float = 1.0, sampl
     >>> table["tp"]
     array([1., 1., 2., 2.])
     """
-    validate("metrics_at_thresholds",
-             {"y_true": y_true, "y_score": y_score, "beta": beta, "sample_weight": sample_weight,
-              "pos_label": pos_label}, _COMMON)
     threads = resolve_threads(n_threads)
     data = binary_input(y_true, y_score, pos_label, sample_weight)
     scores, is_positive, weights, kernel_threads = data.kernel_args(threads)
-    columns = _core.metrics_at_thresholds(scores, is_positive, weights, float(beta), kernel_threads)
+    columns = _core.ranking.metrics_at_thresholds(scores, is_positive, weights, float(beta), kernel_threads)
     columns["tpr"] = columns["recall"]
     return columns

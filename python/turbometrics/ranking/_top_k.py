@@ -9,7 +9,7 @@ import numpy as np
 
 from .._common.exceptions import UndefinedMetricWarning
 from ._multiclass import check_labels_parameter, classes_and_codes, encode
-from .._common.params import ARRAY_LIKE, BOOLEAN, NONE, Constraint, bind_like_scikit_learn, validate
+from .._common.params import ARRAY_LIKE, BOOLEAN, NONE, Constraint, validate_params
 from .._common.sklearn_classes import scikit_learn_compatible
 from .._common.validation import (
     assert_all_finite,
@@ -35,7 +35,8 @@ def _rank_of_true_class(y_score: np.ndarray, codes: np.ndarray) -> np.ndarray:
     return ahead.sum(axis=1)
 
 
-@bind_like_scikit_learn
+@validate_params({"y_true": [ARRAY_LIKE], "y_score": [ARRAY_LIKE], "k": [_K], "normalize": [BOOLEAN],
+                  "sample_weight": [ARRAY_LIKE, NONE], "labels": [ARRAY_LIKE, NONE]})
 def top_k_accuracy_score(y_true: Any, y_score: Any, *, k: int = 2, normalize: bool = True,
                          sample_weight: Any = None, labels: Any = None, n_threads: Optional[int] = None) -> float:
     """Fraction (or count) of samples whose true class is among the k best.
@@ -70,10 +71,6 @@ def top_k_accuracy_score(y_true: Any, y_score: Any, *, k: int = 2, normalize: bo
     >>> tm.top_k_accuracy_score([0, 1, 2, 2], y_score, k=2)
     0.75
     """
-    validate("top_k_accuracy_score", {"y_true": y_true, "y_score": y_score, "k": k, "normalize": normalize,
-                                      "sample_weight": sample_weight, "labels": labels},
-             {"y_true": [ARRAY_LIKE], "y_score": [ARRAY_LIKE], "k": [_K], "normalize": [BOOLEAN],
-              "sample_weight": [ARRAY_LIKE, NONE], "labels": [ARRAY_LIKE, NONE]})
     y_true = np.asarray(y_true) if not isinstance(y_true, np.ndarray) else y_true
     check_dimensions(y_true)
     assert_all_finite(y_true)

@@ -24,7 +24,7 @@ from typing import Any, Optional, Union
 import numpy as np
 
 from .. import _core
-from .._common.params import ARRAY_LIKE, BOOLEAN, NONE, Constraint, real_interval, str_options, validate
+from .._common.params import ARRAY_LIKE, BOOLEAN, NONE, Constraint, real_interval, str_options, validate_params
 from .._common.threads import resolve_threads, threads_for
 from .._common.validation import as_array, check_sample_weight, column_or_1d
 
@@ -60,7 +60,7 @@ def _ensemble(P: Any, *, allow_classes: bool, min_models: int, function: str) ->
 
 def _run(array: np.ndarray, statistic: str, threshold: float, per_sample: bool, n_threads: Optional[int]) -> Result:
     threads = resolve_threads(n_threads)
-    values, invalid = _core.ensemble_per_sample(array, statistic, float(threshold),
+    values, invalid = _core.stability.ensemble_per_sample(array, statistic, float(threshold),
                                                 threads_for(threads, array.size))
     # The kernel flags non-probabilities as it reads (no validation pass);
     # only then are they described.
@@ -75,6 +75,7 @@ _THRESHOLD = [real_interval(0, 1, "both")]
 _PER_SAMPLE = [BOOLEAN]
 
 
+@validate_params({"P": [ARRAY_LIKE], "threshold": _THRESHOLD, "per_sample": _PER_SAMPLE}, bind_like_scikit_learn=False)
 def label_stability(P: Any, *, threshold: float = 0.5, per_sample: bool = False,
                     n_threads: Optional[int] = None) -> Result:
     """Agreement of the models' labels: ``|c1 - c0| / m`` per sample.
@@ -110,12 +111,11 @@ def label_stability(P: Any, *, threshold: float = 0.5, per_sample: bool = False,
     >>> stability.label_stability(P, per_sample=True).round(6)
     array([1.      , 1.      , 0.333333, 0.333333])
     """
-    validate("label_stability", {"P": P, "threshold": threshold, "per_sample": per_sample},
-             {"P": [ARRAY_LIKE], "threshold": _THRESHOLD, "per_sample": _PER_SAMPLE})
     array = _ensemble(P, allow_classes=False, min_models=1, function="label_stability")
     return _run(array, "label_stability", threshold, per_sample, n_threads)
 
 
+@validate_params({"P": [ARRAY_LIKE], "threshold": _THRESHOLD, "per_sample": _PER_SAMPLE}, bind_like_scikit_learn=False)
 def jitter(P: Any, *, threshold: float = 0.5, per_sample: bool = False, n_threads: Optional[int] = None) -> Result:
     """Mean pairwise churn: the fraction of model pairs whose labels differ.
 
@@ -159,12 +159,11 @@ def jitter(P: Any, *, threshold: float = 0.5, per_sample: bool = False, n_thread
     >>> stability.jitter(P, per_sample=True).round(6)
     array([0.      , 0.      , 0.666667, 0.666667])
     """
-    validate("jitter", {"P": P, "threshold": threshold, "per_sample": per_sample},
-             {"P": [ARRAY_LIKE], "threshold": _THRESHOLD, "per_sample": _PER_SAMPLE})
     array = _ensemble(P, allow_classes=True, min_models=2, function="jitter")
     return _run(array, "jitter", threshold, per_sample, n_threads)
 
 
+@validate_params({"P": [ARRAY_LIKE], "per_sample": _PER_SAMPLE}, bind_like_scikit_learn=False)
 def aleatoric_uncertainty(P: Any, *, per_sample: bool = False, n_threads: Optional[int] = None) -> Result:
     """Expected entropy: the mean over models of each model's entropy, in bits.
 
@@ -198,12 +197,12 @@ def aleatoric_uncertainty(P: Any, *, per_sample: bool = False, n_threads: Option
     >>> stability.aleatoric_uncertainty([[0.5], [0.5]])   # a fair coin: 1 bit
     1.0
     """
-    validate("aleatoric_uncertainty", {"P": P, "per_sample": per_sample},
-             {"P": [ARRAY_LIKE], "per_sample": _PER_SAMPLE})
     array = _ensemble(P, allow_classes=True, min_models=1, function="aleatoric_uncertainty")
     return _run(array, "aleatoric", 0.5, per_sample, n_threads)
 
 
+@validate_params({"P": [ARRAY_LIKE], "method": [str_options({"mutual_info", "variance"})], "per_sample": _PER_SAMPLE},
+                 bind_like_scikit_learn=False)
 def epistemic_uncertainty(P: Any, *, method: str = "mutual_info", per_sample: bool = False,
                           n_threads: Optional[int] = None) -> Result:
     """Disagreement between models.
@@ -243,13 +242,11 @@ def epistemic_uncertainty(P: Any, *, method: str = "mutual_info", per_sample: bo
     >>> round(stability.epistemic_uncertainty(P, method="variance"), 6)
     0.008889
     """
-    validate("epistemic_uncertainty", {"P": P, "method": method, "per_sample": per_sample},
-             {"P": [ARRAY_LIKE], "method": [str_options({"mutual_info", "variance"})],
-              "per_sample": _PER_SAMPLE})
     array = _ensemble(P, allow_classes=method == "mutual_info", min_models=1, function="epistemic_uncertainty")
     return _run(array, "mutual_info" if method == "mutual_info" else "variance", 0.5, per_sample, n_threads)
 
 
+@validate_params({"P": [ARRAY_LIKE], "per_sample": _PER_SAMPLE}, bind_like_scikit_learn=False)
 def std(P: Any, *, per_sample: bool = False, n_threads: Optional[int] = None) -> Result:
     """Standard deviation of ``P`` across models, with ddof = 1.
 
@@ -282,11 +279,11 @@ def std(P: Any, *, per_sample: bool = False, n_threads: Optional[int] = None) ->
     >>> stability.std(P, per_sample=True).round(6)
     array([0.1     , 0.1     , 0.152753, 0.1     ])
     """
-    validate("std", {"P": P, "per_sample": per_sample}, {"P": [ARRAY_LIKE], "per_sample": _PER_SAMPLE})
     array = _ensemble(P, allow_classes=False, min_models=2, function="std")
     return _run(array, "std", 0.5, per_sample, n_threads)
 
 
+@validate_params({"P": [ARRAY_LIKE], "per_sample": _PER_SAMPLE}, bind_like_scikit_learn=False)
 def iqr(P: Any, *, per_sample: bool = False, n_threads: Optional[int] = None) -> Result:
     """Interquartile range of ``P`` across models.
 
@@ -322,7 +319,6 @@ def iqr(P: Any, *, per_sample: bool = False, n_threads: Optional[int] = None) ->
     >>> stability.iqr(P, per_sample=True).round(6)
     array([0.1 , 0.1 , 0.15, 0.1 ])
     """
-    validate("iqr", {"P": P, "per_sample": per_sample}, {"P": [ARRAY_LIKE], "per_sample": _PER_SAMPLE})
     array = _ensemble(P, allow_classes=False, min_models=1, function="iqr")
     return _run(array, "iqr", 0.5, per_sample, n_threads)
 
@@ -331,6 +327,8 @@ _POS_LABEL = Constraint("an instance of 'float', 'int', 'str' or 'bool'",
                         lambda value: isinstance(value, (Real, str, bool, np.bool_)))
 
 
+@validate_params({"y_pred": [ARRAY_LIKE], "pos_label": [_POS_LABEL], "sample_weight": [ARRAY_LIKE, NONE]},
+                 bind_like_scikit_learn=False)
 def selection_rate(y_pred: Any, *, pos_label: Any = 1, sample_weight: Any = None,
                    n_threads: Optional[int] = None) -> Result:
     """Fraction of predictions equal to ``pos_label``.
@@ -360,8 +358,6 @@ def selection_rate(y_pred: Any, *, pos_label: Any = 1, sample_weight: Any = None
     >>> stability.selection_rate([1, 0, 1, 1], sample_weight=[1, 3, 1, 1])
     0.5
     """
-    validate("selection_rate", {"y_pred": y_pred, "pos_label": pos_label, "sample_weight": sample_weight},
-             {"y_pred": [ARRAY_LIKE], "pos_label": [_POS_LABEL], "sample_weight": [ARRAY_LIKE, NONE]})
     threads = resolve_threads(n_threads)
     labels = as_array(y_pred)
     if labels.ndim not in (1, 2) or labels.shape[-1] < 1:
@@ -371,7 +367,7 @@ def selection_rate(y_pred: Any, *, pos_label: Any = 1, sample_weight: Any = None
         weights = check_sample_weight(column_or_1d(sample_weight), labels.shape[-1]).astype(np.float64)
     pos = _kernel_pos_label(labels, pos_label)
     if pos is not None:
-        sums, total = _core.selected_sums(labels, pos, weights, threads_for(threads, labels.size))
+        sums, total = _core.stability.selected_sums(labels, pos, weights, threads_for(threads, labels.size))
         rates = sums / total
     else:
         selected = labels == pos_label

@@ -18,7 +18,7 @@ from ..io import evaluate_parquet
 from ..ranking import RankingState
 
 #: ``RankingState.average_precision_part`` returns exact sums scaled by ``2**AP_SCALE``.
-AP_SCALE: int = _core.EXACT_SUM_SCALE_BITS
+AP_SCALE: int = _core.states.EXACT_SUM_SCALE_BITS
 
 __all__ = ["AP_SCALE", "BinnedRankingState", "BinnedValue", "CalibrationState", "ConfusionState", "RankingState",
            "evaluate_parquet"]

@@ -23,19 +23,17 @@
 #include <type_traits>
 #include <vector>
 
+#include "../isa.hpp"
 #include "../parallel.hpp"
 
-#if defined(__SSE2__) && !defined(TURBOMETRICS_NO_SIMD)
+// SSE2 versions of the row and bin loops, and AVX2 versions (without FMA)
+// picked at run time. They use the same exact operations (max, compare,
+// multiply, convert), so results are identical to the scalar versions.
+#ifdef TURBOMETRICS_HAS_SSE2
 #include <emmintrin.h>
-#define TURBOMETRICS_CALIBRATION_SSE2 1
-// AVX2 versions of the row and bin loops, picked at run time. They use the
-// same exact operations (max, compare, multiply, convert), so results are
-// identical to the SSE2 and scalar versions.
-#if defined(__GNUC__) && defined(__x86_64__)
-#include <immintrin.h>
-#define TURBOMETRICS_CALIBRATION_AVX2 1
-#define TURBOMETRICS_AVX2 __attribute__((target("avx2")))
 #endif
+#ifdef TURBOMETRICS_HAS_CLONES
+#include <immintrin.h>
 #endif
 
 namespace turbometrics::calibration {
@@ -138,15 +136,9 @@ inline double keep_or_zero(double x, bool keep) {
   return x;
 }
 
-// Whether the AVX2 versions of the loops may run (never when built with
-// TURBOMETRICS_FORCE_GENERIC, which tests the portable paths).
-inline bool has_avx2() {
-#if defined(TURBOMETRICS_CALIBRATION_AVX2) && !defined(TURBOMETRICS_FORCE_GENERIC)
-  return __builtin_cpu_supports("avx2");
-#else
-  return false;
-#endif
-}
+// Whether the AVX2 versions of the loops run (never in a build without
+// them, isa.hpp).
+inline bool has_avx2() { return best_isa() >= Isa::avx2; }
 
 // ---------------------------------------------------------------------------
 // Stage 1, top label: per row the maximum, and whether its first argmax is
@@ -193,7 +185,7 @@ void top_rows_strided(const Matrix<T>& prob, int64_t begin, int64_t count, const
   }
 }
 
-#ifdef TURBOMETRICS_CALIBRATION_SSE2
+#ifdef TURBOMETRICS_HAS_SSE2
 template <class T>
 struct Sse;
 template <>
@@ -233,43 +225,43 @@ struct Sse<float> {
   static double first(V v) { return static_cast<double>(_mm_cvtss_f32(v)); }
 };
 
-#ifdef TURBOMETRICS_CALIBRATION_AVX2
+#ifdef TURBOMETRICS_HAS_CLONES
 template <class T>
 struct Avx;
 template <>
 struct Avx<double> {
   using V = __m256d;
   static constexpr int lanes = 4;
-  TURBOMETRICS_AVX2 static V load(const double* p) { return _mm256_loadu_pd(p); }
-  TURBOMETRICS_AVX2 static V zero() { return _mm256_setzero_pd(); }
-  TURBOMETRICS_AVX2 static V max(V a, V b) { return _mm256_max_pd(a, b); }
-  TURBOMETRICS_AVX2 static V or_(V a, V b) { return _mm256_or_pd(a, b); }
-  TURBOMETRICS_AVX2 static V below_zero_or_nan(V v) { return _mm256_cmp_pd(v, _mm256_setzero_pd(), _CMP_NGE_UQ); }
-  TURBOMETRICS_AVX2 static int equal_mask(V a, V b) { return _mm256_movemask_pd(_mm256_cmp_pd(a, b, _CMP_EQ_OQ)); }
-  TURBOMETRICS_AVX2 static bool any(V v) { return _mm256_movemask_pd(v) != 0; }
-  TURBOMETRICS_AVX2 static V spread_max(V m) {
+  TURBOMETRICS_TARGET_AVX2 static V load(const double* p) { return _mm256_loadu_pd(p); }
+  TURBOMETRICS_TARGET_AVX2 static V zero() { return _mm256_setzero_pd(); }
+  TURBOMETRICS_TARGET_AVX2 static V max(V a, V b) { return _mm256_max_pd(a, b); }
+  TURBOMETRICS_TARGET_AVX2 static V or_(V a, V b) { return _mm256_or_pd(a, b); }
+  TURBOMETRICS_TARGET_AVX2 static V below_zero_or_nan(V v) { return _mm256_cmp_pd(v, _mm256_setzero_pd(), _CMP_NGE_UQ); }
+  TURBOMETRICS_TARGET_AVX2 static int equal_mask(V a, V b) { return _mm256_movemask_pd(_mm256_cmp_pd(a, b, _CMP_EQ_OQ)); }
+  TURBOMETRICS_TARGET_AVX2 static bool any(V v) { return _mm256_movemask_pd(v) != 0; }
+  TURBOMETRICS_TARGET_AVX2 static V spread_max(V m) {
     m = _mm256_max_pd(m, _mm256_permute2f128_pd(m, m, 1));
     return _mm256_max_pd(m, _mm256_shuffle_pd(m, m, 5));
   }
-  TURBOMETRICS_AVX2 static double first(V v) { return _mm256_cvtsd_f64(v); }
+  TURBOMETRICS_TARGET_AVX2 static double first(V v) { return _mm256_cvtsd_f64(v); }
 };
 template <>
 struct Avx<float> {
   using V = __m256;
   static constexpr int lanes = 8;
-  TURBOMETRICS_AVX2 static V load(const float* p) { return _mm256_loadu_ps(p); }
-  TURBOMETRICS_AVX2 static V zero() { return _mm256_setzero_ps(); }
-  TURBOMETRICS_AVX2 static V max(V a, V b) { return _mm256_max_ps(a, b); }
-  TURBOMETRICS_AVX2 static V or_(V a, V b) { return _mm256_or_ps(a, b); }
-  TURBOMETRICS_AVX2 static V below_zero_or_nan(V v) { return _mm256_cmp_ps(v, _mm256_setzero_ps(), _CMP_NGE_UQ); }
-  TURBOMETRICS_AVX2 static int equal_mask(V a, V b) { return _mm256_movemask_ps(_mm256_cmp_ps(a, b, _CMP_EQ_OQ)); }
-  TURBOMETRICS_AVX2 static bool any(V v) { return _mm256_movemask_ps(v) != 0; }
-  TURBOMETRICS_AVX2 static V spread_max(V m) {
+  TURBOMETRICS_TARGET_AVX2 static V load(const float* p) { return _mm256_loadu_ps(p); }
+  TURBOMETRICS_TARGET_AVX2 static V zero() { return _mm256_setzero_ps(); }
+  TURBOMETRICS_TARGET_AVX2 static V max(V a, V b) { return _mm256_max_ps(a, b); }
+  TURBOMETRICS_TARGET_AVX2 static V or_(V a, V b) { return _mm256_or_ps(a, b); }
+  TURBOMETRICS_TARGET_AVX2 static V below_zero_or_nan(V v) { return _mm256_cmp_ps(v, _mm256_setzero_ps(), _CMP_NGE_UQ); }
+  TURBOMETRICS_TARGET_AVX2 static int equal_mask(V a, V b) { return _mm256_movemask_ps(_mm256_cmp_ps(a, b, _CMP_EQ_OQ)); }
+  TURBOMETRICS_TARGET_AVX2 static bool any(V v) { return _mm256_movemask_ps(v) != 0; }
+  TURBOMETRICS_TARGET_AVX2 static V spread_max(V m) {
     m = _mm256_max_ps(m, _mm256_permute2f128_ps(m, m, 1));
     m = _mm256_max_ps(m, _mm256_shuffle_ps(m, m, _MM_SHUFFLE(1, 0, 3, 2)));
     return _mm256_max_ps(m, _mm256_shuffle_ps(m, m, _MM_SHUFFLE(2, 3, 0, 1)));
   }
-  TURBOMETRICS_AVX2 static double first(V v) { return static_cast<double>(_mm256_cvtss_f32(v)); }
+  TURBOMETRICS_TARGET_AVX2 static double first(V v) { return static_cast<double>(_mm256_cvtss_f32(v)); }
 };
 #endif
 
@@ -328,9 +320,9 @@ void top_rows_sse2(const Matrix<T>& prob, int64_t begin, int64_t count, const La
   TURBOMETRICS_TOP_ROWS_BODY
 }
 
-#ifdef TURBOMETRICS_CALIBRATION_AVX2
+#ifdef TURBOMETRICS_HAS_CLONES
 template <class T, int Cols>
-TURBOMETRICS_AVX2 void top_rows_avx2(const Matrix<T>& prob, int64_t begin, int64_t count, const Labels& labels,
+TURBOMETRICS_TARGET_AVX2 void top_rows_avx2(const Matrix<T>& prob, int64_t begin, int64_t count, const Labels& labels,
                                      RowOut out, bool& low, bool& label_bad) {
   using S = Avx<T>;
   TURBOMETRICS_TOP_ROWS_BODY
@@ -343,7 +335,7 @@ using TopRows = void (*)(const Matrix<T>&, int64_t, int64_t, const Labels&, RowO
 
 template <class T, int Cols>
 TopRows<T> unrolled_top_rows(bool avx2) {
-#ifdef TURBOMETRICS_CALIBRATION_AVX2
+#ifdef TURBOMETRICS_HAS_CLONES
   if constexpr (Cols == 0 || Cols >= Avx<T>::lanes)
     if (avx2) return top_rows_avx2<T, Cols>;
 #endif
@@ -405,7 +397,7 @@ inline bool linspace_cells(const double* conf, int64_t count, int64_t n_bins, in
   const double nb = static_cast<double>(n_bins), top = nb - 1.0, step = 1.0 / nb;
   int64_t r = 0;
   bool bad = false;
-#ifdef TURBOMETRICS_CALIBRATION_SSE2
+#ifdef TURBOMETRICS_HAS_SSE2
   {
     const double copy_bins = Interleave ? nb : 0.0;
     const __m128d vnb = _mm_set1_pd(nb), vtop = _mm_set1_pd(top), vstep = _mm_set1_pd(step);
@@ -442,9 +434,9 @@ inline bool linspace_cells(const double* conf, int64_t count, int64_t n_bins, in
   return bad;
 }
 
-#ifdef TURBOMETRICS_CALIBRATION_AVX2
+#ifdef TURBOMETRICS_HAS_CLONES
 template <bool Interleave = true>
-TURBOMETRICS_AVX2 inline bool linspace_cells_avx2(const double* conf, int64_t count, int64_t n_bins,
+TURBOMETRICS_TARGET_AVX2 inline bool linspace_cells_avx2(const double* conf, int64_t count, int64_t n_bins,
                                                    int32_t* cells) {
   const double nb = static_cast<double>(n_bins), top = nb - 1.0, step = 1.0 / nb;
   const double copy_bins = Interleave ? nb : 0.0;
@@ -522,7 +514,7 @@ bool for_each_binned_batch(const Matrix<T>& prob, Mode mode, const BinInput& in,
         std::memset(correct, 0, static_cast<size_t>(count));
     }
     if (linspace) {
-#ifdef TURBOMETRICS_CALIBRATION_AVX2
+#ifdef TURBOMETRICS_HAS_CLONES
       if (avx2) flagged |= linspace_cells_avx2(values, count, n_bins, cells);
       else
 #endif
@@ -627,7 +619,7 @@ void classwise_chunk(const Matrix<T>& prob, const BinInput& in, bool linspace, i
         for (int64_t k = 0; k < k_count; ++k) values[r * k_count + k] = static_cast<double>(prob.at(start + r, k));
     }
     if (linspace) {
-#ifdef TURBOMETRICS_CALIBRATION_AVX2
+#ifdef TURBOMETRICS_HAS_CLONES
       if (avx2) invalid |= linspace_cells_avx2<false>(conf, count, n_bins, bins.data());
       else
 #endif

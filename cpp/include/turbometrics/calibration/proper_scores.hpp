@@ -65,70 +65,49 @@ namespace detail {
 // eight lanes (a generic 64-byte vector with GCC and Clang, which compilers
 // map to the instruction set's registers); lanes[0..31] receives them lane
 // by lane.
+TURBOMETRICS_ALWAYS_INLINE inline void flat_facts_lanes(const double* v, int64_t n, double* lanes) {
+  int64_t i = 0;
 #if defined(__GNUC__)
-#define TURBOMETRICS_FLAT_FACTS(NAME, ATTRIBUTES)                                          \
-  ATTRIBUTES inline void NAME(const double* v, int64_t n, double* lanes) {                 \
-    typedef double V __attribute__((vector_size(64)));                                     \
-    typedef int64_t M __attribute__((vector_size(64)));                                    \
-    constexpr double inf = std::numeric_limits<double>::infinity();                        \
-    V lo = {inf, inf, inf, inf, inf, inf, inf, inf};                                       \
-    V hi = -lo;                                                                            \
-    M nan = {0, 0, 0, 0, 0, 0, 0, 0}, nonfinite = nan;                                     \
-    const V zero = {0, 0, 0, 0, 0, 0, 0, 0};                                               \
-    int64_t i = 0;                                                                         \
-    for (; i + 8 <= n; i += 8) {                                                           \
-      V x;                                                                                 \
-      std::memcpy(&x, v + i, sizeof x);                                                    \
-      nan |= x != x;                                                                       \
-      nonfinite |= (x - x) != zero;                                                        \
-      lo = x < lo ? x : lo;                                                                \
-      hi = x > hi ? x : hi;                                                                \
-    }                                                                                      \
-    for (int l = 0; l < 8; ++l) {                                                          \
-      lanes[l] = nan[l] ? 1.0 : 0.0;                                                       \
-      lanes[8 + l] = nonfinite[l] ? 1.0 : 0.0;                                             \
-      lanes[16 + l] = lo[l];                                                               \
-      lanes[24 + l] = hi[l];                                                               \
-    }                                                                                      \
-    for (; i < n; ++i) {                                                                   \
-      const double x = v[i];                                                               \
-      lanes[0] += x == x ? 0.0 : 1.0;                                                      \
-      lanes[8] += (x - x) == 0.0 ? 0.0 : 1.0;                                              \
-      lanes[16] = x < lanes[16] ? x : lanes[16];                                           \
-      lanes[24] = x > lanes[24] ? x : lanes[24];                                           \
-    }                                                                                      \
+  typedef double V __attribute__((vector_size(64)));
+  typedef int64_t M __attribute__((vector_size(64)));
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  V lo = {inf, inf, inf, inf, inf, inf, inf, inf};
+  V hi = -lo;
+  M nan = {0, 0, 0, 0, 0, 0, 0, 0}, nonfinite = nan;
+  const V zero = {0, 0, 0, 0, 0, 0, 0, 0};
+  for (; i + 8 <= n; i += 8) {
+    V x;
+    std::memcpy(&x, v + i, sizeof x);
+    nan |= x != x;
+    nonfinite |= (x - x) != zero;
+    lo = x < lo ? x : lo;
+    hi = x > hi ? x : hi;
+  }
+  for (int l = 0; l < 8; ++l) {
+    lanes[l] = nan[l] ? 1.0 : 0.0;
+    lanes[8 + l] = nonfinite[l] ? 1.0 : 0.0;
+    lanes[16 + l] = lo[l];
+    lanes[24 + l] = hi[l];
   }
 #else
-#define TURBOMETRICS_FLAT_FACTS(NAME, ATTRIBUTES)                                          \
-  inline void NAME(const double* v, int64_t n, double* lanes) {                            \
-    for (int l = 0; l < 8; ++l) {                                                          \
-      lanes[l] = lanes[8 + l] = 0.0;                                                       \
-      lanes[16 + l] = std::numeric_limits<double>::infinity();                             \
-      lanes[24 + l] = -std::numeric_limits<double>::infinity();                            \
-    }                                                                                      \
-    for (int64_t i = 0; i < n; ++i) {                                                      \
-      const double x = v[i];                                                               \
-      lanes[0] += x == x ? 0.0 : 1.0;                                                      \
-      lanes[8] += (x - x) == 0.0 ? 0.0 : 1.0;                                              \
-      lanes[16] = x < lanes[16] ? x : lanes[16];                                           \
-      lanes[24] = x > lanes[24] ? x : lanes[24];                                           \
-    }                                                                                      \
+  for (int l = 0; l < 8; ++l) {
+    lanes[l] = lanes[8 + l] = 0.0;
+    lanes[16 + l] = std::numeric_limits<double>::infinity();
+    lanes[24 + l] = -std::numeric_limits<double>::infinity();
   }
 #endif
-TURBOMETRICS_FLAT_FACTS(flat_facts_generic, )
-#ifdef TURBOMETRICS_HAS_CLONES
-TURBOMETRICS_FLAT_FACTS(flat_facts_avx2, TURBOMETRICS_TARGET_AVX2)
-TURBOMETRICS_FLAT_FACTS(flat_facts_avx512, TURBOMETRICS_TARGET_AVX512)
-#endif
-#undef TURBOMETRICS_FLAT_FACTS
+  for (; i < n; ++i) {
+    const double x = v[i];
+    lanes[0] += x == x ? 0.0 : 1.0;
+    lanes[8] += (x - x) == 0.0 ? 0.0 : 1.0;
+    lanes[16] = x < lanes[16] ? x : lanes[16];
+    lanes[24] = x > lanes[24] ? x : lanes[24];
+  }
+}
 
+// The same compiled for the processor's instruction set (isa.hpp).
 inline void flat_facts(Isa isa, const double* v, int64_t n, double* lanes) {
-#ifdef TURBOMETRICS_HAS_CLONES
-  if (isa == Isa::avx512) return flat_facts_avx512(v, n, lanes);
-  if (isa == Isa::avx2) return flat_facts_avx2(v, n, lanes);
-#endif
-  (void)isa;
-  flat_facts_generic(v, n, lanes);
+  dispatch(isa, [&](auto) TURBOMETRICS_ALWAYS_INLINE { flat_facts_lanes(v, n, lanes); });
 }
 
 }  // namespace detail

@@ -14,6 +14,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "../isa.hpp"
 #include "../labels/encode.hpp"
 #include "../parallel.hpp"
 
@@ -80,60 +81,54 @@ struct BinarySums {
   int64_t bad = 0;
 };
 
-#define TURBOMETRICS_BINARY_SUMS_BODY                                                        \
-  BinarySums<Weight> sums;                                                                  \
-  int64_t bad = 0;                                                                          \
-  if (weights) {                                                                            \
-    Weight c00{0}, c01{0}, c10{0}, c11{0};                                                  \
-    for (int64_t i = begin; i < end; ++i) {                                                 \
-      const Label a = y_true[i], b = y_pred[i];                                             \
-      const int ah = a == hi, bh = b == hi;                                                 \
-      bad += ((ah | (a == lo)) & (bh | (b == lo))) ^ 1;                                     \
-      const Weight w = weights[i];                                                          \
-      c11 += w * static_cast<Weight>(ah & bh);                                              \
-      c10 += w * static_cast<Weight>(ah & (bh ^ 1));                                        \
-      c01 += w * static_cast<Weight>((ah ^ 1) & bh);                                        \
-      c00 += w * static_cast<Weight>((ah ^ 1) & (bh ^ 1));                                  \
-    }                                                                                       \
-    sums.cells[0] = c00, sums.cells[1] = c01, sums.cells[2] = c10, sums.cells[3] = c11;     \
-  } else {                                                                                  \
-    int64_t st = 0, sp = 0, stp = 0;                                                        \
-    for (int64_t i = begin; i < end; ++i) {                                                 \
-      const Label a = y_true[i], b = y_pred[i];                                             \
-      const int64_t ah = a == hi, bh = b == hi;                                             \
-      bad += ((ah | (a == lo)) & (bh | (b == lo))) ^ 1;                                     \
-      st += ah;                                                                             \
-      sp += bh;                                                                             \
-      stp += ah & bh;                                                                       \
-    }                                                                                       \
-    const int64_t size = end - begin;                                                       \
-    sums.cells[0] = static_cast<Weight>(size - st - sp + stp);                              \
-    sums.cells[1] = static_cast<Weight>(sp - stp);                                          \
-    sums.cells[2] = static_cast<Weight>(st - stp);                                          \
-    sums.cells[3] = static_cast<Weight>(stp);                                               \
-  }                                                                                         \
-  sums.bad = bad;                                                                           \
+// The sums over [begin, end): one pass, no data-dependent branch.
+template <class Label, class Weight>
+TURBOMETRICS_ALWAYS_INLINE inline BinarySums<Weight> binary_sums(const Label* y_true, const Label* y_pred,
+                                                                const Weight* weights, int64_t begin, int64_t end,
+                                                                Label lo, Label hi) {
+  BinarySums<Weight> sums;
+  int64_t bad = 0;
+  if (weights) {
+    Weight c00{0}, c01{0}, c10{0}, c11{0};
+    for (int64_t i = begin; i < end; ++i) {
+      const Label a = y_true[i], b = y_pred[i];
+      const int ah = a == hi, bh = b == hi;
+      bad += ((ah | (a == lo)) & (bh | (b == lo))) ^ 1;
+      const Weight w = weights[i];
+      c11 += w * static_cast<Weight>(ah & bh);
+      c10 += w * static_cast<Weight>(ah & (bh ^ 1));
+      c01 += w * static_cast<Weight>((ah ^ 1) & bh);
+      c00 += w * static_cast<Weight>((ah ^ 1) & (bh ^ 1));
+    }
+    sums.cells[0] = c00, sums.cells[1] = c01, sums.cells[2] = c10, sums.cells[3] = c11;
+  } else {
+    int64_t st = 0, sp = 0, stp = 0;
+    for (int64_t i = begin; i < end; ++i) {
+      const Label a = y_true[i], b = y_pred[i];
+      const int64_t ah = a == hi, bh = b == hi;
+      bad += ((ah | (a == lo)) & (bh | (b == lo))) ^ 1;
+      st += ah;
+      sp += bh;
+      stp += ah & bh;
+    }
+    const int64_t size = end - begin;
+    sums.cells[0] = static_cast<Weight>(size - st - sp + stp);
+    sums.cells[1] = static_cast<Weight>(sp - stp);
+    sums.cells[2] = static_cast<Weight>(st - stp);
+    sums.cells[3] = static_cast<Weight>(stp);
+  }
+  sums.bad = bad;
   return sums;
-
-template <class Label, class Weight>
-BinarySums<Weight> binary_sums(const Label* y_true, const Label* y_pred, const Weight* weights, int64_t begin,
-                               int64_t end, Label lo, Label hi) {
-  TURBOMETRICS_BINARY_SUMS_BODY
 }
 
-// The same loop compiled for AVX2 (picked at run time): wide integer
-// compares make it about twice as fast. Results are identical: integer
-// counts are exact and floating sums keep their sequential order.
-#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
-#define TURBOMETRICS_HAS_AVX2_DISPATCH 1
-template <class Label, class Weight>
-__attribute__((target("avx2"))) BinarySums<Weight> binary_sums_avx2(const Label* y_true, const Label* y_pred,
-                                                                    const Weight* weights, int64_t begin,
-                                                                    int64_t end, Label lo, Label hi) {
-  TURBOMETRICS_BINARY_SUMS_BODY
+// The instruction set of the per-chunk loops below: with integer weights
+// (or none) the AVX2 copy, whose wide integer compares make it about twice
+// as fast, with identical results (integer counts are exact).
+// Floating-point weights take the portable loop.
+template <class Weight>
+Isa chunk_isa() {
+  return std::is_integral_v<Weight> ? best_isa() : Isa::generic;
 }
-#endif
-#undef TURBOMETRICS_BINARY_SUMS_BODY
 
 // The 2 x 2 table over labels lo < hi of contiguous arrays, from
 // vectorisable per-chunk sums instead of a scatter. Returns false (leaving
@@ -143,20 +138,12 @@ bool binary_table(const Label* y_true, const Label* y_pred, int64_t n, const Wei
                   int n_threads, std::vector<Weight>& out) {
   const int chunks = confusion_chunks(2, n);
   std::vector<BinarySums<Weight>> partial(chunks);
-#ifdef TURBOMETRICS_HAS_AVX2_DISPATCH
-  // Floating-point weights keep the portable loop: FMA contraction in the
-  // AVX2 build could change rounding between machines.
-  const bool avx2 = std::is_integral_v<Weight> && __builtin_cpu_supports("avx2");
-#endif
+  const Isa isa = chunk_isa<Weight>();
   parallel_for_dynamic(chunks, n_threads, [&](int64_t c) {
-    auto [begin, end] = chunk_bounds(n, chunks, static_cast<int>(c));
-#ifdef TURBOMETRICS_HAS_AVX2_DISPATCH
-    if (avx2) {
-      partial[c] = binary_sums_avx2<Label, Weight>(y_true, y_pred, weights, begin, end, lo, hi);
-      return;
-    }
-#endif
-    partial[c] = binary_sums<Label, Weight>(y_true, y_pred, weights, begin, end, lo, hi);
+    const auto range = chunk_bounds(n, chunks, static_cast<int>(c));
+    partial[c] = dispatch_without_fma(isa, [&](auto) TURBOMETRICS_ALWAYS_INLINE {
+      return binary_sums<Label, Weight>(y_true, y_pred, weights, range.first, range.second, lo, hi);
+    });
   });
   for (const auto& part : partial)
     if (part.bad) return false;
@@ -176,58 +163,39 @@ struct Agreement {
   Weight total{0};
 };
 
-#define TURBOMETRICS_AGREEMENT_BODY                                  \
-  Agreement<Label, Weight> out;                                     \
-  if (weights) {                                                    \
-    Weight agree{0}, total{0};                                      \
-    for (int64_t i = begin; i < end; ++i) {                         \
-      const Weight w = weights[i];                                  \
-      agree += w * static_cast<Weight>(y_true[i] == y_pred[i]);     \
-      total += w;                                                   \
-    }                                                               \
-    out.agree = agree, out.total = total;                           \
-  } else {                                                          \
-    int64_t agree = 0;                                              \
-    for (int64_t i = begin; i < end; ++i) agree += y_true[i] == y_pred[i]; \
-    out.agree = static_cast<Weight>(agree);                         \
-    out.total = static_cast<Weight>(end - begin);                   \
-  }                                                                 \
+template <class Label, class Weight>
+TURBOMETRICS_ALWAYS_INLINE inline Agreement<Label, Weight> agreement_chunk(const Label* y_true, const Label* y_pred,
+                                                                          const Weight* weights, int64_t begin,
+                                                                          int64_t end) {
+  Agreement<Label, Weight> out;
+  if (weights) {
+    Weight agree{0}, total{0};
+    for (int64_t i = begin; i < end; ++i) {
+      const Weight w = weights[i];
+      agree += w * static_cast<Weight>(y_true[i] == y_pred[i]);
+      total += w;
+    }
+    out.agree = agree, out.total = total;
+  } else {
+    int64_t agree = 0;
+    for (int64_t i = begin; i < end; ++i) agree += y_true[i] == y_pred[i];
+    out.agree = static_cast<Weight>(agree);
+    out.total = static_cast<Weight>(end - begin);
+  }
   return out;
-
-template <class Label, class Weight>
-Agreement<Label, Weight> agreement_chunk(const Label* y_true, const Label* y_pred, const Weight* weights,
-                                         int64_t begin, int64_t end) {
-  TURBOMETRICS_AGREEMENT_BODY
 }
-
-#ifdef TURBOMETRICS_HAS_AVX2_DISPATCH
-template <class Label, class Weight>
-__attribute__((target("avx2"))) Agreement<Label, Weight> agreement_chunk_avx2(const Label* y_true,
-                                                                              const Label* y_pred,
-                                                                              const Weight* weights,
-                                                                              int64_t begin, int64_t end) {
-  TURBOMETRICS_AGREEMENT_BODY
-}
-#endif
-#undef TURBOMETRICS_AGREEMENT_BODY
 
 template <class Label, class Weight>
 Agreement<Label, Weight> agreement(const Label* y_true, const Label* y_pred, int64_t n, const Weight* weights,
                                    int n_threads) {
   const int chunks = confusion_chunks(2, n);
   std::vector<Agreement<Label, Weight>> partial(chunks);
-#ifdef TURBOMETRICS_HAS_AVX2_DISPATCH
-  const bool avx2 = std::is_integral_v<Weight> && __builtin_cpu_supports("avx2");
-#endif
+  const Isa isa = chunk_isa<Weight>();
   parallel_for_dynamic(chunks, n_threads, [&](int64_t c) {
-    auto [begin, end] = chunk_bounds(n, chunks, static_cast<int>(c));
-#ifdef TURBOMETRICS_HAS_AVX2_DISPATCH
-    if (avx2) {
-      partial[c] = agreement_chunk_avx2<Label, Weight>(y_true, y_pred, weights, begin, end);
-      return;
-    }
-#endif
-    partial[c] = agreement_chunk<Label, Weight>(y_true, y_pred, weights, begin, end);
+    const auto range = chunk_bounds(n, chunks, static_cast<int>(c));
+    partial[c] = dispatch_without_fma(isa, [&](auto) TURBOMETRICS_ALWAYS_INLINE {
+      return agreement_chunk<Label, Weight>(y_true, y_pred, weights, range.first, range.second);
+    });
   });
   Agreement<Label, Weight> out = partial[0];
   for (int c = 1; c < chunks; ++c) {

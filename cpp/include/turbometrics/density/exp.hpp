@@ -8,14 +8,7 @@
 #include <cstdint>
 #include <cstring>
 
-#if defined(__GNUC__)
-#define TURBOMETRICS_ALWAYS_INLINE inline __attribute__((always_inline))
-// For lambdas: inlined into the caller, so they get its instruction set.
-#define TURBOMETRICS_INLINE_LAMBDA __attribute__((always_inline))
-#else
-#define TURBOMETRICS_ALWAYS_INLINE inline
-#define TURBOMETRICS_INLINE_LAMBDA
-#endif
+#include "turbometrics/isa.hpp"
 
 namespace turbometrics::density {
 
@@ -26,7 +19,7 @@ constexpr double kExpFloor = -708.0;
 
 // exp(x) for x <= 0 (x = -inf gives 0), relative error below 1e-14 (the
 // truncation of the degree-11 series at |r| = ln(2) / 2 is 8.6e-15).
-TURBOMETRICS_ALWAYS_INLINE double exp_nonpositive(double x) {
+TURBOMETRICS_ALWAYS_INLINE inline double exp_nonpositive(double x) {
   constexpr double log2e = 1.4426950408889634074;
   constexpr double shifter = 6755399441055744.0;  // 1.5 * 2^52: rounds to an integer
   // Cody-Waite split of ln 2; ln2_hi has 32 trailing zero bits, so k * ln2_hi is exact.

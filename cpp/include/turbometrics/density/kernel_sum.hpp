@@ -154,7 +154,7 @@ constexpr int64_t kTile = 32;    // query points per task
 
 // r2[j] = squared distance from data point begin + j to p, coordinates
 // added in order (the order of scikit-learn's euclidean distance).
-TURBOMETRICS_ALWAYS_INLINE void squared_distances(const Sample& s, int64_t begin, int64_t len, const double* p,
+TURBOMETRICS_ALWAYS_INLINE inline void squared_distances(const Sample& s, int64_t begin, int64_t len, const double* p,
                                                   double* __restrict r2) {
   const double* __restrict col = s.columns + begin;
   const double p0 = p[0];
@@ -172,7 +172,7 @@ TURBOMETRICS_ALWAYS_INLINE void squared_distances(const Sample& s, int64_t begin
   }
 }
 
-TURBOMETRICS_ALWAYS_INLINE double lane_min(const double* __restrict v, int64_t len) {
+TURBOMETRICS_ALWAYS_INLINE inline double lane_min(const double* __restrict v, int64_t len) {
   double lanes[8];
   for (int l = 0; l < 8; ++l) lanes[l] = std::numeric_limits<double>::infinity();
   int64_t j = 0;
@@ -186,7 +186,7 @@ TURBOMETRICS_ALWAYS_INLINE double lane_min(const double* __restrict v, int64_t l
 
 // sum_j v[j] (* w[j]) in a fixed order: 8 interleaved lanes, then the lanes.
 template <bool Weighted>
-TURBOMETRICS_ALWAYS_INLINE double lane_sum(const double* __restrict v, const double* __restrict w, int64_t len) {
+TURBOMETRICS_ALWAYS_INLINE inline double lane_sum(const double* __restrict v, const double* __restrict w, int64_t len) {
   double lanes[8] = {0, 0, 0, 0, 0, 0, 0, 0};
   int64_t j = 0;
   for (; j + 8 <= len; j += 8)
@@ -247,7 +247,7 @@ inline double box_squared_distance(const Sample& s, int64_t b, const double* p) 
 // window of the first coordinate, in d >= 2 the blocks whose box is within
 // radius.
 template <class Body>
-TURBOMETRICS_ALWAYS_INLINE void for_each_run_within(const Sample& s, const double* p, double radius, Body&& body) {
+TURBOMETRICS_ALWAYS_INLINE inline void for_each_run_within(const Sample& s, const double* p, double radius, Body&& body) {
   if (s.dims == 1) {
     const auto window = first_coordinate_window(s, p[0], radius);
     for (int64_t begin = window.first; begin < window.second; begin += kBlock)
@@ -287,7 +287,7 @@ inline double nearest_bound(const Sample& s, const double* p, double* buffer) {
 
 // Query points [first, first + count) of a Gaussian or exponential kernel.
 template <class LogKernel, bool Weighted>
-TURBOMETRICS_ALWAYS_INLINE void exp_family_tile(const Sample& s, const Queries& q, int64_t first, int64_t count,
+TURBOMETRICS_ALWAYS_INLINE inline void exp_family_tile(const Sample& s, const Queries& q, int64_t first, int64_t count,
                                                 LogKernel log_kernel, double drop, double* out) {
   alignas(64) double r2[kBlock];
   alignas(64) double term[kBlock];
@@ -295,7 +295,7 @@ TURBOMETRICS_ALWAYS_INLINE void exp_family_tile(const Sample& s, const Queries& 
     const double* p = q.rows + i * q.dims;
     const double radius = log_kernel.radius(nearest_bound(s, p, r2), drop);
     double shift = -std::numeric_limits<double>::infinity(), total = 0.0;
-    for_each_run_within(s, p, radius, [&](int64_t begin, int64_t len) TURBOMETRICS_INLINE_LAMBDA {
+    for_each_run_within(s, p, radius, [&](int64_t begin, int64_t len) TURBOMETRICS_ALWAYS_INLINE {
       squared_distances(s, begin, len, p, r2);
       const double top = log_kernel(lane_min(r2, len));  // the run's largest log-kernel
       if (top > shift) {
@@ -333,7 +333,7 @@ struct Cosine {
 // Query points [first, first + count) of a compact kernel: only the runs of
 // data within h.
 template <class Profile, bool Weighted>
-TURBOMETRICS_ALWAYS_INLINE void compact_tile(const Sample& s, const Queries& q, int64_t first, int64_t count,
+TURBOMETRICS_ALWAYS_INLINE inline void compact_tile(const Sample& s, const Queries& q, int64_t first, int64_t count,
                                              Profile profile, double* out) {
   alignas(64) double r2[kBlock];
   alignas(64) double term[kBlock];
@@ -343,7 +343,7 @@ TURBOMETRICS_ALWAYS_INLINE void compact_tile(const Sample& s, const Queries& q, 
     // dist >= |x_0 - p_0| (sqrt(fl(t*t)) == |t| in binary floating point),
     // and dist >= the box bound, so the skipped pairs are outside the support.
     double total = 0.0;
-    for_each_run_within(s, p, h, [&](int64_t begin, int64_t len) TURBOMETRICS_INLINE_LAMBDA {
+    for_each_run_within(s, p, h, [&](int64_t begin, int64_t len) TURBOMETRICS_ALWAYS_INLINE {
       squared_distances(s, begin, len, p, r2);
       for (int64_t j = 0; j < len; ++j) {
         const double dist = std::sqrt(r2[j]);
@@ -357,7 +357,7 @@ TURBOMETRICS_ALWAYS_INLINE void compact_tile(const Sample& s, const Queries& q, 
 }
 
 template <bool Weighted>
-TURBOMETRICS_ALWAYS_INLINE void any_tile(const Sample& s, const Queries& q, int64_t first, int64_t count, Kernel kernel,
+TURBOMETRICS_ALWAYS_INLINE inline void any_tile(const Sample& s, const Queries& q, int64_t first, int64_t count, Kernel kernel,
                                          double h, double drop, double* out) {
   switch (kernel) {
     case Kernel::gaussian:
@@ -375,34 +375,15 @@ TURBOMETRICS_ALWAYS_INLINE void any_tile(const Sample& s, const Queries& q, int6
   }
 }
 
-// One copy of the tile code per instruction set, chosen at run time. The
-// builds differ only in vector width (and, with FMA, in the last bits of a
-// result); on one machine every call takes the same path.
-#define TURBOMETRICS_DENSITY_TILE(NAME, ATTRIBUTES)                                                             \
-  template <bool Weighted>                                                                                    \
-  ATTRIBUTES void NAME(const Sample& s, const Queries& q, int64_t first, int64_t count, Kernel kernel, double h, \
-                       double drop, double* out) {                                                            \
-    any_tile<Weighted>(s, q, first, count, kernel, h, drop, out);                                             \
-  }
-
-TURBOMETRICS_DENSITY_TILE(tile_generic, )
-#if defined(__GNUC__) && defined(__x86_64__)
-#define TURBOMETRICS_DENSITY_X86 1
-TURBOMETRICS_DENSITY_TILE(tile_avx2, __attribute__((target("avx2,fma"))))
-TURBOMETRICS_DENSITY_TILE(tile_avx512, __attribute__((target("avx512f,avx512dq,avx512vl,avx2,fma"))))
-#endif
-#undef TURBOMETRICS_DENSITY_TILE
-
-
+// The tile code compiled for the processor's instruction set (isa.hpp).
+// The copies differ only in vector width (and, with FMA, in the last bits
+// of a result); on one machine every call takes the same path.
 template <bool Weighted>
 void tile(Isa isa, const Sample& s, const Queries& q, int64_t first, int64_t count, Kernel kernel, double h,
           double drop, double* out) {
-#ifdef TURBOMETRICS_DENSITY_X86
-  if (isa == Isa::avx512) return tile_avx512<Weighted>(s, q, first, count, kernel, h, drop, out);
-  if (isa == Isa::avx2) return tile_avx2<Weighted>(s, q, first, count, kernel, h, drop, out);
-#endif
-  (void)isa;
-  tile_generic<Weighted>(s, q, first, count, kernel, h, drop, out);
+  dispatch(isa, [&](auto) TURBOMETRICS_ALWAYS_INLINE {
+    any_tile<Weighted>(s, q, first, count, kernel, h, drop, out);
+  });
 }
 
 }  // namespace detail

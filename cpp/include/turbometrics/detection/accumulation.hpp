@@ -78,7 +78,7 @@ inline void accumulate(const MatchTable& table, const AccumulationLayout& layout
                        double* scores, int n_threads) {
   using accumulation_detail::SortedRow;
   const int64_t T = table.n_thresholds;
-  const int64_t R = layout.n_recall_thresholds, I = layout.n_entries, rows = table.n_rows();
+  const int64_t R = layout.n_recall_thresholds, I = layout.n_entries;
   const double eps = std::nextafter(1.0, 2.0) - 1.0;  // np.spacing(1)
   // rows a cell may read per block: a negative m keeps all but the last -m
   int64_t largest_m = 0;

@@ -9,6 +9,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "../isa.hpp"
 #include "../parallel.hpp"
 
 namespace turbometrics::labels {
@@ -66,14 +67,6 @@ struct KnownValues {
   }
 };
 
-#if defined(__GNUC__)
-#define TURBOMETRICS_SCAN_INLINE inline __attribute__((always_inline))
-#define TURBOMETRICS_SCAN_LAMBDA __attribute__((always_inline))
-#else
-#define TURBOMETRICS_SCAN_INLINE inline
-#define TURBOMETRICS_SCAN_LAMBDA
-#endif
-
 // True when every value in [start, stop) is one of the stored values,
 // comparing against only as many slots as are filled (two compares per
 // value for binary labels instead of eight). With Wide, the flags are
@@ -81,7 +74,7 @@ struct KnownValues {
 // lanes of the comparison; without it they are bools (better for 64-bit
 // labels without SSE4.1's 64-bit compare).
 template <int Used, bool Wide, class Label, int Slots, class At>
-TURBOMETRICS_SCAN_INLINE bool first_slots_contain(const KnownValues<Label, Slots>& known, At at, int64_t start,
+TURBOMETRICS_ALWAYS_INLINE inline bool first_slots_contain(const KnownValues<Label, Slots>& known, At at, int64_t start,
                                                   int64_t stop) {
   Label slots[Used];
   for (int s = 0; s < Used; ++s) slots[s] = known.slots[s];
@@ -110,7 +103,7 @@ TURBOMETRICS_SCAN_INLINE bool first_slots_contain(const KnownValues<Label, Slots
 }
 
 template <bool Wide, class Label, int Slots, class At>
-TURBOMETRICS_SCAN_INLINE bool block_known(const KnownValues<Label, Slots>& known, At at, int64_t start, int64_t stop) {
+TURBOMETRICS_ALWAYS_INLINE inline bool block_known(const KnownValues<Label, Slots>& known, At at, int64_t start, int64_t stop) {
   switch (known.count - (known.nan ? 1 : 0)) {
     case 1: return first_slots_contain<1, Wide>(known, at, start, stop);
     case 2: return first_slots_contain<2, Wide>(known, at, start, stop);
@@ -136,7 +129,7 @@ struct ScanPart {
 // Scans values at(i), i in [begin, end), into `part`. Blocks whose values
 // are all known take a vectorisable fast path.
 template <bool Wide, class Label, class At>
-TURBOMETRICS_SCAN_INLINE void scan_range(ScanPart<Label>& part, At at, int64_t begin, int64_t end, int64_t limit) {
+TURBOMETRICS_ALWAYS_INLINE inline void scan_range(ScanPart<Label>& part, At at, int64_t begin, int64_t end, int64_t limit) {
   constexpr int64_t block = 1024;
   for (int64_t start = begin; start < end; start += block) {
     const int64_t stop = std::min(end, start + block);
@@ -157,23 +150,18 @@ TURBOMETRICS_SCAN_INLINE void scan_range(ScanPart<Label>& part, At at, int64_t b
   }
 }
 
+// Scans contiguous values, with the AVX2 copy where the processor has it:
+// 64-bit compares and rounding vectorise only there, which makes int64 and
+// float64 labels several times faster. The result is the same: only
+// equality and integrality are tested.
 template <class Label>
-void scan_contiguous(ScanPart<Label>& part, const Label* values, int64_t begin, int64_t end, int64_t limit) {
-  scan_range<(sizeof(Label) < 8)>(part, [values](int64_t i) TURBOMETRICS_SCAN_LAMBDA { return values[i]; }, begin,
-                                  end, limit);
+void scan_contiguous(Isa isa, ScanPart<Label>& part, const Label* values, int64_t begin, int64_t end,
+                     int64_t limit) {
+  dispatch_without_fma(isa, [&](auto copy) TURBOMETRICS_ALWAYS_INLINE {
+    constexpr bool wide = decltype(copy)::value == Isa::avx2 || sizeof(Label) < 8;
+    scan_range<wide>(part, [values](int64_t i) TURBOMETRICS_ALWAYS_INLINE { return values[i]; }, begin, end, limit);
+  });
 }
-
-// The same compiled for AVX2 (picked at run time): 64-bit compares and
-// rounding vectorise, which makes int64 and float64 labels several times
-// faster. The result is the same: only equality and integrality are tested.
-#if defined(__GNUC__) && defined(__x86_64__)
-#define TURBOMETRICS_SCAN_AVX2 1
-template <class Label>
-__attribute__((target("avx2"))) void scan_contiguous_avx2(ScanPart<Label>& part, const Label* values, int64_t begin,
-                                                          int64_t end, int64_t limit) {
-  scan_range<true>(part, [values](int64_t i) TURBOMETRICS_SCAN_LAMBDA { return values[i]; }, begin, end, limit);
-}
-#endif
 
 // Distinct values (up to `limit`) of data[i * stride], i in [0, n), with
 // stride in bytes. Equal-comparing values (-0.0, 0.0) count once; NaN counts
@@ -185,18 +173,12 @@ LabelScan<Label> scan_labels(const char* data, int64_t stride, int64_t n, int64_
   const int chunks = std::max(1, n_threads);
   std::vector<ScanPart<Label>> partial(chunks);
   const bool contiguous = stride == static_cast<int64_t>(sizeof(Label));
-#ifdef TURBOMETRICS_SCAN_AVX2
-  const bool avx2 = contiguous && __builtin_cpu_supports("avx2");
-#endif
+  const Isa isa = best_isa();
   parallel_for_dynamic(chunks, n_threads, [&](int64_t c) {
     auto [begin, end] = chunk_bounds(n, chunks, static_cast<int>(c));
     ScanPart<Label>& part = partial[c];
     if (contiguous) {
-      const Label* values = reinterpret_cast<const Label*>(data);
-#ifdef TURBOMETRICS_SCAN_AVX2
-      if (avx2) return scan_contiguous_avx2(part, values, begin, end, limit);
-#endif
-      scan_contiguous(part, values, begin, end, limit);
+      scan_contiguous(isa, part, reinterpret_cast<const Label*>(data), begin, end, limit);
     } else {
       scan_range<false>(part, [data, stride](int64_t i) { return *reinterpret_cast<const Label*>(data + i * stride); },
                         begin, end, limit);

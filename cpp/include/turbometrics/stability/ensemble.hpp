@@ -38,12 +38,6 @@
 #include "log_table.hpp"
 #include "quartiles.hpp"
 
-#if defined(__GNUC__)
-#define TURBOMETRICS_STABILITY_INLINE inline __attribute__((always_inline))
-#else
-#define TURBOMETRICS_STABILITY_INLINE inline
-#endif
-
 namespace turbometrics::stability {
 
 // A read-only strided (models x samples x classes) array; 2-D input has
@@ -117,7 +111,7 @@ struct Block {
 
 // Adds 1 to bad[jj] for a value that is not a probability (NaN fails both).
 template <class T, class A>
-TURBOMETRICS_STABILITY_INLINE A not_probability(T v) {
+TURBOMETRICS_ALWAYS_INLINE inline A not_probability(T v) {
   return (v >= T(0)) & (v <= T(1)) ? A(0) : A(1);
 }
 
@@ -132,7 +126,7 @@ TURBOMETRICS_STABILITY_INLINE A not_probability(T v) {
 // are finite). Selections are between constants, so that they stay selects
 // and the loops vectorise.
 template <class T, class A>
-TURBOMETRICS_STABILITY_INLINE bool binary_block(const Block<T>& b, const Job& job, double* out, T* order[4]) {
+TURBOMETRICS_ALWAYS_INLINE inline bool binary_block(const Block<T>& b, const Job& job, double* out, T* order[4]) {
   constexpr int64_t B = kBinaryBlock;
   constexpr double nan = std::numeric_limits<double>::quiet_NaN();
   const int64_t m = b.models, len = b.len;
@@ -229,7 +223,7 @@ TURBOMETRICS_STABILITY_INLINE bool binary_block(const Block<T>& b, const Job& jo
 // the mutual information, the running mean) are vectorised over a model's
 // whole contiguous block segment; the sums over k then run in class order.
 template <class T>
-TURBOMETRICS_STABILITY_INLINE bool class_block(const Block<T>& b, const Job& job, double* out) {
+TURBOMETRICS_ALWAYS_INLINE inline bool class_block(const Block<T>& b, const Job& job, double* out) {
   constexpr int64_t values = 2048;  // len * K <= max(2048, K)
   const int64_t m = b.models, len = b.len, K = b.classes, count = len * K;
   const double md = static_cast<double>(m);
@@ -293,33 +287,15 @@ TURBOMETRICS_STABILITY_INLINE bool class_block(const Block<T>& b, const Job& job
 }
 
 template <class T, class A>
-TURBOMETRICS_STABILITY_INLINE bool any_block(const Block<T>& b, const Job& job, double* out, T* order[4]) {
+TURBOMETRICS_ALWAYS_INLINE inline bool any_block(const Block<T>& b, const Job& job, double* out, T* order[4]) {
   if (b.classes == 1) return binary_block<T, A>(b, job, out, order);
   return class_block<T>(b, job, out);
 }
 
-// One copy of the block code per instruction set, chosen at run time.
-#define TURBOMETRICS_STABILITY_BLOCK(NAME, ATTRIBUTES)                                            \
-  template <class T, class A>                                                                    \
-  ATTRIBUTES bool NAME(const Block<T>& b, const Job& job, double* out, T* order[4]) {            \
-    return any_block<T, A>(b, job, out, order);                                                  \
-  }
-
-TURBOMETRICS_STABILITY_BLOCK(block_generic, )
-#ifdef TURBOMETRICS_HAS_CLONES
-TURBOMETRICS_STABILITY_BLOCK(block_avx2, TURBOMETRICS_TARGET_AVX2)
-TURBOMETRICS_STABILITY_BLOCK(block_avx512, TURBOMETRICS_TARGET_AVX512)
-#endif
-#undef TURBOMETRICS_STABILITY_BLOCK
-
+// The block code compiled for the processor's instruction set (isa.hpp).
 template <class T, class A>
 bool run_block(Isa isa, const Block<T>& b, const Job& job, double* out, T* order[4]) {
-#ifdef TURBOMETRICS_HAS_CLONES
-  if (isa == Isa::avx512) return block_avx512<T, A>(b, job, out, order);
-  if (isa == Isa::avx2) return block_avx2<T, A>(b, job, out, order);
-#endif
-  (void)isa;
-  return block_generic<T, A>(b, job, out, order);
+  return dispatch(isa, [&](auto) TURBOMETRICS_ALWAYS_INLINE { return any_block<T, A>(b, job, out, order); });
 }
 
 // The smallest float f with double(f) >= t (for t in [0, 1]): then for every

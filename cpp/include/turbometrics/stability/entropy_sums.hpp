@@ -30,14 +30,6 @@
 
 #include "log.hpp"
 
-// Lambdas inlined into the per-instruction-set callers (they do not inherit
-// a target attribute, so a call would compile them for the baseline).
-#if defined(__GNUC__)
-#define TURBOMETRICS_LOG_LAMBDA_INLINE __attribute__((always_inline))
-#else
-#define TURBOMETRICS_LOG_LAMBDA_INLINE
-#endif
-
 namespace turbometrics::stability {
 
 constexpr int64_t kRowsPerProduct = 512;
@@ -58,7 +50,7 @@ struct EntropySpan {
 // a = min(p, q), b = max(p, q) (NaN p: a = q = NaN, b = p). Selected through
 // bit masks: compilers keep a floating-point selection whose arms feed
 // arithmetic as a branch, and the loops would not vectorise.
-TURBOMETRICS_LOG_INLINE void order(double p, double q, double& a, double& b) {
+TURBOMETRICS_ALWAYS_INLINE inline void order(double p, double q, double& a, double& b) {
   const uint64_t less = -static_cast<uint64_t>(p < q);
   a = log_detail::from_bits((less & log_detail::bits_of(p)) | (~less & log_detail::bits_of(q)));
   b = log_detail::from_bits((less & log_detail::bits_of(q)) | (~less & log_detail::bits_of(p)));
@@ -66,14 +58,14 @@ TURBOMETRICS_LOG_INLINE void order(double p, double q, double& a, double& b) {
 
 // log P for P = 1 - C (P in (0, 1]): log1p(-C) = log u + (1 - C - u) / u
 // with u = fl(1 - C) when C < 1/2 (1 - C - u is exact), else log P.
-TURBOMETRICS_LOG_INLINE double log_product(double product, double complement) {
+TURBOMETRICS_ALWAYS_INLINE inline double log_product(double product, double complement) {
   const double u = 1.0 - complement;
   const double near_one = log_positive(u) + (-complement - (u - 1.0)) / u;
   return complement < 0.5 ? near_one : log_positive(product);
 }
 
 // p log p + q log q by the same formula, for one model.
-TURBOMETRICS_LOG_INLINE double binary_xlogx(double p) {
+TURBOMETRICS_ALWAYS_INLINE inline double binary_xlogx(double p) {
   double a, b;
   order(p, 1.0 - p, a, b);
   return a * log_positive(a / b) + log_product(b, 1.0 - b);
@@ -86,7 +78,7 @@ TURBOMETRICS_LOG_INLINE double binary_xlogx(double p) {
 // into h and restarts them, after every kRowsPerProduct rows and the last.
 // The same operations for every sample whatever the block or thread.
 template <class Row, class Fold>
-TURBOMETRICS_LOG_INLINE void for_each_span_row(int64_t models, int64_t len, double* h, double* sum, Row&& row,
+TURBOMETRICS_ALWAYS_INLINE inline void for_each_span_row(int64_t models, int64_t len, double* h, double* sum, Row&& row,
                                                Fold&& fold) {
   for (int64_t j0 = 0; j0 < len; j0 += kEntropySpan) {
     const int64_t span = std::min(kEntropySpan, len - j0);
@@ -105,14 +97,14 @@ TURBOMETRICS_LOG_INLINE void for_each_span_row(int64_t models, int64_t len, doub
 // of p. A value that is not a probability (NaN, or outside [0, 1]) makes its
 // h[jj] NaN.
 template <class T>
-TURBOMETRICS_LOG_INLINE void entropy_sums_portable(const T* rows, int64_t step, int64_t models, int64_t len,
+TURBOMETRICS_ALWAYS_INLINE inline void entropy_sums_portable(const T* rows, int64_t step, int64_t models, int64_t len,
                                                    double* h, double* sum) {
   constexpr double nan = std::numeric_limits<double>::quiet_NaN();
   EntropySpan s;
   s.restart();  // and after every fold
   for_each_span_row(
       models, len, h, sum,
-      [&](int64_t i, int64_t j0, int64_t span) TURBOMETRICS_LOG_LAMBDA_INLINE {
+      [&](int64_t i, int64_t j0, int64_t span) TURBOMETRICS_ALWAYS_INLINE {
         const T* row = rows + i * step + j0;
         for (int64_t j = 0; j < span; ++j) {
           const double p = static_cast<double>(row[j]);
@@ -125,7 +117,7 @@ TURBOMETRICS_LOG_INLINE void entropy_sums_portable(const T* rows, int64_t step, 
         if (sum)
           for (int64_t j = 0; j < span; ++j) sum[j0 + j] += static_cast<double>(row[j]);
       },
-      [&](int64_t j0, int64_t span) TURBOMETRICS_LOG_LAMBDA_INLINE {
+      [&](int64_t j0, int64_t span) TURBOMETRICS_ALWAYS_INLINE {
         for (int64_t j = 0; j < span; ++j) h[j0 + j] += s.ratio_terms[j] + log_product(s.product[j], s.complement[j]);
         s.restart();
       });

@@ -17,12 +17,6 @@
 
 #include "../isa.hpp"
 
-#if defined(__GNUC__)
-#define TURBOMETRICS_LOG_INLINE inline __attribute__((always_inline))
-#else
-#define TURBOMETRICS_LOG_INLINE inline
-#endif
-
 namespace turbometrics::stability {
 
 namespace log_detail {
@@ -36,12 +30,12 @@ constexpr double Lg5 = 1.818357216161805012e-01;
 constexpr double Lg6 = 1.531383769920937332e-01;
 constexpr double Lg7 = 1.479819860511658591e-01;
 
-TURBOMETRICS_LOG_INLINE uint64_t bits_of(double x) {
+TURBOMETRICS_ALWAYS_INLINE inline uint64_t bits_of(double x) {
   uint64_t u;
   std::memcpy(&u, &x, sizeof u);
   return u;
 }
-TURBOMETRICS_LOG_INLINE double from_bits(uint64_t u) {
+TURBOMETRICS_ALWAYS_INLINE inline double from_bits(uint64_t u) {
   double x;
   std::memcpy(&x, &u, sizeof x);
   return x;
@@ -52,7 +46,7 @@ TURBOMETRICS_LOG_INLINE double from_bits(uint64_t u) {
 // The one condition selects between constants through a bit mask, so that
 // it stays a select (compilers keep a floating-point selection as a branch
 // when an arm could raise a floating-point exception) and loops vectorise.
-TURBOMETRICS_LOG_INLINE void split(double x, double& k, double& f) {
+TURBOMETRICS_ALWAYS_INLINE inline void split(double x, double& k, double& f) {
   // All ones below the normal range. Selections are masks on the bits.
   const uint64_t tiny = -static_cast<uint64_t>(x < 2.2250738585072014e-308);
   const double scale = from_bits((tiny & bits_of(18014398509481984.0)) | (~tiny & bits_of(1.0)));  // 2^54 or 1
@@ -70,7 +64,7 @@ TURBOMETRICS_LOG_INLINE void split(double x, double& k, double& f) {
 }
 
 // log(2^k (1 + f)) given s = f / (2 + f).
-TURBOMETRICS_LOG_INLINE double combine(double k, double f, double s) {
+TURBOMETRICS_ALWAYS_INLINE inline double combine(double k, double f, double s) {
   const double hfsq = 0.5 * f * f;
   const double z = s * s;
   const double w = z * z;
@@ -83,7 +77,7 @@ TURBOMETRICS_LOG_INLINE double combine(double k, double f, double s) {
 
 // log(x) for finite x > 0 (error below 1 ulp, as fdlibm's). Any x <= 0
 // gives a finite meaningless value, never NaN or infinity.
-TURBOMETRICS_LOG_INLINE double log_positive(double x) {
+TURBOMETRICS_ALWAYS_INLINE inline double log_positive(double x) {
   double k, f;
   log_detail::split(x, k, f);
   return log_detail::combine(k, f, f / (2.0 + f));
@@ -91,29 +85,15 @@ TURBOMETRICS_LOG_INLINE double log_positive(double x) {
 
 // x log x for x in [0, 1]: 0 log 0 = 0 needs no test, since log_positive(0)
 // is finite (the product is -0.0, which sums like +0.0).
-TURBOMETRICS_LOG_INLINE double xlogx(double x) { return x * log_positive(x); }
+TURBOMETRICS_ALWAYS_INLINE inline double xlogx(double x) { return x * log_positive(x); }
 
 // out[i] = scale[i] * -log(x[i]) for a batch, vectorised for the best
 // instruction set (the baseline build cannot vectorise the bit operations of
 // log_positive on x86-64 without SSE4).
-#define TURBOMETRICS_NEG_LOG_BATCH(NAME, ATTRIBUTES)                                                \
-  ATTRIBUTES inline void NAME(const double* x, double* scale_out, int64_t n) {                      \
-    for (int64_t i = 0; i < n; ++i) scale_out[i] *= -log_positive(x[i]);                            \
-  }
-TURBOMETRICS_NEG_LOG_BATCH(scaled_neg_log_generic, )
-#ifdef TURBOMETRICS_HAS_CLONES
-TURBOMETRICS_NEG_LOG_BATCH(scaled_neg_log_avx2, TURBOMETRICS_TARGET_AVX2)
-TURBOMETRICS_NEG_LOG_BATCH(scaled_neg_log_avx512, TURBOMETRICS_TARGET_AVX512)
-#endif
-#undef TURBOMETRICS_NEG_LOG_BATCH
-
 inline void scaled_neg_log(Isa isa, const double* x, double* scale_out, int64_t n) {
-#ifdef TURBOMETRICS_HAS_CLONES
-  if (isa == Isa::avx512) return scaled_neg_log_avx512(x, scale_out, n);
-  if (isa == Isa::avx2) return scaled_neg_log_avx2(x, scale_out, n);
-#endif
-  (void)isa;
-  scaled_neg_log_generic(x, scale_out, n);
+  dispatch(isa, [&](auto) TURBOMETRICS_ALWAYS_INLINE {
+    for (int64_t i = 0; i < n; ++i) scale_out[i] *= -log_positive(x[i]);
+  });
 }
 
 }  // namespace turbometrics::stability

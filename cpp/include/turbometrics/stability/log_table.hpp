@@ -54,7 +54,7 @@
 #include "../isa.hpp"
 #include "entropy_sums.hpp"
 
-#if defined(TURBOMETRICS_HAS_CLONES) && !defined(TURBOMETRICS_NO_SIMD) && !defined(TURBOMETRICS_FORCE_GENERIC)
+#ifdef TURBOMETRICS_HAS_CLONES
 #define TURBOMETRICS_HAS_LOG_TABLE_AVX512 1
 #include <immintrin.h>
 
@@ -122,7 +122,7 @@ TURBOMETRICS_TARGET_AVX512 inline Tables load_tables() {
 // x = 2^(e+1) m, m in [1/2, 1); log x = [e ln2_hi + T] + r + [e ln2_lo +
 // r^2 g(r)]. The first bracket is exact; |log x| >= ln 2 >> |r|, so
 // plain sums suffice.
-TURBOMETRICS_TARGET_AVX512 inline __attribute__((always_inline)) __m512d log_small8(__m512d x, const Tables& t) {
+TURBOMETRICS_TARGET_AVX512 TURBOMETRICS_ALWAYS_INLINE inline __m512d log_small8(__m512d x, const Tables& t) {
   x = _mm512_max_pd(x, _mm512_set1_pd(0x1p-1074));
   const __m512d m = _mm512_getmant_pd(x, _MM_MANT_NORM_p5_1, _MM_MANT_SIGN_src);
   const __m512d e = _mm512_getexp_pd(x);
@@ -148,7 +148,7 @@ TURBOMETRICS_TARGET_AVX512 inline __attribute__((always_inline)) __m512d log_sma
 // (so 1 falls into the last one, where log 1 = 0 exactly); log x =
 // T_hi + r + [T_lo + r^2 g(r)] with r exact and a Fast2Sum of T_hi + r
 // (|T_hi| >= |r| or T_hi = 0: near 1, inv = 1 and r = x - 1).
-TURBOMETRICS_TARGET_AVX512 inline __attribute__((always_inline)) __m512d log_large8(__m512d x, const Tables& t) {
+TURBOMETRICS_TARGET_AVX512 TURBOMETRICS_ALWAYS_INLINE inline __m512d log_large8(__m512d x, const Tables& t) {
   const __m512d below_one = _mm512_min_pd(x, _mm512_set1_pd(0x1.fffffffffffffp-1));
   const __m512i idx = _mm512_srli_epi64(_mm512_castpd_si512(below_one), 48);
   const __m512d inv = _mm512_permutex2var_pd(t.l_inv0, idx, t.l_inv1);
@@ -170,16 +170,16 @@ TURBOMETRICS_TARGET_AVX512 inline __attribute__((always_inline)) __m512d log_lar
 }
 
 // Eight values of a row as float64 (with a mask: lanes outside it read as 0).
-TURBOMETRICS_TARGET_AVX512 inline __attribute__((always_inline)) __m512d load8(const double* p, __mmask8 k) {
+TURBOMETRICS_TARGET_AVX512 TURBOMETRICS_ALWAYS_INLINE inline __m512d load8(const double* p, __mmask8 k) {
   return _mm512_maskz_loadu_pd(k, p);
 }
-TURBOMETRICS_TARGET_AVX512 inline __attribute__((always_inline)) __m512d load8(const float* p, __mmask8 k) {
+TURBOMETRICS_TARGET_AVX512 TURBOMETRICS_ALWAYS_INLINE inline __m512d load8(const float* p, __mmask8 k) {
   return _mm512_cvtps_pd(_mm256_maskz_loadu_ps(k, p));
 }
-TURBOMETRICS_TARGET_AVX512 inline __attribute__((always_inline)) __m512d load8(const double* p) {
+TURBOMETRICS_TARGET_AVX512 TURBOMETRICS_ALWAYS_INLINE inline __m512d load8(const double* p) {
   return _mm512_loadu_pd(p);
 }
-TURBOMETRICS_TARGET_AVX512 inline __attribute__((always_inline)) __m512d load8(const float* p) {
+TURBOMETRICS_TARGET_AVX512 TURBOMETRICS_ALWAYS_INLINE inline __m512d load8(const float* p) {
   return _mm512_cvtps_pd(_mm256_loadu_ps(p));
 }
 
@@ -189,7 +189,7 @@ TURBOMETRICS_TARGET_AVX512 inline __attribute__((always_inline)) __m512d load8(c
 
 // log P for P = 1 - C, as entropy_sums.hpp's log_product (lanes with P in
 // (0, 1]).
-TURBOMETRICS_TARGET_AVX512 inline __attribute__((always_inline)) __m512d log_product8(__m512d product,
+TURBOMETRICS_TARGET_AVX512 TURBOMETRICS_ALWAYS_INLINE inline __m512d log_product8(__m512d product,
                                                                                      __m512d complement,
                                                                                      const Tables& t) {
   const __m512d one = _mm512_set1_pd(1.0);
@@ -207,7 +207,7 @@ TURBOMETRICS_TARGET_AVX512 inline __attribute__((always_inline)) __m512d log_pro
 struct EntropyLanes {
   __m512d ratio_terms, product, complement;
 };
-TURBOMETRICS_TARGET_AVX512 inline __attribute__((always_inline)) void entropy_update8(__m512d p, EntropyLanes& e,
+TURBOMETRICS_TARGET_AVX512 TURBOMETRICS_ALWAYS_INLINE inline void entropy_update8(__m512d p, EntropyLanes& e,
                                                                                      __m512d& lowest,
                                                                                      const Tables& t) {
   const __m512d one = _mm512_set1_pd(1.0);
@@ -221,7 +221,7 @@ TURBOMETRICS_TARGET_AVX512 inline __attribute__((always_inline)) void entropy_up
 
 // The update of the span's accumulators at j..j+8 (whole vectors: the
 // arrays hold kEntropySpan).
-TURBOMETRICS_TARGET_AVX512 inline __attribute__((always_inline)) void entropy_update_span8(__m512d p, EntropySpan& s,
+TURBOMETRICS_TARGET_AVX512 TURBOMETRICS_ALWAYS_INLINE inline void entropy_update_span8(__m512d p, EntropySpan& s,
                                                                                           int64_t j, __m512d& lowest,
                                                                                           const Tables& t) {
   EntropyLanes e{_mm512_load_pd(s.ratio_terms + j), _mm512_load_pd(s.product + j), _mm512_load_pd(s.complement + j)};

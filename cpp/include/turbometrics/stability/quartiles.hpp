@@ -40,11 +40,9 @@
 #include "../isa.hpp"
 
 #if defined(__GNUC__)
-#define TURBOMETRICS_QUARTILES_INLINE inline __attribute__((always_inline))
 #define TURBOMETRICS_QUARTILES_PREFETCH_L2(ADDRESS) __builtin_prefetch(ADDRESS, 0, 2)
 #define TURBOMETRICS_QUARTILES_PREFETCH_L1(ADDRESS) __builtin_prefetch(ADDRESS, 0, 3)
 #else
-#define TURBOMETRICS_QUARTILES_INLINE inline
 #define TURBOMETRICS_QUARTILES_PREFETCH_L2(ADDRESS) ((void)0)
 #define TURBOMETRICS_QUARTILES_PREFETCH_L1(ADDRESS) ((void)0)
 #endif
@@ -216,12 +214,12 @@ struct Pack {
   typedef T V __attribute__((vector_size(W)));
   typedef Int I __attribute__((vector_size(W)));
   typedef Bits U __attribute__((vector_size(W)));
-  static TURBOMETRICS_QUARTILES_INLINE void load(V& v, const T* p) { std::memcpy(&v, p, sizeof v); }
-  static TURBOMETRICS_QUARTILES_INLINE void store(T* p, const V& v) { std::memcpy(p, &v, sizeof v); }
+  TURBOMETRICS_ALWAYS_INLINE static void load(V& v, const T* p) { std::memcpy(&v, p, sizeof v); }
+  TURBOMETRICS_ALWAYS_INLINE static void store(T* p, const V& v) { std::memcpy(p, &v, sizeof v); }
   // lo, hi = min, max of (lo, hi). Mixed: the max on the integer bit
   // patterns (probabilities only).
   template <bool Mixed>
-  static TURBOMETRICS_QUARTILES_INLINE void order(V& lo, V& hi) {
+  TURBOMETRICS_ALWAYS_INLINE static void order(V& lo, V& hi) {
     const V a = lo, z = hi;
     lo = z < a ? z : a;
     if constexpr (Mixed) {
@@ -233,7 +231,7 @@ struct Pack {
   }
   // a = max(a, b) (Mixed: on the integer bit patterns), a = min(a, b).
   template <bool Mixed>
-  static TURBOMETRICS_QUARTILES_INLINE void raise_to(V& a, const V& b) {
+  TURBOMETRICS_ALWAYS_INLINE static void raise_to(V& a, const V& b) {
     if constexpr (Mixed) {
       const I ai = (I)a, bi = (I)b;
       a = (V)(ai < bi ? bi : ai);
@@ -241,8 +239,8 @@ struct Pack {
       a = a < b ? b : a;
     }
   }
-  static TURBOMETRICS_QUARTILES_INLINE void lower_to(V& a, const V& b) { a = b < a ? b : a; }
-  static TURBOMETRICS_QUARTILES_INLINE void fill(V& v, T x) {
+  TURBOMETRICS_ALWAYS_INLINE static void lower_to(V& a, const V& b) { a = b < a ? b : a; }
+  TURBOMETRICS_ALWAYS_INLINE static void fill(V& v, T x) {
     for (int l = 0; l < lanes; ++l) v[l] = x;
   }
   // Lane-wise, of the values checked: the largest magnitude (bit pattern
@@ -252,7 +250,7 @@ struct Pack {
     U magnitude = {};
     V lowest = {};
   };
-  static TURBOMETRICS_QUARTILES_INLINE void check(const V& v, Seen& seen) {
+  TURBOMETRICS_ALWAYS_INLINE static void check(const V& v, Seen& seen) {
     const U magnitude = (U)v << 1;
     seen.magnitude = seen.magnitude < magnitude ? magnitude : seen.magnitude;
     seen.lowest = v < seen.lowest ? v : seen.lowest;
@@ -317,7 +315,7 @@ struct SortNetwork {
 };
 
 template <class P, bool Mixed, int S, size_t... C>
-TURBOMETRICS_QUARTILES_INLINE void sort_registers(typename P::V (&w)[S], std::index_sequence<C...>) {
+TURBOMETRICS_ALWAYS_INLINE inline void sort_registers(typename P::V (&w)[S], std::index_sequence<C...>) {
   (P::template order<Mixed>(w[SortNetwork<S>::pairs[C].lo], w[SortNetwork<S>::pairs[C].hi]), ...);
 }
 
@@ -331,7 +329,7 @@ TURBOMETRICS_QUARTILES_INLINE void sort_registers(typename P::V (&w)[S], std::in
 // two lines ahead 16 ms, four 17). The loads and stores are unrolled (fold
 // expressions), so that w lives in registers.
 template <class T, int W, bool Mixed, int S, size_t... K>
-TURBOMETRICS_QUARTILES_INLINE void sort_wires(const T* src, int64_t src_step, int64_t ahead, T* dst, int64_t dst_step,
+TURBOMETRICS_ALWAYS_INLINE inline void sort_wires(const T* src, int64_t src_step, int64_t ahead, T* dst, int64_t dst_step,
                                               typename Pack<T, W>::Seen& seen, std::index_sequence<K...>) {
   using P = Pack<T, W>;
   constexpr int64_t next_line = 64 / static_cast<int64_t>(sizeof(T));
@@ -345,14 +343,14 @@ TURBOMETRICS_QUARTILES_INLINE void sort_wires(const T* src, int64_t src_step, in
 }
 
 template <class T, int W, bool Mixed, int S>
-TURBOMETRICS_QUARTILES_INLINE void sort_class(const T* src, int64_t src_step, int64_t ahead, T* dst,
+TURBOMETRICS_ALWAYS_INLINE inline void sort_class(const T* src, int64_t src_step, int64_t ahead, T* dst,
                                               int64_t dst_step, typename Pack<T, W>::Seen& seen) {
   sort_wires<T, W, Mixed, S>(src, src_step, ahead, dst, dst_step, seen, std::make_index_sequence<S>{});
 }
 
 // sort_class for a run-time size 1 <= size <= MaxClass.
 template <class T, int W, bool Mixed, int... S>
-TURBOMETRICS_QUARTILES_INLINE void sort_class_of_size(int64_t size, const T* src, int64_t src_step, int64_t ahead,
+TURBOMETRICS_ALWAYS_INLINE inline void sort_class_of_size(int64_t size, const T* src, int64_t src_step, int64_t ahead,
                                                       T* dst, int64_t dst_step, typename Pack<T, W>::Seen& seen,
                                                       std::integer_sequence<int, S...>) {
   ((size == S + 1 ? sort_class<T, W, Mixed, S + 1>(src, src_step, ahead, dst, dst_step, seen) : void()), ...);
@@ -371,7 +369,7 @@ constexpr int64_t kAheadBytes = 1024;
 // other wire is read from `in`; the smaller output is carried on (CarryLo)
 // and the larger written to `out`, or the reverse.
 template <class P, bool Mixed, bool CarriedIsLo, bool CarryLo, class T, int64_t N>
-TURBOMETRICS_QUARTILES_INLINE void chain_step(typename P::V (&x)[N], const T* in, T* out) {
+TURBOMETRICS_ALWAYS_INLINE inline void chain_step(typename P::V (&x)[N], const T* in, T* out) {
   for (int64_t k = 0; k < N; ++k) {
     typename P::V y;
     P::load(y, in + k * P::lanes);
@@ -391,7 +389,7 @@ TURBOMETRICS_QUARTILES_INLINE void chain_step(typename P::V (&x)[N], const T* in
 // 64-byte vectors: one AVX-512 register, two AVX2 or four SSE2 registers),
 // the other wire is read and one of the two outputs written.
 template <class T, int W, int64_t L, bool Mixed>
-TURBOMETRICS_QUARTILES_INLINE void run_chains(T* s, const ChainOp* program, int64_t size) {
+TURBOMETRICS_ALWAYS_INLINE inline void run_chains(T* s, const ChainOp* program, int64_t size) {
   using P = Pack<T, W>;
   constexpr int64_t per = P::lanes;
   constexpr int64_t N = L / per;
@@ -424,7 +422,7 @@ TURBOMETRICS_QUARTILES_INLINE void run_chains(T* s, const ChainOp* program, int6
 // are taken as 64-byte vectors, all at once: the running minima are
 // independent, so the loop is not bound by their latency.
 template <class T, int W, int64_t L, bool Mixed>
-TURBOMETRICS_QUARTILES_INLINE void select_merged(const T* s, int64_t m, int64_t r, T* out) {
+TURBOMETRICS_ALWAYS_INLINE inline void select_merged(const T* s, int64_t m, int64_t r, T* out) {
   using P = Pack<T, W>;
   constexpr int64_t per = P::lanes;
   constexpr int64_t N = L / per;
@@ -460,7 +458,7 @@ TURBOMETRICS_QUARTILES_INLINE void select_merged(const T* s, int64_t m, int64_t 
 // at src + i * src_step, the sorted classes written to the tile s (wire i at
 // s + i * L); prefetches `ahead` values further along each row.
 template <class T, int W, bool Mixed, int MaxClass, int64_t L>
-TURBOMETRICS_QUARTILES_INLINE void sort_classes(const T* src, int64_t src_step, int64_t ahead, T* s,
+TURBOMETRICS_ALWAYS_INLINE inline void sort_classes(const T* src, int64_t src_step, int64_t ahead, T* s,
                                                 const QuartilePlan& plan, typename Pack<T, W>::Seen& seen) {
   constexpr int64_t per = Pack<T, W>::lanes;
   const int64_t g = plan.classes, m = plan.models;
@@ -474,7 +472,7 @@ TURBOMETRICS_QUARTILES_INLINE void sort_classes(const T* src, int64_t src_step, 
 // chains run, and out[w] pointed at the L values of rank plan.ranks[w] (a
 // wire of s, or picked + w * L when the merge selects them).
 template <class T, int W, bool Mixed, int MaxClass, int64_t L>
-TURBOMETRICS_QUARTILES_INLINE void tile_order_statistics(const T* src, int64_t src_step, int64_t ahead, T* s, T* picked,
+TURBOMETRICS_ALWAYS_INLINE inline void tile_order_statistics(const T* src, int64_t src_step, int64_t ahead, T* s, T* picked,
                                                          const QuartilePlan& plan, typename Pack<T, W>::Seen& seen,
                                                          const T* out[4]) {
   const int64_t m = plan.models;
@@ -492,7 +490,7 @@ TURBOMETRICS_QUARTILES_INLINE void tile_order_statistics(const T* src, int64_t s
 // i's at rows[i * step ..]) to order[0..3][j]; returns whether some value
 // was not a probability (NaN, or outside [0, 1]).
 template <class T, int W, bool Mixed, int MaxClass>
-TURBOMETRICS_QUARTILES_INLINE bool quartile_block(const T* rows, int64_t step, int64_t len, const QuartilePlan& plan,
+TURBOMETRICS_ALWAYS_INLINE inline bool quartile_block(const T* rows, int64_t step, int64_t len, const QuartilePlan& plan,
                                                   T* order[4]) {
   constexpr int64_t L = kTileBytes / sizeof(T);
   using P = Pack<T, W>;
@@ -530,34 +528,18 @@ TURBOMETRICS_QUARTILES_INLINE bool quartile_block(const T* rows, int64_t step, i
   return !P::all_valid(seen);
 }
 
-// One copy per instruction set, chosen at run time: AVX-512 sorts classes of
-// up to 32 wires in zmm registers with the mixed comparator, AVX2 classes of
-// up to 16 in ymm registers, the baseline classes of up to 16 in xmm ones.
-template <class T>
-bool quartile_block_generic(const T* rows, int64_t step, int64_t len, const QuartilePlan& plan, T* order[4]) {
-  return quartile_block<T, 16, false, 16>(rows, step, len, plan, order);
-}
-#ifdef TURBOMETRICS_HAS_CLONES
-template <class T>
-TURBOMETRICS_TARGET_AVX2 bool quartile_block_avx2(const T* rows, int64_t step, int64_t len, const QuartilePlan& plan,
-                                                  T* order[4]) {
-  return quartile_block<T, 32, false, 16>(rows, step, len, plan, order);
-}
-template <class T>
-TURBOMETRICS_TARGET_AVX512 bool quartile_block_avx512(const T* rows, int64_t step, int64_t len,
-                                                      const QuartilePlan& plan, T* order[4]) {
-  return quartile_block<T, 64, true, 32>(rows, step, len, plan, order);
-}
-#endif
-
+// Compiled for the processor's instruction set (isa.hpp): AVX-512 sorts
+// classes of up to 32 wires in zmm registers with the mixed comparator,
+// AVX2 classes of up to 16 in ymm registers, the baseline classes of up to
+// 16 in xmm ones.
 template <class T>
 bool order_statistics(Isa isa, const T* rows, int64_t step, int64_t len, const QuartilePlan& plan, T* order[4]) {
-#ifdef TURBOMETRICS_HAS_CLONES
-  if (isa == Isa::avx512) return quartile_block_avx512<T>(rows, step, len, plan, order);
-  if (isa == Isa::avx2) return quartile_block_avx2<T>(rows, step, len, plan, order);
-#endif
-  (void)isa;
-  return quartile_block_generic<T>(rows, step, len, plan, order);
+  return dispatch(isa, [&](auto copy) TURBOMETRICS_ALWAYS_INLINE {
+    constexpr Isa target = decltype(copy)::value;
+    if constexpr (target == Isa::avx512) return quartile_block<T, 64, true, 32>(rows, step, len, plan, order);
+    else if constexpr (target != Isa::generic) return quartile_block<T, 32, false, 16>(rows, step, len, plan, order);
+    else return quartile_block<T, 16, false, 16>(rows, step, len, plan, order);
+  });
 }
 
 }  // namespace turbometrics::stability::detail

@@ -1,0 +1,6 @@
+"""Build facts about threading and CPU dispatch (register_threads.cpp)."""
+
+from typing import Any, Dict
+
+def openmp_enabled() -> bool: ...
+def cpu_dispatch() -> Dict[str, Any]: ...
