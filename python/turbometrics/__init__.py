@@ -71,7 +71,7 @@ from .ranking import (
     top_k_accuracy_score,
 )
 
-__version__ = "0.1.0"
+__version__ = "0.2.0.dev0"
 
 __all__ = [
     "BestThreshold",
