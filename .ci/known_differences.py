@@ -7,10 +7,10 @@ each with its reason. Loaded with ``-p known_differences`` (``.ci`` on
 
 from __future__ import annotations
 
-from typing import Any, Dict, List
+from typing import Any
 
 #: test name -> why turbometrics differs on purpose.
-KNOWN_DIFFERENCES: Dict[str, str] = {
+KNOWN_DIFFERENCES: dict[str, str] = {
     # scikit-learn's confusion_matrix sums integer weights in int64 and
     # asserts that three weights of 2**63 - 1 wrap to -2. turbometrics never
     # wraps (issue 17): a cell whose exact sum does not fit in int64 makes
@@ -21,7 +21,7 @@ KNOWN_DIFFERENCES: Dict[str, str] = {
 }
 
 
-def pytest_collection_modifyitems(config: Any, items: List[Any]) -> None:
+def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
     deselected = [item for item in items if item.originalname in KNOWN_DIFFERENCES]
     if deselected:
         config.hook.pytest_deselected(items=deselected)

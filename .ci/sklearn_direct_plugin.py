@@ -15,9 +15,10 @@ scikit-learn's functions: the tests exercise what a user calling
 from __future__ import annotations
 
 import sys
-from typing import Any, Callable, Dict
+from collections.abc import Callable
+from typing import Any
 
-_originals: Dict[str, Callable[..., Any]] = {}
+_originals: dict[str, Callable[..., Any]] = {}
 
 
 def _replace_in_test_modules() -> None:

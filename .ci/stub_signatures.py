@@ -16,11 +16,12 @@ import ast
 import importlib
 import pathlib
 import sys
-from typing import Any, Iterator, List, Tuple
+from collections.abc import Iterator
+from typing import Any
 
 STUBS = pathlib.Path("python/turbometrics/_core")
 
-Parameters = List[Tuple[str, bool]]  # (name, has a default), in order
+Parameters = list[tuple[str, bool]]  # (name, has a default), in order
 
 
 def parameters(function: ast.FunctionDef) -> Parameters:
@@ -77,8 +78,11 @@ def main() -> int:
             elif parameters(definition) != expected:
                 print(f"{path}: stub parameters {parameters(definition)} != runtime {expected}")
                 problems += 1
-    print(f"{problems} of {checked} stub functions differ from the module" if problems
-          else f"The parameters of all {checked} stub functions match the module.")
+    print(
+        f"{problems} of {checked} stub functions differ from the module"
+        if problems
+        else f"The parameters of all {checked} stub functions match the module."
+    )
     return 1 if problems else 0
 
 

@@ -33,10 +33,9 @@ from pathlib import Path
 
 import numpy as np
 
+import turbometrics as tm
 from synthetic_probabilities import make_probabilities
 from timing import timed, timed_pair
-
-import turbometrics as tm
 
 RESULTS_DIR = Path(__file__).resolve().parent / "results"
 
@@ -61,8 +60,6 @@ def numpy_calibration_error(y, proba, n_bins=15, mode="top_label", sample_weight
     return float(np.mean([one(proba[:, k], y == k) for k in range(proba.shape[1])]))
 
 
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=float, default=1e6)
@@ -75,21 +72,39 @@ def main() -> int:
     n = int(1e5 if args.quick else args.n)
     repeats = 3 if args.quick else args.repeats
     threads = args.n_threads or tm.get_num_threads()
-    rng, proba, y, p1, y1, w = make_probabilities(n, args.k)
+    _rng, proba, y, p1, y1, w = make_probabilities(n, args.k)
     proba32 = proba.astype(np.float32)
     cases = [
-        (f"top-label, float64 (N={n:.0e}, K={args.k})", proba,
-         lambda: tm.calibration_error(y, proba, n_threads=threads), lambda: numpy_calibration_error(y, proba)),
-        (f"top-label, float32 (N={n:.0e}, K={args.k})", proba32,
-         lambda: tm.calibration_error(y, proba32, n_threads=threads), lambda: numpy_calibration_error(y, proba32)),
-        (f"top-label, weighted (N={n:.0e}, K={args.k})", proba,
-         lambda: tm.calibration_error(y, proba, sample_weight=w, n_threads=threads),
-         lambda: numpy_calibration_error(y, proba, sample_weight=w)),
-        (f"classwise (N={n:.0e}, K={args.k})", proba,
-         lambda: tm.calibration_error(y, proba, mode="classwise", n_threads=threads),
-         lambda: numpy_calibration_error(y, proba, mode="classwise")),
-        (f"binary 1-D (N={n:.0e})", p1,
-         lambda: tm.calibration_error(y1, p1, n_threads=threads), lambda: numpy_calibration_error(y1, p1)),
+        (
+            f"top-label, float64 (N={n:.0e}, K={args.k})",
+            proba,
+            lambda: tm.calibration_error(y, proba, n_threads=threads),
+            lambda: numpy_calibration_error(y, proba),
+        ),
+        (
+            f"top-label, float32 (N={n:.0e}, K={args.k})",
+            proba32,
+            lambda: tm.calibration_error(y, proba32, n_threads=threads),
+            lambda: numpy_calibration_error(y, proba32),
+        ),
+        (
+            f"top-label, weighted (N={n:.0e}, K={args.k})",
+            proba,
+            lambda: tm.calibration_error(y, proba, sample_weight=w, n_threads=threads),
+            lambda: numpy_calibration_error(y, proba, sample_weight=w),
+        ),
+        (
+            f"classwise (N={n:.0e}, K={args.k})",
+            proba,
+            lambda: tm.calibration_error(y, proba, mode="classwise", n_threads=threads),
+            lambda: numpy_calibration_error(y, proba, mode="classwise"),
+        ),
+        (
+            f"binary 1-D (N={n:.0e})",
+            p1,
+            lambda: tm.calibration_error(y1, p1, n_threads=threads),
+            lambda: numpy_calibration_error(y1, p1),
+        ),
     ]
     rows = []
     load_start = os.getloadavg()[0]
@@ -98,27 +113,51 @@ def main() -> int:
         t_ours, t_read = timed_pair(ours, lambda: data.sum(), repeats)
         t_numpy, v_numpy = timed(reference, args.numpy_repeats)
         agree = bool(np.isclose(t_ours["result"], v_numpy, rtol=1e-9, atol=1e-15))
-        rows.append({"case": name, "turbometrics_s": t_ours["wall"], "turbometrics_cpu_s": t_ours["cpu"],
-                     "numpy_s": t_numpy, "read_pass_s": t_read["wall"], "read_pass_cpu_s": t_read["cpu"],
-                     "speedup_vs_numpy": t_numpy / t_ours["wall"], "ratio_to_read_pass": t_ours["wall"] / t_read["wall"],
-                     "agree": agree})
+        rows.append(
+            {
+                "case": name,
+                "turbometrics_s": t_ours["wall"],
+                "turbometrics_cpu_s": t_ours["cpu"],
+                "numpy_s": t_numpy,
+                "read_pass_s": t_read["wall"],
+                "read_pass_cpu_s": t_read["cpu"],
+                "speedup_vs_numpy": t_numpy / t_ours["wall"],
+                "ratio_to_read_pass": t_ours["wall"] / t_read["wall"],
+                "agree": agree,
+            }
+        )
     load = os.getloadavg()[0]
-    print(f"threads={threads}, load average (1 min) = {load_start:.2f} at the start, {load:.2f} at the end, "
-          f"cpus={os.cpu_count()}")
+    print(
+        f"threads={threads}, load average (1 min) = {load_start:.2f} at the start, {load:.2f} at the end, "
+        f"cpus={os.cpu_count()}"
+    )
     print()
-    print("| case | turbometrics (CPU) | NumPy (same definition) | `proba.sum()` (CPU) | speedup vs NumPy | "
-          "time / read pass |")
+    print(
+        "| case | turbometrics (CPU) | NumPy (same definition) | `proba.sum()` (CPU) | speedup vs NumPy | "
+        "time / read pass |"
+    )
     print("|---|---:|---:|---:|---:|---:|")
     for r in rows:
-        print(f"| {r['case']} | {r['turbometrics_s'] * 1e3:.1f} ms ({r['turbometrics_cpu_s'] * 1e3:.1f}) | "
-              f"{r['numpy_s'] * 1e3:.1f} ms | {r['read_pass_s'] * 1e3:.1f} ms ({r['read_pass_cpu_s'] * 1e3:.1f}) | "
-              f"{r['speedup_vs_numpy']:.1f}x | {r['ratio_to_read_pass']:.2f}x{'' if r['agree'] else ' (MISMATCH)'} |")
+        print(
+            f"| {r['case']} | {r['turbometrics_s'] * 1e3:.1f} ms ({r['turbometrics_cpu_s'] * 1e3:.1f}) | "
+            f"{r['numpy_s'] * 1e3:.1f} ms | {r['read_pass_s'] * 1e3:.1f} ms ({r['read_pass_cpu_s'] * 1e3:.1f}) | "
+            f"{r['speedup_vs_numpy']:.1f}x | {r['ratio_to_read_pass']:.2f}x{'' if r['agree'] else ' (MISMATCH)'} |"
+        )
     RESULTS_DIR.mkdir(exist_ok=True)
-    report = {"rows": rows, "threads": threads, "load_average_start": load_start, "load_average": os.getloadavg(),
-              "n": n, "k": args.k,
-              "machine": platform.platform(), "numpy": np.__version__, "turbometrics": tm.__version__}
+    report = {
+        "rows": rows,
+        "threads": threads,
+        "load_average_start": load_start,
+        "load_average": os.getloadavg(),
+        "n": n,
+        "k": args.k,
+        "machine": platform.platform(),
+        "numpy": np.__version__,
+        "turbometrics": tm.__version__,
+    }
     (RESULTS_DIR / ("calibration_quick.json" if args.quick else "calibration.json")).write_text(
-        json.dumps(report, indent=2))
+        json.dumps(report, indent=2)
+    )
     return 0 if all(r["agree"] for r in rows) else 1
 
 

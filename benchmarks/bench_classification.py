@@ -26,18 +26,24 @@ import json
 import os
 import platform
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any
 
 import numpy as np
 
 RESULTS = Path(__file__).resolve().parent / "results" / "classification.json"
 TARGETS = ("f1_score", "confusion_matrix", "cohen_kappa_score", "accuracy_score")
-OTHERS = ("precision_recall_fscore_support", "matthews_corrcoef", "balanced_accuracy_score", "jaccard_score",
-          "multilabel_confusion_matrix")
+OTHERS = (
+    "precision_recall_fscore_support",
+    "matthews_corrcoef",
+    "balanced_accuracy_score",
+    "jaccard_score",
+    "multilabel_confusion_matrix",
+)
 
 
-def make_data(kind: str, n: int, seed: int = 0) -> Dict[str, Any]:
+def make_data(kind: str, n: int, seed: int = 0) -> dict[str, Any]:
     rng = np.random.default_rng(seed)
     k = 2 if kind == "binary" else 10
     y_true = rng.integers(0, k, size=n)
@@ -46,7 +52,7 @@ def make_data(kind: str, n: int, seed: int = 0) -> Dict[str, Any]:
     return {"y_true": y_true, "y_pred": y_pred, "sample_weight": weight}
 
 
-def kwargs_for(name: str, kind: str) -> Dict[str, Any]:
+def kwargs_for(name: str, kind: str) -> dict[str, Any]:
     if name in ("f1_score", "jaccard_score"):
         return {"average": "binary" if kind == "binary" else "macro"}
     if name == "precision_recall_fscore_support":
@@ -71,7 +77,7 @@ def agree(a: Any, b: Any) -> bool:
     return bool(np.allclose(a, b, rtol=1e-9, atol=1e-12, equal_nan=True))
 
 
-def run(functions: List[str], kinds: List[str], n: int, threads: int, repeat: int, sk_repeat: int) -> List[dict]:
+def run(functions: list[str], kinds: list[str], n: int, threads: int, repeat: int, sk_repeat: int) -> list[dict]:
     import sklearn.metrics as skm
 
     import turbometrics as tm
@@ -90,14 +96,27 @@ def run(functions: List[str], kinds: List[str], n: int, threads: int, repeat: in
             sk_function = getattr(skm, name)
             tm_time, tm_result = best_time(lambda: tm_function(**arguments, **extra, n_threads=threads), repeat)
             sk_time, sk_result = best_time(lambda: sk_function(**arguments, **extra), sk_repeat)
-            rows.append({"function": name, "kind": kind, "n": n, "threads": threads, "turbometrics_s": tm_time,
-                         "sklearn_s": sk_time, "speedup": sk_time / tm_time, "agree": agree(sk_result, tm_result)})
-            print(f"{name:32s} {kind:10s} tm {tm_time * 1e3:9.1f} ms  sklearn {sk_time * 1e3:9.1f} ms  "
-                  f"x{sk_time / tm_time:6.1f}  agree={rows[-1]['agree']}", flush=True)
+            rows.append(
+                {
+                    "function": name,
+                    "kind": kind,
+                    "n": n,
+                    "threads": threads,
+                    "turbometrics_s": tm_time,
+                    "sklearn_s": sk_time,
+                    "speedup": sk_time / tm_time,
+                    "agree": agree(sk_result, tm_result),
+                }
+            )
+            print(
+                f"{name:32s} {kind:10s} tm {tm_time * 1e3:9.1f} ms  sklearn {sk_time * 1e3:9.1f} ms  "
+                f"x{sk_time / tm_time:6.1f}  agree={rows[-1]['agree']}",
+                flush=True,
+            )
     return rows
 
 
-def main(argv: Optional[List[str]] = None) -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--n", type=int, default=10_000_000)
     parser.add_argument("--threads", type=int, default=2)
@@ -110,16 +129,24 @@ def main(argv: Optional[List[str]] = None) -> None:
     load_before = os.getloadavg()
     rows = run(args.functions.split(","), args.kinds.split(","), args.n, args.threads, args.repeat, args.sk_repeat)
     load_after = os.getloadavg()
-    print(f"\nload average before {load_before}, after {load_after}; {os.cpu_count()} CPUs; "
-          f"{platform.processor() or platform.machine()}\n")
+    print(
+        f"\nload average before {load_before}, after {load_after}; {os.cpu_count()} CPUs; "
+        f"{platform.processor() or platform.machine()}\n"
+    )
     print("| function | data | turbometrics (ms) | scikit-learn (ms) | speedup |")
     print("|---|---|---:|---:|---:|")
     for row in rows:
-        print(f"| `{row['function']}` | {row['kind']} | {row['turbometrics_s'] * 1e3:.1f} | "
-              f"{row['sklearn_s'] * 1e3:.0f} | {row['speedup']:.0f}x |")
+        print(
+            f"| `{row['function']}` | {row['kind']} | {row['turbometrics_s'] * 1e3:.1f} | "
+            f"{row['sklearn_s'] * 1e3:.0f} | {row['speedup']:.0f}x |"
+        )
     args.output.parent.mkdir(parents=True, exist_ok=True)
-    args.output.write_text(json.dumps({"rows": rows, "load_before": load_before, "load_after": load_after,
-                                       "n": args.n, "threads": args.threads}, indent=2))
+    args.output.write_text(
+        json.dumps(
+            {"rows": rows, "load_before": load_before, "load_after": load_after, "n": args.n, "threads": args.threads},
+            indent=2,
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -34,13 +34,14 @@ import resource
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable, Dict, Optional, Tuple
+from typing import Any
 
 import numpy as np
 
-from turbometrics.coco.synthetic import write_coco_set
 from timing import timed
+from turbometrics.coco.synthetic import write_coco_set
 
 RESULTS_DIR = Path(__file__).resolve().parent / "results"
 
@@ -50,14 +51,15 @@ def _quiet(function: Callable[[], Any]) -> Any:
         return function()
 
 
-def _libraries() -> Dict[str, Tuple[Any, Any]]:
+def _libraries() -> dict[str, tuple[Any, Any]]:
     """name -> (COCO class, COCOeval class), for the installed libraries."""
-    found: Dict[str, Tuple[Any, Any]] = {}
+    found: dict[str, tuple[Any, Any]] = {}
     from turbometrics.coco import COCO, COCOeval
 
     found["turbometrics"] = (COCO, COCOeval)
     try:
-        from faster_coco_eval import COCO as FasterCOCO, COCOeval_faster
+        from faster_coco_eval import COCO as FasterCOCO
+        from faster_coco_eval import COCOeval_faster
 
         found["faster-coco-eval"] = (FasterCOCO, COCOeval_faster)
     except ImportError:
@@ -72,15 +74,15 @@ def _libraries() -> Dict[str, Tuple[Any, Any]]:
     return found
 
 
-def _load(coco_class: Any, gt: Path, results: Path) -> Tuple[Any, Any]:
-    def run() -> Tuple[Any, Any]:
+def _load(coco_class: Any, gt: Path, results: Path) -> tuple[Any, Any]:
+    def run() -> tuple[Any, Any]:
         ground_truth = coco_class(str(gt))
         return ground_truth, ground_truth.loadRes(str(results))
 
     return _quiet(run)
 
 
-def _evaluate(eval_class: Any, ground_truth: Any, detections: Any, iou_type: str, n_threads: Optional[int]) -> Any:
+def _evaluate(eval_class: Any, ground_truth: Any, detections: Any, iou_type: str, n_threads: int | None) -> Any:
     kwargs = {"n_threads": n_threads} if n_threads is not None and "turbometrics" in eval_class.__module__ else {}
     evaluation = eval_class(ground_truth, detections, iou_type, **kwargs)
 
@@ -140,45 +142,73 @@ def main() -> int:
     libraries = _libraries()
     if args.skip_pycocotools:
         libraries.pop("pycocotools", None)
-    report: Dict[str, Any] = {
-        "images": args.images, "detections_file_mib": results.stat().st_size / 2**20, "iou_type": args.iou_type,
+    report: dict[str, Any] = {
+        "images": args.images,
+        "detections_file_mib": results.stat().st_size / 2**20,
+        "iou_type": args.iou_type,
         "machine": {"cpus": os.cpu_count(), "platform": platform.platform()},
-        "load_average": os.getloadavg()[0], "libraries": {},
+        "load_average": os.getloadavg()[0],
+        "libraries": {},
     }
-    evaluations: Dict[str, Any] = {}
+    evaluations: dict[str, Any] = {}
     for name, (coco_class, eval_class) in libraries.items():
         repeats = 1 if name == "pycocotools" else args.repeats
         print(f"{name}: load ...", file=sys.stderr)
         load_time, (ground_truth, detections) = timed(lambda: _load(coco_class, gt, results), repeats)
         print(f"{name}: evaluate ...", file=sys.stderr)
         eval_time, evaluation = timed(
-            lambda: _evaluate(eval_class, ground_truth, detections, args.iou_type, args.n_threads), repeats)
+            lambda: _evaluate(eval_class, ground_truth, detections, args.iou_type, args.n_threads), repeats
+        )
         evaluations[name] = evaluation
-        report["libraries"][name] = {"load_s": load_time, "eval_s": eval_time, "stats": list(map(float, evaluation.stats))}
+        report["libraries"][name] = {
+            "load_s": load_time,
+            "eval_s": eval_time,
+            "stats": list(map(float, evaluation.stats)),
+        }
 
     identical = None
     if "pycocotools" in evaluations:
         a, b = evaluations["pycocotools"], evaluations["turbometrics"]
         identical = all(np.array_equal(a.eval[k], b.eval[k]) for k in ("precision", "recall", "scores")) and list(
-            a.stats) == list(b.stats)
+            a.stats
+        ) == list(b.stats)
         report["bit_identical_to_pycocotools"] = identical
 
     if not args.no_memory:
         for name in libraries:
             probe = subprocess.run(
-                [sys.executable, __file__, "--memory-probe", name, "--images", str(args.images), "--dets-per-image",
-                 str(args.dets_per_image), "--iou-type", args.iou_type, "--data-dir", str(args.data_dir)],
-                capture_output=True, text=True, check=True)
+                [
+                    sys.executable,
+                    __file__,
+                    "--memory-probe",
+                    name,
+                    "--images",
+                    str(args.images),
+                    "--dets-per-image",
+                    str(args.dets_per_image),
+                    "--iou-type",
+                    args.iou_type,
+                    "--data-dir",
+                    str(args.data_dir),
+                ],
+                capture_output=True,
+                text=True,
+                check=True,
+            )
             report["libraries"][name].update(json.loads(probe.stdout.strip().splitlines()[-1]))
 
     ours = report["libraries"]["turbometrics"]
-    print(f"\n{args.images} images, {args.images * args.dets_per_image} detections ({args.iou_type}), "
-          f"load average {report['load_average']:.1f}\n")
+    print(
+        f"\n{args.images} images, {args.images * args.dets_per_image} detections ({args.iou_type}), "
+        f"load average {report['load_average']:.1f}\n"
+    )
     print("| library | load (s) | evaluate+accumulate+summarize (s) | eval speedup of turbometrics | peak RSS (MiB) |")
     print("|---|---|---|---|---|")
     for name, row in report["libraries"].items():
         peak = f"{row['peak_mib']:.0f}" if "peak_mib" in row else "-"
-        print(f"| {name} | {row['load_s']:.2f} | {row['eval_s']:.3f} | {row['eval_s'] / ours['eval_s']:.1f}x | {peak} |")
+        print(
+            f"| {name} | {row['load_s']:.2f} | {row['eval_s']:.3f} | {row['eval_s'] / ours['eval_s']:.1f}x | {peak} |"
+        )
     if identical is not None:
         print(f"\nturbometrics bit-identical to pycocotools (precision, recall, scores, stats): {identical}")
     RESULTS_DIR.mkdir(exist_ok=True)

@@ -26,10 +26,9 @@ from pathlib import Path
 
 import numpy as np
 
-from turbometrics.coco.synthetic import write_coco_set
 from timing import timed
-
 from turbometrics.coco._results_reader import read_results_file, results_from_dicts
+from turbometrics.coco.synthetic import write_coco_set
 
 RESULTS_DIR = Path(__file__).resolve().parent / "results"
 
@@ -78,6 +77,7 @@ def main() -> int:
     except ImportError:
         COCO = None
     if COCO is not None:
+
         def coco_gt():
             with contextlib.redirect_stdout(io.StringIO()):
                 return COCO(str(gt_path))
@@ -92,8 +92,10 @@ def main() -> int:
         t_coco, _ = timed(coco_gt_and_results, args.pycocotools_repeats)
         rows.append(("pycocotools COCO(gt) + loadRes(path)", t_coco))
 
-    print(f"results file: {results_path} ({size_mb:.1f} MB, {columns.n_rows} rows); "
-          f"load average {os.getloadavg()[0]:.2f}\n")
+    print(
+        f"results file: {results_path} ({size_mb:.1f} MB, {columns.n_rows} rows); "
+        f"load average {os.getloadavg()[0]:.2f}\n"
+    )
     print("| what | median (s) | vs read_results_file |")
     print("| --- | ---: | ---: |")
     for name, seconds in rows:
@@ -102,10 +104,16 @@ def main() -> int:
 
     RESULTS_DIR.mkdir(exist_ok=True)
     report = {
-        "file": str(results_path), "megabytes": size_mb, "rows": columns.n_rows,
-        "timings": {name: seconds for name, seconds in rows}, "agree": agree,
-        "repeats": args.repeats, "pycocotools_repeats": args.pycocotools_repeats,
-        "machine": platform.platform(), "python": platform.python_version(), "numpy": np.__version__,
+        "file": str(results_path),
+        "megabytes": size_mb,
+        "rows": columns.n_rows,
+        "timings": {name: seconds for name, seconds in rows},
+        "agree": agree,
+        "repeats": args.repeats,
+        "pycocotools_repeats": args.pycocotools_repeats,
+        "machine": platform.platform(),
+        "python": platform.python_version(),
+        "numpy": np.__version__,
         "load_average": os.getloadavg()[0],
     }
     (RESULTS_DIR / "coco_json.json").write_text(json.dumps(report, indent=2))

@@ -30,9 +30,8 @@ from pathlib import Path
 import numpy as np
 from pycocotools import mask as P
 
-from timing import timed
-
 import turbometrics as tm
+from timing import timed
 from turbometrics.coco import mask as T
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -64,8 +63,11 @@ def main() -> int:
     gt = load("instances_val2014_100.json")
     dt = load("instances_val2014_fakesegm100_results.json")
     images = {image["id"]: image for image in gt["images"]}
-    polygons = [(a["segmentation"], images[a["image_id"]]["height"], images[a["image_id"]]["width"])
-                for a in gt["annotations"] if isinstance(a["segmentation"], list)]
+    polygons = [
+        (a["segmentation"], images[a["image_id"]]["height"], images[a["image_id"]]["width"])
+        for a in gt["annotations"]
+        if isinstance(a["segmentation"], list)
+    ]
 
     def gt_rle(a):
         image = images[a["image_id"]]
@@ -105,22 +107,35 @@ def main() -> int:
         return [M.iou(d, g, c, **kw) for d, g, c in per_image]
 
     cases = [
-        ("frPyObjects + merge, 839 annotations",
-         lambda: [P.merge(P.frPyObjects(s, h, w)) for s, h, w in polygons],
-         lambda: [T.merge(T.frPyObjects(s, h, w)) for s, h, w in polygons]),
+        (
+            "frPyObjects + merge, 839 annotations",
+            lambda: [P.merge(P.frPyObjects(s, h, w)) for s, h, w in polygons],
+            lambda: [T.merge(T.frPyObjects(s, h, w)) for s, h, w in polygons],
+        ),
         ("encode 640x640x200", lambda: P.encode(stack), lambda: T.encode(stack, n_threads=threads)),
         ("decode 200 of 640x640", lambda: P.decode(stack_rles), lambda: T.decode(stack_rles, n_threads=threads)),
         ("area, 1573 RLEs", lambda: area_in_chunks(all_rles), lambda: T.area(all_rles)),
         ("toBbox, 1573 RLEs", lambda: P.toBbox(all_rles), lambda: T.toBbox(all_rles)),
-        (f"iou per image ({len(per_image)} images), 1 thread",
-         lambda: iou_per_image(P), lambda: iou_per_image(T, n_threads=1)),
-        ("iou RLE 734x839 (640x640), 1 thread",
-         lambda: P.iou(canvas_dt, canvas_gt, crowd_all), lambda: T.iou(canvas_dt, canvas_gt, crowd_all, n_threads=1)),
-        (f"iou RLE 734x839 (640x640), {threads} threads",
-         lambda: P.iou(canvas_dt, canvas_gt, crowd_all),
-         lambda: T.iou(canvas_dt, canvas_gt, crowd_all, n_threads=threads)),
-        ("iou boxes 734x839, 1 thread",
-         lambda: P.iou(dt_boxes, gt_boxes, crowd_all), lambda: T.iou(dt_boxes, gt_boxes, crowd_all, n_threads=1)),
+        (
+            f"iou per image ({len(per_image)} images), 1 thread",
+            lambda: iou_per_image(P),
+            lambda: iou_per_image(T, n_threads=1),
+        ),
+        (
+            "iou RLE 734x839 (640x640), 1 thread",
+            lambda: P.iou(canvas_dt, canvas_gt, crowd_all),
+            lambda: T.iou(canvas_dt, canvas_gt, crowd_all, n_threads=1),
+        ),
+        (
+            f"iou RLE 734x839 (640x640), {threads} threads",
+            lambda: P.iou(canvas_dt, canvas_gt, crowd_all),
+            lambda: T.iou(canvas_dt, canvas_gt, crowd_all, n_threads=threads),
+        ),
+        (
+            "iou boxes 734x839, 1 thread",
+            lambda: P.iou(dt_boxes, gt_boxes, crowd_all),
+            lambda: T.iou(dt_boxes, gt_boxes, crowd_all, n_threads=1),
+        ),
     ]
     rows = []
     for name, reference, ours in cases:
@@ -131,20 +146,36 @@ def main() -> int:
             agree = all(same(a, b) for a, b in zip(v_ref, v_ours))
         else:
             agree = same(v_ref, v_ours)
-        rows.append({"case": name, "pycocotools_s": t_ref, "turbometrics_s": t_ours,
-                     "speedup": t_ref / t_ours, "agree": bool(agree)})
+        rows.append(
+            {
+                "case": name,
+                "pycocotools_s": t_ref,
+                "turbometrics_s": t_ours,
+                "speedup": t_ref / t_ours,
+                "agree": bool(agree),
+            }
+        )
     load_average = os.getloadavg()[0]
-    print(f"threads={threads}, load average (1 min) = {load_average:.2f}, cpus={os.cpu_count()}, "
-          f"repeats={args.repeats}")
+    print(
+        f"threads={threads}, load average (1 min) = {load_average:.2f}, cpus={os.cpu_count()}, repeats={args.repeats}"
+    )
     print()
     print("| case | pycocotools 2.0.11 | turbometrics | speedup |")
     print("|---|---:|---:|---:|")
     for r in rows:
-        print(f"| {r['case']} | {r['pycocotools_s'] * 1e3:.2f} ms | {r['turbometrics_s'] * 1e3:.2f} ms | "
-              f"{r['speedup']:.1f}x{'' if r['agree'] else ' (MISMATCH)'} |")
+        print(
+            f"| {r['case']} | {r['pycocotools_s'] * 1e3:.2f} ms | {r['turbometrics_s'] * 1e3:.2f} ms | "
+            f"{r['speedup']:.1f}x{'' if r['agree'] else ' (MISMATCH)'} |"
+        )
     RESULTS_DIR.mkdir(exist_ok=True)
-    report = {"rows": rows, "threads": threads, "load_average": os.getloadavg(), "machine": platform.platform(),
-              "numpy": np.__version__, "turbometrics": tm.__version__}
+    report = {
+        "rows": rows,
+        "threads": threads,
+        "load_average": os.getloadavg(),
+        "machine": platform.platform(),
+        "numpy": np.__version__,
+        "turbometrics": tm.__version__,
+    }
     (RESULTS_DIR / "coco_mask.json").write_text(json.dumps(report, indent=2))
     return 0 if all(r["agree"] for r in rows) else 1
 

@@ -25,22 +25,29 @@ import os
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable, Dict, List
+from typing import Any
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 
-METRIC_NAMES = ("roc_auc_score", "roc_auc_score (partitions=1)", "average_precision_score", "confusion_matrix",
-                "f1_score", "calibration_error")
+METRIC_NAMES = (
+    "roc_auc_score",
+    "roc_auc_score (partitions=1)",
+    "average_precision_score",
+    "confusion_matrix",
+    "f1_score",
+    "calibration_error",
+)
 
 
 DECIMALS = None  # set by --decimals: probabilities rounded (fewer distinct scores)
 
 
-def block(seed: int, index: int, rows: int) -> Dict[str, np.ndarray]:
+def block(seed: int, index: int, rows: int) -> dict[str, np.ndarray]:
     rng = np.random.default_rng([seed, index])
     p = rng.random(rows)
     if DECIMALS is not None:
@@ -49,7 +56,7 @@ def block(seed: int, index: int, rows: int) -> Dict[str, np.ndarray]:
     return {"y": y, "p": p, "pred": (p > 0.5).astype(np.int8)}
 
 
-def lazy_columns(seed: int, sizes: List[int]) -> Dict[str, Any]:
+def lazy_columns(seed: int, sizes: list[int]) -> dict[str, Any]:
     import dask.array as da
 
     def column(name: str, dtype: Any) -> Any:
@@ -62,7 +69,7 @@ def lazy_columns(seed: int, sizes: List[int]) -> Dict[str, Any]:
     return {"y": column("y", np.int8), "p": column("p", np.float64), "pred": column("pred", np.int8)}
 
 
-def in_memory_columns(seed: int, sizes: List[int]) -> Dict[str, np.ndarray]:
+def in_memory_columns(seed: int, sizes: list[int]) -> dict[str, np.ndarray]:
     blocks = [block(seed, i, n) for i, n in enumerate(sizes)]
     return {name: np.concatenate([b[name] for b in blocks]) for name in ("y", "p", "pred")}
 
@@ -85,10 +92,8 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--skip-in-memory", action="store_true", help="only time the cluster")
-    parser.add_argument("--decimals", type=int, default=None,
-                        help="round the probabilities (default: ~all distinct)")
-    parser.add_argument("--metrics", default=None,
-                        help="comma-separated subset of: " + ", ".join(METRIC_NAMES))
+    parser.add_argument("--decimals", type=int, default=None, help="round the probabilities (default: ~all distinct)")
+    parser.add_argument("--metrics", default=None, help="comma-separated subset of: " + ", ".join(METRIC_NAMES))
     args = parser.parse_args()
 
     import cloudpickle
@@ -103,26 +108,42 @@ def main() -> None:
     cloudpickle.register_pickle_by_value(sys.modules[__name__])
     rows = int(args.rows)
     sizes = [rows // args.blocks + (i < rows % args.blocks) for i in range(args.blocks)]
-    print(f"rows={rows:.3g} blocks={args.blocks} workers={args.workers} (1 thread each) repeats={args.repeats} "
-          f"decimals={args.decimals} cpus={os.cpu_count()} load average before: {os.getloadavg()}")
+    print(
+        f"rows={rows:.3g} blocks={args.blocks} workers={args.workers} (1 thread each) repeats={args.repeats} "
+        f"decimals={args.decimals} cpus={os.cpu_count()} load average before: {os.getloadavg()}"
+    )
     metrics = {
-        "roc_auc_score": (lambda c: tmd.roc_auc_score(c["y"], c["p"]),
-                          lambda c, t: tm.roc_auc_score(c["y"], c["p"], n_threads=t)),
+        "roc_auc_score": (
+            lambda c: tmd.roc_auc_score(c["y"], c["p"]),
+            lambda c, t: tm.roc_auc_score(c["y"], c["p"], n_threads=t),
+        ),
         "roc_auc_score (partitions=1)": (lambda c: tmd.roc_auc_score(c["y"], c["p"], partitions=1), None),
-        "average_precision_score": (lambda c: tmd.average_precision_score(c["y"], c["p"]),
-                                    lambda c, t: tm.average_precision_score(c["y"], c["p"], n_threads=t)),
-        "confusion_matrix": (lambda c: tmd.confusion_matrix(c["y"], c["pred"]),
-                             lambda c, t: tm.confusion_matrix(c["y"], c["pred"], n_threads=t)),
-        "f1_score": (lambda c: tmd.f1_score(c["y"], c["pred"]),
-                     lambda c, t: tm.f1_score(c["y"], c["pred"], n_threads=t)),
-        "calibration_error": (lambda c: tmd.calibration_error(c["y"], c["p"]),
-                              lambda c, t: tm.calibration_error(c["y"], c["p"], n_threads=t)),
+        "average_precision_score": (
+            lambda c: tmd.average_precision_score(c["y"], c["p"]),
+            lambda c, t: tm.average_precision_score(c["y"], c["p"], n_threads=t),
+        ),
+        "confusion_matrix": (
+            lambda c: tmd.confusion_matrix(c["y"], c["pred"]),
+            lambda c, t: tm.confusion_matrix(c["y"], c["pred"], n_threads=t),
+        ),
+        "f1_score": (
+            lambda c: tmd.f1_score(c["y"], c["pred"]),
+            lambda c, t: tm.f1_score(c["y"], c["pred"], n_threads=t),
+        ),
+        "calibration_error": (
+            lambda c: tmd.calibration_error(c["y"], c["p"]),
+            lambda c, t: tm.calibration_error(c["y"], c["p"], n_threads=t),
+        ),
     }
     if args.metrics:
         metrics = {name: metrics[name] for name in args.metrics.split(",")}
-    results: Dict[str, Dict[str, Any]] = {name: {} for name in metrics}
-    with distributed.LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster, distributed.Client(cluster):
+    results: dict[str, dict[str, Any]] = {name: {} for name in metrics}
+    with (
+        distributed.LocalCluster(
+            n_workers=args.workers, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster),
+    ):
         lazy = lazy_columns(args.seed, sizes)
         if "roc_auc_score" in metrics:
             wall = median_time(lambda: tmd.roc_auc_score(lazy["y"], lazy["p"]), args.repeats)[0]

@@ -26,20 +26,17 @@ import json
 import os
 import platform
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any
 
 import numpy as np
 
-from timing import timed
-
 import turbometrics as tm
+from timing import timed
 
 RESULTS_DIR = Path(__file__).resolve().parent / "results"
 
 
-
-
-def exact_cases(n: int, m: int, repeat: int, threads: int, rows: List[Dict[str, Any]]) -> None:
+def exact_cases(n: int, m: int, repeat: int, threads: int, rows: list[dict[str, Any]]) -> None:
     from scipy.stats import gaussian_kde
 
     rng = np.random.default_rng(0)
@@ -52,9 +49,20 @@ def exact_cases(n: int, m: int, repeat: int, threads: int, rows: List[Dict[str, 
         t_tm, v_tm = timed(lambda: ours(points, n_threads=threads), repeat)
         t_tm1, _ = timed(lambda: ours(points, n_threads=1), max(1, repeat // 2))
         t_sp, v_sp = timed(lambda: theirs(points), 1)
-        rows.append(dict(case=f"exact gaussian_kde {d}-D", n=n, m=m, turbometrics_s=t_tm, turbometrics_1thread_s=t_tm1,
-                         other="scipy.stats.gaussian_kde", other_s=t_sp, speedup=t_sp / t_tm,
-                         agree=bool(np.allclose(v_tm, v_sp, rtol=1e-9, atol=0)), load_avg=load))
+        rows.append(
+            dict(
+                case=f"exact gaussian_kde {d}-D",
+                n=n,
+                m=m,
+                turbometrics_s=t_tm,
+                turbometrics_1thread_s=t_tm1,
+                other="scipy.stats.gaussian_kde",
+                other_s=t_sp,
+                speedup=t_sp / t_tm,
+                agree=bool(np.allclose(v_tm, v_sp, rtol=1e-9, atol=0)),
+                load_avg=load,
+            )
+        )
         print(rows[-1], flush=True)
 
 
@@ -63,7 +71,7 @@ def _max_relative_error(approx: np.ndarray, exact: np.ndarray) -> float:
     return float(np.max(np.abs(approx[covered] - exact[covered]) / exact[covered]))
 
 
-def binned_cases(n: int, m: int, repeat: int, threads: int, rows: List[Dict[str, Any]]) -> None:
+def binned_cases(n: int, m: int, repeat: int, threads: int, rows: list[dict[str, Any]]) -> None:
     from KDEpy import FFTKDE
 
     rng = np.random.default_rng(1)
@@ -87,15 +95,37 @@ def binned_cases(n: int, m: int, repeat: int, threads: int, rows: List[Dict[str,
                 chosen = (size, err)
                 break
         if chosen is None:
-            rows.append(dict(case=f"binned {d}-D", n=n, m=m, turbometrics_s=t_tm, turbometrics_error=err_tm,
-                             other="KDEpy FFTKDE", other_s=None, note="KDEpy never reached 1e-3", load_avg=load))
+            rows.append(
+                dict(
+                    case=f"binned {d}-D",
+                    n=n,
+                    m=m,
+                    turbometrics_s=t_tm,
+                    turbometrics_error=err_tm,
+                    other="KDEpy FFTKDE",
+                    other_s=None,
+                    note="KDEpy never reached 1e-3",
+                    load_avg=load,
+                )
+            )
             print(rows[-1], flush=True)
             continue
         size, err = chosen
         t_kp, _ = timed(lambda: FFTKDE(kernel="gaussian", bw=h).fit(data).evaluate(size), repeat)
-        rows.append(dict(case=f"binned {d}-D", n=n, m=m, turbometrics_s=t_tm, turbometrics_error=err_tm,
-                         other=f"KDEpy FFTKDE, grid {size}" + ("" if d == 1 else f"x{size}"), other_s=t_kp,
-                         other_error=err, ratio_tm_over_kdepy=t_tm / t_kp, load_avg=load))
+        rows.append(
+            dict(
+                case=f"binned {d}-D",
+                n=n,
+                m=m,
+                turbometrics_s=t_tm,
+                turbometrics_error=err_tm,
+                other=f"KDEpy FFTKDE, grid {size}" + ("" if d == 1 else f"x{size}"),
+                other_s=t_kp,
+                other_error=err,
+                ratio_tm_over_kdepy=t_tm / t_kp,
+                load_avg=load,
+            )
+        )
         print(rows[-1], flush=True)
 
 
@@ -109,7 +139,7 @@ def main() -> None:
     args = parser.parse_args()
     n, m = (20_000, 2_000) if args.quick else (100_000, 10_000)
     threads = args.threads or tm.get_num_threads()
-    rows: List[Dict[str, Any]] = []
+    rows: list[dict[str, Any]] = []
     if not args.skip_exact:
         exact_cases(n, m, args.repeat, threads, rows)
     if not args.skip_binned:
@@ -120,8 +150,10 @@ def main() -> None:
     for row in rows:
         other_s = row.get("other_s")
         ratio = f"{other_s / row['turbometrics_s']:.1f}x" if other_s else "n/a"
-        print(f"| {row['case']} | {row['n']} | {row['m']} | {row['turbometrics_s']:.4g} | {row['other']} | "
-              f"{other_s if other_s is None else format(other_s, '.4g')} | {ratio} |")
+        print(
+            f"| {row['case']} | {row['n']} | {row['m']} | {row['turbometrics_s']:.4g} | {row['other']} | "
+            f"{other_s if other_s is None else format(other_s, '.4g')} | {ratio} |"
+        )
     RESULTS_DIR.mkdir(exist_ok=True)
     name = "kde_quick.json" if args.quick else "kde.json"
     (RESULTS_DIR / name).write_text(json.dumps(dict(threads=threads, rows=rows), indent=2))

@@ -17,14 +17,13 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any, Dict, List, Optional, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
 from bench_ranking import RESULTS_DIR, _load_average, machine_info
 from timing import timed
-
-
 
 
 def multiclass_data(n: int, n_classes: int, seed: int = 0):
@@ -38,40 +37,62 @@ def multiclass_data(n: int, n_classes: int, seed: int = 0):
     return y, proba
 
 
-def run(args: argparse.Namespace) -> List[Dict[str, Any]]:
+def run(args: argparse.Namespace) -> list[dict[str, Any]]:
     import sklearn.metrics as skm
+
     import turbometrics as tm
 
-    rows: List[Dict[str, Any]] = []
+    rows: list[dict[str, Any]] = []
     y, proba = multiclass_data(args.multiclass_rows, 10)
     for multi_class in ("ovr", "ovo"):
         ours = tm.roc_auc_score(y, proba, multi_class=multi_class)
         theirs = skm.roc_auc_score(y, proba, multi_class=multi_class)
         tm_time, _ = timed(lambda: tm.roc_auc_score(y, proba, multi_class=multi_class), args.repeats)
         sk_time, _ = timed(lambda: skm.roc_auc_score(y, proba, multi_class=multi_class), args.sklearn_repeats)
-        rows.append({"case": f"roc_auc_score 10-class {multi_class}", "n": args.multiclass_rows,
-                     "turbometrics_s": tm_time, "reference": "scikit-learn", "reference_s": sk_time,
-                     "ratio": sk_time / tm_time, "agree": bool(np.isclose(ours, theirs, rtol=1e-9))})
+        rows.append(
+            {
+                "case": f"roc_auc_score 10-class {multi_class}",
+                "n": args.multiclass_rows,
+                "turbometrics_s": tm_time,
+                "reference": "scikit-learn",
+                "reference_s": sk_time,
+                "ratio": sk_time / tm_time,
+                "agree": bool(np.isclose(ours, theirs, rtol=1e-9)),
+            }
+        )
     rng = np.random.default_rng(1)
     y_binary = rng.random(args.binary_rows) < 0.3
     scores = rng.random(args.binary_rows) + 0.3 * y_binary
     auc_time, _ = timed(lambda: tm.roc_auc_score(y_binary, scores), args.repeats)
     ci_time, _ = timed(lambda: tm.roc_auc_ci(y_binary, scores), args.repeats)
-    rows.append({"case": "roc_auc_ci(delong) / roc_auc_score", "n": args.binary_rows, "turbometrics_s": ci_time,
-                 "reference": "turbometrics.roc_auc_score", "reference_s": auc_time, "ratio": ci_time / auc_time,
-                 "agree": tm.roc_auc_ci(y_binary, scores).value == tm.roc_auc_score(y_binary, scores)})
+    rows.append(
+        {
+            "case": "roc_auc_ci(delong) / roc_auc_score",
+            "n": args.binary_rows,
+            "turbometrics_s": ci_time,
+            "reference": "turbometrics.roc_auc_score",
+            "reference_s": auc_time,
+            "ratio": ci_time / auc_time,
+            "agree": tm.roc_auc_ci(y_binary, scores).value == tm.roc_auc_score(y_binary, scores),
+        }
+    )
     return rows
 
 
-def markdown(rows: Sequence[Dict[str, Any]]) -> str:
-    lines = ["| case | n | turbometrics (s) | reference | reference (s) | ratio | agree |", "|---|---|---|---|---|---|---|"]
+def markdown(rows: Sequence[dict[str, Any]]) -> str:
+    lines = [
+        "| case | n | turbometrics (s) | reference | reference (s) | ratio | agree |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for row in rows:
-        lines.append(f"| {row['case']} | {row['n']:.0e} | {row['turbometrics_s']:.3f} | {row['reference']} | "
-                     f"{row['reference_s']:.3f} | {row['ratio']:.1f}x | {'yes' if row['agree'] else 'NO'} |")
+        lines.append(
+            f"| {row['case']} | {row['n']:.0e} | {row['turbometrics_s']:.3f} | {row['reference']} | "
+            f"{row['reference_s']:.3f} | {row['ratio']:.1f}x | {'yes' if row['agree'] else 'NO'} |"
+        )
     return "\n".join(lines)
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small sizes, one repeat (smoke test)")
     parser.add_argument("--repeats", type=int, default=5)
@@ -85,8 +106,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     print(markdown(rows))
     RESULTS_DIR.mkdir(parents=True, exist_ok=True)
     out = RESULTS_DIR / ("multiclass_quick.json" if args.quick else "multiclass.json")
-    out.write_text(json.dumps({"machine": machine_info(), "load_average": [load_before, _load_average()],
-                               "rows": rows}, indent=2))
+    out.write_text(
+        json.dumps({"machine": machine_info(), "load_average": [load_before, _load_average()], "rows": rows}, indent=2)
+    )
     return 0 if all(row["agree"] for row in rows) else 1
 
 

@@ -28,9 +28,10 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any
 
 import numpy as np
 
@@ -56,14 +57,14 @@ class Case:
     kind: str
     y_true: np.ndarray
     y_score: np.ndarray
-    sample_weight: Optional[np.ndarray] = None
+    sample_weight: np.ndarray | None = None
 
-    def kwargs(self) -> Dict[str, Any]:
+    def kwargs(self) -> dict[str, Any]:
         """Keyword arguments shared by every implementation."""
         return {} if self.sample_weight is None else {"sample_weight": self.sample_weight}
 
 
-def make_cases(n: int, kinds: Sequence[str], label_dtype: str, seed: int) -> List[Case]:
+def make_cases(n: int, kinds: Sequence[str], label_dtype: str, seed: int) -> list[Case]:
     """The benchmark inputs of size ``n``, one per data kind.
 
     All kinds share the labels; "continuous" and "weighted" share the
@@ -98,18 +99,18 @@ class Implementation:
     """A named set of metric functions; ``supports`` says which cases it runs."""
 
     name: str
-    functions: Dict[str, Callable[..., Any]]
+    functions: dict[str, Callable[..., Any]]
     supports: Callable[[str, Case], bool] = lambda function, case: True
     note: str = ""
 
-    def get(self, function: str, case: Case) -> Optional[Callable[..., Any]]:
+    def get(self, function: str, case: Case) -> Callable[..., Any] | None:
         """The function to time for this case, or None when it does not apply."""
         if function not in self.functions or not self.supports(function, case):
             return None
         return self.functions[function]
 
 
-def turbometrics_implementation(n_threads: Optional[int]) -> Implementation:
+def turbometrics_implementation(n_threads: int | None) -> Implementation:
     """turbometrics' functions, each called with ``n_threads``."""
     import turbometrics
 
@@ -127,7 +128,7 @@ def sklearn_implementation() -> Implementation:
     return Implementation("scikit-learn", {name: getattr(sklearn.metrics, name) for name in FUNCTIONS})
 
 
-def sklearnex_implementation() -> Tuple[Optional[Implementation], str]:
+def sklearnex_implementation() -> tuple[Implementation | None, str]:
     """scikit-learn-intelex's ``roc_auc_score``, or None and the reason.
 
     sklearnex accelerates only ``roc_auc_score`` and only without
@@ -158,7 +159,7 @@ def sklearnex_implementation() -> Tuple[Optional[Implementation], str]:
 class Timing:
     """Wall times of repeated calls and the last call's result."""
 
-    seconds: List[float]
+    seconds: list[float]
     result: Any = field(repr=False)
 
     @property
@@ -199,11 +200,7 @@ def describe_difference(a: Any, b: Any) -> str:
     if isinstance(a, tuple) and isinstance(b, tuple):
         if len(a) != len(b):
             return f"tuples of length {len(a)} and {len(b)}"
-        parts = [
-            f"[{i}] {describe_difference(x, y)}"
-            for i, (x, y) in enumerate(zip(a, b))
-            if not results_agree(x, y)
-        ]
+        parts = [f"[{i}] {describe_difference(x, y)}" for i, (x, y) in enumerate(zip(a, b)) if not results_agree(x, y)]
         return "; ".join(parts)
     x = np.asarray(a, dtype=np.float64)
     y = np.asarray(b, dtype=np.float64)
@@ -221,7 +218,7 @@ def describe_difference(a: Any, b: Any) -> str:
 # --------------------------------------------------------------------------
 
 
-def _chunked_inputs(n: int, label_dtype: str, seed: int) -> Tuple[np.ndarray, np.ndarray]:
+def _chunked_inputs(n: int, label_dtype: str, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """Labels and float64 scores, made chunk by chunk.
 
     Making them never needs much more memory than the arrays themselves: a
@@ -238,7 +235,7 @@ def _chunked_inputs(n: int, label_dtype: str, seed: int) -> Tuple[np.ndarray, np
     return y_true, y_score
 
 
-def memory_probe(n: int, label_dtype: str, implementation: str, n_threads: Optional[int]) -> Dict[str, Any]:
+def memory_probe(n: int, label_dtype: str, implementation: str, n_threads: int | None) -> dict[str, Any]:
     """Peak extra memory of one unweighted ``roc_auc_score`` call.
 
     Meant to run in a fresh process. The metric is first called on a small
@@ -291,7 +288,7 @@ def memory_probe(n: int, label_dtype: str, implementation: str, n_threads: Optio
     }
 
 
-def _vm_hwm_kib() -> Optional[int]:
+def _vm_hwm_kib() -> int | None:
     """This process's own peak RSS (VmHWM in /proc/self/status, KiB), if known.
 
     Unlike ``ru_maxrss`` it never includes a peak inherited from the parent,
@@ -315,9 +312,7 @@ def _vm_hwm_kib() -> Optional[int]:
 _LAUNCHER = "import subprocess, sys; sys.exit(subprocess.call(sys.argv[1:]))"
 
 
-def run_memory_probe(
-    n: int, label_dtype: str, implementation: str, n_threads: Optional[int]
-) -> Dict[str, Any]:
+def run_memory_probe(n: int, label_dtype: str, implementation: str, n_threads: int | None) -> dict[str, Any]:
     """Run :func:`memory_probe` in a fresh Python process and return its report."""
     command = [
         sys.executable,
@@ -354,12 +349,13 @@ def run_memory_probe(
 # --------------------------------------------------------------------------
 
 
-def machine_info() -> Dict[str, Any]:
+def machine_info() -> dict[str, Any]:
     """Facts about the machine and library versions, for the JSON report."""
     import sklearn
+
     import turbometrics
 
-    info: Dict[str, Any] = {
+    info: dict[str, Any] = {
         "cpu_count": os.cpu_count(),
         "usable_cpus": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None,
         "cpu_model": _cpu_model(),
@@ -379,7 +375,7 @@ def machine_info() -> Dict[str, Any]:
     return info
 
 
-def _load_average() -> Optional[float]:
+def _load_average() -> float | None:
     """The 1-minute load average (other work on the machine skews timings)."""
     return round(os.getloadavg()[0], 2) if hasattr(os, "getloadavg") else None
 
@@ -402,15 +398,15 @@ def _size_label(n: int) -> str:
     return f"1e{exponent}" if n == 10**exponent else f"{n:,}"
 
 
-def _seconds(value: Optional[float]) -> str:
+def _seconds(value: float | None) -> str:
     return "—" if value is None else f"{value:.4f}"
 
 
-def _ratio(value: Optional[float]) -> str:
+def _ratio(value: float | None) -> str:
     return "—" if value is None else f"{value:.1f}×"
 
 
-def markdown_table(rows: List[Dict[str, Any]], with_sklearnex: bool) -> str:
+def markdown_table(rows: list[dict[str, Any]], with_sklearnex: bool) -> str:
     """The timing results as a markdown table."""
     header = ["function", "n", "data", "turbometrics (s)", "scikit-learn (s)", "speedup"]
     if with_sklearnex:
@@ -434,7 +430,7 @@ def markdown_table(rows: List[Dict[str, Any]], with_sklearnex: bool) -> str:
     return "\n".join(lines)
 
 
-def memory_table(probes: List[Dict[str, Any]]) -> str:
+def memory_table(probes: list[dict[str, Any]]) -> str:
     """The memory probe results as a markdown table."""
     lines = [
         "| roc_auc_score, float64 scores | n | labels | peak extra bytes/sample | input bytes/sample |",
@@ -453,7 +449,7 @@ def memory_table(probes: List[Dict[str, Any]]) -> str:
 # --------------------------------------------------------------------------
 
 
-def _sizes(text: str) -> List[int]:
+def _sizes(text: str) -> list[int]:
     """argparse type: '1e6,1e7' -> [1000000, 10000000]."""
     try:
         sizes = [int(float(part)) for part in text.split(",") if part.strip()]
@@ -464,10 +460,10 @@ def _sizes(text: str) -> List[int]:
     return sizes
 
 
-def _choices(allowed: Sequence[str]) -> Callable[[str], List[str]]:
+def _choices(allowed: Sequence[str]) -> Callable[[str], list[str]]:
     """argparse type: a comma-separated subset of ``allowed``."""
 
-    def parse(text: str) -> List[str]:
+    def parse(text: str) -> list[str]:
         chosen = [part.strip() for part in text.split(",") if part.strip()]
         unknown = [part for part in chosen if part not in allowed]
         if unknown or not chosen:
@@ -490,9 +486,7 @@ def build_parser() -> argparse.ArgumentParser:
         description=__doc__.split("\n\n")[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter
     )
     parser.add_argument("--sizes", type=_sizes, default=_sizes("1e6,1e7"), help="sample counts, e.g. 1e6,1e7")
-    parser.add_argument(
-        "--kinds", type=_choices(KINDS), default=list(KINDS), help="data kinds, comma-separated"
-    )
+    parser.add_argument("--kinds", type=_choices(KINDS), default=list(KINDS), help="data kinds, comma-separated")
     parser.add_argument(
         "--functions",
         type=_choices(FUNCTIONS),
@@ -506,15 +500,11 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="timed calls of scikit-learn and sklearnex per case (default: 5 up to n=1e6, 3 above)",
     )
-    parser.add_argument(
-        "--quick", action="store_true", help="smoke test: n=1e5, 1 repeat, memory probe at 1e5"
-    )
+    parser.add_argument("--quick", action="store_true", help="smoke test: n=1e5, 1 repeat, memory probe at 1e5")
     parser.add_argument("--n-threads", type=_positive, default=None, help="n_threads for turbometrics")
     parser.add_argument("--label-dtype", choices=LABEL_DTYPES, default="int64", help="dtype of y_true")
     parser.add_argument("--seed", type=int, default=0, help="seed of the synthetic data")
-    parser.add_argument(
-        "--memory-size", type=lambda t: int(float(t)), default=10**7, help="n of the peak-memory probe"
-    )
+    parser.add_argument("--memory-size", type=lambda t: int(float(t)), default=10**7, help="n of the peak-memory probe")
     parser.add_argument("--no-memory", action="store_true", help="skip the peak-memory probe")
     parser.add_argument("--no-sklearnex", action="store_true", help="do not time sklearnex")
     parser.add_argument(
@@ -534,10 +524,10 @@ def _progress(message: str) -> None:
 
 
 def benchmark_case(
-    function: str, case: Case, implementations: List[Implementation], repeats: int, sklearn_repeats: int
-) -> Dict[str, Any]:
+    function: str, case: Case, implementations: list[Implementation], repeats: int, sklearn_repeats: int
+) -> dict[str, Any]:
     """Time every implementation on one case and compare each with turbometrics."""
-    row: Dict[str, Any] = {"function": function, "n": case.n, "kind": case.kind}
+    row: dict[str, Any] = {"function": function, "n": case.n, "kind": case.kind}
     reference = None
     for implementation in implementations:
         metric = implementation.get(function, case)
@@ -613,7 +603,7 @@ def run(args: argparse.Namespace) -> int:
     machine = machine_info()
     machine["load_average_1min_at_start"] = load_at_start
     machine["load_average_1min_at_end"] = _load_average()
-    report: Dict[str, Any] = {
+    report: dict[str, Any] = {
         "machine": machine,
         "settings": {
             "sizes": sizes,
@@ -654,7 +644,7 @@ def run(args: argparse.Namespace) -> int:
     return 1 if wrong else 0
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     """Entry point: parse arguments and run the benchmark or a memory probe."""
     args = build_parser().parse_args(argv)
     if args.memory_probe:

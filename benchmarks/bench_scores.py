@@ -27,10 +27,9 @@ from pathlib import Path
 import numpy as np
 import sklearn.metrics as skm
 
+import turbometrics as tm
 from synthetic_probabilities import make_probabilities
 from timing import timed, timed_pair
-
-import turbometrics as tm
 from turbometrics import stability as S
 
 RESULTS_DIR = Path(__file__).resolve().parent / "results"
@@ -56,27 +55,76 @@ def main() -> int:
     except ImportError:  # pragma: no cover - optional
         relplot = None
     cases = [
-        ("brier_score_loss, binary 1-D", p1, lambda: tm.brier_score_loss(y1, p1, n_threads=threads),
-         "scikit-learn", lambda: skm.brier_score_loss(y1, p1), 1e-9),
-        (f"brier_score_loss, K={args.k}", proba, lambda: tm.brier_score_loss(y, proba, n_threads=threads),
-         "scikit-learn", lambda: skm.brier_score_loss(y, proba), 1e-9),
-        ("log_loss, binary 1-D", p1, lambda: tm.log_loss(y1, p1, n_threads=threads),
-         "scikit-learn", lambda: skm.log_loss(y1, p1), 1e-9),
-        (f"log_loss, K={args.k}", proba, lambda: tm.log_loss(y, proba, n_threads=threads),
-         "scikit-learn", lambda: skm.log_loss(y, proba), 1e-9),
-        (f"log_loss, K={args.k}, weighted", proba, lambda: tm.log_loss(y, proba, sample_weight=w, n_threads=threads),
-         "scikit-learn", lambda: skm.log_loss(y, proba, sample_weight=w), 1e-9),
-        ("selection_rate, 1-D int64", y1.astype(np.float64), lambda: S.selection_rate(y1, n_threads=threads),
-         "NumPy", lambda: float(np.mean(y1 == 1)), 1e-12),
+        (
+            "brier_score_loss, binary 1-D",
+            p1,
+            lambda: tm.brier_score_loss(y1, p1, n_threads=threads),
+            "scikit-learn",
+            lambda: skm.brier_score_loss(y1, p1),
+            1e-9,
+        ),
+        (
+            f"brier_score_loss, K={args.k}",
+            proba,
+            lambda: tm.brier_score_loss(y, proba, n_threads=threads),
+            "scikit-learn",
+            lambda: skm.brier_score_loss(y, proba),
+            1e-9,
+        ),
+        (
+            "log_loss, binary 1-D",
+            p1,
+            lambda: tm.log_loss(y1, p1, n_threads=threads),
+            "scikit-learn",
+            lambda: skm.log_loss(y1, p1),
+            1e-9,
+        ),
+        (
+            f"log_loss, K={args.k}",
+            proba,
+            lambda: tm.log_loss(y, proba, n_threads=threads),
+            "scikit-learn",
+            lambda: skm.log_loss(y, proba),
+            1e-9,
+        ),
+        (
+            f"log_loss, K={args.k}, weighted",
+            proba,
+            lambda: tm.log_loss(y, proba, sample_weight=w, n_threads=threads),
+            "scikit-learn",
+            lambda: skm.log_loss(y, proba, sample_weight=w),
+            1e-9,
+        ),
+        (
+            "selection_rate, 1-D int64",
+            y1.astype(np.float64),
+            lambda: S.selection_rate(y1, n_threads=threads),
+            "NumPy",
+            lambda: float(np.mean(y1 == 1)),
+            1e-12,
+        ),
     ]
     if relplot is not None:
-        cases.append(("smooth_calibration_error (fixed point)", f,
-                      lambda: tm.smooth_calibration_error(yf, f, n_threads=threads),
-                      "relplot.smECE", lambda: float(relplot.smECE(f, yf)), None))
-    cases.append(("smooth_calibration_error, bandwidth=0.05", f,
-                  lambda: tm.smooth_calibration_error(yf, f, bandwidth=0.05, n_threads=threads),
-                  "relplot.smECE_sigma" if relplot is not None else "-",
-                  (lambda: float(relplot.smECE_sigma(f, yf, 0.05))) if relplot is not None else None, None))
+        cases.append(
+            (
+                "smooth_calibration_error (fixed point)",
+                f,
+                lambda: tm.smooth_calibration_error(yf, f, n_threads=threads),
+                "relplot.smECE",
+                lambda: float(relplot.smECE(f, yf)),
+                None,
+            )
+        )
+    cases.append(
+        (
+            "smooth_calibration_error, bandwidth=0.05",
+            f,
+            lambda: tm.smooth_calibration_error(yf, f, bandwidth=0.05, n_threads=threads),
+            "relplot.smECE_sigma" if relplot is not None else "-",
+            (lambda: float(relplot.smECE_sigma(f, yf, 0.05))) if relplot is not None else None,
+            None,
+        )
+    )
     load_start = os.getloadavg()[0]
     rows = []
     for name, data, ours, ref_name, reference, rtol in cases:
@@ -90,22 +138,43 @@ def main() -> int:
             agree = abs(v_ours - v_ref) < 1e-3
         else:
             agree = bool(np.isclose(v_ours, v_ref, rtol=rtol, atol=1e-15))
-        rows.append({"case": name, "turbometrics_s": t_ours["wall"], "turbometrics_cpu_s": t_ours["cpu"],
-                     "reference": ref_name, "reference_s": t_ref, "read_pass_s": t_read["wall"],
-                     "speedup": t_ref / t_ours["wall"], "ratio_to_read_pass": t_ours["wall"] / t_read["wall"],
-                     "agree": agree})
-    print(f"N={n:.0e}, K={args.k}; threads={threads}; load average (1 min) = {load_start:.2f} at the start, "
-          f"{os.getloadavg()[0]:.2f} at the end")
+        rows.append(
+            {
+                "case": name,
+                "turbometrics_s": t_ours["wall"],
+                "turbometrics_cpu_s": t_ours["cpu"],
+                "reference": ref_name,
+                "reference_s": t_ref,
+                "read_pass_s": t_read["wall"],
+                "speedup": t_ref / t_ours["wall"],
+                "ratio_to_read_pass": t_ours["wall"] / t_read["wall"],
+                "agree": agree,
+            }
+        )
+    print(
+        f"N={n:.0e}, K={args.k}; threads={threads}; load average (1 min) = {load_start:.2f} at the start, "
+        f"{os.getloadavg()[0]:.2f} at the end"
+    )
     print()
     print("| case | turbometrics (CPU) | reference | reference time | speedup | read pass | time / read pass |")
     print("|---|---:|---|---:|---:|---:|---:|")
     for r in rows:
-        print(f"| {r['case']} | {r['turbometrics_s'] * 1e3:.1f} ms ({r['turbometrics_cpu_s'] * 1e3:.1f}) | "
-              f"{r['reference']} | {r['reference_s'] * 1e3:.1f} ms | {r['speedup']:.1f}x | "
-              f"{r['read_pass_s'] * 1e3:.1f} ms | {r['ratio_to_read_pass']:.1f}x{'' if r['agree'] else ' (MISMATCH)'} |")
+        print(
+            f"| {r['case']} | {r['turbometrics_s'] * 1e3:.1f} ms ({r['turbometrics_cpu_s'] * 1e3:.1f}) | "
+            f"{r['reference']} | {r['reference_s'] * 1e3:.1f} ms | {r['speedup']:.1f}x | "
+            f"{r['read_pass_s'] * 1e3:.1f} ms | {r['ratio_to_read_pass']:.1f}x{'' if r['agree'] else ' (MISMATCH)'} |"
+        )
     RESULTS_DIR.mkdir(exist_ok=True)
-    report = {"rows": rows, "threads": threads, "load_average_start": load_start, "load_average": os.getloadavg(),
-              "n": n, "k": args.k, "machine": platform.platform(), "numpy": np.__version__}
+    report = {
+        "rows": rows,
+        "threads": threads,
+        "load_average_start": load_start,
+        "load_average": os.getloadavg(),
+        "n": n,
+        "k": args.k,
+        "machine": platform.platform(),
+        "numpy": np.__version__,
+    }
     (RESULTS_DIR / ("scores_quick.json" if args.quick else "scores.json")).write_text(json.dumps(report, indent=2))
     return 0 if all(r["agree"] for r in rows) else 1
 

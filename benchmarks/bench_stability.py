@@ -26,9 +26,8 @@ from pathlib import Path
 
 import numpy as np
 
-from timing import timed, timed_pair
-
 import turbometrics as tm
+from timing import timed, timed_pair
 from turbometrics import stability as S
 
 RESULTS_DIR = Path(__file__).resolve().parent / "results"
@@ -54,23 +53,31 @@ def numpy_versions(threshold=0.5):
         "label_stability": (lambda P: S.label_stability(P, n_threads=THREADS), label_stability),
         "jitter": (lambda P: S.jitter(P, n_threads=THREADS), jitter),
         "std (ddof=1)": (lambda P: S.std(P, n_threads=THREADS), lambda P: np.mean(np.std(P, axis=0, ddof=1))),
-        "epistemic (variance)": (lambda P: S.epistemic_uncertainty(P, method="variance", n_threads=THREADS),
-                                 lambda P: np.mean(np.var(P, axis=0))),
-        "aleatoric": (lambda P: S.aleatoric_uncertainty(P, n_threads=THREADS),
-                      lambda P: np.mean(np.mean(_entropy(P), axis=0))),
-        "epistemic (mutual_info)": (lambda P: S.epistemic_uncertainty(P, n_threads=THREADS),
-                                    lambda P: np.mean(_entropy(P.mean(axis=0)) - np.mean(_entropy(P), axis=0))),
-        "iqr": (lambda P: S.iqr(P, n_threads=THREADS),
-                lambda P: np.mean(np.subtract(*np.percentile(P, [75, 25], axis=0)))),
+        "epistemic (variance)": (
+            lambda P: S.epistemic_uncertainty(P, method="variance", n_threads=THREADS),
+            lambda P: np.mean(np.var(P, axis=0)),
+        ),
+        "aleatoric": (
+            lambda P: S.aleatoric_uncertainty(P, n_threads=THREADS),
+            lambda P: np.mean(np.mean(_entropy(P), axis=0)),
+        ),
+        "epistemic (mutual_info)": (
+            lambda P: S.epistemic_uncertainty(P, n_threads=THREADS),
+            lambda P: np.mean(_entropy(P.mean(axis=0)) - np.mean(_entropy(P), axis=0)),
+        ),
+        "iqr": (
+            lambda P: S.iqr(P, n_threads=THREADS),
+            lambda P: np.mean(np.subtract(*np.percentile(P, [75, 25], axis=0))),
+        ),
         "selection_rate (2-D int64 labels P >= 0.5)": (
-            lambda P: S.selection_rate(LABELS, n_threads=THREADS), lambda P: np.mean(LABELS == 1, axis=-1)),
+            lambda P: S.selection_rate(LABELS, n_threads=THREADS),
+            lambda P: np.mean(LABELS == 1, axis=-1),
+        ),
     }
 
 
 THREADS = None
 LABELS = None
-
-
 
 
 def main() -> int:
@@ -98,24 +105,47 @@ def main() -> int:
         t_ours, t_read = timed_pair(lambda: ours(P), lambda: P.sum(), repeats)
         t_numpy, v_numpy = timed(lambda: reference(P), args.numpy_repeats)
         agree = bool(np.allclose(t_ours["result"], v_numpy, rtol=1e-9, atol=1e-12))
-        rows.append({"metric": name, "turbometrics_s": t_ours["wall"], "turbometrics_cpu_s": t_ours["cpu"],
-                     "numpy_s": t_numpy, "read_pass_s": t_read["wall"], "read_pass_cpu_s": t_read["cpu"],
-                     "speedup_vs_numpy": t_numpy / t_ours["wall"], "ratio_to_read_pass": t_ours["wall"] / t_read["wall"],
-                     "agree": agree})
-    print(f"P: ({args.m}, {n}) {args.dtype}; threads={THREADS}; load average (1 min) = {load_start:.2f} at the start, "
-          f"{os.getloadavg()[0]:.2f} at the end")
+        rows.append(
+            {
+                "metric": name,
+                "turbometrics_s": t_ours["wall"],
+                "turbometrics_cpu_s": t_ours["cpu"],
+                "numpy_s": t_numpy,
+                "read_pass_s": t_read["wall"],
+                "read_pass_cpu_s": t_read["cpu"],
+                "speedup_vs_numpy": t_numpy / t_ours["wall"],
+                "ratio_to_read_pass": t_ours["wall"] / t_read["wall"],
+                "agree": agree,
+            }
+        )
+    print(
+        f"P: ({args.m}, {n}) {args.dtype}; threads={THREADS}; load average (1 min) = {load_start:.2f} at the start, "
+        f"{os.getloadavg()[0]:.2f} at the end"
+    )
     print()
-    print("| metric | turbometrics (CPU) | `P.sum()` (CPU) | NumPy (same definition) | speedup vs NumPy | "
-          "time / read pass |")
+    print(
+        "| metric | turbometrics (CPU) | `P.sum()` (CPU) | NumPy (same definition) | speedup vs NumPy | "
+        "time / read pass |"
+    )
     print("|---|---:|---:|---:|---:|---:|")
     for r in rows:
-        print(f"| {r['metric']} | {r['turbometrics_s'] * 1e3:.1f} ms ({r['turbometrics_cpu_s'] * 1e3:.1f}) | "
-              f"{r['read_pass_s'] * 1e3:.1f} ms ({r['read_pass_cpu_s'] * 1e3:.1f}) | {r['numpy_s'] * 1e3:.1f} ms | "
-              f"{r['speedup_vs_numpy']:.1f}x | {r['ratio_to_read_pass']:.2f}x{'' if r['agree'] else ' (MISMATCH)'} |")
+        print(
+            f"| {r['metric']} | {r['turbometrics_s'] * 1e3:.1f} ms ({r['turbometrics_cpu_s'] * 1e3:.1f}) | "
+            f"{r['read_pass_s'] * 1e3:.1f} ms ({r['read_pass_cpu_s'] * 1e3:.1f}) | {r['numpy_s'] * 1e3:.1f} ms | "
+            f"{r['speedup_vs_numpy']:.1f}x | {r['ratio_to_read_pass']:.2f}x{'' if r['agree'] else ' (MISMATCH)'} |"
+        )
     RESULTS_DIR.mkdir(exist_ok=True)
-    report = {"rows": rows, "threads": THREADS, "load_average_start": load_start, "load_average": os.getloadavg(),
-              "m": args.m, "n": n,
-              "dtype": args.dtype, "machine": platform.platform(), "numpy": np.__version__}
+    report = {
+        "rows": rows,
+        "threads": THREADS,
+        "load_average_start": load_start,
+        "load_average": os.getloadavg(),
+        "m": args.m,
+        "n": n,
+        "dtype": args.dtype,
+        "machine": platform.platform(),
+        "numpy": np.__version__,
+    }
     name = "stability_quick.json" if args.quick else "stability.json"
     (RESULTS_DIR / name).write_text(json.dumps(report, indent=2))
     return 0 if all(r["agree"] for r in rows) else 1

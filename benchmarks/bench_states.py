@@ -25,9 +25,8 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from timing import timed, timed_pair  # noqa: E402
-
-import turbometrics as tm  # noqa: E402
+import turbometrics as tm
+from timing import timed, timed_pair
 
 
 def make_data(n: int, seed: int):
@@ -44,39 +43,54 @@ def state_bytes(state: tm.RankingState) -> int:
 def run(args: argparse.Namespace) -> None:
     n = int(args.n)
     y, continuous, rounded = make_data(n, args.seed)
-    print(f"turbometrics {tm.__version__}, numpy {np.__version__}, {os.cpu_count()} CPUs ({platform.processor()}), "
-          f"{tm.get_num_threads()} threads; n={n:,}; median of {args.repeats}; load average "
-          f"{os.getloadavg()[0]:.2f} at start")
+    print(
+        f"turbometrics {tm.__version__}, numpy {np.__version__}, {os.cpu_count()} CPUs ({platform.processor()}), "
+        f"{tm.get_num_threads()} threads; n={n:,}; median of {args.repeats}; load average "
+        f"{os.getloadavg()[0]:.2f} at start"
+    )
     print()
     print("| data | operation | time (s) | reference | reference (s) | ratio |")
     print("|---|---|---|---|---|---|")
     for name, scores in (("continuous", continuous), ("rounded", rounded)):
-        build, metric = timed_pair(lambda: tm.RankingState.from_arrays(y, scores),
-                                   lambda: tm.roc_auc_score(y, scores), args.repeats)
+        build, metric = timed_pair(
+            lambda: tm.RankingState.from_arrays(y, scores), lambda: tm.roc_auc_score(y, scores), args.repeats
+        )
         state = build["result"]
         assert state.roc_auc() == metric["result"]
-        print(f"| {name} | from_arrays | {build['wall']:.3g} | roc_auc_score | {metric['wall']:.3g} | "
-              f"{build['wall'] / metric['wall']:.3g} |")
+        print(
+            f"| {name} | from_arrays | {build['wall']:.3g} | roc_auc_score | {metric['wall']:.3g} | "
+            f"{build['wall'] / metric['wall']:.3g} |"
+        )
         auc_time, _ = timed(state.roc_auc, args.repeats)
         ap_time, _ = timed(state.average_precision, args.repeats)
         ap_memory, _ = timed(lambda: tm.average_precision_score(y, scores), args.repeats)
-        print(f"| {name} | state.roc_auc() | {auc_time:.3g} | roc_auc_score | {metric['wall']:.3g} | "
-              f"{auc_time / metric['wall']:.3g} |")
-        print(f"| {name} | state.average_precision() | {ap_time:.3g} | average_precision_score | {ap_memory:.3g} | "
-              f"{ap_time / ap_memory:.3g} |")
+        print(
+            f"| {name} | state.roc_auc() | {auc_time:.3g} | roc_auc_score | {metric['wall']:.3g} | "
+            f"{auc_time / metric['wall']:.3g} |"
+        )
+        print(
+            f"| {name} | state.average_precision() | {ap_time:.3g} | average_precision_score | {ap_memory:.3g} | "
+            f"{ap_time / ap_memory:.3g} |"
+        )
         half = n // 2
         first = tm.RankingState.from_arrays(y[:half], scores[:half])
         second = tm.RankingState.from_arrays(y[half:], scores[half:])
         merge_time, merged = timed(lambda: first.merge(second), args.repeats)
         assert merged.roc_auc() == state.roc_auc()
-        print(f"| {name} | merge of two {half:,}-sample states ({len(first):,} + {len(second):,} rows) | "
-              f"{merge_time:.3g} | from_arrays (all) | {build['wall']:.3g} | {merge_time / build['wall']:.3g} |")
+        print(
+            f"| {name} | merge of two {half:,}-sample states ({len(first):,} + {len(second):,} rows) | "
+            f"{merge_time:.3g} | from_arrays (all) | {build['wall']:.3g} | {merge_time / build['wall']:.3g} |"
+        )
         binned_time, binned = timed(lambda: tm.BinnedRankingState.from_arrays(y, scores), args.repeats)
-        print(f"| {name} | BinnedRankingState.from_arrays (2^16 bits bins) | {binned_time:.3g} | from_arrays | "
-              f"{build['wall']:.3g} | {binned_time / build['wall']:.3g} |")
-        print(f"| {name} | state memory: {len(state):,} rows, {state_bytes(state) / len(state):.0f} bytes per "
-              f"distinct score ({state_bytes(state) / 2**20:.1f} MiB); binned {2 * binned.positive.nbytes / 2**20:.1f} "
-              f"MiB | | | | |")
+        print(
+            f"| {name} | BinnedRankingState.from_arrays (2^16 bits bins) | {binned_time:.3g} | from_arrays | "
+            f"{build['wall']:.3g} | {binned_time / build['wall']:.3g} |"
+        )
+        print(
+            f"| {name} | state memory: {len(state):,} rows, {state_bytes(state) / len(state):.0f} bytes per "
+            f"distinct score ({state_bytes(state) / 2**20:.1f} MiB); binned {2 * binned.positive.nbytes / 2**20:.1f} "
+            f"MiB | | | | |"
+        )
     print()
     print(f"load average {os.getloadavg()[0]:.2f} at end")
 

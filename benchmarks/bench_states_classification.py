@@ -31,16 +31,14 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from timing import timed_pair  # noqa: E402
-
-import turbometrics as tm  # noqa: E402
+import turbometrics as tm
+from timing import timed_pair
 
 METRICS = ["accuracy", "f1", "matthews_corrcoef", "ece", "mce"]
 
 
 def _row(name: str, state: dict, memory: dict) -> str:
-    return (f"| {name} | {state['wall'] * 1e3:.1f} | {memory['wall'] * 1e3:.1f} | "
-            f"{memory['wall'] / state['wall']:.2f} |")
+    return f"| {name} | {state['wall'] * 1e3:.1f} | {memory['wall'] * 1e3:.1f} | {memory['wall'] / state['wall']:.2f} |"
 
 
 def throughput(n: int, batches: int, repeat: int, threads: int) -> None:
@@ -58,31 +56,47 @@ def throughput(n: int, batches: int, repeat: int, threads: int) -> None:
         def run():
             state = make(**kw)
             for start in range(0, n, size):
-                state.update(*(a[start:start + size] for a in arrays), n_threads=threads)
+                state.update(*(a[start : start + size] for a in arrays), n_threads=threads)
             return state
+
         return run
 
     cases = [
-        ("ConfusionState 10 classes vs confusion_matrix",
-         lambda: tm.ConfusionState.from_arrays(y_true, y_pred, n_threads=threads),
-         lambda: tm.confusion_matrix(y_true, y_pred, n_threads=threads)),
-        (f"ConfusionState in {batches} batches vs confusion_matrix", batched(tm.ConfusionState, y_true, y_pred),
-         lambda: tm.confusion_matrix(y_true, y_pred, n_threads=threads)),
-        ("ConfusionState weighted vs confusion_matrix weighted",
-         lambda: tm.ConfusionState.from_arrays(y_true, y_pred, sample_weight=weight, n_threads=threads),
-         lambda: tm.confusion_matrix(y_true, y_pred, sample_weight=weight, n_threads=threads)),
-        ("CalibrationState binary vs calibration_error",
-         lambda: tm.CalibrationState.from_arrays(label, prob, n_threads=threads),
-         lambda: tm.calibration_error(label, prob, n_threads=threads)),
-        (f"CalibrationState binary in {batches} batches vs calibration_error",
-         batched(tm.CalibrationState, label, prob),
-         lambda: tm.calibration_error(label, prob, n_threads=threads)),
-        ("CalibrationState binary weighted vs calibration_error weighted",
-         lambda: tm.CalibrationState.from_arrays(label, prob, sample_weight=weight, n_threads=threads),
-         lambda: tm.calibration_error(label, prob, sample_weight=weight, n_threads=threads)),
-        ("CalibrationState top-label (n/4 x 10) vs calibration_error",
-         lambda: tm.CalibrationState.from_arrays(classes, probs, n_threads=threads),
-         lambda: tm.calibration_error(classes, probs, n_threads=threads)),
+        (
+            "ConfusionState 10 classes vs confusion_matrix",
+            lambda: tm.ConfusionState.from_arrays(y_true, y_pred, n_threads=threads),
+            lambda: tm.confusion_matrix(y_true, y_pred, n_threads=threads),
+        ),
+        (
+            f"ConfusionState in {batches} batches vs confusion_matrix",
+            batched(tm.ConfusionState, y_true, y_pred),
+            lambda: tm.confusion_matrix(y_true, y_pred, n_threads=threads),
+        ),
+        (
+            "ConfusionState weighted vs confusion_matrix weighted",
+            lambda: tm.ConfusionState.from_arrays(y_true, y_pred, sample_weight=weight, n_threads=threads),
+            lambda: tm.confusion_matrix(y_true, y_pred, sample_weight=weight, n_threads=threads),
+        ),
+        (
+            "CalibrationState binary vs calibration_error",
+            lambda: tm.CalibrationState.from_arrays(label, prob, n_threads=threads),
+            lambda: tm.calibration_error(label, prob, n_threads=threads),
+        ),
+        (
+            f"CalibrationState binary in {batches} batches vs calibration_error",
+            batched(tm.CalibrationState, label, prob),
+            lambda: tm.calibration_error(label, prob, n_threads=threads),
+        ),
+        (
+            "CalibrationState binary weighted vs calibration_error weighted",
+            lambda: tm.CalibrationState.from_arrays(label, prob, sample_weight=weight, n_threads=threads),
+            lambda: tm.calibration_error(label, prob, sample_weight=weight, n_threads=threads),
+        ),
+        (
+            "CalibrationState top-label (n/4 x 10) vs calibration_error",
+            lambda: tm.CalibrationState.from_arrays(classes, probs, n_threads=threads),
+            lambda: tm.calibration_error(classes, probs, n_threads=threads),
+        ),
     ]
     print(f"n = {n:.0e}, threads = {threads}, load average before: {os.getloadavg()}")
     print("| case | state ms | in-memory ms | in-memory / state |")
@@ -132,16 +146,24 @@ def parquet_memory(rows: int, path: Path) -> None:
             writer = writer or pq.ParquetWriter(path, table.schema)
             writer.write_table(table, row_group_size=10**6)
         writer.close()
-    print(f"file {path}: {rows:.0e} rows, {path.stat().st_size / 2**20:.0f} MiB, "
-          f"{pq.ParquetFile(path).metadata.num_row_groups} row groups")
+    print(
+        f"file {path}: {rows:.0e} rows, {path.stat().st_size / 2**20:.0f} MiB, "
+        f"{pq.ParquetFile(path).metadata.num_row_groups} row groups"
+    )
     outputs = {}
     for mode in ("stream", "whole"):
-        done = subprocess.run([sys.executable, "-c", _PROBE, str(path), mode, ",".join(METRICS)], check=True,
-                              capture_output=True, text=True)
+        done = subprocess.run(
+            [sys.executable, "-c", _PROBE, str(path), mode, ",".join(METRICS)],
+            check=True,
+            capture_output=True,
+            text=True,
+        )
         outputs[mode] = json.loads(done.stdout)
-        print(f"{mode}: peak RSS {outputs[mode]['peak_mib']:.0f} MiB (after imports "
-              f"{outputs[mode]['before_mib']:.0f} MiB), {outputs[mode]['seconds']:.1f} s; {outputs[mode]['result']}",
-              flush=True)
+        print(
+            f"{mode}: peak RSS {outputs[mode]['peak_mib']:.0f} MiB (after imports "
+            f"{outputs[mode]['before_mib']:.0f} MiB), {outputs[mode]['seconds']:.1f} s; {outputs[mode]['result']}",
+            flush=True,
+        )
     for name in METRICS:
         a, b = outputs["stream"]["result"][name], outputs["whole"]["result"][name]
         print(f"{name}: " + ("identical" if a == b else f"relative difference {abs(a - b) / abs(b):.1e}"))

@@ -25,11 +25,11 @@ import os
 import sys
 import types
 from pathlib import Path
-from typing import Any, Dict, List, Tuple
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from timing import timed_pair  # noqa: E402
+from timing import timed_pair
 
 
 def _box_convert(boxes: Any, in_fmt: str, out_fmt: str) -> Any:
@@ -52,7 +52,7 @@ def _box_convert(boxes: Any, in_fmt: str, out_fmt: str) -> Any:
     return torch.stack([x1, y1, x2, y2], dim=-1)
 
 
-def mean_average_precision_class() -> Tuple[type, bool]:
+def mean_average_precision_class() -> tuple[type, bool]:
     """torchmetrics' MeanAveragePrecision and whether torchvision's
     ``box_convert`` had to be replaced by the stand-in."""
     try:
@@ -74,26 +74,28 @@ def mean_average_precision_class() -> Tuple[type, bool]:
     return mean_ap.MeanAveragePrecision, stand_in
 
 
-def detection_tensors(n_images: int, seed: int = 0, **kwargs: Any) -> Tuple[List[Dict], List[Dict]]:
+def detection_tensors(n_images: int, seed: int = 0, **kwargs: Any) -> tuple[list[dict], list[dict]]:
     """Synthetic per-image predictions and targets as torch tensors."""
     import torch
 
     from turbometrics.coco.synthetic import make_coco_set, to_detection_batches
 
     predictions, targets = to_detection_batches(*make_coco_set(n_images=n_images, seed=seed, **kwargs))
-    def tensors(item: Dict) -> Dict:
+
+    def tensors(item: dict) -> dict:
         return {key: torch.from_numpy(value) for key, value in item.items()}
+
     return [tensors(p) for p in predictions], [tensors(t) for t in targets]
 
 
-def evaluate(metric_class: type, predictions: List[Dict], targets: List[Dict], **options: Any) -> Dict:
+def evaluate(metric_class: type, predictions: list[dict], targets: list[dict], **options: Any) -> dict:
     """update() with every image, then compute()."""
     metric = metric_class(backend="pycocotools", **options)
     metric.update(predictions, targets)
     return metric.compute()
 
 
-def results_equal(first: Dict, second: Dict) -> bool:
+def results_equal(first: dict, second: dict) -> bool:
     import torch
 
     return first.keys() == second.keys() and all(torch.equal(first[key], second[key]) for key in first)
@@ -118,21 +120,23 @@ def main() -> int:
     predictions, targets = detection_tensors(args.images)
     options = {"class_metrics": args.class_metrics}
 
-    def reference() -> Dict:
+    def reference() -> dict:
         with contextlib.redirect_stdout(io.StringIO()):
             return evaluate(metric_class, predictions, targets, **options)
 
-    def patched() -> Dict:
+    def patched() -> dict:
         with tc.patch_pycocotools(), contextlib.redirect_stdout(io.StringIO()):
             return evaluate(metric_class, predictions, targets, **options)
 
     plain, fast = timed_pair(reference, patched, args.repeats)
     agree = results_equal(plain["result"], fast["result"])
     n_detections = sum(len(p["scores"]) for p in predictions)
-    print(f"torch {torch.__version__}, torchmetrics {torchmetrics.__version__}, "
-          f"torchvision {'stand-in box_convert' if stand_in else 'installed'}; {args.images} images, "
-          f"{n_detections} detections, class_metrics={args.class_metrics}, repeats={args.repeats}, "
-          f"load average (1 min) {os.getloadavg()[0]:.2f}, cpus {os.cpu_count()}")
+    print(
+        f"torch {torch.__version__}, torchmetrics {torchmetrics.__version__}, "
+        f"torchvision {'stand-in box_convert' if stand_in else 'installed'}; {args.images} images, "
+        f"{n_detections} detections, class_metrics={args.class_metrics}, repeats={args.repeats}, "
+        f"load average (1 min) {os.getloadavg()[0]:.2f}, cpus {os.cpu_count()}"
+    )
     print()
     print("| MeanAveragePrecision(backend='pycocotools') update + compute | wall s | CPU s |")
     print("|---|---:|---:|")

@@ -23,7 +23,8 @@ import os
 import statistics
 import time
 import warnings
-from typing import Any, Callable, List, Optional
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -41,7 +42,7 @@ def timed(function: Callable[[], Any]) -> tuple:
     return time.perf_counter() - start, result
 
 
-def main(argv: Optional[List[str]] = None) -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--n", type=int, default=1_000_000)
     parser.add_argument("--threads", type=int, default=2)
@@ -57,27 +58,31 @@ def main(argv: Optional[List[str]] = None) -> None:
     y_true = rng.integers(0, 5, args.n)
     y_pred = np.where(rng.random(args.n) < 0.7, y_true, rng.integers(0, 5, args.n))
     weights = {"integer": rng.integers(1, 5, args.n), "fractional": rng.random(args.n) * 3}
-    print(f"n = {args.n}, threads = {args.threads}, medians of {args.repeat} interleaved rounds, "
-          f"load average {os.getloadavg()}")
+    print(
+        f"n = {args.n}, threads = {args.threads}, medians of {args.repeat} interleaved rounds, "
+        f"load average {os.getloadavg()}"
+    )
     for kind, weight in weights.items():
         for name, extra in CASES:
             ours_times, theirs_times, same = [], [], True
             for _ in range(args.repeat):
-                spent, ours = timed(lambda: getattr(tm, name)(y_true, y_pred, sample_weight=weight,
-                                                                n_threads=args.threads, **extra))
+                spent, ours = timed(
+                    lambda: getattr(tm, name)(y_true, y_pred, sample_weight=weight, n_threads=args.threads, **extra)
+                )
                 ours_times.append(spent)
                 if not args.no_sklearn:
                     with warnings.catch_warnings():
                         warnings.simplefilter("ignore")
-                        spent, theirs = timed(lambda: getattr(skm, name)(y_true, y_pred, sample_weight=weight,
-                                                                          **extra))
+                        spent, theirs = timed(lambda: getattr(skm, name)(y_true, y_pred, sample_weight=weight, **extra))
                     theirs_times.append(spent)
                     same = same and identical(ours, theirs)
             line = f"{name:18s} {kind:10s} turbometrics {statistics.median(ours_times) * 1e3:8.2f} ms"
             if theirs_times:
                 theirs_ms = statistics.median(theirs_times) * 1e3
-                line += (f"  scikit-learn {theirs_ms:8.1f} ms  x{theirs_ms / (statistics.median(ours_times) * 1e3):5.0f}"
-                         f"  identical={same}")
+                line += (
+                    f"  scikit-learn {theirs_ms:8.1f} ms  x{theirs_ms / (statistics.median(ours_times) * 1e3):5.0f}"
+                    f"  identical={same}"
+                )
             print(line, flush=True)
 
 

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Tuple
-
 import numpy as np
 
 
-def make_probabilities(n: int, k: int) -> Tuple[np.random.Generator, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
-                                                np.ndarray]:
+def make_probabilities(
+    n: int, k: int
+) -> tuple[np.random.Generator, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(rng, proba, y, p1, y1, w): Dirichlet(0.3) class probabilities (n, k) with
     uniform class labels y; a binary column p1 = proba[:, 0] renormalised
     against proba[:, 1] with labels y1 drawn from it; uniform weights w. The

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import statistics
 import time
-from typing import Any, Callable, Tuple
+from collections.abc import Callable
+from typing import Any
 
 
-def timed(function: Callable[[], Any], repeats: int) -> Tuple[float, Any]:
+def timed(function: Callable[[], Any], repeats: int) -> tuple[float, Any]:
     """Call ``function`` ``repeats`` times; return the median wall time in
     seconds and the last result."""
     times, result = [], None
@@ -19,7 +20,7 @@ def timed(function: Callable[[], Any], repeats: int) -> Tuple[float, Any]:
     return statistics.median(times), result
 
 
-def timed_pair(first: Callable[[], Any], second: Callable[[], Any], repeats: int) -> Tuple[dict, dict]:
+def timed_pair(first: Callable[[], Any], second: Callable[[], Any], repeats: int) -> tuple[dict, dict]:
     """Call ``first`` and ``second`` alternately ``repeats`` times each, so
     that both see the same machine state (a shared machine's load drifts).
     Return, for each, the median wall time, the median CPU time of the whole
@@ -33,5 +34,7 @@ def timed_pair(first: Callable[[], Any], second: Callable[[], Any], repeats: int
             last[0] = function()
             walls.append(time.perf_counter() - wall)
             cpus.append(time.process_time() - cpu)
-    return tuple({"wall": statistics.median(w), "cpu": statistics.median(c), "result": r[0]}  # type: ignore
-                 for w, c, r in record)
+    return tuple(
+        {"wall": statistics.median(w), "cpu": statistics.median(c), "result": r[0]}  # type: ignore
+        for w, c, r in record
+    )

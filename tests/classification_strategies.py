@@ -12,8 +12,22 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import strategies as st
 
-ENCODINGS = ["int", "int", "int_neg", "wide_int", "int32_int64", "float", "bool", "uint8", "str", "object_str",
-             "column", "multilabel", "multilabel", "multilabel_bool"]
+ENCODINGS = [
+    "int",
+    "int",
+    "int_neg",
+    "wide_int",
+    "int32_int64",
+    "float",
+    "bool",
+    "uint8",
+    "str",
+    "object_str",
+    "column",
+    "multilabel",
+    "multilabel",
+    "multilabel_bool",
+]
 INVALID_ENCODINGS = ["continuous", "str_int_mix", "multilabel_vs_multiclass", "empty", "multioutput"]
 
 
@@ -48,10 +62,12 @@ def label_pairs(draw, encodings=None, allow_invalid: bool = False):
         return kind, [], []
     if kind.startswith("multilabel") or kind == "multioutput":
         width = draw(st.integers(1, 4))
-        t = np.asarray(draw(st.lists(st.lists(st.integers(0, 1), min_size=width, max_size=width), min_size=n,
-                                     max_size=n)))
-        p = np.asarray(draw(st.lists(st.lists(st.integers(0, 1), min_size=width, max_size=width), min_size=n,
-                                     max_size=n)))
+        t = np.asarray(
+            draw(st.lists(st.lists(st.integers(0, 1), min_size=width, max_size=width), min_size=n, max_size=n))
+        )
+        p = np.asarray(
+            draw(st.lists(st.lists(st.integers(0, 1), min_size=width, max_size=width), min_size=n, max_size=n))
+        )
         if kind == "multilabel_bool":
             return kind, t.astype(bool), p.astype(bool) if draw(st.booleans()) else p.astype(np.float64)
         if kind == "multilabel_vs_multiclass":
@@ -65,7 +81,7 @@ def label_pairs(draw, encodings=None, allow_invalid: bool = False):
     if kind == "int_neg":
         return kind, (t - 2).tolist(), (p - 2).tolist()
     if kind == "wide_int":
-        table = np.asarray([-(10 ** 15), -7, 3, 2 ** 40, 10 ** 17], dtype=np.int64)
+        table = np.asarray([-(10**15), -7, 3, 2**40, 10**17], dtype=np.int64)
         return kind, table[t], table[p]
     if kind == "int32_int64":
         return kind, t.astype(np.int32), (p + 1).astype(np.int64)
@@ -106,8 +122,7 @@ def weights_for(draw, n: int, allow_invalid: bool = False):
     if mode == "int":
         return np.asarray(draw(st.lists(st.integers(1, 5), min_size=n, max_size=n)), dtype=np.int64)
     if mode == "float32":
-        return np.asarray(draw(st.lists(st.floats(0.25, 4.0, width=32), min_size=n, max_size=n)),
-                          dtype=np.float32)
+        return np.asarray(draw(st.lists(st.floats(0.25, 4.0, width=32), min_size=n, max_size=n)), dtype=np.float32)
     if mode == "all_zero":
         return np.zeros(n)
     if mode == "wrong_length":

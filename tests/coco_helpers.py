@@ -6,8 +6,9 @@ import contextlib
 import copy
 import io
 import json
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any
 
 import numpy as np
 
@@ -23,15 +24,22 @@ def quiet(function: Callable[[], Any]) -> Any:
         return function()
 
 
-def build(coco_class: Any, dataset: Dict) -> Any:
+def build(coco_class: Any, dataset: dict) -> Any:
     coco = coco_class()
     coco.dataset = copy.deepcopy(dataset)
     quiet(coco.createIndex)
     return coco
 
 
-def evaluate(coco_class: Any, eval_class: Any, dataset: Dict, results: List[Dict], iou_type: str,
-             tweak: Optional[Callable[[Any], None]] = None, **kwargs: Any) -> Any:
+def evaluate(
+    coco_class: Any,
+    eval_class: Any,
+    dataset: dict,
+    results: list[dict],
+    iou_type: str,
+    tweak: Callable[[Any], None] | None = None,
+    **kwargs: Any,
+) -> Any:
     gt = build(coco_class, dataset)
     dt = quiet(lambda: gt.loadRes(copy.deepcopy(results)))
     evaluation = eval_class(gt, dt, iou_type, **kwargs)
@@ -47,8 +55,9 @@ def evaluate(coco_class: Any, eval_class: Any, dataset: Dict, results: List[Dict
     return evaluation
 
 
-def both(dataset: Dict, results: List[Dict], iou_type: str, tweak: Optional[Callable[[Any], None]] = None,
-         **kwargs: Any) -> Tuple[Any, Any]:
+def both(
+    dataset: dict, results: list[dict], iou_type: str, tweak: Callable[[Any], None] | None = None, **kwargs: Any
+) -> tuple[Any, Any]:
     """(pycocotools' COCOeval, ours), each run through evaluate, accumulate
     and summarize."""
     from pycocotools.coco import COCO as ReferenceCOCO

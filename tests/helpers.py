@@ -15,8 +15,9 @@ import math
 import re
 import warnings
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable, List, Optional, Tuple
+from typing import Any
 
 import numpy as np
 import sklearn.metrics as skm
@@ -35,8 +36,8 @@ CONTRACT_WARNINGS = (UserWarning, FutureWarning)
 @dataclass
 class Outcome:
     value: Any = None
-    exc: Optional[BaseException] = None
-    warnings: List[Tuple[type, str]] = field(default_factory=list)
+    exc: BaseException | None = None
+    warnings: list[tuple[type, str]] = field(default_factory=list)
 
     def describe(self) -> str:
         if self.exc is not None:
@@ -53,27 +54,18 @@ def capture(func: Callable, *args, **kwargs) -> Outcome:
             out.value = func(*args, **kwargs)
         except Exception as exc:  # noqa: BLE001 - we compare any exception
             out.exc = exc
-    out.warnings = [
-        (w.category, str(w.message))
-        for w in record
-        if issubclass(w.category, CONTRACT_WARNINGS)
-    ]
+    out.warnings = [(w.category, str(w.message)) for w in record if issubclass(w.category, CONTRACT_WARNINGS)]
     return out
 
 
-def builtin_bases(exc_type: type) -> List[type]:
+def builtin_bases(exc_type: type) -> list[type]:
     """Builtin exception classes in the MRO, minus the trivial ones."""
-    return [
-        c
-        for c in exc_type.__mro__
-        if c.__module__ == "builtins" and c not in (object, BaseException, Exception)
-    ]
+    return [c for c in exc_type.__mro__ if c.__module__ == "builtins" and c not in (object, BaseException, Exception)]
 
 
 def assert_same_exception(sk_exc: BaseException, tm_out: Outcome, context: str = "") -> None:
     assert tm_out.exc is not None, (
-        f"{context}: sklearn raised {type(sk_exc).__name__}({str(sk_exc)!r}) "
-        f"but turbometrics {tm_out.describe()}"
+        f"{context}: sklearn raised {type(sk_exc).__name__}({str(sk_exc)!r}) but turbometrics {tm_out.describe()}"
     )
     tm_exc = tm_out.exc
     sk_type = type(sk_exc)
@@ -91,8 +83,7 @@ def assert_same_exception(sk_exc: BaseException, tm_out: Outcome, context: str =
             f"{base.__name__} (sklearn raised {sk_type.__mro__})"
         )
     assert normalise_message(str(tm_exc)) == normalise_message(str(sk_exc)), (
-        f"{context}: message differs:\n  sklearn:      {str(sk_exc)!r}\n"
-        f"  turbometrics: {str(tm_exc)!r}"
+        f"{context}: message differs:\n  sklearn:      {str(sk_exc)!r}\n  turbometrics: {str(tm_exc)!r}"
     )
 
 
@@ -113,8 +104,7 @@ def assert_same_warnings(sk_out: Outcome, tm_out: Outcome, context: str = "") ->
     sk_w = Counter((c.__name__, m) for c, m in sk_out.warnings)
     tm_w = Counter((c.__name__, m) for c, m in tm_out.warnings)
     assert sk_w == tm_w, (
-        f"{context}: warnings differ:\n  sklearn:      {sorted(sk_w.items())}\n"
-        f"  turbometrics: {sorted(tm_w.items())}"
+        f"{context}: warnings differ:\n  sklearn:      {sorted(sk_w.items())}\n  turbometrics: {sorted(tm_w.items())}"
     )
     # Same builtin base classes (UndefinedMetricWarning is a UserWarning).
     sk_bases = {c.__name__: builtin_bases(c) for c, _ in sk_out.warnings}
@@ -145,8 +135,7 @@ def assert_signed_zeros_equal(sk: np.ndarray, got: np.ndarray, what: str = "thre
     """-0.0 and 0.0 compare equal; check the sign bit explicitly."""
     if sk.dtype.kind == "f":
         assert np.array_equal(np.signbit(got), np.signbit(sk)), (
-            f"{what}: sign of zero differs\n sk={sk!r} signbit={np.signbit(sk)}\n"
-            f" tm={got!r} signbit={np.signbit(got)}"
+            f"{what}: sign of zero differs\n sk={sk!r} signbit={np.signbit(sk)}\n tm={got!r} signbit={np.signbit(got)}"
         )
 
 
@@ -178,9 +167,7 @@ def curve_comparator(name: str, rtol: float = RTOL, atol: float = 0.0):
 
 
 def assert_score_equal(sk, got, rtol: float = RTOL, atol: float = 0.0) -> None:
-    assert type(got) is type(sk), (
-        f"result type {type(got).__name__} ({got!r}) != sklearn {type(sk).__name__} ({sk!r})"
-    )
+    assert type(got) is type(sk), f"result type {type(got).__name__} ({got!r}) != sklearn {type(sk).__name__} ({sk!r})"
     if isinstance(sk, np.ndarray):
         assert got.shape == sk.shape and got.dtype == sk.dtype, (got, sk)
         np.testing.assert_allclose(got, sk, rtol=rtol, atol=atol, equal_nan=True)
@@ -197,11 +184,11 @@ def assert_score_equal(sk, got, rtol: float = RTOL, atol: float = 0.0) -> None:
 def check_against_sklearn(
     name: str,
     *args,
-    compare: Optional[Callable] = None,
-    tm_kwargs: Optional[dict] = None,
+    compare: Callable | None = None,
+    tm_kwargs: dict | None = None,
     copy_inputs: bool = True,
     **kwargs,
-) -> Tuple[Outcome, Outcome]:
+) -> tuple[Outcome, Outcome]:
     """Run sklearn.metrics.<name> and turbometrics.<name> on the same input.
 
     If sklearn raises, turbometrics must raise the same exception class name

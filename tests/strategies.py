@@ -9,8 +9,9 @@ inputs.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Optional, Sequence
+from typing import Any
 
 import numpy as np
 from hypothesis import strategies as st
@@ -132,7 +133,7 @@ DYADIC_WEIGHTS = [0.0, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0, 8.0]
 
 
 @st.composite
-def weight_arrays(draw, n: int, kind: Optional[str] = None) -> Optional[np.ndarray]:
+def weight_arrays(draw, n: int, kind: str | None = None) -> np.ndarray | None:
     """None, or non-negative weights (zeros included).
 
     kind: "none", "dyadic" (exactly representable: sums are exact in any
@@ -166,9 +167,9 @@ def binary_problems(
     draw,
     min_n: int = 1,
     max_n: int = 40,
-    weights: Optional[str] = None,
-    encodings: Optional[Sequence[Encoding]] = None,
-    score_dtypes: Optional[Sequence[Any]] = None,
+    weights: str | None = None,
+    encodings: Sequence[Encoding] | None = None,
+    score_dtypes: Sequence[Any] | None = None,
 ) -> dict:
     """dict(y_true, y_score, pos_label, sample_weight, encoding)."""
     n = draw(sizes(min_n, max_n))
@@ -187,7 +188,7 @@ def binary_problems(
 
 
 @st.composite
-def multilabel_problems(draw, max_n: int = 25, max_labels: int = 5, weights: Optional[str] = None) -> dict:
+def multilabel_problems(draw, max_n: int = 25, max_labels: int = 5, weights: str | None = None) -> dict:
     """dict(y_true (n, k) indicator, y_score (n, k), sample_weight)."""
     n = draw(sizes(1, max_n))
     k = draw(st.integers(1, max_labels))

@@ -4,8 +4,8 @@
 import inspect
 
 import pytest
-
 import sklearn.metrics as skm
+
 import turbometrics as tm
 
 FUNCTIONS = [

@@ -8,7 +8,8 @@ import inspect
 import pickle
 import subprocess
 import sys
-from typing import Any, Callable, Dict
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pytest
@@ -47,8 +48,12 @@ def _pyarrow_chunks(values: np.ndarray) -> Any:
     pa = pytest.importorskip("pyarrow")
     if values.ndim == 1:
         return pa.chunked_array([values[:150], values[150:310], values[310:]])
-    return pa.Table.from_batches([pa.record_batch({f"c{i}": values[start:stop, i] for i in range(values.shape[1])})
-                                  for start, stop in ((0, 150), (150, values.shape[0]))])
+    return pa.Table.from_batches(
+        [
+            pa.record_batch({f"c{i}": values[start:stop, i] for i in range(values.shape[1])})
+            for start, stop in ((0, 150), (150, values.shape[0]))
+        ]
+    )
 
 
 def _torch(values: np.ndarray) -> Any:
@@ -69,9 +74,14 @@ def _array_api_strict(values: np.ndarray) -> Any:
     return xp.asarray(values)
 
 
-KINDS: Dict[str, Callable[[np.ndarray], Any]] = {
-    "pandas": _pandas, "polars": _polars, "pyarrow": _pyarrow, "pyarrow-chunked": _pyarrow_chunks,
-    "torch": _torch, "torch-requires-grad": _torch_grad, "array-api-strict": _array_api_strict,
+KINDS: dict[str, Callable[[np.ndarray], Any]] = {
+    "pandas": _pandas,
+    "polars": _polars,
+    "pyarrow": _pyarrow,
+    "pyarrow-chunked": _pyarrow_chunks,
+    "torch": _torch,
+    "torch-requires-grad": _torch_grad,
+    "array-api-strict": _array_api_strict,
 }
 
 CASES = {
@@ -163,10 +173,12 @@ def test_public_functions_pickle_by_reference():
 
 
 def test_no_library_is_imported_for_numpy_input():
-    code = ("import sys, numpy as np, turbometrics as tm\n"
-            "tm.roc_auc_score(np.array([0, 1, 1]), np.array([0.2, 0.9, 0.4]))\n"
-            "loaded = [m for m in ('polars', 'pyarrow', 'torch', 'pandas') if m in sys.modules]\n"
-            "assert not loaded, loaded\n")
+    code = (
+        "import sys, numpy as np, turbometrics as tm\n"
+        "tm.roc_auc_score(np.array([0, 1, 1]), np.array([0.2, 0.9, 0.4]))\n"
+        "loaded = [m for m in ('polars', 'pyarrow', 'torch', 'pandas') if m in sys.modules]\n"
+        "assert not loaded, loaded\n"
+    )
     subprocess.run([sys.executable, "-c", code], check=True)
 
 

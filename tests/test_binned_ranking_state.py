@@ -13,13 +13,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import turbometrics as tm
+from strategies import ENCODINGS, binary_problems
 from turbometrics import BinnedRankingState, RankingState
 
-from strategies import ENCODINGS, binary_problems
-
-BIN_CHOICES = [("bits", 2, None), ("bits", 16, None), ("bits", 2**13, None), ("bits", 2**20, None),
-               ("uniform", 1, (0.0, 1.0)), ("uniform", 3, (-1.0, 1.0)), ("uniform", 50, (0.0, 1.0)),
-               ("uniform", 4, (-1e300, 1e300))]
+BIN_CHOICES = [
+    ("bits", 2, None),
+    ("bits", 16, None),
+    ("bits", 2**13, None),
+    ("bits", 2**20, None),
+    ("uniform", 1, (0.0, 1.0)),
+    ("uniform", 3, (-1.0, 1.0)),
+    ("uniform", 50, (0.0, 1.0)),
+    ("uniform", 4, (-1e300, 1e300)),
+]
 
 
 def make(choice, pos_label=None):
@@ -28,9 +34,13 @@ def make(choice, pos_label=None):
 
 
 @settings(max_examples=80)
-@given(p=binary_problems(min_n=1, max_n=40, encodings=ENCODINGS[:1], score_dtypes=[np.float64, np.float32,
-                                                                                   np.int64, np.bool_]),
-       choice=st.sampled_from(BIN_CHOICES), data=st.data())
+@given(
+    p=binary_problems(
+        min_n=1, max_n=40, encodings=ENCODINGS[:1], score_dtypes=[np.float64, np.float32, np.int64, np.bool_]
+    ),
+    choice=st.sampled_from(BIN_CHOICES),
+    data=st.data(),
+)
 def test_bounds_hold(p, choice, data):
     y, s, w = p["y_true"], p["y_score"], p["sample_weight"]
     if w is not None and not np.any(w):
@@ -51,8 +61,7 @@ def test_bounds_hold(p, choice, data):
 
 
 @settings(max_examples=40)
-@given(p=binary_problems(min_n=1, max_n=40, encodings=ENCODINGS[:1], weights="none",
-                         score_dtypes=[np.float64]))
+@given(p=binary_problems(min_n=1, max_n=40, encodings=ENCODINGS[:1], weights="none", score_dtypes=[np.float64]))
 def test_adversarial_within_bin_orders(p):
     """All positives above (or below) all negatives inside one bin: the
     extreme orders reach the bound's ends but never pass them."""
@@ -102,8 +111,10 @@ def test_merge_and_pickle():
     rng = np.random.default_rng(1)
     y, s = rng.integers(0, 2, 500), rng.random(500)
     whole = BinnedRankingState.from_arrays(y, s, n_bins=64, strategy="uniform", range=(0.0, 1.0))
-    parts = sum(BinnedRankingState.from_arrays(y[i:i + 100], s[i:i + 100], n_bins=64, strategy="uniform",
-                                               range=(0.0, 1.0)) for i in range(0, 500, 100))
+    parts = sum(
+        BinnedRankingState.from_arrays(y[i : i + 100], s[i : i + 100], n_bins=64, strategy="uniform", range=(0.0, 1.0))
+        for i in range(0, 500, 100)
+    )
     assert parts.roc_auc() == whole.roc_auc() and parts.average_precision() == whole.average_precision()
     with pytest.raises(ValueError, match="n_bins"):
         whole.merge(BinnedRankingState(32, strategy="uniform", range=(0.0, 1.0)))

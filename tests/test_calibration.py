@@ -14,7 +14,6 @@ from hypothesis import strategies as st
 
 import turbometrics as tm
 
-
 # --------------------------------------------------------------------------
 # references
 
@@ -116,8 +115,12 @@ def test_binary_matches_reference(problem, strategy, norm):
     assert math.isclose(got, want, rel_tol=1e-12, abs_tol=1e-15)
 
 
-@given(multiclass_problems(), st.sampled_from(["uniform", "quantile"]), st.sampled_from(["l1", "l2", "max"]),
-       st.sampled_from(["top_label", "classwise"]))
+@given(
+    multiclass_problems(),
+    st.sampled_from(["uniform", "quantile"]),
+    st.sampled_from(["l1", "l2", "max"]),
+    st.sampled_from(["top_label", "classwise"]),
+)
 def test_multiclass_matches_reference(problem, strategy, norm, mode):
     y, prob, n_bins, w = problem
     got = tm.calibration_error(y, prob, n_bins=n_bins, strategy=strategy, norm=norm, mode=mode, sample_weight=w)
@@ -129,8 +132,9 @@ def test_multiclass_matches_reference(problem, strategy, norm, mode):
 def test_one_dimensional_top_label_and_classwise(problem, mode):
     y, p, n_bins, w = problem
     got = tm.calibration_error(y, p, n_bins=n_bins, mode=mode, sample_weight=w)
-    assert math.isclose(got, ref_calibration_error(y, p, n_bins, "uniform", "l1", mode, w), rel_tol=1e-12,
-                        abs_tol=1e-15)
+    assert math.isclose(
+        got, ref_calibration_error(y, p, n_bins, "uniform", "l1", mode, w), rel_tol=1e-12, abs_tol=1e-15
+    )
 
 
 @given(binary_problems(), st.sampled_from(["uniform", "quantile"]))
@@ -152,8 +156,9 @@ def test_reliability_diagram_is_the_bin_table(problem, strategy):
 def test_uniform_bin_lookup_is_exactly_searchsorted(n_bins, dtype):
     """Every edge, its neighbours in both directions, 0.0 and 1.0."""
     edges = np.linspace(0, 1, n_bins + 1)
-    values = np.concatenate([edges, np.nextafter(edges, -1), np.nextafter(edges, 2),
-                             edges.astype(np.float32).astype(np.float64)])
+    values = np.concatenate(
+        [edges, np.nextafter(edges, -1), np.nextafter(edges, 2), edges.astype(np.float32).astype(np.float64)]
+    )
     values = np.clip(values, 0, 1).astype(dtype)
     diagram = tm.reliability_diagram(np.zeros(values.shape[0], dtype=int), values, n_bins=n_bins)
     idx = np.clip(np.searchsorted(edges, values, side="right") - 1, 0, n_bins - 1)
@@ -184,8 +189,9 @@ def test_quantile_ties_make_empty_bins():
     # every sample is in [.3, 1]
     np.testing.assert_array_equal(d.edges, [0.0, 0.3, 0.3, 0.3, 1.0])
     np.testing.assert_array_equal(d.weight, [0.0, 0.0, 0.0, 1.0])
-    assert math.isclose(tm.calibration_error(y, p, n_bins=4, strategy="quantile"),
-                        ref_calibration_error(y, p, 4, "quantile"))
+    assert math.isclose(
+        tm.calibration_error(y, p, n_bins=4, strategy="quantile"), ref_calibration_error(y, p, 4, "quantile")
+    )
 
 
 def test_single_sample():
@@ -220,8 +226,9 @@ def test_strided_readonly_and_fortran_input():
     assert math.isclose(tm.calibration_error(y[::2], f[::2], n_bins=10), want, rel_tol=1e-12)
     big = np.zeros((500, 12))
     big[:, ::2] = prob
-    assert math.isclose(tm.calibration_error(y, big[:, ::2], n_bins=10), ref_calibration_error(y, prob, 10),
-                        rel_tol=1e-12)
+    assert math.isclose(
+        tm.calibration_error(y, big[:, ::2], n_bins=10), ref_calibration_error(y, prob, 10), rel_tol=1e-12
+    )
 
 
 @pytest.mark.parametrize("mode", ["top_label", "classwise"])
@@ -232,8 +239,10 @@ def test_identical_for_every_thread_count(mode, strategy):
     prob = rng.dirichlet(np.ones(4), n)
     y = rng.integers(0, 4, n)
     w = rng.choice([0.0, 0.3, 1.0, 2.7], n)
-    results = {t: tm.calibration_error(y, prob, mode=mode, strategy=strategy, sample_weight=w, n_threads=t)
-               for t in (1, 2, 3, 4)}
+    results = {
+        t: tm.calibration_error(y, prob, mode=mode, strategy=strategy, sample_weight=w, n_threads=t)
+        for t in (1, 2, 3, 4)
+    }
     assert len(set(results.values())) == 1, results
     assert math.isclose(results[1], ref_calibration_error(y, prob, 15, strategy, "l1", mode, w), rel_tol=1e-10)
 
@@ -277,8 +286,7 @@ def test_mean_max_confidence_and_hellinger():
     q = rng.dirichlet(np.ones(5), 300)
     w = rng.random(300)
     assert math.isclose(tm.mean_max_confidence(p), p.max(axis=1).mean(), rel_tol=1e-12)
-    assert math.isclose(tm.mean_max_confidence(p, sample_weight=w), np.average(p.max(axis=1), weights=w),
-                        rel_tol=1e-12)
+    assert math.isclose(tm.mean_max_confidence(p, sample_weight=w), np.average(p.max(axis=1), weights=w), rel_tol=1e-12)
     b = rng.random(50)
     assert math.isclose(tm.mean_max_confidence(b), np.maximum(b, 1 - b).mean(), rel_tol=1e-12)
     rows = np.sqrt(0.5 * np.sum((np.sqrt(p) - np.sqrt(q)) ** 2, axis=1))
@@ -286,17 +294,22 @@ def test_mean_max_confidence_and_hellinger():
     assert math.isclose(tm.hellinger_distance(p[0], q[0]), rows[0], rel_tol=1e-12)
     assert tm.hellinger_distance(p, p) == 0.0
     assert math.isclose(tm.hellinger_distance([1.0, 0.0], [0.0, 1.0]), 1.0)
-    assert math.isclose(tm.hellinger_distance(p.astype(np.float32), q.astype(np.float32)), rows.mean(),
-                        rel_tol=1e-6)
+    assert math.isclose(tm.hellinger_distance(p.astype(np.float32), q.astype(np.float32)), rows.mean(), rel_tol=1e-6)
     with pytest.raises(ValueError, match="same shape"):
         tm.hellinger_distance(p, q[:, :3])
 
 
 def test_every_function_takes_keyword_only_n_threads():
     y, p = [0, 1, 1], [0.2, 0.6, 0.9]
-    for f, args in [(tm.calibration_error, (y, p)), (tm.reliability_diagram, (y, p)),
-                    (tm.mean_max_confidence, (p,)), (tm.hellinger_distance, (p, p)),
-                    (tm.smooth_calibration_error, (y, p)), (tm.brier_score_loss, (y, p)), (tm.log_loss, (y, p))]:
+    for f, args in [
+        (tm.calibration_error, (y, p)),
+        (tm.reliability_diagram, (y, p)),
+        (tm.mean_max_confidence, (p,)),
+        (tm.hellinger_distance, (p, p)),
+        (tm.smooth_calibration_error, (y, p)),
+        (tm.brier_score_loss, (y, p)),
+        (tm.log_loss, (y, p)),
+    ]:
         f(*args, n_threads=1)
         with pytest.raises(ValueError):
             f(*args, n_threads=0)
@@ -355,8 +368,9 @@ def test_top_label_every_row_width(k, dtype):
     # strided rows and columns take the element-wise path
     wide = np.zeros((n, 2 * k), dtype=dtype)
     wide[:, ::2] = prob
-    assert math.isclose(tm.calibration_error(y, wide[:, ::2], n_bins=7),
-                        ref_calibration_error(y, prob, 7), rel_tol=1e-12, abs_tol=1e-15)
+    assert math.isclose(
+        tm.calibration_error(y, wide[:, ::2], n_bins=7), ref_calibration_error(y, prob, 7), rel_tol=1e-12, abs_tol=1e-15
+    )
 
 
 @pytest.mark.parametrize("n_bins", [1, 2, 3, 10, 15, 100, 4099])
@@ -370,8 +384,12 @@ def test_binary_kernel_paths(n_bins):
     for prob in (p, p.astype(np.float32), np.repeat(p, 2)[::2]):
         for weights in (None, w):
             got = tm.calibration_error(y, prob, n_bins=n_bins, sample_weight=weights)
-            assert math.isclose(got, ref_calibration_error(y, prob, n_bins, "uniform", "l1", "binary", weights),
-                                rel_tol=1e-12, abs_tol=1e-15)
+            assert math.isclose(
+                got,
+                ref_calibration_error(y, prob, n_bins, "uniform", "l1", "binary", weights),
+                rel_tol=1e-12,
+                abs_tol=1e-15,
+            )
 
 
 def test_class_index_range_is_checked_by_the_kernel():

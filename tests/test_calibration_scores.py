@@ -57,8 +57,7 @@ def problems(draw):
     return y, prob, weights, classes
 
 
-@given(problems(), st.sampled_from([None, "first", "last"]), st.sampled_from(["auto", True, False]),
-       st.booleans())
+@given(problems(), st.sampled_from([None, "first", "last"]), st.sampled_from(["auto", True, False]), st.booleans())
 def test_brier_score_loss_matches_scikit_learn(problem, pos_label, scale_by_half, with_labels):
     y, prob, weights, classes = problem
     kwargs = {"sample_weight": weights, "scale_by_half": scale_by_half}
@@ -78,21 +77,24 @@ def test_log_loss_matches_scikit_learn(problem, normalize, with_labels):
     compare("log_loss", y, prob, **kwargs)
 
 
-@pytest.mark.parametrize("call", [
-    lambda f: f([0, 1], [0.2, 0.7], scale_by_half="yes"),
-    lambda f: f([0, 1], [0.2, 0.7], pos_label=[1]),
-    lambda f: f([0, 1], [0.2, 0.7], sample_weight=3),
-    lambda f: f([0, 1], [0.2, 0.7], 1),
-    lambda f: f([0, 1, 2], [0.2, 0.7, 0.5]),
-    lambda f: f(["a", "b"], [0.2, 0.7]),
-    lambda f: f([0, 1], [0.2, np.nan]),
-    lambda f: f([0, 1, 1], [0.2, 0.7]),
-    lambda f: f([0, 1], [[0.2, 0.8], [0.5, 0.5]], labels=[1, 0]),
-    lambda f: f([0, 2], [[0.2, 0.8], [0.5, 0.5]], labels=[0, 1]),
-    lambda f: f([0, 0], [[0.2, 0.8], [0.5, 0.5]]),
-    lambda f: f([0, 1], [[0.2, 0.8], [0.5, 0.5]], labels=[0]),
-    lambda f: f([0, 1], [0.2, 0.7], sample_weight=[1, -1]),
-])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda f: f([0, 1], [0.2, 0.7], scale_by_half="yes"),
+        lambda f: f([0, 1], [0.2, 0.7], pos_label=[1]),
+        lambda f: f([0, 1], [0.2, 0.7], sample_weight=3),
+        lambda f: f([0, 1], [0.2, 0.7], 1),
+        lambda f: f([0, 1, 2], [0.2, 0.7, 0.5]),
+        lambda f: f(["a", "b"], [0.2, 0.7]),
+        lambda f: f([0, 1], [0.2, np.nan]),
+        lambda f: f([0, 1, 1], [0.2, 0.7]),
+        lambda f: f([0, 1], [[0.2, 0.8], [0.5, 0.5]], labels=[1, 0]),
+        lambda f: f([0, 2], [[0.2, 0.8], [0.5, 0.5]], labels=[0, 1]),
+        lambda f: f([0, 0], [[0.2, 0.8], [0.5, 0.5]]),
+        lambda f: f([0, 1], [[0.2, 0.8], [0.5, 0.5]], labels=[0]),
+        lambda f: f([0, 1], [0.2, 0.7], sample_weight=[1, -1]),
+    ],
+)
 @pytest.mark.parametrize("name", ["brier_score_loss", "log_loss"])
 def test_errors_and_warnings_match_scikit_learn(name, call):
     sk = capture(call, getattr(skm, name))
@@ -145,7 +147,8 @@ def test_smooth_calibration_error_properties():
     repeated = tm.smooth_calibration_error(np.repeat(y, w.astype(int)), np.repeat(f, w.astype(int)), bandwidth=0.05)
     assert math.isclose(tm.smooth_calibration_error(y, f, sample_weight=w, bandwidth=0.05), repeated, rel_tol=1e-9)
     assert tm.smooth_calibration_error(y, f.astype(np.float32), bandwidth=0.05) == pytest.approx(
-        tm.smooth_calibration_error(y, f, bandwidth=0.05), rel=1e-5)
+        tm.smooth_calibration_error(y, f, bandwidth=0.05), rel=1e-5
+    )
     # perfectly calibrated in expectation: small; constant wrong prediction: large
     assert tm.smooth_calibration_error(np.zeros(100, int), np.full(100, 0.9)) > 0.5
     with pytest.raises(ValueError):
@@ -179,13 +182,21 @@ def test_large_inputs_match_scikit_learn_for_every_thread_count(name):
         prob = rng.dirichlet(np.full(k, 0.5), n)
         y = rng.integers(0, k, n)
         w = rng.random(n)
-        cases = [(y, prob, {}), (y, prob, {"sample_weight": w}), (y, np.asfortranarray(prob), {}),
-                 (y.astype(np.int8), prob, {}), (np.array(list("abcdefghijklmnopq"))[y], prob, {})]
+        cases = [
+            (y, prob, {}),
+            (y, prob, {"sample_weight": w}),
+            (y, np.asfortranarray(prob), {}),
+            (y.astype(np.int8), prob, {}),
+            (np.array(list("abcdefghijklmnopq"))[y], prob, {}),
+        ]
         if name == "log_loss":
             cases.append((y, prob, {"normalize": False, "sample_weight": w}))
         if k == 2:
-            cases += [(y, prob[:, 1], {}), (y * 2 - 1, prob[:, 1].copy()[:, None], {"sample_weight": w}),
-                      (y.astype(bool), prob[::-1, 1], {})]
+            cases += [
+                (y, prob[:, 1], {}),
+                (y * 2 - 1, prob[:, 1].copy()[:, None], {"sample_weight": w}),
+                (y.astype(bool), prob[::-1, 1], {}),
+            ]
         for y_true, y_prob, kwargs in cases:
             want = getattr(skm, name)(y_true, y_prob, **kwargs)
             got = {t: getattr(tm, name)(y_true, y_prob, n_threads=t, **kwargs) for t in (1, 2, 3)}
@@ -198,9 +209,15 @@ def test_labels_argument_and_label_dtypes(name):
     rng = np.random.default_rng(12)
     prob = rng.dirichlet(np.ones(3), 500)
     y = rng.integers(0, 3, 500)
-    for y_true, labels in [(y, [0, 1, 2]), (y.astype(np.uint8), [0, 1, 2]), (y + 10, np.array([10, 11, 12])),
-                           (y.astype(np.int16), [0, 1, 2]), (y.astype(float), [0.0, 1.0, 2.0]),
-                           (y, [0, 1, 2, 3]), (y.astype(np.uint8), [-1, 0, 1])]:
+    for y_true, labels in [
+        (y, [0, 1, 2]),
+        (y.astype(np.uint8), [0, 1, 2]),
+        (y + 10, np.array([10, 11, 12])),
+        (y.astype(np.int16), [0, 1, 2]),
+        (y.astype(float), [0.0, 1.0, 2.0]),
+        (y, [0, 1, 2, 3]),
+        (y.astype(np.uint8), [-1, 0, 1]),
+    ]:
         compare(name, y_true, prob if len(labels) == 3 else rng.dirichlet(np.ones(len(labels)), 500), labels=labels)
 
 
@@ -232,8 +249,14 @@ def test_smooth_calibration_error_deposit_is_the_definition():
     w = rng.random(n)
     proba = rng.dirichlet(np.ones(4), n)
     labels = rng.integers(0, 4, n)
-    cases = [(y, f, None), (y, f, w), (y, f.astype(np.float32), None), (y, np.repeat(f, 2)[::2], w),
-             (labels, proba, None), (labels, np.asfortranarray(proba), w)]
+    cases = [
+        (y, f, None),
+        (y, f, w),
+        (y, f.astype(np.float32), None),
+        (y, np.repeat(f, 2)[::2], w),
+        (labels, proba, None),
+        (labels, np.asfortranarray(proba), w),
+    ]
     for y_true, y_prob, weights in cases:
         prob = np.asarray(y_prob, dtype=np.float64)
         if prob.ndim == 1:
@@ -246,8 +269,10 @@ def test_smooth_calibration_error_deposit_is_the_definition():
         smoother = sc._Smoother(mass, signed)
         for bandwidth in (0.01, 0.1):
             want = smoother.error(bandwidth)
-            got = {t: tm.smooth_calibration_error(y_true, y_prob, sample_weight=weights, bandwidth=bandwidth,
-                                                  n_threads=t) for t in (1, 2, 3)}
+            got = {
+                t: tm.smooth_calibration_error(y_true, y_prob, sample_weight=weights, bandwidth=bandwidth, n_threads=t)
+                for t in (1, 2, 3)
+            }
             assert len(set(got.values())) == 1, got
             assert math.isclose(got[1], want, rel_tol=1e-9), (got[1], want)
 

@@ -5,6 +5,7 @@ exact bin counts."""
 
 from __future__ import annotations
 
+import itertools
 import math
 import pickle
 
@@ -28,8 +29,9 @@ def _problem(draw):
     values = st.one_of(st.sampled_from(_SPECIAL), st.floats(0.0, 1.0))
     if mode == "top_label":
         k = draw(st.integers(1, 4))
-        prob = np.asarray(draw(st.lists(st.lists(values, min_size=k, max_size=k), min_size=n, max_size=n)),
-                          dtype=np.float64).reshape(n, k)
+        prob = np.asarray(
+            draw(st.lists(st.lists(values, min_size=k, max_size=k), min_size=n, max_size=n)), dtype=np.float64
+        ).reshape(n, k)
         y_true = np.asarray(draw(st.lists(st.integers(0, k - 1), min_size=n, max_size=n)), dtype=np.int64)
     else:
         prob = np.asarray(draw(st.lists(values, min_size=n, max_size=n)), dtype=np.float64)
@@ -51,10 +53,13 @@ def _problem(draw):
 
 def _states(y_true, prob, weight, n_bins, mode, bounds):
     states = []
-    for start, stop in zip(bounds[:-1], bounds[1:]):
+    for start, stop in itertools.pairwise(bounds):
         w = None if weight is None else weight[start:stop]
-        states.append(tm.CalibrationState.from_arrays(y_true[start:stop], prob[start:stop], n_bins=n_bins, mode=mode,
-                                                      sample_weight=w))
+        states.append(
+            tm.CalibrationState.from_arrays(
+                y_true[start:stop], prob[start:stop], n_bins=n_bins, mode=mode, sample_weight=w
+            )
+        )
     return states
 
 
@@ -93,8 +98,9 @@ def test_state_equals_in_memory(data):
     if data.draw(st.booleans()):
         state = pickle.loads(pickle.dumps(state, protocol=5))
     for norm, method in (("l1", "ece"), ("max", "mce"), ("l2", "rmsce")):
-        expected = capture(tm.calibration_error, y_true, prob, n_bins=n_bins, norm=norm, mode=mode,
-                           sample_weight=weight)
+        expected = capture(
+            tm.calibration_error, y_true, prob, n_bins=n_bins, norm=norm, mode=mode, sample_weight=weight
+        )
         got = capture(getattr(state, method))
         if expected.exc is not None:
             assert got.exc is not None and type(got.exc) is type(expected.exc), (expected.describe(), got.describe())
@@ -105,15 +111,22 @@ def test_state_equals_in_memory(data):
     if expected.exc is None:
         _close(expected.value, state.reliability_diagram())
         if weight is None:  # exact counts: the documented binning rule
-            confidence = prob if mode == "auto" and prob.ndim == 1 else (
-                prob.max(axis=1) if prob.ndim == 2 else np.maximum(1 - prob, prob))
+            confidence = (
+                prob
+                if mode == "auto" and prob.ndim == 1
+                else (prob.max(axis=1) if prob.ndim == 2 else np.maximum(1 - prob, prob))
+            )
             bins = np.minimum(np.searchsorted(state.edges, confidence, side="right") - 1, n_bins - 1)
             np.testing.assert_array_equal(state.bin_weight(), np.bincount(bins, minlength=n_bins))
 
 
 def test_invalid_batches_raise_as_in_memory():
-    for y, p in (([0, 1], [0.5, 1.5]), ([0, 1], [np.nan, 0.5]), ([0, 3], [[0.5, 0.5], [0.2, 0.8]]),
-                 ([0, 2], [0.1, 0.2])):
+    for y, p in (
+        ([0, 1], [0.5, 1.5]),
+        ([0, 1], [np.nan, 0.5]),
+        ([0, 3], [[0.5, 0.5], [0.2, 0.8]]),
+        ([0, 2], [0.1, 0.2]),
+    ):
         expected = capture(tm.calibration_error, y, p)
         got = capture(tm.CalibrationState.from_arrays, y, p)
         assert expected.exc is not None and type(got.exc) is type(expected.exc)
@@ -162,8 +175,10 @@ def test_thread_count_and_split_invariance():
     weight = rng.random(400_000)
     one = tm.CalibrationState.from_arrays(y, prob, sample_weight=weight, n_threads=1)
     two = tm.CalibrationState.from_arrays(y, prob, sample_weight=weight, n_threads=2)
-    parts = sum(tm.CalibrationState.from_arrays(y[i:i + 30_001], prob[i:i + 30_001],
-                                                sample_weight=weight[i:i + 30_001]) for i in range(0, 400_000, 30_001))
+    parts = sum(
+        tm.CalibrationState.from_arrays(y[i : i + 30_001], prob[i : i + 30_001], sample_weight=weight[i : i + 30_001])
+        for i in range(0, 400_000, 30_001)
+    )
     blobs = {pickle.dumps(s.__getstate__()) for s in (one, two, parts)}
     assert len(blobs) == 1
     assert math.isclose(one.ece(), tm.calibration_error(y, prob, sample_weight=weight), rel_tol=1e-12)

@@ -68,8 +68,9 @@ def test_confusion_matrix(data):
     weight = data.draw(weights_for(len(y_true), allow_invalid=True))
     labels = _labels_param(data.draw, kind, y_true, y_pred)
     normalize = data.draw(st.sampled_from([None, None, "true", "pred", "all"]))
-    check_against_sklearn("confusion_matrix", y_true, y_pred, labels=labels, sample_weight=weight,
-                          normalize=normalize, compare=_compare)
+    check_against_sklearn(
+        "confusion_matrix", y_true, y_pred, labels=labels, sample_weight=weight, normalize=normalize, compare=_compare
+    )
 
 
 @given(st.data())
@@ -78,8 +79,15 @@ def test_multilabel_confusion_matrix(data):
     weight = data.draw(weights_for(len(y_true), allow_invalid=True))
     labels = _labels_param(data.draw, kind, y_true, y_pred)
     samplewise = data.draw(st.booleans())
-    check_against_sklearn("multilabel_confusion_matrix", y_true, y_pred, labels=labels, sample_weight=weight,
-                          samplewise=samplewise, compare=_compare)
+    check_against_sklearn(
+        "multilabel_confusion_matrix",
+        y_true,
+        y_pred,
+        labels=labels,
+        sample_weight=weight,
+        samplewise=samplewise,
+        compare=_compare,
+    )
 
 
 @given(st.data())
@@ -87,11 +95,13 @@ def test_precision_recall_f(data):
     name = data.draw(st.sampled_from(PRF_FUNCTIONS))
     kind, y_true, y_pred = data.draw(label_pairs(allow_invalid=data.draw(st.booleans())))
     weight = data.draw(weights_for(len(y_true), allow_invalid=data.draw(st.booleans())))
-    kwargs = dict(average=data.draw(st.sampled_from(AVERAGES)),
-                  zero_division=data.draw(st.sampled_from(ZERO_DIVISIONS)),
-                  pos_label=_pos_label(data.draw, kind, y_true, y_pred),
-                  labels=_labels_param(data.draw, kind, y_true, y_pred) if data.draw(st.booleans()) else None,
-                  sample_weight=weight)
+    kwargs = dict(
+        average=data.draw(st.sampled_from(AVERAGES)),
+        zero_division=data.draw(st.sampled_from(ZERO_DIVISIONS)),
+        pos_label=_pos_label(data.draw, kind, y_true, y_pred),
+        labels=_labels_param(data.draw, kind, y_true, y_pred) if data.draw(st.booleans()) else None,
+        sample_weight=weight,
+    )
     if kwargs["labels"] == []:
         kwargs["labels"] = None
     if name in ("precision_recall_fscore_support", "fbeta_score"):
@@ -106,27 +116,40 @@ def test_jaccard_score(data):
     kind, y_true, y_pred = data.draw(label_pairs(allow_invalid=data.draw(st.booleans())))
     weight = data.draw(weights_for(len(y_true), allow_invalid=data.draw(st.booleans())))
     labels = _labels_param(data.draw, kind, y_true, y_pred) if data.draw(st.booleans()) else None
-    check_against_sklearn("jaccard_score", y_true, y_pred, labels=labels or None,
-                          pos_label=_pos_label(data.draw, kind, y_true, y_pred),
-                          average=data.draw(st.sampled_from(AVERAGES)),
-                          zero_division=data.draw(st.sampled_from(["warn", 0, 1])), sample_weight=weight,
-                          compare=_compare)
+    check_against_sklearn(
+        "jaccard_score",
+        y_true,
+        y_pred,
+        labels=labels or None,
+        pos_label=_pos_label(data.draw, kind, y_true, y_pred),
+        average=data.draw(st.sampled_from(AVERAGES)),
+        zero_division=data.draw(st.sampled_from(["warn", 0, 1])),
+        sample_weight=weight,
+        compare=_compare,
+    )
 
 
 @given(st.data())
 def test_accuracy_score(data):
-    kind, y_true, y_pred = data.draw(label_pairs(allow_invalid=True))
+    _kind, y_true, y_pred = data.draw(label_pairs(allow_invalid=True))
     weight = data.draw(weights_for(len(y_true), allow_invalid=True))
-    check_against_sklearn("accuracy_score", y_true, y_pred, normalize=data.draw(st.booleans()),
-                          sample_weight=weight, compare=_compare)
+    check_against_sklearn(
+        "accuracy_score", y_true, y_pred, normalize=data.draw(st.booleans()), sample_weight=weight, compare=_compare
+    )
 
 
 @given(st.data())
 def test_balanced_accuracy_score(data):
-    kind, y_true, y_pred = data.draw(label_pairs(allow_invalid=True))
+    _kind, y_true, y_pred = data.draw(label_pairs(allow_invalid=True))
     weight = data.draw(weights_for(len(y_true), allow_invalid=True))
-    check_against_sklearn("balanced_accuracy_score", y_true, y_pred, adjusted=data.draw(st.booleans()),
-                          sample_weight=weight, compare=_compare)
+    check_against_sklearn(
+        "balanced_accuracy_score",
+        y_true,
+        y_pred,
+        adjusted=data.draw(st.booleans()),
+        sample_weight=weight,
+        compare=_compare,
+    )
 
 
 @given(st.data())
@@ -134,15 +157,21 @@ def test_cohen_kappa_score(data):
     kind, y_true, y_pred = data.draw(label_pairs(allow_invalid=True))
     weight = data.draw(weights_for(len(y_true), allow_invalid=True))
     labels = _labels_param(data.draw, kind, y_true, y_pred) if not kind.startswith("multilabel") else None
-    check_against_sklearn("cohen_kappa_score", y_true, y_pred, labels=labels,
-                          weights=data.draw(st.sampled_from([None, "linear", "quadratic"])), sample_weight=weight,
-                          replace_undefined_by=data.draw(st.sampled_from([np.nan, 0.0, -1, 1.0])),
-                          compare=_compare)
+    check_against_sklearn(
+        "cohen_kappa_score",
+        y_true,
+        y_pred,
+        labels=labels,
+        weights=data.draw(st.sampled_from([None, "linear", "quadratic"])),
+        sample_weight=weight,
+        replace_undefined_by=data.draw(st.sampled_from([np.nan, 0.0, -1, 1.0])),
+        compare=_compare,
+    )
 
 
 @given(st.data())
 def test_matthews_corrcoef(data):
-    kind, y_true, y_pred = data.draw(label_pairs(allow_invalid=True))
+    _kind, y_true, y_pred = data.draw(label_pairs(allow_invalid=True))
     weight = data.draw(weights_for(len(y_true), allow_invalid=True))
     check_against_sklearn("matthews_corrcoef", y_true, y_pred, sample_weight=weight, compare=_compare)
 
@@ -173,8 +202,7 @@ def _sorted_options(message: str) -> str:
     # "a str among {...}" lists a set whose iteration order depends on the
     # hash seed and on the order frozenset constants were marshalled into
     # each library's .pyc, so it can differ between the two libraries.
-    return re.sub(r"among \{([^}]*)\}", lambda m: "among {" + ", ".join(sorted(m.group(1).split(", "))) + "}",
-                  message)
+    return re.sub(r"among \{([^}]*)\}", lambda m: "among {" + ", ".join(sorted(m.group(1).split(", "))) + "}", message)
 
 
 @pytest.mark.parametrize("name,kwargs", BAD_PARAMETERS)
@@ -183,21 +211,37 @@ def test_invalid_parameters(name, kwargs):
 
     import turbometrics as tm
 
-    sk, got = capture(getattr(skm, name), [0, 1, 1], [0, 1, 0], **kwargs), \
-        capture(getattr(tm, name), [0, 1, 1], [0, 1, 0], **kwargs)
+    sk, got = (
+        capture(getattr(skm, name), [0, 1, 1], [0, 1, 0], **kwargs),
+        capture(getattr(tm, name), [0, 1, 1], [0, 1, 0], **kwargs),
+    )
     assert sk.exc is not None and got.exc is not None, (sk.describe(), got.describe())
     assert type(got.exc).__name__ == type(sk.exc).__name__
     assert isinstance(got.exc, ValueError) and isinstance(got.exc, TypeError)
     assert _sorted_options(str(got.exc)) == _sorted_options(str(sk.exc))
 
 
-@pytest.mark.parametrize("name", PRF_FUNCTIONS[1:] + ["jaccard_score", "accuracy_score", "confusion_matrix",
-                                                      "matthews_corrcoef", "cohen_kappa_score"])
-@pytest.mark.parametrize("y_true,y_pred", [
-    (5, [1]), ([], []), ([0, 1], [0, 1, 1]), ([0.5, 1], [0, 1]), (["a", "b"], [0, 1]),
-    ([[0, 1], [1, 1]], [0, 1]), ([[1, 2], [2, 1]], [[1, 2], [2, 2]]), ([[0, 1], [1, 0]], [[0, 1, 1], [1, 0, 0]]),
-    (np.zeros((2, 2, 2)), np.zeros((2, 2, 2))), ([0, 1, 2], [0, 1, np.nan]), ([0, 1], [0, 1j]),
-])
+@pytest.mark.parametrize(
+    "name",
+    PRF_FUNCTIONS[1:]
+    + ["jaccard_score", "accuracy_score", "confusion_matrix", "matthews_corrcoef", "cohen_kappa_score"],
+)
+@pytest.mark.parametrize(
+    "y_true,y_pred",
+    [
+        (5, [1]),
+        ([], []),
+        ([0, 1], [0, 1, 1]),
+        ([0.5, 1], [0, 1]),
+        (["a", "b"], [0, 1]),
+        ([[0, 1], [1, 1]], [0, 1]),
+        ([[1, 2], [2, 1]], [[1, 2], [2, 2]]),
+        ([[0, 1], [1, 0]], [[0, 1, 1], [1, 0, 0]]),
+        (np.zeros((2, 2, 2)), np.zeros((2, 2, 2))),
+        ([0, 1, 2], [0, 1, np.nan]),
+        ([0, 1], [0, 1j]),
+    ],
+)
 def test_invalid_targets(name, y_true, y_pred):
     kwargs = {"beta": 2} if name == "fbeta_score" else {}
     if name == "cohen_kappa_score" or name == "matthews_corrcoef" or name == "confusion_matrix":
@@ -209,15 +253,20 @@ def test_invalid_targets(name, y_true, y_pred):
 @pytest.mark.parametrize("zero_division", ZERO_DIVISIONS)
 def test_zero_division_all_undefined(average, zero_division):
     # nothing predicted positive, nothing truly positive: every ratio undefined
-    for y_true, y_pred in (([0, 0, 0], [0, 0, 0]), (np.zeros((3, 2), int), np.zeros((3, 2), int)),
-                           ([2, 2, 1], [2, 2, 2])):
+    for y_true, y_pred in (
+        ([0, 0, 0], [0, 0, 0]),
+        (np.zeros((3, 2), int), np.zeros((3, 2), int)),
+        ([2, 2, 1], [2, 2, 2]),
+    ):
         for name in PRF_FUNCTIONS:
             kwargs = {"beta": 0.5} if name == "fbeta_score" else {}
-            check_against_sklearn(name, y_true, y_pred, average=average, zero_division=zero_division,
-                                  compare=_compare, **kwargs)
+            check_against_sklearn(
+                name, y_true, y_pred, average=average, zero_division=zero_division, compare=_compare, **kwargs
+            )
         if not (isinstance(zero_division, float) and math.isnan(zero_division)):
-            check_against_sklearn("jaccard_score", y_true, y_pred, average=average, zero_division=zero_division,
-                                  compare=_compare)
+            check_against_sklearn(
+                "jaccard_score", y_true, y_pred, average=average, zero_division=zero_division, compare=_compare
+            )
 
 
 def test_pos_label_errors_and_warning():
@@ -248,17 +297,28 @@ def test_n_threads_validated():
         tm.accuracy_score([0, 1], [0, 1], n_threads=1.5)
 
 
-@pytest.mark.parametrize("name,kwargs", [
-    ("accuracy_score", {}), ("f1_score", {"average": "macro"}), ("jaccard_score", {"average": "samples"}),
-    ("multilabel_confusion_matrix", {}), ("multilabel_confusion_matrix", {"samplewise": True}),
-    ("precision_recall_fscore_support", {"average": None}), ("confusion_matrix", {}), ("matthews_corrcoef", {}),
-])
+@pytest.mark.parametrize(
+    "name,kwargs",
+    [
+        ("accuracy_score", {}),
+        ("f1_score", {"average": "macro"}),
+        ("jaccard_score", {"average": "samples"}),
+        ("multilabel_confusion_matrix", {}),
+        ("multilabel_confusion_matrix", {"samplewise": True}),
+        ("precision_recall_fscore_support", {"average": None}),
+        ("confusion_matrix", {}),
+        ("matthews_corrcoef", {}),
+    ],
+)
 def test_sparse_indicator_input(name, kwargs):
     import scipy.sparse as sp
 
     y_true = np.array([[0, 1, 1], [1, 0, 0], [1, 1, 0]])
     y_pred = np.array([[0, 1, 0], [1, 1, 0], [0, 1, 0]])
     for convert in (sp.csr_matrix, sp.csr_array):
-        for a, b in ((convert(y_true), convert(y_pred)), (convert(y_true), y_pred),
-                     (convert(y_true[:, :1]), y_pred[:, :1])):
+        for a, b in (
+            (convert(y_true), convert(y_pred)),
+            (convert(y_true), y_pred),
+            (convert(y_true[:, :1]), y_pred[:, :1]),
+        ):
             check_against_sklearn(name, a, b, compare=_compare, **kwargs)

@@ -15,8 +15,9 @@ from turbometrics import _core
 N_LARGE = 200_003  # above the serial cutoff, not a multiple of the chunk count
 
 
-@pytest.mark.parametrize("dtype", [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
-                                   np.uint64, np.float32, np.float64])
+@pytest.mark.parametrize(
+    "dtype", [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64, np.float32, np.float64]
+)
 @pytest.mark.parametrize("spread", ["small", "wide"])
 def test_label_values_match_unique(dtype, spread):
     rng = np.random.default_rng(0)
@@ -43,7 +44,7 @@ def _large_labels(kind: str, rng: np.random.Generator):
     if kind == "int":
         return codes_true, codes_pred
     if kind == "wide":
-        table = np.asarray([-(10 ** 15), -9, 0, 5, 2 ** 40, 2 ** 50, 10 ** 17])
+        table = np.asarray([-(10**15), -9, 0, 5, 2**40, 2**50, 10**17])
         return table[codes_true], table[codes_pred]
     if kind == "str":
         names = np.asarray(["a", "bb", "c", "dd", "e", "ff", "g"])
@@ -63,18 +64,20 @@ def test_large_inputs_match_sklearn_and_every_thread_count(kind):
     np.testing.assert_allclose(results[0], expected, rtol=1e-12)
     for other in results[1:]:
         assert np.array_equal(other, results[0])  # bit-identical
-    np.testing.assert_array_equal(tm.confusion_matrix(y_true, y_pred, n_threads=2),
-                                  skm.confusion_matrix(y_true, y_pred))
+    np.testing.assert_array_equal(
+        tm.confusion_matrix(y_true, y_pred, n_threads=2), skm.confusion_matrix(y_true, y_pred)
+    )
     average = "binary" if kind == "binary" else "macro"
     assert tm.f1_score(y_true, y_pred, average=average, n_threads=2) == pytest.approx(
-        skm.f1_score(y_true, y_pred, average=average), rel=1e-12)
+        skm.f1_score(y_true, y_pred, average=average), rel=1e-12
+    )
     assert tm.cohen_kappa_score(y_true, y_pred, weights="quadratic", n_threads=2) == pytest.approx(
-        skm.cohen_kappa_score(y_true, y_pred, weights="quadratic"), rel=1e-12)
+        skm.cohen_kappa_score(y_true, y_pred, weights="quadratic"), rel=1e-12
+    )
     accuracies = {tm.accuracy_score(y_true, y_pred, sample_weight=weight, n_threads=t) for t in (1, 2, 3)}
     assert len(accuracies) == 1  # bit-identical
     assert accuracies.pop() == pytest.approx(skm.accuracy_score(y_true, y_pred, sample_weight=weight), rel=1e-12)
-    assert tm.accuracy_score(y_true, y_pred, normalize=False) == skm.accuracy_score(y_true, y_pred,
-                                                                                    normalize=False)
+    assert tm.accuracy_score(y_true, y_pred, normalize=False) == skm.accuracy_score(y_true, y_pred, normalize=False)
 
 
 def test_large_multilabel_every_thread_count():
@@ -87,16 +90,18 @@ def test_large_multilabel_every_thread_count():
     two = tm.multilabel_confusion_matrix(y_true, y_pred, sample_weight=weight, n_threads=2)
     np.testing.assert_allclose(one, expected, rtol=1e-10)
     assert np.array_equal(one, two)
-    np.testing.assert_array_equal(tm.multilabel_confusion_matrix(y_true, y_pred, n_threads=2),
-                                  skm.multilabel_confusion_matrix(y_true, y_pred))
+    np.testing.assert_array_equal(
+        tm.multilabel_confusion_matrix(y_true, y_pred, n_threads=2), skm.multilabel_confusion_matrix(y_true, y_pred)
+    )
 
 
 def test_many_labels():
     rng = np.random.default_rng(3)
     y_true = rng.integers(0, 3000, size=20_000)
     y_pred = np.where(rng.random(20_000) < 0.5, y_true, rng.integers(0, 3000, size=20_000))
-    np.testing.assert_array_equal(tm.confusion_matrix(y_true, y_pred, n_threads=2),
-                                  skm.confusion_matrix(y_true, y_pred))
+    np.testing.assert_array_equal(
+        tm.confusion_matrix(y_true, y_pred, n_threads=2), skm.confusion_matrix(y_true, y_pred)
+    )
     got = tm.precision_recall_fscore_support(y_true, y_pred, average=None, zero_division=0)
     expected = skm.precision_recall_fscore_support(y_true, y_pred, average=None, zero_division=0)
     for a, b in zip(got, expected):

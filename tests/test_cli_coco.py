@@ -9,7 +9,6 @@ import numpy as np
 import pytest
 
 from coco_helpers import DATA, both, fixture
-
 from turbometrics.cli import main
 
 GT = str(DATA / "instances_val2014_100.json")
@@ -25,8 +24,9 @@ def test_builtin_example_prints_twelve_summary_lines(capsys):
 
 def test_json_stats_equal_pycocotools(capsys):
     pytest.importorskip("pycocotools")
-    reference, _ = both(fixture("instances_val2014_100.json"), fixture("instances_val2014_fakebbox100_results.json"),
-                        "bbox")
+    reference, _ = both(
+        fixture("instances_val2014_100.json"), fixture("instances_val2014_fakebbox100_results.json"), "bbox"
+    )
     assert main(["coco", GT, BOXES, "--json", "--per-category"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert list(report["stats"].values()) == [float(v) for v in reference.stats]
@@ -40,11 +40,14 @@ def test_per_category_table(capsys):
     assert "category" in out and "person" in out
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["coco", GT], "give both"),
-    (["coco", "missing.json", BOXES], "missing.json"),
-    (["coco", "--iou-type", "segm"], "boxes only"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["coco", GT], "give both"),
+        (["coco", "missing.json", BOXES], "missing.json"),
+        (["coco", "--iou-type", "segm"], "boxes only"),
+    ],
+)
 def test_bad_usage_exits_2_with_one_line(capsys, argv, message):
     assert main(argv) == 2
     err = capsys.readouterr().err.strip().splitlines()
@@ -107,11 +110,14 @@ def test_image_size_given_as_a_string_is_named(tmp_path, capsys, key):
     assert f"its image {image['id']} has {key} '{image[key]}': an integer is required" in line
 
 
-@pytest.mark.parametrize("results, gt, iou_type", [
-    ("keypoints_dt.json", "keypoints_gt.json", "keypoints"),
-    ("instances_val2014_fakesegm100_results.json", "instances_val2014_100.json", "segm"),
-    ("instances_val2014_fakebbox100_results.json", "instances_val2014_100.json", "bbox"),
-])
+@pytest.mark.parametrize(
+    "results, gt, iou_type",
+    [
+        ("keypoints_dt.json", "keypoints_gt.json", "keypoints"),
+        ("instances_val2014_fakesegm100_results.json", "instances_val2014_100.json", "segm"),
+        ("instances_val2014_fakebbox100_results.json", "instances_val2014_100.json", "bbox"),
+    ],
+)
 def test_iou_type_is_inferred_from_the_results(capsys, results, gt, iou_type):
     pytest.importorskip("pycocotools")
     reference, _ = both(fixture(gt), fixture(results), iou_type)
@@ -128,8 +134,10 @@ def test_keypoints_asked_of_results_without_keypoints_is_refused(capsys):
 
 
 def test_explicit_iou_type_wins(capsys):
-    assert main(["coco", str(DATA / "keypoints_gt.json"), str(DATA / "keypoints_dt.json"), "--iou-type", "bbox",
-                 "--json"]) == 0
+    assert (
+        main(["coco", str(DATA / "keypoints_gt.json"), str(DATA / "keypoints_dt.json"), "--iou-type", "bbox", "--json"])
+        == 0
+    )
     assert json.loads(capsys.readouterr().out)["iou_type"] == "bbox"
 
 

@@ -10,7 +10,6 @@ import json
 import subprocess
 import sys
 from pathlib import Path
-from typing import Optional
 
 import numpy as np
 import pytest
@@ -46,8 +45,10 @@ def _write(path: Path, columns: dict) -> Path:
     names = list(columns)
     fmt = path.suffix[1:]
     if fmt == "csv":
-        lines = [",".join(names)] + [",".join(repr(v.item()) if isinstance(v, np.floating) else str(v)
-                                              for v in row) for row in zip(*columns.values())]
+        lines = [",".join(names)] + [
+            ",".join(repr(v.item()) if isinstance(v, np.floating) else str(v) for v in row)
+            for row in zip(*columns.values())
+        ]
         path.write_text("\n".join(lines) + "\n")
     elif fmt == "jsonl":
         with open(path, "w") as handle:
@@ -67,7 +68,7 @@ def _write(path: Path, columns: dict) -> Path:
     return path
 
 
-def _run_json(capsys, *args, stderr: Optional[list] = None) -> dict:
+def _run_json(capsys, *args, stderr: list | None = None) -> dict:
     """Run ``evaluate ARGS --json`` in-process; its stderr goes into ``stderr``."""
     code = main(["evaluate", *map(str, args), "--json"])
     captured = capsys.readouterr()
@@ -141,8 +142,13 @@ def test_two_dimensional_npy_columns_are_indices(tmp_path, capsys):
     data = _data()
     np.save(tmp_path / "p.npy", np.column_stack([data["score"], data["label"]]))
     report = _run_json(capsys, tmp_path / "p.npy", "--label", "1", "--score", "0", "--metrics", "roc_auc,ece")
-    _assert_metrics(report["metrics"], {"roc_auc": tm.roc_auc_score(data["label"], data["score"]),
-                                        "ece": tm.calibration_error(data["label"], data["score"])})
+    _assert_metrics(
+        report["metrics"],
+        {
+            "roc_auc": tm.roc_auc_score(data["label"], data["score"]),
+            "ece": tm.calibration_error(data["label"], data["score"]),
+        },
+    )
 
 
 def _multiclass(n: int = N, seed: int = 1):
@@ -162,26 +168,32 @@ def test_multiclass_probability_columns(tmp_path, capsys, monkeypatch, scores, f
     assert report["task"] == "multiclass" and report["columns"]["score"] == ["p0", "p1", "p2"]
     pred = prob.argmax(axis=1)
     labels = [0, 1, 2]
-    _assert_metrics(report["metrics"], {
-        "roc_auc": tm.roc_auc_score(y, prob, multi_class="ovr", labels=labels),
-        "accuracy": tm.accuracy_score(y, pred),
-        "balanced_accuracy": tm.balanced_accuracy_score(y, pred),
-        "f1_macro": tm.f1_score(y, pred, average="macro", labels=labels),
-        "ece": tm.calibration_error(y, prob),
-        "brier": tm.brier_score_loss(y, prob, labels=labels),
-        "log_loss": tm.log_loss(y, prob, labels=labels),
-    })
+    _assert_metrics(
+        report["metrics"],
+        {
+            "roc_auc": tm.roc_auc_score(y, prob, multi_class="ovr", labels=labels),
+            "accuracy": tm.accuracy_score(y, pred),
+            "balanced_accuracy": tm.balanced_accuracy_score(y, pred),
+            "f1_macro": tm.f1_score(y, pred, average="macro", labels=labels),
+            "ece": tm.calibration_error(y, prob),
+            "brier": tm.brier_score_loss(y, prob, labels=labels),
+            "log_loss": tm.log_loss(y, prob, labels=labels),
+        },
+    )
 
 
 def test_multiclass_named_classes(tmp_path, capsys):
     y, prob = _multiclass()
     names = np.array(["cat", "dog", "eel"])[y]
     path = _write(tmp_path / "m.jsonl", {"y": names, "p_cat": prob[:, 0], "p_dog": prob[:, 1], "p_eel": prob[:, 2]})
-    report = _run_json(capsys, path, "--label", "y", "--score", "p_*", "--classes", "cat,dog,eel",
-                       "--metrics", "accuracy,log_loss")
+    report = _run_json(
+        capsys, path, "--label", "y", "--score", "p_*", "--classes", "cat,dog,eel", "--metrics", "accuracy,log_loss"
+    )
     assert report["classes"] == ["cat", "dog", "eel"]
-    assert report["metrics"] == {"accuracy": tm.accuracy_score(y, prob.argmax(axis=1)),
-                                 "log_loss": tm.log_loss(y, prob, labels=[0, 1, 2])}
+    assert report["metrics"] == {
+        "accuracy": tm.accuracy_score(y, prob.argmax(axis=1)),
+        "log_loss": tm.log_loss(y, prob, labels=[0, 1, 2]),
+    }
 
 
 def test_weights(tmp_path, capsys):
@@ -347,8 +359,9 @@ def test_bad_input_exits_2_with_one_line(tmp_path, capsys, args, message):
     (tmp_path / "nanlabel.csv").write_text("label,score\n0,0.1\n1,0.9\nnan,0.3\n")
     (tmp_path / "inflabel.csv").write_text("label,score\n0,0.1\ninf,0.9\n")
     (tmp_path / "latin1.csv").write_bytes("label,score,g\n1,0.5,caf\xe9\n0,0.2,x\n".encode("latin-1"))
-    (tmp_path / "listgroup.jsonl").write_text('{"label": 1, "score": 0.5, "g": "a"}\n'
-                                              '{"label": 0, "score": 0.2, "g": [1]}\n')
+    (tmp_path / "listgroup.jsonl").write_text(
+        '{"label": 1, "score": 0.5, "g": "a"}\n{"label": 0, "score": 0.2, "g": [1]}\n'
+    )
     code = main(["evaluate", *[a.format(d=tmp_path) for a in args]])
     err = capsys.readouterr().err
     assert code == 2
@@ -368,8 +381,9 @@ def test_plots_without_matplotlib_is_a_one_line_error(tmp_path, capsys, monkeypa
     path = _write(tmp_path / "p.csv", _data(50))
     monkeypatch.setitem(sys.modules, "matplotlib", None)
     assert main(["evaluate", str(path), "--plots", str(tmp_path / "plots")]) == 2
-    assert capsys.readouterr().err == ("turbometrics: error: --plots needs matplotlib: "
-                                       "pip install 'turbometrics[plot]'\n")
+    assert capsys.readouterr().err == (
+        "turbometrics: error: --plots needs matplotlib: pip install 'turbometrics[plot]'\n"
+    )
     assert not (tmp_path / "plots").exists()
 
 
@@ -390,8 +404,14 @@ def test_plots_are_written(tmp_path, capsys):
     pytest.importorskip("matplotlib")
     path = _write(tmp_path / "p.csv", _data())
     report = _run_json(capsys, path, "--group", "g", "--plots", tmp_path / "plots")
-    names = ["roc.png", "precision_recall.png", "thresholds.png", "reliability.png", "roc_by_group.png",
-             "precision_recall_by_group.png"]
+    names = [
+        "roc.png",
+        "precision_recall.png",
+        "thresholds.png",
+        "reliability.png",
+        "roc_by_group.png",
+        "precision_recall_by_group.png",
+    ]
     assert report["plots"] == [str(tmp_path / "plots" / name) for name in names]
     for name in names:
         data = (tmp_path / "plots" / name).read_bytes()
@@ -404,10 +424,27 @@ def test_group_plots_skipped_when_no_group_has_both_classes(tmp_path, capsys):
     y = np.repeat([0, 1], 200)
     path = _write(tmp_path / "one_class_groups.csv", {"y": y, "s": np.round(rng.random(400), 3), "g": y})
     stderr: list = []
-    report = _run_json(capsys, path, "--label", "y", "--score", "s", "--group", "g", "--metrics", "roc_auc",
-                       "--plots", tmp_path / "plots", stderr=stderr)
-    assert [Path(p).name for p in report["plots"]] == ["roc.png", "precision_recall.png", "thresholds.png",
-                                                       "reliability.png"]
+    report = _run_json(
+        capsys,
+        path,
+        "--label",
+        "y",
+        "--score",
+        "s",
+        "--group",
+        "g",
+        "--metrics",
+        "roc_auc",
+        "--plots",
+        tmp_path / "plots",
+        stderr=stderr,
+    )
+    assert [Path(p).name for p in report["plots"]] == [
+        "roc.png",
+        "precision_recall.png",
+        "thresholds.png",
+        "reliability.png",
+    ]
     assert "no group has both classes: roc_by_group.png not written" in stderr[0]
 
 
@@ -421,8 +458,17 @@ def test_multiclass_plots(tmp_path, capsys):
 
 def test_builtin_example_and_arrays_keep_working(tmp_path, capsys):
     report = _run_json(capsys)
-    assert set(report) == {"n_samples", "roc_auc", "average_precision", "best_f1_threshold", "best_f1",
-                           "precision_at_best", "recall_at_best", "seconds", "source"}
+    assert set(report) == {
+        "n_samples",
+        "roc_auc",
+        "average_precision",
+        "best_f1_threshold",
+        "best_f1",
+        "precision_at_best",
+        "recall_at_best",
+        "seconds",
+        "source",
+    }
     data = _data()
     np.save(tmp_path / "y.npy", data["label"])
     np.save(tmp_path / "s.npy", data["score"])
@@ -451,7 +497,7 @@ def test_default_metrics_stream_through_states_without_keeping_rows():
     y, score = data["label"].astype(np.int8), data["score"]
     acc = Accumulator(Problem(multiclass=False), DEFAULT_BINARY, keep_rows=False)
     for start in range(0, N, 250):
-        acc.update(y[start:start + 250], score[start:start + 250], None)
+        acc.update(y[start : start + 250], score[start : start + 250], None)
     assert len(acc.ranking) == np.unique(score).size  # one row per distinct score
     with pytest.raises(RuntimeError):
         acc.rows()
@@ -464,10 +510,21 @@ def test_bad_text_in_either_csv_reader(tmp_path, capsys, monkeypatch, fmt):
     _use_format(fmt, monkeypatch)
     (tmp_path / "latin1.csv").write_bytes("label,score,g\n1,0.5,caf\xe9\n0,0.2,x\n".encode("latin-1"))
     (tmp_path / "nanlabel.csv").write_text("label,score\n0,0.1\n1,0.9\nnan,0.3\n")
-    for name, message in (("latin1.csv", "latin1.csv: not UTF-8 text"),
-                          ("nanlabel.csv", "column 'label': missing value (null) in row 3")):
-        assert main(["evaluate", str(tmp_path / name), "--group" if name == "latin1.csv" else "--no-progress",
-                     *(["g"] if name == "latin1.csv" else [])]) == 2
+    for name, message in (
+        ("latin1.csv", "latin1.csv: not UTF-8 text"),
+        ("nanlabel.csv", "column 'label': missing value (null) in row 3"),
+    ):
+        assert (
+            main(
+                [
+                    "evaluate",
+                    str(tmp_path / name),
+                    "--group" if name == "latin1.csv" else "--no-progress",
+                    *(["g"] if name == "latin1.csv" else []),
+                ]
+            )
+            == 2
+        )
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and message in err
 
@@ -476,8 +533,9 @@ def test_parquet_null_label_names_the_row(tmp_path, capsys):
     pa = pytest.importorskip("pyarrow")
     import pyarrow.parquet as pq
 
-    pq.write_table(pa.table({"label": pa.array([1.0, 0.0, None, 1.0]), "score": [0.9, 0.1, 0.4, 0.7]}),
-                   tmp_path / "n.parquet")
+    pq.write_table(
+        pa.table({"label": pa.array([1.0, 0.0, None, 1.0]), "score": [0.9, 0.1, 0.4, 0.7]}), tmp_path / "n.parquet"
+    )
     assert main(["evaluate", str(tmp_path / "n.parquet")]) == 2
     assert capsys.readouterr().err == "turbometrics: error: column 'label': missing value (null) in row 3\n"
 
@@ -491,7 +549,7 @@ def test_a_damaged_parquet_file_is_one_line(tmp_path, capsys):
     pq.write_table(pa.table({"label": rng.integers(0, 2, 100_000), "score": np.round(rng.random(100_000), 2)}), path)
     data = bytearray(path.read_bytes())
     middle = len(data) // 2
-    data[middle:middle + 4096] = bytes(4096)  # a page, not the footer
+    data[middle : middle + 4096] = bytes(4096)  # a page, not the footer
     path.write_bytes(bytes(data))
     assert main(["evaluate", str(path)]) == 2
     err = capsys.readouterr().err
@@ -507,8 +565,10 @@ USAGE_ERRORS = [
     (["--threshold", "inf"], "argument --threshold: must be a finite number, got inf"),
     (["--threshold=-Infinity"], "argument --threshold: must be a finite number, got -Infinity"),
     (["--chunk-rows", "0"], "argument --chunk-rows: must be from 1 to 1,000,000,000, got 0"),
-    (["--chunk-rows", "10000000000000000000000"],
-     "argument --chunk-rows: must be from 1 to 1,000,000,000, got 10000000000000000000000"),
+    (
+        ["--chunk-rows", "10000000000000000000000"],
+        "argument --chunk-rows: must be from 1 to 1,000,000,000, got 10000000000000000000000",
+    ),
     (["--n-threads", "-1"], "argument --n-threads: must be from 1 to 1,024, got -1"),
     (["--n-threads", "100000"], "argument --n-threads: must be from 1 to 1,024, got 100000"),
     (["--format", "xls"], "argument --format: invalid choice: 'xls' (choose from 'csv', 'jsonl', 'npy', 'parquet')"),
@@ -525,14 +585,20 @@ def test_usage_errors_are_one_line(tmp_path, capsys, args, message):
     assert captured.err == f"turbometrics evaluate: error: {message} (see turbometrics evaluate --help)\n"
 
 
-@pytest.mark.parametrize("argv, prog, message", [
-    (["bogus"], "turbometrics", "argument COMMAND: invalid choice: 'bogus' (choose from 'evaluate', 'coco')"),
-    ([], "turbometrics", "give a command: evaluate or coco"),
-    (["coco", "--iou-type", "x"], "turbometrics coco",
-     "argument --iou-type: invalid choice: 'x' (choose from 'bbox', 'segm', 'keypoints')"),
-    (["coco", "--bogus"], "turbometrics coco", "unrecognized arguments: --bogus"),
-    (["coco", "--n-threads", "0"], "turbometrics coco", "argument --n-threads: must be from 1 to 1,024, got 0"),
-])
+@pytest.mark.parametrize(
+    "argv, prog, message",
+    [
+        (["bogus"], "turbometrics", "argument COMMAND: invalid choice: 'bogus' (choose from 'evaluate', 'coco')"),
+        ([], "turbometrics", "give a command: evaluate or coco"),
+        (
+            ["coco", "--iou-type", "x"],
+            "turbometrics coco",
+            "argument --iou-type: invalid choice: 'x' (choose from 'bbox', 'segm', 'keypoints')",
+        ),
+        (["coco", "--bogus"], "turbometrics coco", "unrecognized arguments: --bogus"),
+        (["coco", "--n-threads", "0"], "turbometrics coco", "argument --n-threads: must be from 1 to 1,024, got 0"),
+    ],
+)
 def test_usage_errors_of_every_command_are_one_line(capsys, argv, prog, message):
     assert main(argv) == 2
     assert capsys.readouterr().err == f"{prog}: error: {message} (see {prog} --help)\n"
@@ -546,8 +612,9 @@ def test_out_of_memory_is_one_line(tmp_path, capsys, monkeypatch):
 
     monkeypatch.setattr("turbometrics.cli._evaluate.read", exhausted)
     assert main(["evaluate", str(path)]) == 2
-    assert capsys.readouterr().err == ("turbometrics: error: out of memory (Unable to allocate 7.28 TiB for an "
-                                       "array with shape (1000000000000,))\n")
+    assert capsys.readouterr().err == (
+        "turbometrics: error: out of memory (Unable to allocate 7.28 TiB for an array with shape (1000000000000,))\n"
+    )
 
 
 def test_read_error_after_opening_is_one_line(tmp_path, capsys, monkeypatch):
@@ -587,6 +654,7 @@ def test_one_column_csv_arrays_with_a_byte_order_mark(tmp_path, capsys):
 
 def _strict_json(text: str) -> dict:
     """JSON without NaN or Infinity (which are no JSON)."""
+
     def refuse(name):
         raise AssertionError(f"{name} in the JSON output")
 
@@ -691,7 +759,7 @@ def test_the_time_of_plots_is_counted(tmp_path, capsys):
     path = _write(tmp_path / "p.csv", _data())
     assert main(["evaluate", str(path), "--metrics", "roc_auc", "--plots", str(tmp_path / "plots")]) == 0
     line = capsys.readouterr().out.splitlines()[-1]
-    parts = dict(reversed(part.strip().split(" s ")) for part in line[len("time:"):].replace(";", ",").split(","))
+    parts = dict(reversed(part.strip().split(" s ")) for part in line[len("time:") :].replace(";", ",").split(","))
     assert float(parts["plots"]) > 0
     assert sum(float(parts[k]) for k in ("reading", "metrics", "plots")) <= float(parts["in all"]) + 0.02
 
@@ -700,8 +768,11 @@ def test_the_time_of_plots_is_counted(tmp_path, capsys):
 def test_a_closed_pipe_ends_quietly(tmp_path, argv):
     """``turbometrics ... | head -1``: the reader is gone before the output is written."""
     path = _write(tmp_path / "p.csv", _data(50))
-    process = subprocess.Popen([sys.executable, "-m", "turbometrics", *[a.format(path=path) for a in argv]],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "turbometrics", *[a.format(path=path) for a in argv]],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     process.stdout.close()  # before the program has started up
     err = process.stderr.read()
     process.stderr.close()

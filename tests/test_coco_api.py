@@ -12,9 +12,9 @@ from coco_helpers import DATA, build, fixture, quiet
 
 pytest.importorskip("pycocotools")
 
-from pycocotools.coco import COCO as ReferenceCOCO  # noqa: E402
+from pycocotools.coco import COCO as ReferenceCOCO
 
-from turbometrics.coco import COCO  # noqa: E402
+from turbometrics.coco import COCO
 
 INSTANCES = fixture("instances_val2014_100.json")
 
@@ -43,9 +43,11 @@ def test_lookups_agree(pair):
     assert ours.getAnnIds() == reference.getAnnIds()
     assert ours.getAnnIds(imgIds=image_ids) == reference.getAnnIds(imgIds=image_ids)
     assert ours.getAnnIds(imgIds=image_ids, catIds=category_ids) == reference.getAnnIds(
-        imgIds=image_ids, catIds=category_ids)
+        imgIds=image_ids, catIds=category_ids
+    )
     assert ours.getAnnIds(catIds=category_ids[0], iscrowd=False) == reference.getAnnIds(
-        catIds=category_ids[0], iscrowd=False)
+        catIds=category_ids[0], iscrowd=False
+    )
     assert ours.getAnnIds(areaRng=[100, 5000]) == reference.getAnnIds(areaRng=[100, 5000])
     assert ours.getAnnIds(imgIds=image_ids[0]) == reference.getAnnIds(imgIds=image_ids[0])
     assert ours.getCatIds() == reference.getCatIds()
@@ -54,7 +56,8 @@ def test_lookups_agree(pair):
     assert sorted(ours.getImgIds()) == sorted(reference.getImgIds())
     assert sorted(ours.getImgIds(catIds=[1])) == sorted(reference.getImgIds(catIds=[1]))
     assert sorted(ours.getImgIds(imgIds=image_ids, catIds=[1])) == sorted(
-        reference.getImgIds(imgIds=image_ids, catIds=[1]))
+        reference.getImgIds(imgIds=image_ids, catIds=[1])
+    )
     ids = reference.getAnnIds(imgIds=image_ids)
     assert ours.loadAnns(ids) == reference.loadAnns(ids)
     assert ours.loadAnns(ids[0]) == reference.loadAnns(ids[0])
@@ -71,8 +74,9 @@ def test_masks_of_annotations_agree(pair):
         assert np.array_equal(reference.annToMask(copy.deepcopy(ann)), ours.annToMask(copy.deepcopy(ann)))
 
 
-@pytest.mark.parametrize("name", ["instances_val2014_fakebbox100_results.json",
-                                  "instances_val2014_fakesegm100_results.json"])
+@pytest.mark.parametrize(
+    "name", ["instances_val2014_fakebbox100_results.json", "instances_val2014_fakesegm100_results.json"]
+)
 def test_load_res_from_a_path_equals_pycocotools(pair, name):
     reference, ours = pair
     a = quiet(lambda: reference.loadRes(str(DATA / name)))

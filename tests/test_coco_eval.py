@@ -14,7 +14,7 @@ from coco_helpers import assert_same_evaluation, both, fixture, quiet
 
 pytest.importorskip("pycocotools")
 
-from turbometrics.coco import COCO, COCOeval  # noqa: E402
+from turbometrics.coco import COCO, COCOeval
 
 INSTANCES = fixture("instances_val2014_100.json")
 BBOX_RESULTS = fixture("instances_val2014_fakebbox100_results.json")
@@ -60,11 +60,13 @@ def test_segm_of_box_results():
 @pytest.mark.parametrize("tweak", TWEAKS.values(), ids=TWEAKS.keys())
 def test_keypoints_fixture(tweak):
     if tweak is custom:
+
         def tweak(p):  # keypoint area labels are all, medium, large
             p.iouThrs = np.array([0.3, 0.5, 0.75, 0.9])
             p.recThrs = np.linspace(0, 1, 11)
             p.maxDets = [5]
             p.areaRng = [[0, 1e10], [1024, 50000], [9216, 1e10]]
+
     assert_same_evaluation(*both(KEYPOINTS_GT, KEYPOINTS_DT, "keypoints", tweak))
 
 
@@ -106,22 +108,26 @@ def coco_sets(draw, crowd=True):
     for ann_id in range(draw(st.integers(0, 10))):
         box = [draw(coordinates), draw(coordinates), draw(sizes), draw(sizes)]
         area = draw(st.sampled_from([box[2] * box[3], 1024.0, 9216.0, 500.0, 0.0]))
-        annotations.append({
-            "id": ann_id + draw(st.sampled_from([0, 1, 1, 1])),
-            "image_id": draw(st.integers(1, n_images)),
-            "category_id": draw(st.integers(1, n_categories)),
-            "bbox": box,
-            "area": area,
-            "iscrowd": int(crowd and draw(st.integers(0, 5)) == 0),
-        })
+        annotations.append(
+            {
+                "id": ann_id + draw(st.sampled_from([0, 1, 1, 1])),
+                "image_id": draw(st.integers(1, n_images)),
+                "category_id": draw(st.integers(1, n_categories)),
+                "bbox": box,
+                "area": area,
+                "iscrowd": int(crowd and draw(st.integers(0, 5)) == 0),
+            }
+        )
     results = []
     for _ in range(draw(st.integers(0, 14))):
-        results.append({
-            "image_id": draw(st.integers(1, n_images)),
-            "category_id": draw(st.integers(1, n_categories)),
-            "bbox": [draw(coordinates), draw(coordinates), draw(sizes), draw(sizes)],
-            "score": draw(st.sampled_from([0.1, 0.5, 0.5, 0.9, 1.0])),
-        })
+        results.append(
+            {
+                "image_id": draw(st.integers(1, n_images)),
+                "category_id": draw(st.integers(1, n_categories)),
+                "bbox": [draw(coordinates), draw(coordinates), draw(sizes), draw(sizes)],
+                "score": draw(st.sampled_from([0.1, 0.5, 0.5, 0.9, 1.0])),
+            }
+        )
     dataset = {"images": images, "categories": categories, "annotations": annotations}
     return dataset, results
 
@@ -137,8 +143,10 @@ def test_synthetic_bbox_sets(data, tweak):
         return
     tweak_function = TWEAKS[tweak]
     if tweak == "subset":
+
         def tweak_function(p):
             p.imgIds = p.imgIds[::2]
+
     reference, ours = both(dataset, results, "bbox", tweak_function)
     assert_same_evaluation(reference, ours)
 
@@ -157,6 +165,7 @@ def test_synthetic_small_max_dets(data, max_det):
 
 # -- rules, one at a time ---------------------------------------------------------
 
+
 def _dataset(annotations, n_images=1, n_categories=1):
     return {
         "images": [{"id": i + 1, "width": 100, "height": 100} for i in range(n_images)],
@@ -166,8 +175,15 @@ def _dataset(annotations, n_images=1, n_categories=1):
 
 
 def _gt(ann_id, box, image=1, category=1, iscrowd=0, area=None, **extra):
-    return dict(id=ann_id, image_id=image, category_id=category, bbox=box,
-                area=box[2] * box[3] if area is None else area, iscrowd=iscrowd, **extra)
+    return dict(
+        id=ann_id,
+        image_id=image,
+        category_id=category,
+        bbox=box,
+        area=box[2] * box[3] if area is None else area,
+        iscrowd=iscrowd,
+        **extra,
+    )
 
 
 def _dt(box, score, image=1, category=1):
@@ -216,8 +232,12 @@ def test_ground_truth_with_id_zero_counts_as_unmatched():
 
 def test_score_ties_break_by_image_order_then_input_order():
     dataset = _dataset([_gt(1, [0, 0, 10, 10], image=2), _gt(2, [0, 0, 10, 10], image=1)], n_images=2)
-    results = [_dt([50, 50, 10, 10], 0.5, image=2), _dt([0, 0, 10, 10], 0.5, image=2),
-               _dt([0, 0, 10, 10], 0.5, image=1), _dt([60, 60, 10, 10], 0.5, image=1)]
+    results = [
+        _dt([50, 50, 10, 10], 0.5, image=2),
+        _dt([0, 0, 10, 10], 0.5, image=2),
+        _dt([0, 0, 10, 10], 0.5, image=1),
+        _dt([60, 60, 10, 10], 0.5, image=1),
+    ]
     assert_same_evaluation(*both(dataset, results, "bbox"))
 
 
@@ -269,6 +289,7 @@ def test_accumulate_with_changed_params_reads_evalimgs_like_pycocotools():
 
 
 # -- bad input --------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("key", ["image_id", "category_id", "bbox"])
 def test_result_missing_a_field_is_named(key):
@@ -325,13 +346,19 @@ def test_malformed_rle_ground_truth_is_named():
     from turbometrics.coco import mask
 
     compressed = mask.frPyObjects(rle, *rle["size"])
-    dataset["annotations"][crowd]["segmentation"] = {"size": rle["size"], "counts": "~~" + compressed["counts"].decode()}
+    dataset["annotations"][crowd]["segmentation"] = {
+        "size": rle["size"],
+        "counts": "~~" + compressed["counts"].decode(),
+    }
     gt = COCO()
     gt.dataset = dataset
     quiet(gt.createIndex)
     evaluation = COCOeval(gt, quiet(lambda: gt.loadRes(copy.deepcopy(SEGM_RESULTS))), "segm")
-    with pytest.raises(ValueError, match=rf"ground-truth annotation \d+ \(id {dataset['annotations'][crowd]['id']}\)"
-                                         r".*malformed RLE"):
+    with pytest.raises(
+        ValueError,
+        match=rf"ground-truth annotation \d+ \(id {dataset['annotations'][crowd]['id']}\)"
+        r".*malformed RLE",
+    ):
         quiet(evaluation.evaluate)
 
 
@@ -415,6 +442,7 @@ def test_pairwise_row_sums_add_in_numpys_order(rows, n, seed):
 
 # -- beyond pycocotools -----------------------------------------------------------
 
+
 def _accumulated():
     return both(INSTANCES, BBOX_RESULTS, "bbox")[1]
 
@@ -456,12 +484,15 @@ def test_category_curve_reads_precision_and_scores():
     assert np.allclose(curve["f1"][r > 0], 2 * p[r > 0] * r[r > 0] / (p[r > 0] + r[r > 0]))
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    (dict(category_id=12345), "not evaluated"),
-    (dict(category_id=1, iou_threshold=0.33), "IoU threshold"),
-    (dict(category_id=1, area="huge"), "area"),
-    (dict(category_id=1, max_detections=7), "max_detections"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        (dict(category_id=12345), "not evaluated"),
+        (dict(category_id=1, iou_threshold=0.33), "IoU threshold"),
+        (dict(category_id=1, area="huge"), "area"),
+        (dict(category_id=1, max_detections=7), "max_detections"),
+    ],
+)
 def test_category_curve_errors(kwargs, message):
     with pytest.raises(ValueError, match=message):
         _accumulated().category_curve(**kwargs)
@@ -479,6 +510,7 @@ def test_progress_bar(capsys):
 
 
 # -- odd maxDets -------------------------------------------------------------------
+
 
 def _run_steps(coco_class, eval_class, max_dets, accumulate_max_dets, iou_type):
     """evaluate and accumulate, then summarize: (evaluation, summarize's
@@ -500,28 +532,30 @@ def _run_steps(coco_class, eval_class, max_dets, accumulate_max_dets, iou_type):
     return evaluation, None
 
 
-@pytest.mark.parametrize("max_dets, accumulate_max_dets, iou_type", [
-    ([-1, 10, 100], None, "bbox"),
-    ([0, 10, 100], None, "bbox"),
-    ([1, 1, 100], None, "bbox"),
-    ([100, 10, 1], None, "bbox"),
-    ([1, 10, -5], None, "bbox"),
-    ([2, -3, 100], None, "bbox"),
-    ([-1], None, "bbox"),
-    ([0], None, "bbox"),
-    ([-3, -1], None, "bbox"),
-    ([5, 5, 5], None, "bbox"),
-    ([-1, 10, 100], [100, -1, 10, -1], "bbox"),
-    ([-2, 20], None, "keypoints"),
-    ([-1], None, "keypoints"),
-])
+@pytest.mark.parametrize(
+    "max_dets, accumulate_max_dets, iou_type",
+    [
+        ([-1, 10, 100], None, "bbox"),
+        ([0, 10, 100], None, "bbox"),
+        ([1, 1, 100], None, "bbox"),
+        ([100, 10, 1], None, "bbox"),
+        ([1, 10, -5], None, "bbox"),
+        ([2, -3, 100], None, "bbox"),
+        ([-1], None, "bbox"),
+        ([0], None, "bbox"),
+        ([-3, -1], None, "bbox"),
+        ([5, 5, 5], None, "bbox"),
+        ([-1, 10, 100], [100, -1, 10, -1], "bbox"),
+        ([-2, 20], None, "keypoints"),
+        ([-1], None, "keypoints"),
+    ],
+)
 def test_odd_max_dets_match_pycocotools(max_dets, accumulate_max_dets, iou_type):
     # pycocotools slices [0:maxDet]: a negative maxDet drops detections from the end of each image's list
     from pycocotools.coco import COCO as ReferenceCOCO
     from pycocotools.cocoeval import COCOeval as ReferenceCOCOeval
 
-    reference, reference_error = _run_steps(ReferenceCOCO, ReferenceCOCOeval, max_dets, accumulate_max_dets,
-                                            iou_type)
+    reference, reference_error = _run_steps(ReferenceCOCO, ReferenceCOCOeval, max_dets, accumulate_max_dets, iou_type)
     ours, our_error = _run_steps(COCO, COCOeval, max_dets, accumulate_max_dets, iou_type)
     assert our_error is reference_error
     if reference_error is not None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import copy
 import json
-from typing import Any, Dict, List, Tuple
+from typing import Any
 
 import numpy as np
 import pytest
@@ -21,17 +21,17 @@ from coco_helpers import fixture, quiet
 
 pytest.importorskip("pycocotools")
 
-from pycocotools.coco import COCO as ReferenceCOCO  # noqa: E402
-from pycocotools.cocoeval import COCOeval as ReferenceCOCOeval  # noqa: E402
+from pycocotools.coco import COCO as ReferenceCOCO
+from pycocotools.cocoeval import COCOeval as ReferenceCOCOeval
 
-from turbometrics.coco import COCO, COCOeval  # noqa: E402
+from turbometrics.coco import COCO, COCOeval
 
 NAN, INF = float("nan"), float("inf")
 VALUES = [None, "1", True, False, -1, 0, 1.5, NAN, INF, -INF]
 DELETE = object()  # the key is removed
 
 
-def _subset(dataset: Dict, results: List[Dict], n_images: int) -> Tuple[Dict, List[Dict]]:
+def _subset(dataset: dict, results: list[dict], n_images: int) -> tuple[dict, list[dict]]:
     images = sorted({r["image_id"] for r in results})[:n_images]
     dataset = copy.deepcopy(dataset)
     dataset["images"] = [i for i in dataset["images"] if i["id"] in images]
@@ -93,7 +93,7 @@ def _known_gap(iou_type: str, table: Any, field: Any, value: Any) -> bool:
     return (iou_type, table, field) == KNOWN_GAP and isinstance(value, int) and value == 0  # 0 and False
 
 
-def _cases() -> List[Any]:
+def _cases() -> list[Any]:
     cases = []
     for iou_type, side, table, row, field, index in FIELDS:
         for value in VALUES:
@@ -110,7 +110,7 @@ def _cases() -> List[Any]:
     return cases
 
 
-def _mutated(iou_type: str, side: str, table: Any, row: Any, field: Any, index: Any, value: Any) -> Tuple[Dict, List]:
+def _mutated(iou_type: str, side: str, table: Any, row: Any, field: Any, index: Any, value: Any) -> tuple[dict, list]:
     dataset, results = copy.deepcopy(SETS[iou_type][0]), copy.deepcopy(SETS[iou_type][1])
     if side == "gt" and row is None:
         del dataset[table]
@@ -125,10 +125,12 @@ def _mutated(iou_type: str, side: str, table: Any, row: Any, field: Any, index: 
     return dataset, results
 
 
-def _outcome(coco_class: Any, eval_class: Any, dataset: Dict, results: Any, iou_type: str,
-             gt_path: Any = None) -> Tuple:
+def _outcome(
+    coco_class: Any, eval_class: Any, dataset: dict, results: Any, iou_type: str, gt_path: Any = None
+) -> tuple:
     """("ok", precision, recall, scores, stats) or ("raise", exception)."""
     try:
+
         def run() -> Any:
             if gt_path is None:
                 gt = coco_class()
@@ -146,11 +148,16 @@ def _outcome(coco_class: Any, eval_class: Any, dataset: Dict, results: Any, iou_
         evaluation = quiet(run)
     except Exception as error:  # noqa: BLE001 - the exception is the outcome
         return ("raise", error)
-    return ("ok", evaluation.eval["precision"], evaluation.eval["recall"], evaluation.eval["scores"],
-            np.array(evaluation.stats))
+    return (
+        "ok",
+        evaluation.eval["precision"],
+        evaluation.eval["recall"],
+        evaluation.eval["scores"],
+        np.array(evaluation.stats),
+    )
 
 
-def _assert_same(reference: Tuple, ours: Tuple, path: str, field: Any) -> None:
+def _assert_same(reference: tuple, ours: tuple, path: str, field: Any) -> None:
     if reference[0] == "raise":
         assert ours[0] == "raise", f"{path}: pycocotools raises {reference[1]!r}, turbometrics computes"
         expected, got = type(reference[1]), type(ours[1])

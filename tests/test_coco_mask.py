@@ -260,8 +260,14 @@ def test_rle_iou_size_mismatch_is_minus_one_only_when_boxes_overlap():
 
 def test_iou_empty_inputs():
     r = P.encode(np.ones((2, 2), np.uint8, order="F"))
-    for dt, gt, crowd in [([], [], []), ([r], [], []), ([], [r], [0]), ([[0, 0, 1, 1]], [], []),
-                          (np.zeros((0, 4)), [[0, 0, 1, 1]], [0]), ([], np.zeros((0, 4)), [])]:
+    for dt, gt, crowd in [
+        ([], [], []),
+        ([r], [], []),
+        ([], [r], [0]),
+        ([[0, 0, 1, 1]], [], []),
+        (np.zeros((0, 4)), [[0, 0, 1, 1]], [0]),
+        ([], np.zeros((0, 4)), []),
+    ]:
         assert T.iou(dt, gt, crowd) == P.iou(dt, gt, crowd) == []
 
 
@@ -278,7 +284,9 @@ def test_box_iou_matches(dt, gt, data):
         assert got == expected
         return
     same_array(got, expected)
-    same_array(T.iou(np.array(dt), np.array(gt, dtype=np.float32), crowd), P.iou(np.array(dt), np.array(gt, np.float32), crowd))
+    same_array(
+        T.iou(np.array(dt), np.array(gt, dtype=np.float32), crowd), P.iou(np.array(dt), np.array(gt, np.float32), crowd)
+    )
     same_array(T.iou([np.array(b) for b in dt], gt, crowd), P.iou([np.array(b) for b in dt], gt, crowd))
 
 
@@ -340,9 +348,13 @@ def test_polygon_special_shapes():
         assert T.frPyObjects([s], h, w) == P.frPyObjects([s], h, w)
     for hh, ww in [(0, 10), (10, 0), (0, 0)]:
         assert T.frPyObjects([[1, 2, 3, 4, 5, 6]], hh, ww) == P.frPyObjects([[1, 2, 3, 4, 5, 6]], hh, ww)
-    assert T.frPyObjects([[1, 2, 3, 4, 5, 6], [], [1, 1]], 5, 5) == P.frPyObjects([[1, 2, 3, 4, 5, 6], [], [1, 1]], 5, 5)
+    assert T.frPyObjects([[1, 2, 3, 4, 5, 6], [], [1, 1]], 5, 5) == P.frPyObjects(
+        [[1, 2, 3, 4, 5, 6], [], [1, 1]], 5, 5
+    )
     # sizes converted like Cython: floats truncated
-    assert T.frPyObjects([[0, 0, 3, 0, 3, 3]], 3.7, np.int64(4)) == P.frPyObjects([[0, 0, 3, 0, 3, 3]], 3.7, np.int64(4))
+    assert T.frPyObjects([[0, 0, 3, 0, 3, 3]], 3.7, np.int64(4)) == P.frPyObjects(
+        [[0, 0, 3, 0, 3, 3]], 3.7, np.int64(4)
+    )
 
 
 def test_long_edges_are_fast():

@@ -12,11 +12,11 @@ from coco_helpers import build, fixture, quiet
 
 pytest.importorskip("pycocotools")
 
-import pycocotools.cocoeval  # noqa: E402
-import pycocotools.mask  # noqa: E402
-from pycocotools.coco import COCO as ReferenceCOCO  # noqa: E402
+import pycocotools.cocoeval
+import pycocotools.mask
+from pycocotools.coco import COCO as ReferenceCOCO
 
-import turbometrics.coco as tc  # noqa: E402
+import turbometrics.coco as tc
 
 
 def _stats():

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
-from typing import Any, List
+from typing import Any
 
 import numpy as np
 import pytest
@@ -69,11 +69,11 @@ def reference_columns(rows: Any) -> ResultsColumns:
     kind = np.zeros(n, dtype=np.uint8)
     size = np.zeros((n, 2), dtype=np.int64)
     chars, chars_offsets = bytearray(), [0]
-    counts: List[int] = []
+    counts: list[int] = []
     counts_offsets = [0]
-    coords: List[float] = []
+    coords: list[float] = []
     polygon_offsets, polygon_row_offsets = [0], [0]
-    keypoints: List[float] = []
+    keypoints: list[float] = []
     keypoint_offsets = [0]
     for i, row in enumerate(rows):
         if not isinstance(row, dict):
@@ -155,12 +155,25 @@ def reference_columns(rows: Any) -> ResultsColumns:
 
 
 DTYPES = {
-    "image_id": np.int64, "category_id": np.int64, "score": np.float64, "bbox": np.float64,
-    "present": np.uint16, "area": np.float64, "id": np.int64, "iscrowd": np.int64,
-    "segmentation_kind": np.uint8, "segmentation_size": np.int64, "rle_chars": np.uint8,
-    "rle_chars_offsets": np.int64, "rle_counts": np.int64, "rle_counts_offsets": np.int64,
-    "polygon_coords": np.float64, "polygon_offsets": np.int64, "polygon_row_offsets": np.int64,
-    "keypoints": np.float64, "keypoint_offsets": np.int64,
+    "image_id": np.int64,
+    "category_id": np.int64,
+    "score": np.float64,
+    "bbox": np.float64,
+    "present": np.uint16,
+    "area": np.float64,
+    "id": np.int64,
+    "iscrowd": np.int64,
+    "segmentation_kind": np.uint8,
+    "segmentation_size": np.int64,
+    "rle_chars": np.uint8,
+    "rle_chars_offsets": np.int64,
+    "rle_counts": np.int64,
+    "rle_counts_offsets": np.int64,
+    "polygon_coords": np.float64,
+    "polygon_offsets": np.int64,
+    "polygon_row_offsets": np.int64,
+    "keypoints": np.float64,
+    "keypoint_offsets": np.int64,
 }
 
 
@@ -216,7 +229,7 @@ class Obj(list):
     """An object as (key, value) pairs: keys may repeat."""
 
 
-def _write_string(s: str, rnd: random.Random, out: List[str]) -> None:
+def _write_string(s: str, rnd: random.Random, out: list[str]) -> None:
     out.append('"')
     for ch in s:
         code = ord(ch)
@@ -239,7 +252,7 @@ def _write_string(s: str, rnd: random.Random, out: List[str]) -> None:
 
 
 def serialize(value: Any, rnd: random.Random) -> str:
-    out: List[str] = []
+    out: list[str] = []
 
     def ws() -> None:
         r = rnd.random()
@@ -292,15 +305,55 @@ def _float_text(x: float) -> str:
 
 
 TRICKY_NUMBERS = [
-    "0", "-0", "0.0", "-0.0", "0e0", "-0E-5", "1", "-1", "1.5", "0.1", "1e400", "-1e400", "1e-400", "-1e-400",
-    "2.4703282292062328e-324", "2.4703282292062327e-324", "4.9406564584124654e-324", "2.2250738585072011e-308",
-    "1.7976931348623157e308", "1.7976931348623158e308", "1.7976931348623159e308", "1" + "0" * 309,
-    "-1" + "0" * 400, "9007199254740993", "9007199254740993.0", "9223372036854775807", "9223372036854775808",
-    "-9223372036854775808", "-9223372036854775809", "18446744073709551615", "18446744073709551616",
-    "123456789012345678901234567890", "0.30000000000000004", "1.00000000000000011102230246251565404236316680908203125",
-    "1.00000000000000011102230246251565404236316680908203124", "7.2057594037927933e16", "1E+22", "1e23",
-    "3.0", "3e0", "1" + "0" * 400 + "e-400", "0." + "0" * 400 + "1e401", "NaN", "Infinity", "-Infinity",
-    "123456789012345678.5", "0.000001", "1e-7", "4503599627370497.5",
+    "0",
+    "-0",
+    "0.0",
+    "-0.0",
+    "0e0",
+    "-0E-5",
+    "1",
+    "-1",
+    "1.5",
+    "0.1",
+    "1e400",
+    "-1e400",
+    "1e-400",
+    "-1e-400",
+    "2.4703282292062328e-324",
+    "2.4703282292062327e-324",
+    "4.9406564584124654e-324",
+    "2.2250738585072011e-308",
+    "1.7976931348623157e308",
+    "1.7976931348623158e308",
+    "1.7976931348623159e308",
+    "1" + "0" * 309,
+    "-1" + "0" * 400,
+    "9007199254740993",
+    "9007199254740993.0",
+    "9223372036854775807",
+    "9223372036854775808",
+    "-9223372036854775808",
+    "-9223372036854775809",
+    "18446744073709551615",
+    "18446744073709551616",
+    "123456789012345678901234567890",
+    "0.30000000000000004",
+    "1.00000000000000011102230246251565404236316680908203125",
+    "1.00000000000000011102230246251565404236316680908203124",
+    "7.2057594037927933e16",
+    "1E+22",
+    "1e23",
+    "3.0",
+    "3e0",
+    "1" + "0" * 400 + "e-400",
+    "0." + "0" * 400 + "1e401",
+    "NaN",
+    "Infinity",
+    "-Infinity",
+    "123456789012345678.5",
+    "0.000001",
+    "1e-7",
+    "4503599627370497.5",
 ]
 
 NUMBERS = st.one_of(
@@ -342,8 +395,11 @@ def segmentations(draw):
     choice = draw(st.integers(0, 5))
     if choice == 0:
         return draw(st.lists(NUMBER_LIST, max_size=3))
-    size = draw(st.one_of(st.lists(INTEGERS, min_size=2, max_size=2), ANY_VALUE) if choice == 5
-                else st.lists(INTEGERS, min_size=2, max_size=2))
+    size = draw(
+        st.one_of(st.lists(INTEGERS, min_size=2, max_size=2), ANY_VALUE)
+        if choice == 5
+        else st.lists(INTEGERS, min_size=2, max_size=2)
+    )
     counts = draw(RLE_TEXT if choice in (1, 2) else st.lists(INTEGERS, max_size=5) if choice == 3 else ANY_VALUE)
     pairs = [("size", size), ("counts", counts)]
     if choice == 4 or draw(st.integers(0, 9)) == 0:
@@ -411,8 +467,9 @@ def plain_results(draw):
             "bbox": st.lists(floats, min_size=4, max_size=4),
             "score": st.one_of(floats, st.integers(-(2**70), 2**70)),
             "segmentation": st.one_of(
-                st.fixed_dictionaries({"size": st.lists(st.integers(0, 5000), min_size=2, max_size=2),
-                                       "counts": st.text(max_size=20)}),
+                st.fixed_dictionaries(
+                    {"size": st.lists(st.integers(0, 5000), min_size=2, max_size=2), "counts": st.text(max_size=20)}
+                ),
                 st.lists(st.lists(floats, max_size=8), max_size=3),
             ),
             "keypoints": st.lists(st.one_of(floats, st.integers(0, 2)), max_size=9),
@@ -431,8 +488,18 @@ def test_json_dumps_texts(results, indent, ensure_ascii):
     check_text(text.encode("utf-8", "surrogatepass"))
 
 
-@given(texts(max_rows=3), st.lists(st.tuples(st.integers(0, 2**16), st.integers(0, 3), st.sampled_from(
-    list(b'[]{}",:\\-+.0123456789eENIaflnrstu \n') + [0, 0x80, 0xC3, 0xED, 0xFF])), min_size=1, max_size=4))
+@given(
+    texts(max_rows=3),
+    st.lists(
+        st.tuples(
+            st.integers(0, 2**16),
+            st.integers(0, 3),
+            st.sampled_from(list(b'[]{}",:\\-+.0123456789eENIaflnrstu \n') + [0, 0x80, 0xC3, 0xED, 0xFF]),
+        ),
+        min_size=1,
+        max_size=4,
+    ),
+)
 def test_mutated_texts_never_crash(data, edits):
     """Truncated and edited texts: the same outcome as json.loads (a
     ValueError when it fails, else the same columns)."""
@@ -446,7 +513,7 @@ def test_mutated_texts_never_crash(data, edits):
         elif operation == 2 and position < len(data):
             data[position] = byte
         else:
-            del data[position:position + 1 + byte % 4]
+            del data[position : position + 1 + byte % 4]
     check_text(bytes(data))
 
 
@@ -456,23 +523,28 @@ def test_mutated_texts_never_crash(data, edits):
 
 @pytest.mark.parametrize("number", TRICKY_NUMBERS)
 def test_number_spellings(number):
-    for text in (f'[{{"score": {number}, "image_id": {number}, "bbox": [{number}, 0, {number}, 1]}}]',
-                 f'[{{"area": {number}, "keypoints": [{number}], "segmentation": [[{number}]]}}]'):
+    for text in (
+        f'[{{"score": {number}, "image_id": {number}, "bbox": [{number}, 0, {number}, 1]}}]',
+        f'[{{"area": {number}, "keypoints": [{number}], "segmentation": [[{number}]]}}]',
+    ):
         check_text(text.encode())
 
 
 def test_sample_rows():
-    data = (b'[{"image_id": 1, "category_id": 18, "bbox": [258.15, 41.29, 348.26, 243.78], "score": 0.236},'
-            b' {"image_id": 2, "category_id": 1, "segmentation": {"size": [427, 640], "counts": "a\\\\b\\"c\\u00e9"},'
-            b' "score": 1}]')
+    data = (
+        b'[{"image_id": 1, "category_id": 18, "bbox": [258.15, 41.29, 348.26, 243.78], "score": 0.236},'
+        b' {"image_id": 2, "category_id": 1, "segmentation": {"size": [427, 640], "counts": "a\\\\b\\"c\\u00e9"},'
+        b' "score": 1}]'
+    )
     got = read_results_file(data)
     assert got.n_rows == 2 and got.columnar_complete
     assert got.image_id.tolist() == [1, 2] and got.category_id.tolist() == [18, 1]
     assert got.bbox[0].tolist() == [258.15, 41.29, 348.26, 243.78] and np.isnan(got.bbox[1]).all()
     assert got.score.tolist() == [0.236, 1.0]
-    assert got.present.tolist() == [rr.PRESENT_IMAGE_ID | rr.PRESENT_CATEGORY_ID | rr.PRESENT_BBOX | rr.PRESENT_SCORE,
-                                    rr.PRESENT_IMAGE_ID | rr.PRESENT_CATEGORY_ID | rr.PRESENT_SEGMENTATION
-                                    | rr.PRESENT_SCORE]
+    assert got.present.tolist() == [
+        rr.PRESENT_IMAGE_ID | rr.PRESENT_CATEGORY_ID | rr.PRESENT_BBOX | rr.PRESENT_SCORE,
+        rr.PRESENT_IMAGE_ID | rr.PRESENT_CATEGORY_ID | rr.PRESENT_SEGMENTATION | rr.PRESENT_SCORE,
+    ]
     assert got.segmentation_kind.tolist() == [rr.SEGMENTATION_ABSENT, rr.SEGMENTATION_RLE]
     assert got.segmentation_size.tolist() == [[0, 0], [427, 640]]
     start, stop = got.rle_chars_offsets[1:3]
@@ -481,11 +553,13 @@ def test_sample_rows():
 
 
 def test_repeated_keys_keep_the_last_value():
-    data = (b'[{"image_id": 1.5, "image_id": 2, "bbox": [1, 2, 3], "bbox": [], "segmentation": [[1, 2]],'
-            b' "segmentation": {"size": [1, 2], "counts": "ab"}, "keypoints": [1], "keypoints": [2, 3],'
-            b' "score": null, "score": 0.5},'
-            b' {"image_id": 3, "image_id": "x", "bbox": [1, 2, 3, 4], "bbox": [],'
-            b' "segmentation": {"counts": [1, 2], "size": [3, 4], "counts": "z"}}]')
+    data = (
+        b'[{"image_id": 1.5, "image_id": 2, "bbox": [1, 2, 3], "bbox": [], "segmentation": [[1, 2]],'
+        b' "segmentation": {"size": [1, 2], "counts": "ab"}, "keypoints": [1], "keypoints": [2, 3],'
+        b' "score": null, "score": 0.5},'
+        b' {"image_id": 3, "image_id": "x", "bbox": [1, 2, 3, 4], "bbox": [],'
+        b' "segmentation": {"counts": [1, 2], "size": [3, 4], "counts": "z"}}]'
+    )
     got = read_results_file(data)
     assert got.image_id.tolist() == [2, 0] and np.isnan(got.bbox).all()
     assert got.present[0] & rr.PRESENT_BBOX_EMPTY and not got.present[0] & rr.PRESENT_UNSTORED
@@ -497,8 +571,10 @@ def test_repeated_keys_keep_the_last_value():
 
 
 def test_unstored_values_flag_the_row_only():
-    data = (b'[{"image_id": 3.0, "category_id": 1, "score": 0.5}, {"image_id": 4, "category_id": 2, "score": 0.25},'
-            b' {"image_id": 5, "segmentation": {"size": [1, 2], "counts": "x", "id": 1}}, {"image_id": 6, "note": 1}]')
+    data = (
+        b'[{"image_id": 3.0, "category_id": 1, "score": 0.5}, {"image_id": 4, "category_id": 2, "score": 0.25},'
+        b' {"image_id": 5, "segmentation": {"size": [1, 2], "counts": "x", "id": 1}}, {"image_id": 6, "note": 1}]'
+    )
     got = read_results_file(data)
     flags = [int(f) & (rr.PRESENT_UNSTORED | rr.PRESENT_EXTRA_KEY) for f in got.present]
     assert flags == [rr.PRESENT_UNSTORED, 0, rr.PRESENT_UNSTORED, rr.PRESENT_EXTRA_KEY]
@@ -552,8 +628,12 @@ def test_malformed_text_messages(data, fragments):
 
 def test_accepted_spellings():
     for data in [
-        b"[]", b" \r\n\t[ ] \n", b'\xef\xbb\xbf[{"score": 1}]', b'[{"score": NaN, "area": -Infinity, "id": 7}]',
-        b'[{"\\u0069mage_id": 5, "k\\ud83d\\ude00": "\\u00e9\\/\\b\\f\\n\\r\\t"}]', b'[{"x": "\xed\xa0\x80"}]',
+        b"[]",
+        b" \r\n\t[ ] \n",
+        b'\xef\xbb\xbf[{"score": 1}]',
+        b'[{"score": NaN, "area": -Infinity, "id": 7}]',
+        b'[{"\\u0069mage_id": 5, "k\\ud83d\\ude00": "\\u00e9\\/\\b\\f\\n\\r\\t"}]',
+        b'[{"x": "\xed\xa0\x80"}]',
         b'[{"segmentation": {"size": [1, 2], "counts": "\\ud800\\udc00\\udc00\\ud800x\xed\xb0\x80"}}]',
         b'[{"x": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[{"a": []}]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}]',
         '[{"score": 0.5, "note": "caf\u00e9 \U0001f600"}]'.encode("utf-16"),
@@ -604,10 +684,21 @@ def test_inputs_and_ownership(tmp_path: Path):
 
 def test_results_from_dicts_accepts_numpy_values_and_tuples():
     rows = [
-        {"image_id": np.int64(4), "category_id": np.int32(2), "bbox": np.array([1.0, 2.0, 3.0, 4.0]),
-         "score": np.float32(0.5), "segmentation": {"size": (4, 5), "counts": b"ab\\"}},
-        {"image_id": 5, "category_id": 3, "bbox": (1, 2, 3, 4), "score": 0.25, "keypoints": np.array([1.0, 2.0]),
-         "segmentation": [np.array([1.0, 2.0]), (3, 4)]},
+        {
+            "image_id": np.int64(4),
+            "category_id": np.int32(2),
+            "bbox": np.array([1.0, 2.0, 3.0, 4.0]),
+            "score": np.float32(0.5),
+            "segmentation": {"size": (4, 5), "counts": b"ab\\"},
+        },
+        {
+            "image_id": 5,
+            "category_id": 3,
+            "bbox": (1, 2, 3, 4),
+            "score": 0.25,
+            "keypoints": np.array([1.0, 2.0]),
+            "segmentation": [np.array([1.0, 2.0]), (3, 4)],
+        },
     ]
     got = results_from_dicts(rows)
     assert got.image_id.tolist() == [4, 5] and got.category_id.tolist() == [2, 3]

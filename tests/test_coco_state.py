@@ -15,14 +15,18 @@ from coco_helpers import both, fixture, quiet
 
 pytest.importorskip("pycocotools")
 
-from turbometrics.coco import DetectionState  # noqa: E402
+from turbometrics.coco import DetectionState
 
 CASES = {
     "bbox": ("instances_val2014_100.json", "instances_val2014_fakebbox100_results.json", "bbox", None),
     "segm": ("instances_val2014_100.json", "instances_val2014_fakesegm100_results.json", "segm", None),
     "keypoints": ("keypoints_gt.json", "keypoints_dt.json", "keypoints", None),
-    "bbox-useCats=0": ("instances_val2014_100.json", "instances_val2014_fakebbox100_results.json", "bbox",
-                       lambda p: setattr(p, "useCats", 0)),
+    "bbox-useCats=0": (
+        "instances_val2014_100.json",
+        "instances_val2014_fakebbox100_results.json",
+        "bbox",
+        lambda p: setattr(p, "useCats", 0),
+    ),
 }
 _REFERENCES = {}
 
@@ -35,10 +39,11 @@ def reference(case):
 
 
 def states(case, groups):
-    ref, ours = reference(case)
+    _ref, ours = reference(case)
     params = copy.deepcopy(ours._paramsEval)
-    return [DetectionState.from_coco(ours.cocoGt, ours.cocoDt, params.iouType, imgIds=ids, params=params)
-            for ids in groups]
+    return [
+        DetectionState.from_coco(ours.cocoGt, ours.cocoDt, params.iouType, imgIds=ids, params=params) for ids in groups
+    ]
 
 
 def assert_matches_reference(state, ref):
@@ -61,14 +66,16 @@ def test_any_split_merged_in_any_order_equals_one_evaluation(case, n_parts, rand
     random.shuffle(parts)
     while len(parts) > 1:  # merge random neighbours: any tree of merges
         i = random.randrange(len(parts) - 1)
-        parts[i:i + 2] = [parts[i] + parts[i + 1]]
+        parts[i : i + 2] = [parts[i] + parts[i + 1]]
     assert_matches_reference(parts[0], ref)
 
 
 def test_pickle_protocol_5_out_of_band_round_trip():
     ref, _ = reference("segm")
-    state = sum(states("segm", [ref.params.imgIds[:40], ref.params.imgIds[40:]])[1:],
-                states("segm", [ref.params.imgIds[:40]])[0])
+    state = sum(
+        states("segm", [ref.params.imgIds[:40], ref.params.imgIds[40:]])[1:],
+        states("segm", [ref.params.imgIds[:40]])[0],
+    )
     buffers = []
     data = pickle.dumps(state, protocol=5, buffer_callback=buffers.append)
     assert buffers  # the arrays travel out of band
@@ -97,7 +104,7 @@ def test_from_arrays_round_trip():
 
 
 def test_merge_errors():
-    ref, ours = reference("bbox")
+    _ref, ours = reference("bbox")
     ids = list(ours.params.imgIds)
     a, b = states("bbox", [ids[:10], ids[5:20]])
     with pytest.raises(ValueError, match="both hold image"):

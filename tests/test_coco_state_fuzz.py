@@ -25,11 +25,11 @@ from hypothesis import strategies as st
 
 pytest.importorskip("pycocotools")
 
-from pycocotools.cocoeval import COCOeval as ReferenceCOCOeval  # noqa: E402
+from pycocotools.cocoeval import COCOeval as ReferenceCOCOeval
 
-from coco_helpers import quiet  # noqa: E402
-from turbometrics.coco import COCO, DetectionState  # noqa: E402
-from turbometrics.coco.synthetic import make_coco_set  # noqa: E402
+from coco_helpers import quiet
+from turbometrics.coco import COCO, DetectionState
+from turbometrics.coco.synthetic import make_coco_set
 
 FIELDS = ("row_offsets", "present", "score", "true_positive", "false_positive", "regular_gts")
 _STATES = {}
@@ -82,8 +82,14 @@ def reference_accumulate(state):
                 rows = slice(a["row_offsets"][b], a["row_offsets"][b + 1])
                 tp = (a["true_positive"][area, rows][:, word] & bit) != 0  # rows x T
                 fp = (a["false_positive"][area, rows][:, word] & bit) != 0
-                evaluated.append({"dtScores": list(a["score"][rows]), "dtMatches": tp.T.astype(float),
-                                  "dtIgnore": ~(tp | fp).T, "gtIgnore": np.zeros(a["regular_gts"][area, b])})
+                evaluated.append(
+                    {
+                        "dtScores": list(a["score"][rows]),
+                        "dtMatches": tp.T.astype(float),
+                        "dtIgnore": ~(tp | fp).T,
+                        "gtIgnore": np.zeros(a["regular_gts"][area, b]),
+                    }
+                )
     reference = ReferenceCOCOeval.__new__(ReferenceCOCOeval)
     reference.evalImgs, reference.params, reference._paramsEval = evaluated, copy.deepcopy(p), copy.deepcopy(p)
     quiet(reference.accumulate)
@@ -126,6 +132,7 @@ def bypass(state, params=None, image_ids=None, **arrays):
 
 # -- the issue's two reports --------------------------------------------------------
 
+
 def test_bits_at_or_above_the_threshold_count_raise_instead_of_crashing():
     # before the fix the process died (SIGSEGV): run it in a child
     script = textwrap.dedent("""
@@ -140,8 +147,9 @@ def test_bits_at_or_above_the_threshold_count_raise_instead_of_crashing():
         except ValueError as error:
             print("ValueError:", error)
     """)
-    child = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
-                           cwd=Path(__file__).resolve().parent)
+    child = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, cwd=Path(__file__).resolve().parent
+    )
     assert child.returncode == 0, child.stderr[-2000:]
     assert "ValueError: DetectionState true_positive has bits set at or above" in child.stdout
 
@@ -158,6 +166,7 @@ def test_every_detection_a_true_positive_is_refused(kind):
 
 
 # -- each check, one at a time ----------------------------------------------------------
+
 
 def _corrupted(kind, how):
     state = valid_state(kind)
@@ -273,28 +282,34 @@ def test_core_table_refuses_by_itself():
     tp = a["true_positive"].copy()
     tp[0, 0, 0] |= np.uint64(1 << 10)
     with pytest.raises(ValueError, match="at or above"):
-        _core.coco.MatchTable(10, a["row_offsets"], a["present"], a["score"], tp, a["false_positive"],
-                             a["regular_gts"])
+        _core.coco.MatchTable(10, a["row_offsets"], a["present"], a["score"], tp, a["false_positive"], a["regular_gts"])
     with pytest.raises(ValueError):
-        _core.coco.MatchTable(2**62, a["row_offsets"], a["present"], a["score"], a["true_positive"],
-                             a["false_positive"], a["regular_gts"])
-    table = _core.coco.MatchTable(10, a["row_offsets"], a["present"], a["score"], a["true_positive"],
-                                 a["false_positive"], a["regular_gts"])
+        _core.coco.MatchTable(
+            2**62, a["row_offsets"], a["present"], a["score"], a["true_positive"], a["false_positive"], a["regular_gts"]
+        )
+    table = _core.coco.MatchTable(
+        10, a["row_offsets"], a["present"], a["score"], a["true_positive"], a["false_positive"], a["regular_gts"]
+    )
     out = np.full((10, 101, 3, 4, 3), -1.0), np.full((10, 3, 4, 3), -1.0), np.full((10, 101, 3, 4, 3), -1.0)
     ks, rows = np.arange(3, dtype=np.int64), np.arange(4, dtype=np.int64)
     with pytest.raises(ValueError, match="i_rows must increase"):  # would sum a block twice
-        table.accumulate(ks, rows, np.zeros(2, dtype=np.int64), 4, 12, np.array([1, 10, 100]),
-                         np.linspace(0, 1, 101), *out, 1)
+        table.accumulate(
+            ks, rows, np.zeros(2, dtype=np.int64), 4, 12, np.array([1, 10, 100]), np.linspace(0, 1, 101), *out, 1
+        )
 
 
 # -- round trips -----------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("kind", ["default", "wide"])
 def test_bytes_and_pickle_round_trips_accumulate_to_the_same_bits(kind):
     state = valid_state(kind)
     expected = state.accumulate()
-    for again in (DetectionState.from_bytes(state.to_bytes()), pickle.loads(pickle.dumps(state)),
-                  DetectionState.from_arrays(state.params, state.image_ids, **state.arrays())):
+    for again in (
+        DetectionState.from_bytes(state.to_bytes()),
+        pickle.loads(pickle.dumps(state)),
+        DetectionState.from_arrays(state.params, state.image_ids, **state.arrays()),
+    ):
         result = again.accumulate()
         for key in ("precision", "recall", "scores"):
             assert np.array_equal(result[key], expected[key]), key
@@ -331,8 +346,29 @@ def test_from_bytes_refuses_what_is_not_a_detection_state():
 
 # -- fuzzing ---------------------------------------------------------------------------
 
-INTERESTING = [0, 1, 2, 3, 7, 63, 64, 255, 2**31, 2**62, 2**63 - 1, 2**63, 2**64 - 1, -1, -2**63, 0.5, -0.0,
-               float("nan"), float("inf"), -float("inf"), 1e300]
+INTERESTING = [
+    0,
+    1,
+    2,
+    3,
+    7,
+    63,
+    64,
+    255,
+    2**31,
+    2**62,
+    2**63 - 1,
+    2**63,
+    2**64 - 1,
+    -1,
+    -(2**63),
+    0.5,
+    -0.0,
+    float("nan"),
+    float("inf"),
+    -float("inf"),
+    1e300,
+]
 
 
 def _set_value(array, flat_index, value):
@@ -379,8 +415,11 @@ def corrupted_arrays(draw):
         changed = array.astype(np.int32)
     else:
         rng = np.random.default_rng(index)
-        changed = rng.integers(0, 2**63, size=array.shape, dtype=np.int64).astype(array.dtype) \
-            if array.dtype.kind in "iu" else rng.normal(size=array.shape)
+        changed = (
+            rng.integers(0, 2**63, size=array.shape, dtype=np.int64).astype(array.dtype)
+            if array.dtype.kind in "iu"
+            else rng.normal(size=array.shape)
+        )
         if name in ("row_offsets", "regular_gts", "present"):
             changed = changed % draw(st.sampled_from([2, 3, 100]))
     arrays[name] = changed
@@ -404,8 +443,12 @@ def test_fuzz_unpickling_and_from_bytes_one_field_corrupted(case):
 
 
 @settings(max_examples=60)
-@given(st.sampled_from(["default", "wide"]), st.integers(0, 2**32 - 1), st.integers(0, 3),
-       st.sampled_from(["none", "tp", "fp", "both", "present", "regular"]))
+@given(
+    st.sampled_from(["default", "wide"]),
+    st.integers(0, 2**32 - 1),
+    st.integers(0, 3),
+    st.sampled_from(["none", "tp", "fp", "both", "present", "regular"]),
+)
 def test_fuzz_random_arrays(kind, seed, max_rows, flaw):
     """Random tables that fit the parameters' shapes: random row counts,
     descending random scores (ties, NaN and infinities), random masks with
@@ -420,18 +463,21 @@ def test_fuzz_random_arrays(kind, seed, max_rows, flaw):
     counts = rng.integers(0, max_rows + 1, size=B)
     n = int(counts.sum())
     valid = np.full(G, ~np.uint64(0))
-    valid[-1] = np.uint64(2**(T - 64 * (G - 1)) - 1) if T % 64 else valid[-1]
+    valid[-1] = np.uint64(2 ** (T - 64 * (G - 1)) - 1) if T % 64 else valid[-1]
     tp = rng.integers(0, 2**64, size=(A, n, G), dtype=np.uint64) & valid
     tp &= rng.integers(0, 2**64, size=(A, n, G), dtype=np.uint64)  # fewer true positives
     fp = rng.integers(0, 2**64, size=(A, n, G), dtype=np.uint64) & valid & ~tp
     score = rng.choice([0.5, 0.25, 0.0, -0.0, 1.0, np.inf, -np.inf, np.nan, 1e-300], size=n)
     offsets = np.concatenate([[0], np.cumsum(counts)])
     for b in range(B):  # each block in detection order (descending, NaN last)
-        block = score[offsets[b]:offsets[b + 1]]
+        block = score[offsets[b] : offsets[b + 1]]
         block[:] = np.concatenate([-np.sort(-block[~np.isnan(block)]), block[np.isnan(block)]])
     starts = np.minimum(offsets[:-1], max(n - 1, 0))
-    per_block = np.add.reduceat(np.unpackbits(tp.view(np.uint8), axis=-1, bitorder="little"), starts, axis=1) \
-        if n else np.zeros((A, B, 64 * G), dtype=np.int64)
+    per_block = (
+        np.add.reduceat(np.unpackbits(tp.view(np.uint8), axis=-1, bitorder="little"), starts, axis=1)
+        if n
+        else np.zeros((A, B, 64 * G), dtype=np.int64)
+    )
     per_block[:, counts == 0] = 0
     regular = per_block.max(axis=-1).astype(np.int64) + rng.integers(0, 3, size=(A, B))
     present = (counts > 0) | regular.any(axis=0) | (rng.random(B) < 0.3)
@@ -446,14 +492,24 @@ def test_fuzz_random_arrays(kind, seed, max_rows, flaw):
         present[rng.integers(B)] ^= True
     elif flaw == "regular":
         regular = np.maximum(regular - 1, 0)
-    arrays = {"row_offsets": offsets, "present": present, "score": score, "true_positive": tp,
-              "false_positive": fp, "regular_gts": regular}
+    arrays = {
+        "row_offsets": offsets,
+        "present": present,
+        "score": score,
+        "true_positive": tp,
+        "false_positive": fp,
+        "regular_gts": regular,
+    }
     accepted_or_refused(lambda: DetectionState.from_arrays(p, ids, **arrays))
 
 
 @settings(max_examples=60)
-@given(st.sampled_from(["default", "wide"]), st.integers(0, 2**31), st.integers(0, 7),
-       st.sampled_from(["flip", "truncate", "zero"]))
+@given(
+    st.sampled_from(["default", "wide"]),
+    st.integers(0, 2**31),
+    st.integers(0, 7),
+    st.sampled_from(["flip", "truncate", "zero"]),
+)
 def test_fuzz_altered_bytes(kind, where, bit, how):
     data = bytearray(valid_state(kind).to_bytes())
     where %= len(data)
@@ -462,15 +518,38 @@ def test_fuzz_altered_bytes(kind, where, bit, how):
     elif how == "truncate":
         del data[where:]
     else:
-        data[where:where + 8] = bytes(len(data[where:where + 8]))
+        data[where : where + 8] = bytes(len(data[where : where + 8]))
     accepted_or_refused(lambda: DetectionState.from_bytes(bytes(data)))
 
 
 @settings(max_examples=40)
-@given(st.sampled_from(["default", "wide"]),
-       st.sampled_from(["iouThrs", "recThrs", "maxDets", "areaRng", "areaRngLbl", "useCats", "catIds", "iouType"]),
-       st.sampled_from([None, [], [0.5], [1, 10], [[0, 1], [2, 3]], ["a"], 0, 1, 2, -1, "bbox", "x", float("nan"),
-                        [float("nan")], [-1], [1.5], [[0, 1e10]] * 4, [1, 1], True]))
+@given(
+    st.sampled_from(["default", "wide"]),
+    st.sampled_from(["iouThrs", "recThrs", "maxDets", "areaRng", "areaRngLbl", "useCats", "catIds", "iouType"]),
+    st.sampled_from(
+        [
+            None,
+            [],
+            [0.5],
+            [1, 10],
+            [[0, 1], [2, 3]],
+            ["a"],
+            0,
+            1,
+            2,
+            -1,
+            "bbox",
+            "x",
+            float("nan"),
+            [float("nan")],
+            [-1],
+            [1.5],
+            [[0, 1e10]] * 4,
+            [1, 1],
+            True,
+        ]
+    ),
+)
 def test_fuzz_parameters(kind, name, value):
     state = valid_state(kind)
     p = copy.deepcopy(state.params)
@@ -488,8 +567,9 @@ def test_keypoint_state_bytes_keep_the_sigmas():
     quiet(gt.createIndex)
     dt = quiet(lambda: gt.loadRes(fixture("keypoints_dt.json")))
     ids = gt.getImgIds()
-    first, second = (quiet(lambda: DetectionState.from_coco(gt, dt, "keypoints", imgIds=part))
-                     for part in (ids[::2], ids[1::2]))
+    first, second = (
+        quiet(lambda: DetectionState.from_coco(gt, dt, "keypoints", imgIds=part)) for part in (ids[::2], ids[1::2])
+    )
     restored = DetectionState.from_bytes(first.to_bytes())
     assert np.array_equal(restored.params.kpt_oks_sigmas, first.params.kpt_oks_sigmas)
     whole, merged = first + second, restored + second  # equal parameters, so they merge

@@ -5,6 +5,7 @@ weighted, with the same warnings and errors."""
 
 from __future__ import annotations
 
+import itertools
 import math
 import pickle
 
@@ -17,8 +18,21 @@ import turbometrics as tm
 from classification_strategies import label_pairs, present_labels
 from helpers import capture
 
-ENCODINGS = ["int", "int_neg", "wide_int", "float", "bool", "uint8", "str", "object_str", "column", "multilabel",
-             "multilabel", "multilabel_bool", "plus_minus_one"]
+ENCODINGS = [
+    "int",
+    "int_neg",
+    "wide_int",
+    "float",
+    "bool",
+    "uint8",
+    "str",
+    "object_str",
+    "column",
+    "multilabel",
+    "multilabel",
+    "multilabel_bool",
+    "plus_minus_one",
+]
 AVERAGES = [None, "binary", "micro", "macro", "weighted", "samples"]
 ZERO_DIVISIONS = ["warn", 0, 1, np.nan]
 
@@ -39,11 +53,17 @@ def _metric_call(draw, kind, y_true, y_pred):
     pos_label = draw(st.sampled_from([1, -1] + present_labels(y_true, y_pred)[:2]))
     prf = {"labels": labels, "average": average, "zero_division": zero_division, "pos_label": pos_label}
     choices = [
-        ("confusion_matrix", "confusion_matrix", {"labels": labels,
-                                                  "normalize": draw(st.sampled_from([None, "true", "all"]))}),
+        (
+            "confusion_matrix",
+            "confusion_matrix",
+            {"labels": labels, "normalize": draw(st.sampled_from([None, "true", "all"]))},
+        ),
         ("multilabel_confusion_matrix", "multilabel_confusion_matrix", {"labels": labels}),
-        ("precision_recall_fscore_support", "precision_recall_fscore_support",
-         {**prf, "beta": draw(st.sampled_from([0.0, 0.5, 1.0, 2.0, math.inf]))}),
+        (
+            "precision_recall_fscore_support",
+            "precision_recall_fscore_support",
+            {**prf, "beta": draw(st.sampled_from([0.0, 0.5, 1.0, 2.0, math.inf]))},
+        ),
         ("precision", "precision_score", prf),
         ("recall", "recall_score", prf),
         ("f1", "f1_score", prf),
@@ -51,8 +71,11 @@ def _metric_call(draw, kind, y_true, y_pred):
         ("jaccard", "jaccard_score", {**prf, "zero_division": draw(st.sampled_from(["warn", 0, 1]))}),
         ("accuracy", "accuracy_score", {"normalize": draw(st.booleans())}),
         ("balanced_accuracy", "balanced_accuracy_score", {"adjusted": draw(st.booleans())}),
-        ("cohen_kappa", "cohen_kappa_score", {"labels": labels,
-                                              "weights": draw(st.sampled_from([None, "linear", "quadratic"]))}),
+        (
+            "cohen_kappa",
+            "cohen_kappa_score",
+            {"labels": labels, "weights": draw(st.sampled_from([None, "linear", "quadratic"]))},
+        ),
         ("matthews_corrcoef", "matthews_corrcoef", {}),
     ]
     return draw(st.sampled_from(choices))
@@ -98,7 +121,7 @@ def _merge_randomly(draw, states):
 
 def _state_of(draw, y_true, y_pred, weight, bounds):
     states = []
-    for start, stop in zip(bounds[:-1], bounds[1:]):
+    for start, stop in itertools.pairwise(bounds):
         w = None if weight is None else weight[start:stop]
         if draw(st.booleans()):
             states.append(tm.ConfusionState.from_arrays(y_true[start:stop], y_pred[start:stop], sample_weight=w))
@@ -150,7 +173,9 @@ def test_state_equals_in_memory(data):
     if expected.exc is not None:
         assert got.exc is not None, (expected.describe(), got.describe())
         assert type(got.exc) is type(expected.exc) and str(got.exc) == str(expected.exc), (
-            expected.describe(), got.describe())
+            expected.describe(),
+            got.describe(),
+        )
     else:
         assert got.exc is None, (expected.describe(), got.describe())
         _assert_same(expected.value, got.value, exact=weight is None)
@@ -162,19 +187,23 @@ def test_weighted_and_unweighted_batches_merge_as_unit_weights():
     y_true, y_pred = rng.integers(0, 3, 200), rng.integers(0, 3, 200)
     weight = np.concatenate([np.ones(100), rng.random(100)])
     state = tm.ConfusionState.from_arrays(y_true[:100], y_pred[:100]) + tm.ConfusionState.from_arrays(
-        y_true[100:], y_pred[100:], sample_weight=weight[100:])
+        y_true[100:], y_pred[100:], sample_weight=weight[100:]
+    )
     assert state.weighted
-    np.testing.assert_allclose(state.confusion_matrix(), tm.confusion_matrix(y_true, y_pred, sample_weight=weight),
-                               rtol=1e-12)
-    assert math.isclose(state.f1(average="macro"), tm.f1_score(y_true, y_pred, average="macro",
-                                                                sample_weight=weight), rel_tol=1e-12)
+    np.testing.assert_allclose(
+        state.confusion_matrix(), tm.confusion_matrix(y_true, y_pred, sample_weight=weight), rtol=1e-12
+    )
+    assert math.isclose(
+        state.f1(average="macro"), tm.f1_score(y_true, y_pred, average="macro", sample_weight=weight), rel_tol=1e-12
+    )
 
 
 def test_fixed_labels():
     state = tm.ConfusionState(labels=[0, 1, 2]).update([0, 1], [1, 1])
     assert state.confusion_matrix().shape == (2, 2)  # the labels seen, as in memory
-    np.testing.assert_array_equal(state.confusion_matrix(labels=[0, 1, 2]),
-                                  tm.confusion_matrix([0, 1], [1, 1], labels=[0, 1, 2]))
+    np.testing.assert_array_equal(
+        state.confusion_matrix(labels=[0, 1, 2]), tm.confusion_matrix([0, 1], [1, 1], labels=[0, 1, 2])
+    )
     with pytest.raises(ValueError, match=r"not among the state's labels"):
         state.update([3], [0])
     with pytest.raises(ValueError, match="different fixed labels"):

@@ -15,8 +15,18 @@ import pytest
 
 from turbometrics import _core
 
-AREAS = ["calibration", "classification", "coco", "density", "labels", "mask", "ranking", "stability", "states",
-         "threads"]
+AREAS = [
+    "calibration",
+    "classification",
+    "coco",
+    "density",
+    "labels",
+    "mask",
+    "ranking",
+    "stability",
+    "states",
+    "threads",
+]
 STUBS = pathlib.Path(__file__).resolve().parents[1] / "python" / "turbometrics" / "_core"
 
 

@@ -10,9 +10,11 @@ import zlib
 
 import numpy as np
 import pytest
+import sklearn.metrics as skm
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import turbometrics as tm
 from helpers import (
     assert_signed_zeros_equal,
     capture,
@@ -20,9 +22,6 @@ from helpers import (
     curve_comparator,
 )
 from strategies import binary_problems, score_arrays, sizes
-
-import sklearn.metrics as skm
-import turbometrics as tm
 
 CURVES = ["roc_curve", "precision_recall_curve", "det_curve", "confusion_matrix_at_thresholds"]
 HAS_DROP = {"roc_curve", "precision_recall_curve", "det_curve"}
@@ -161,7 +160,9 @@ def test_curves_multithreaded_match_sklearn(name, n_threads):
 def test_signed_zero_thresholds_keep_sklearn_sign(name, data):
     n = data.draw(sizes(1, 12))
     dtype = data.draw(st.sampled_from([np.float64, np.float32]))
-    y_score = np.array(data.draw(st.lists(st.sampled_from([0.0, -0.0, 1.0, -2.5]), min_size=n, max_size=n)), dtype=dtype)
+    y_score = np.array(
+        data.draw(st.lists(st.sampled_from([0.0, -0.0, 1.0, -2.5]), min_size=n, max_size=n)), dtype=dtype
+    )
     y_true = np.array(data.draw(st.lists(st.sampled_from([0, 1]), min_size=n, max_size=n)))
     if len(set(y_true)) < 2:
         y_true[0] = 1 - y_true[0]

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-
 import subprocess
 import sys
 import warnings
@@ -33,8 +32,8 @@ from dask.delayed import Delayed  # noqa: E402
 
 import turbometrics as tm  # noqa: E402
 import turbometrics.dask as tmd  # noqa: E402
-from turbometrics.states import AP_SCALE  # noqa: E402
 from strategies import binary_problems  # noqa: E402
+from turbometrics.states import AP_SCALE  # noqa: E402
 
 RTOL = 1e-12
 BLOCK = 500_000
@@ -46,8 +45,9 @@ def client():
     import cloudpickle
 
     cloudpickle.register_pickle_by_value(sys.modules[__name__])  # workers cannot import this test module
-    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
-                                       worker_dashboard_address=None)
+    cluster = distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, worker_dashboard_address=None
+    )
     with cluster, distributed.Client(cluster) as connected:
         yield connected
     cloudpickle.unregister_pickle_by_value(sys.modules[__name__])
@@ -66,6 +66,7 @@ def _lazy(seed: int, decimals: int) -> tuple:
     """Labels, scores and weights as dask arrays generated on the workers
     (persisted there: generated once for all the tests, and never gathered
     in one process)."""
+
     def column(which: int, dtype: type):
         def make(block_info=None):
             return _block(seed, block_info[None]["chunk-location"][0], decimals)[which]
@@ -108,15 +109,22 @@ def test_lazy_ranking_scores_equal_in_memory(client, distinct_data, partitions):
     # rounded exact sum, the in-memory value to rounding (README "Exactness").
     exact = partitions == 1
     want_auc = tm.roc_auc_score(y_np, s_np) if exact else _correctly_rounded("roc_auc_score", y_np, s_np)
-    want_ap = (tm.average_precision_score(y_np, s_np) if exact
-               else _correctly_rounded("average_precision_score", y_np, s_np))
+    want_ap = (
+        tm.average_precision_score(y_np, s_np) if exact else _correctly_rounded("average_precision_score", y_np, s_np)
+    )
     assert tmd.roc_auc_score(y, s, partitions=partitions) == want_auc
     assert tmd.average_precision_score(y, s, partitions=partitions) == want_ap
     np.testing.assert_allclose(want_ap, tm.average_precision_score(y_np, s_np), rtol=RTOL)
-    np.testing.assert_allclose(tmd.roc_auc_score(y, s, sample_weight=w, partitions=partitions),
-                               tm.roc_auc_score(y_np, s_np, sample_weight=w_np), rtol=RTOL)
-    np.testing.assert_allclose(tmd.average_precision_score(y, s, sample_weight=w, partitions=partitions),
-                               tm.average_precision_score(y_np, s_np, sample_weight=w_np), rtol=RTOL)
+    np.testing.assert_allclose(
+        tmd.roc_auc_score(y, s, sample_weight=w, partitions=partitions),
+        tm.roc_auc_score(y_np, s_np, sample_weight=w_np),
+        rtol=RTOL,
+    )
+    np.testing.assert_allclose(
+        tmd.average_precision_score(y, s, sample_weight=w, partitions=partitions),
+        tm.average_precision_score(y_np, s_np, sample_weight=w_np),
+        rtol=RTOL,
+    )
 
 
 @pytest.mark.parametrize("partitions", [1, 5])
@@ -149,13 +157,17 @@ def test_lazy_classification_and_calibration(client, tied_data):
     pred, pred_np = (s > 0.3).astype(np.int8), (s_np > 0.3).astype(np.int8)
     assert np.array_equal(tmd.confusion_matrix(y, pred), tm.confusion_matrix(y_np, pred_np))
     assert tmd.f1_score(y, pred) == tm.f1_score(y_np, pred_np)
-    np.testing.assert_allclose(tmd.f1_score(y, pred, sample_weight=w), tm.f1_score(y_np, pred_np, sample_weight=w_np),
-                               rtol=RTOL)
+    np.testing.assert_allclose(
+        tmd.f1_score(y, pred, sample_weight=w), tm.f1_score(y_np, pred_np, sample_weight=w_np), rtol=RTOL
+    )
     prob, prob_np = 1 / (1 + np.exp(-s)), 1 / (1 + np.exp(-s_np))
     # per-bin sums of confidence are float sums (exact in the state): rtol
     np.testing.assert_allclose(tmd.calibration_error(y, prob), tm.calibration_error(y_np, prob_np), rtol=RTOL)
-    np.testing.assert_allclose(tmd.calibration_error(y, prob, sample_weight=w, norm="l2"),
-                               tm.calibration_error(y_np, prob_np, sample_weight=w_np, norm="l2"), rtol=RTOL)
+    np.testing.assert_allclose(
+        tmd.calibration_error(y, prob, sample_weight=w, norm="l2"),
+        tm.calibration_error(y_np, prob_np, sample_weight=w_np, norm="l2"),
+        rtol=RTOL,
+    )
 
 
 def test_compute_false_returns_a_delayed(client, tied_data):
@@ -169,14 +181,24 @@ def test_compute_false_returns_a_delayed(client, tied_data):
 
 def test_dataframe_columns(client):
     rng = np.random.default_rng(3)
-    frame = pd.DataFrame({"y": rng.integers(0, 2, 200_000), "score": np.round(rng.random(200_000), 3),
-                          "pred": rng.integers(0, 3, 200_000), "w": rng.random(200_000)})
+    frame = pd.DataFrame(
+        {
+            "y": rng.integers(0, 2, 200_000),
+            "score": np.round(rng.random(200_000), 3),
+            "pred": rng.integers(0, 3, 200_000),
+            "w": rng.random(200_000),
+        }
+    )
     ddf = dd.from_pandas(frame, npartitions=5)
     assert tmd.roc_auc_score(ddf["y"], ddf["score"]) == tm.roc_auc_score(frame["y"], frame["score"])
-    assert tmd.average_precision_score(ddf.y, ddf.score, partitions=1) == \
-        tm.average_precision_score(frame.y, frame.score)
-    np.testing.assert_allclose(tmd.roc_auc_score(ddf.y, ddf.score, sample_weight=ddf.w),
-                               tm.roc_auc_score(frame.y, frame.score, sample_weight=frame.w), rtol=RTOL)
+    assert tmd.average_precision_score(ddf.y, ddf.score, partitions=1) == tm.average_precision_score(
+        frame.y, frame.score
+    )
+    np.testing.assert_allclose(
+        tmd.roc_auc_score(ddf.y, ddf.score, sample_weight=ddf.w),
+        tm.roc_auc_score(frame.y, frame.score, sample_weight=frame.w),
+        rtol=RTOL,
+    )
     assert np.array_equal(tmd.confusion_matrix(ddf.y, ddf.pred), tm.confusion_matrix(frame.y, frame.pred))
     assert tmd.accuracy_score(ddf.y, ddf.pred) == tm.accuracy_score(frame.y, frame.pred)
     # known divisions: partitions realigned (no shuffle)
@@ -188,9 +210,11 @@ def test_coco_evaluate_equals_cocoeval(client):
     pytest.importorskip("pycocotools")
     from coco_helpers import both, fixture
 
-    cases = [("instances_val2014_100.json", "instances_val2014_fakebbox100_results.json", "bbox", 4),
-             ("instances_val2014_100.json", "instances_val2014_fakesegm100_results.json", "segm", 3),
-             ("keypoints_gt.json", "keypoints_dt.json", "keypoints", 5)]
+    cases = [
+        ("instances_val2014_100.json", "instances_val2014_fakebbox100_results.json", "bbox", 4),
+        ("instances_val2014_100.json", "instances_val2014_fakesegm100_results.json", "segm", 3),
+        ("keypoints_gt.json", "keypoints_dt.json", "keypoints", 5),
+    ]
     for gt, dt, iou_type, parts in cases:
         reference, _ = both(fixture(gt), fixture(dt), iou_type)
         result = tmd.coco_evaluate(fixture(gt), fixture(dt), iouType=iou_type, npartitions=parts, split_every=2)
@@ -235,8 +259,7 @@ def test_labels_judged_on_the_whole_data():
     s = np.random.default_rng(5).random(1000)
     y_da, s_da = da.from_array(y, chunks=250), da.from_array(s, chunks=250)
     assert tmd.roc_auc_score(y_da, s_da) == tm.roc_auc_score(y, s)
-    assert tmd.average_precision_score(y_da, s_da, pos_label="yes") == \
-        tm.average_precision_score(y, s, pos_label="yes")
+    assert tmd.average_precision_score(y_da, s_da, pos_label="yes") == tm.average_precision_score(y, s, pos_label="yes")
     with pytest.raises(ValueError) as want:
         tm.roc_curve(y, s)
     with pytest.raises(ValueError) as got:
@@ -300,14 +323,19 @@ def _assert_same(got, want, exact):
 
 
 @settings(max_examples=40)
-@given(chunked_problems(), st.sampled_from(["roc_auc_score", "average_precision_score", "roc_curve",
-                                            "precision_recall_curve", "best_threshold"]), st.booleans())
+@given(
+    chunked_problems(),
+    st.sampled_from(
+        ["roc_auc_score", "average_precision_score", "roc_curve", "precision_recall_curve", "best_threshold"]
+    ),
+    st.booleans(),
+)
 def test_any_chunking_and_ranges_equal_in_memory(problem, name, drop_intermediate):
     y, s, w, chunks = problem["y_true"], problem["y_score"], problem["sample_weight"], problem["chunks"]
     kwargs = {}
-    if name in ("roc_curve", "precision_recall_curve", "best_threshold"):
-        kwargs["pos_label"] = problem["pos_label"]
-    elif name == "average_precision_score" and problem["pos_label"] is not None:
+    if name in ("roc_curve", "precision_recall_curve", "best_threshold") or (
+        name == "average_precision_score" and problem["pos_label"] is not None
+    ):
         kwargs["pos_label"] = problem["pos_label"]
     if name in ("roc_curve", "precision_recall_curve"):
         kwargs["drop_intermediate"] = drop_intermediate
@@ -315,8 +343,9 @@ def test_any_chunking_and_ranges_equal_in_memory(problem, name, drop_intermediat
     assume(ok)
     lazy = [None if a is None else da.from_array(a, chunks=(chunks,)) for a in (y, s, w)]
     with dask.config.set(scheduler="sync"):
-        ok, got = _outcome(getattr(tmd, name), lazy[0], lazy[1], sample_weight=lazy[2],
-                           partitions=problem["partitions"], **kwargs)
+        ok, got = _outcome(
+            getattr(tmd, name), lazy[0], lazy[1], sample_weight=lazy[2], partitions=problem["partitions"], **kwargs
+        )
     assert ok, got
     if name in ("roc_auc_score", "average_precision_score") and problem["partitions"] != 1:
         _assert_same(got, want, exact=False)  # range parts: the correctly rounded sum (README "Exactness")

@@ -15,8 +15,8 @@ import importlib
 import inspect
 import pkgutil
 import re
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Dict, Iterator, List, Tuple
 
 import pytest
 
@@ -28,7 +28,7 @@ OPTIONS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 NOT_LIBRARY = {"turbometrics.__main__"}
 
 
-def public_module_names() -> List[str]:
+def public_module_names() -> list[str]:
     names = ["turbometrics"]
     for info in pkgutil.walk_packages(turbometrics.__path__, "turbometrics."):
         if not any(part.startswith("_") for part in info.name.split(".")) and info.name not in NOT_LIBRARY:
@@ -36,14 +36,14 @@ def public_module_names() -> List[str]:
     return sorted(names)
 
 
-def docstring_tests(module_name: str) -> List[doctest.DocTest]:
+def docstring_tests(module_name: str) -> list[doctest.DocTest]:
     """The doctests of a module and of everything it exports."""
     try:
         module = importlib.import_module(module_name)
     except ImportError as error:  # an optional extra that is not installed
         pytest.skip(f"{module_name}: {error}")
     finder = doctest.DocTestFinder()
-    tests: Dict[str, doctest.DocTest] = {t.name: t for t in finder.find(module, module_name)}
+    tests: dict[str, doctest.DocTest] = {t.name: t for t in finder.find(module, module_name)}
     for name in getattr(module, "__all__", []):
         obj = getattr(module, name)
         if inspect.ismodule(obj):
@@ -76,7 +76,7 @@ def test_public_functions_have_examples() -> None:
     assert not missing, f"no example in the docstring of {missing}"
 
 
-def readme_python_blocks() -> Iterator[Tuple[int, str, str]]:
+def readme_python_blocks() -> Iterator[tuple[int, str, str]]:
     """(line number, code, skip reason or '') of each ```python block."""
     lines = README.read_text(encoding="utf-8").splitlines()
     i = 0
@@ -93,8 +93,9 @@ def readme_python_blocks() -> Iterator[Tuple[int, str, str]]:
         i += 1
 
 
-@pytest.mark.parametrize("line, code, skip",
-                         [pytest.param(*block, id=f"README.md:{block[0]}") for block in readme_python_blocks()])
+@pytest.mark.parametrize(
+    "line, code, skip", [pytest.param(*block, id=f"README.md:{block[0]}") for block in readme_python_blocks()]
+)
 def test_readme_python_blocks_run(line: int, code: str, skip: str) -> None:
     if skip:
         pytest.skip(f"README.md line {line}: {skip}")

@@ -20,9 +20,8 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from helpers import check_against_sklearn
-
 import turbometrics as tm
+from helpers import check_against_sklearn
 
 CURVES = ["roc_curve", "precision_recall_curve", "det_curve", "confusion_matrix_at_thresholds"]
 DROP = ["roc_curve", "precision_recall_curve", "det_curve"]
@@ -53,7 +52,12 @@ SHARED += cases_for(ALL, (Y, np.array([0.1, NAN, 0.35, 0.8], dtype=object)), id_
 SHARED += cases_for(ALL, (Y, np.array([0.1, INF, 0.35, 0.8], dtype=object)), id_="inf_score_object_dtype")
 SHARED += cases_for(ALL, (Y, np.array([0.1, NAN, 0.35, 0.8], dtype=np.float16)), id_="nan_score_f16")
 SHARED += cases_for(ALL, (Y, [0.1, NAN, 0.35, 0.8]), id_="nan_score_list")
-SHARED += cases_for(ALL, (Y, np.array([0.1, NAN, 0.35, 0.8])), dict(sample_weight=np.array([1.0, 0.0, 1.0, 1.0])), id_="nan_score_zero_weight")
+SHARED += cases_for(
+    ALL,
+    (Y, np.array([0.1, NAN, 0.35, 0.8])),
+    dict(sample_weight=np.array([1.0, 0.0, 1.0, 1.0])),
+    id_="nan_score_zero_weight",
+)
 SHARED += cases_for(ALL, (Y, np.array([1 + 1j, 2, 3, 4])), id_="complex_scores")
 SHARED += cases_for(ALL, (np.array([0.0, 1.0, NAN, 0.0]), S), id_="nan_y_true")
 SHARED += cases_for(ALL, (np.array([0, 1, 1]), S), id_="len_y_true_short")
@@ -108,27 +112,50 @@ POS_LABEL += cases_for(CURVES, (np.array(["a", "b", "b", "a"]), S), dict(pos_lab
 POS_LABEL += cases_for(CURVES + ["average_precision_score"], (Y, S), dict(pos_label=2), id_="pos_label_absent")
 POS_LABEL += cases_for(CURVES + ["average_precision_score"], (Y, S), dict(pos_label="a"), id_="pos_label_str_absent")
 POS_LABEL += cases_for(
-    CURVES + ["average_precision_score"], (np.array(["a", "b", "b", "a"]), S), dict(pos_label=1), id_="pos_label_int_for_str"
+    CURVES + ["average_precision_score"],
+    (np.array(["a", "b", "b", "a"]), S),
+    dict(pos_label=1),
+    id_="pos_label_int_for_str",
 )
 POS_LABEL += cases_for(
-    CURVES + ["average_precision_score"], (np.array([0.0, 1.0, 1.0, 0.0]), S), dict(pos_label=2.5), id_="pos_label_absent_float"
+    CURVES + ["average_precision_score"],
+    (np.array([0.0, 1.0, 1.0, 0.0]), S),
+    dict(pos_label=2.5),
+    id_="pos_label_absent_float",
 )
 POS_LABEL += cases_for(
-    CURVES + ["average_precision_score"], (np.array([False, True, True, False]), S), dict(pos_label=2), id_="pos_label_absent_bool"
+    CURVES + ["average_precision_score"],
+    (np.array([False, True, True, False]), S),
+    dict(pos_label=2),
+    id_="pos_label_absent_bool",
 )
 POS_LABEL += cases_for(CURVES + ["average_precision_score"], (Y, S), dict(pos_label=[1]), id_="pos_label_list")
 POS_LABEL += cases_for(CURVES + ["average_precision_score"], (Y, S), dict(pos_label=(1,)), id_="pos_label_tuple")
 POS_LABEL += cases_for(CURVES + ["average_precision_score"], (Y, S), dict(pos_label=b"1"), id_="pos_label_bytes")
-POS_LABEL += cases_for(CURVES + ["average_precision_score"], (Y, S), dict(pos_label=np.int64(1)), id_="pos_label_np_int")
-POS_LABEL += cases_for(CURVES + ["average_precision_score"], (Y, S), dict(pos_label=np.float32(0)), id_="pos_label_np_float")
-POS_LABEL += cases_for(CURVES + ["average_precision_score"], (Y, S), dict(pos_label=np.bool_(True)), id_="pos_label_np_bool")
-POS_LABEL += cases_for(["average_precision_score"], (Y, S), dict(pos_label=None), id_="pos_label_none")
-POS_LABEL += cases_for(["average_precision_score"], (np.array(["a", "b", "b", "a"]), S), id_="str_labels_default_pos_label")
 POS_LABEL += cases_for(
-    ["average_precision_score"], (np.array(["a", "b", "b", "a"], dtype=object), S), id_="object_labels_default_pos_label"
+    CURVES + ["average_precision_score"], (Y, S), dict(pos_label=np.int64(1)), id_="pos_label_np_int"
 )
-POS_LABEL += cases_for(["average_precision_score"], (np.array([-1, 1, 1, -1]), S), dict(pos_label=0), id_="pm1_pos_label_0")
-POS_LABEL += cases_for(["average_precision_score"], (np.array([2, 2, 2, 2]), S), dict(pos_label=3), id_="one_label_pos_absent")
+POS_LABEL += cases_for(
+    CURVES + ["average_precision_score"], (Y, S), dict(pos_label=np.float32(0)), id_="pos_label_np_float"
+)
+POS_LABEL += cases_for(
+    CURVES + ["average_precision_score"], (Y, S), dict(pos_label=np.bool_(True)), id_="pos_label_np_bool"
+)
+POS_LABEL += cases_for(["average_precision_score"], (Y, S), dict(pos_label=None), id_="pos_label_none")
+POS_LABEL += cases_for(
+    ["average_precision_score"], (np.array(["a", "b", "b", "a"]), S), id_="str_labels_default_pos_label"
+)
+POS_LABEL += cases_for(
+    ["average_precision_score"],
+    (np.array(["a", "b", "b", "a"], dtype=object), S),
+    id_="object_labels_default_pos_label",
+)
+POS_LABEL += cases_for(
+    ["average_precision_score"], (np.array([-1, 1, 1, -1]), S), dict(pos_label=0), id_="pm1_pos_label_0"
+)
+POS_LABEL += cases_for(
+    ["average_precision_score"], (np.array([2, 2, 2, 2]), S), dict(pos_label=3), id_="one_label_pos_absent"
+)
 
 
 @pytest.mark.parametrize("name,args,kwargs", POS_LABEL)
@@ -211,7 +238,9 @@ def test_str_options_message_matches_under_any_hash_seed(seed):
     # compiled; messages must name the same options for every seed (the order
     # inside the braces is not reproducible and is compared sorted).
     env = dict(os.environ, PYTHONHASHSEED=seed)
-    proc = subprocess.run([sys.executable, "-c", _HASHSEED_SCRIPT], env=env, capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-c", _HASHSEED_SCRIPT], env=env, capture_output=True, text=True, timeout=120
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
@@ -223,11 +252,19 @@ SPARSE = []
 SPARSE += cases_for(ALL, (Y, sp.csr_matrix(S.reshape(-1, 1))), id_="sparse_column_score")
 SPARSE += cases_for(ALL, (sp.csr_matrix(Y.reshape(-1, 1)), S), id_="sparse_column_y_true")
 SPARSE += cases_for(
-    ALL, (sp.csr_matrix(np.array([[0, 1], [1, 0], [1, 1], [0, 0]])), np.array([[0.1, 0.2], [0.3, 0.4], [0.5, 0.1], [0.2, 0.3]])),
+    ALL,
+    (
+        sp.csr_matrix(np.array([[0, 1], [1, 0], [1, 1], [0, 0]])),
+        np.array([[0.1, 0.2], [0.3, 0.4], [0.5, 0.1], [0.2, 0.3]]),
+    ),
     id_="sparse_multilabel_y_true",
 )
 SPARSE += cases_for(
-    ALL, (np.array([[0, 1], [1, 0], [1, 1], [0, 0]]), sp.csc_matrix(np.array([[0.1, 0.2], [0.3, 0.4], [0.5, 0.1], [0.2, 0.3]]))),
+    ALL,
+    (
+        np.array([[0, 1], [1, 0], [1, 1], [0, 0]]),
+        sp.csc_matrix(np.array([[0.1, 0.2], [0.3, 0.4], [0.5, 0.1], [0.2, 0.3]])),
+    ),
     id_="sparse_multilabel_y_score",
 )
 SPARSE += cases_for(ALL, (Y, S), dict(sample_weight=sp.csr_matrix(np.ones((4, 1)))), id_="sparse_weights")
@@ -244,39 +281,78 @@ def test_sparse_inputs_rejected_like_sklearn(name, args, kwargs):
 EMPTY = []
 EMPTY += cases_for(ALL, (np.array([], dtype=int), np.array([], dtype=float)), id_="n0")
 EMPTY += cases_for(ALL, ([], []), id_="n0_lists")
-EMPTY += cases_for(ALL, (np.array([], dtype=int), np.array([], dtype=float)), dict(sample_weight=np.array([])), id_="n0_weights")
+EMPTY += cases_for(
+    ALL, (np.array([], dtype=int), np.array([], dtype=float)), dict(sample_weight=np.array([])), id_="n0_weights"
+)
 EMPTY += cases_for(ALL, (np.array([0, 1]), np.array([[0.1, 0.2, 0.3], [0.3, 0.2, 0.5]])), id_="2d_score_3col")
 EMPTY += cases_for(ALL, (np.array([0, 1]), np.array([[[0.1]], [[0.2]]])), id_="3d_score")
 EMPTY += cases_for(ALL, (np.array([[0, 1], [1, 0]]), np.array([0.1, 0.2])), id_="multilabel_y_true_1d_score")
-EMPTY += cases_for(SCORES, (np.array([[0, 1], [1, 0]]), np.array([[0.1, 0.2, 0.3], [0.3, 0.2, 0.5]])), id_="multilabel_shape_mismatch")
+EMPTY += cases_for(
+    SCORES, (np.array([[0, 1], [1, 0]]), np.array([[0.1, 0.2, 0.3], [0.3, 0.2, 0.5]])), id_="multilabel_shape_mismatch"
+)
 EMPTY += cases_for(SCORES, (np.array([[0, 1], [1, 0]]), np.array([[0.1, 0.2]])), id_="multilabel_rows_mismatch")
 EMPTY += cases_for(SCORES, (np.array([[0, 1], [1, 0]]), np.array([[0.1, NAN], [0.3, 0.2]])), id_="multilabel_nan_score")
 EMPTY += cases_for(
-    SCORES, (np.array([[0, 1], [1, 0]]), np.array([[0.1, 0.2], [0.3, 0.2]])), dict(sample_weight=[1.0]), id_="multilabel_weight_len"
+    SCORES,
+    (np.array([[0, 1], [1, 0]]), np.array([[0.1, 0.2], [0.3, 0.2]])),
+    dict(sample_weight=[1.0]),
+    id_="multilabel_weight_len",
 )
 EMPTY += cases_for(
-    SCORES, (np.array([[0, 1], [1, 0]]), np.array([[0.1, 0.2], [0.3, 0.2]])), dict(sample_weight=[0.0, 0.0]), id_="multilabel_zero_weights"
+    SCORES,
+    (np.array([[0, 1], [1, 0]]), np.array([[0.1, 0.2], [0.3, 0.2]])),
+    dict(sample_weight=[0.0, 0.0]),
+    id_="multilabel_zero_weights",
 )
 EMPTY += cases_for(
-    ["average_precision_score"], (np.array([[0, 1], [1, 0]]), np.array([[0.1, 0.2], [0.3, 0.2]])), dict(pos_label=0), id_="multilabel_pos_label_0"
+    ["average_precision_score"],
+    (np.array([[0, 1], [1, 0]]), np.array([[0.1, 0.2], [0.3, 0.2]])),
+    dict(pos_label=0),
+    id_="multilabel_pos_label_0",
 )
 EMPTY += cases_for(
-    ["average_precision_score"], (np.array([[0, 1], [1, 0]]), np.array([[0.1, 0.2], [0.3, 0.2]])), dict(pos_label="1"), id_="multilabel_pos_label_str"
+    ["average_precision_score"],
+    (np.array([[0, 1], [1, 0]]), np.array([[0.1, 0.2], [0.3, 0.2]])),
+    dict(pos_label="1"),
+    id_="multilabel_pos_label_str",
 )
 EMPTY += cases_for(CURVES, (np.array([[0, 1], [1, 0]]), np.array([[0.1, 0.2], [0.3, 0.2]])), id_="multilabel_to_curve")
 EMPTY += cases_for(
-    CURVES, (np.array([[0, 1], [1, 0]]), np.array([[0.1, 0.2], [0.3, 0.2]])), dict(pos_label=1), id_="multilabel_to_curve_pos1"
+    CURVES,
+    (np.array([[0, 1], [1, 0]]), np.array([[0.1, 0.2], [0.3, 0.2]])),
+    dict(pos_label=1),
+    id_="multilabel_to_curve_pos1",
 )
 EMPTY += cases_for(SCORES, (np.zeros((2, 0), dtype=int), np.zeros((2, 0))), id_="zero_labels")
-EMPTY += cases_for(ALL, (np.array([[0, 2], [2, 0], [1, 1]]), np.array([[0.1, 0.2], [0.3, 0.2], [0.5, 0.5]])), id_="multiclass_multioutput")
-EMPTY += cases_for(ALL, (np.array([[0.5, 1.0], [1.0, 0.0]]), np.array([[0.1, 0.2], [0.3, 0.2]])), id_="continuous_multioutput")
-EMPTY += cases_for(SCORES, (np.array([[0, 1], [1, 0], [1, 1]]), np.array([[True, False], [True, True], [False, False]])), id_="multilabel_bool_scores")
-EMPTY += cases_for(SCORES, (np.array([[0, 1], [1, 0], [1, 1]]), np.array([[1, 2], [3, 1], [2, 2]], dtype=np.uint8)), id_="multilabel_uint8_scores")
 EMPTY += cases_for(
-    ["roc_auc_score"], (np.array([[0, 1], [1, 0], [1, 1]]), np.array([[0.1, 0.2], [0.3, 0.2], [0.5, 0.5]])), dict(multi_class="ovo"), id_="multilabel_ovo_ignored"
+    ALL,
+    (np.array([[0, 2], [2, 0], [1, 1]]), np.array([[0.1, 0.2], [0.3, 0.2], [0.5, 0.5]])),
+    id_="multiclass_multioutput",
 )
 EMPTY += cases_for(
-    ["roc_auc_score"], (np.array([[0, 1], [1, 0], [1, 1]]), np.array([[0.1, 0.2], [0.3, 0.2], [0.5, 0.5]])), dict(labels=["x", "y"]), id_="multilabel_labels_ignored"
+    ALL, (np.array([[0.5, 1.0], [1.0, 0.0]]), np.array([[0.1, 0.2], [0.3, 0.2]])), id_="continuous_multioutput"
+)
+EMPTY += cases_for(
+    SCORES,
+    (np.array([[0, 1], [1, 0], [1, 1]]), np.array([[True, False], [True, True], [False, False]])),
+    id_="multilabel_bool_scores",
+)
+EMPTY += cases_for(
+    SCORES,
+    (np.array([[0, 1], [1, 0], [1, 1]]), np.array([[1, 2], [3, 1], [2, 2]], dtype=np.uint8)),
+    id_="multilabel_uint8_scores",
+)
+EMPTY += cases_for(
+    ["roc_auc_score"],
+    (np.array([[0, 1], [1, 0], [1, 1]]), np.array([[0.1, 0.2], [0.3, 0.2], [0.5, 0.5]])),
+    dict(multi_class="ovo"),
+    id_="multilabel_ovo_ignored",
+)
+EMPTY += cases_for(
+    ["roc_auc_score"],
+    (np.array([[0, 1], [1, 0], [1, 1]]), np.array([[0.1, 0.2], [0.3, 0.2], [0.5, 0.5]])),
+    dict(labels=["x", "y"]),
+    id_="multilabel_labels_ignored",
 )
 EMPTY += cases_for(["roc_auc_score"], (Y, S), dict(labels=[5, 6, 7]), id_="binary_labels_ignored")
 
@@ -297,7 +373,9 @@ ACCIDENTAL += cases_for(ALL, (np.array([0, 1, 1]), np.array(["a", "b", "c"])), i
 ACCIDENTAL += cases_for(ALL, (np.array([0, 1, 1]), np.array([b"a", b"b", b"c"])), id_="bytes_scores")
 ACCIDENTAL += cases_for(ALL, (np.array([0, 1, 1]), np.array([0.5, None, 0.2], dtype=object)), id_="none_in_scores")
 ACCIDENTAL += cases_for(ALL, (np.array([0, 1, 1]), [0.5, None, 0.2]), id_="none_in_score_list")
-ACCIDENTAL += cases_for(ALL, (np.array([0, 1, 1]), np.array(["0.5", "0.1", "0.2"], dtype=object)), id_="numeric_strings_object")
+ACCIDENTAL += cases_for(
+    ALL, (np.array([0, 1, 1]), np.array(["0.5", "0.1", "0.2"], dtype=object)), id_="numeric_strings_object"
+)
 
 
 ACCIDENTAL += cases_for(ALL, (Y, [[0.1], [0.2, 0.3], [0.4], [0.5]]), id_="ragged_score_list")
@@ -337,9 +415,7 @@ def test_roc_auc_max_fpr_weights_leave_one_class(y_true, y_score, w, max_fpr):
 # multiclass: sklearn's earlier checks first, then NotImplementedError
 
 MC_Y = np.array([0, 1, 2, 1, 0, 2])
-MC_S = np.array(
-    [[0.7, 0.2, 0.1], [0.2, 0.5, 0.3], [0.1, 0.1, 0.8], [0.3, 0.4, 0.3], [0.6, 0.3, 0.1], [0.2, 0.2, 0.6]]
-)
+MC_S = np.array([[0.7, 0.2, 0.1], [0.2, 0.5, 0.3], [0.1, 0.1, 0.8], [0.3, 0.4, 0.3], [0.6, 0.3, 0.1], [0.2, 0.2, 0.6]])
 
 MC_SKLEARN = [
     pytest.param("roc_auc_score", (MC_Y, MC_S), {}, id="auc_multi_class_raise"),
@@ -350,7 +426,9 @@ MC_SKLEARN = [
     pytest.param("roc_auc_score", (MC_Y, MC_S), dict(multi_class="bar"), id="auc_invalid_multi_class"),
     # binary y_true but more than two score columns is treated as multiclass
     pytest.param("roc_auc_score", (np.array([0, 1, 1, 0, 1, 0]), MC_S), {}, id="auc_binary_3col"),
-    pytest.param("roc_auc_score", (np.array([0, 1, 1, 0, 1, 0]), MC_S), dict(max_fpr=0.3), id="auc_binary_3col_max_fpr"),
+    pytest.param(
+        "roc_auc_score", (np.array([0, 1, 1, 0, 1, 0]), MC_S), dict(max_fpr=0.3), id="auc_binary_3col_max_fpr"
+    ),
     pytest.param("average_precision_score", (MC_Y, MC_S), dict(pos_label=2), id="ap_pos_label"),
     pytest.param("average_precision_score", (MC_Y, MC_S), dict(pos_label=0), id="ap_pos_label_0"),
     pytest.param("average_precision_score", (MC_Y, MC_S), dict(average="foo"), id="ap_invalid_average"),
@@ -387,7 +465,7 @@ def test_multiclass_matches_sklearn(name, kwargs, labels):
 @pytest.mark.parametrize("y_true", [[1, 1, 1], [0, 0, 0], [-1, -1, -1]])
 @pytest.mark.parametrize("drop", [True, False])
 def test_roc_curve_one_class_nan_arrays(y_true, drop):
-    sk, got = check_against_sklearn("roc_curve", np.array(y_true), np.array([0.1, 0.5, 0.2]), drop_intermediate=drop)
+    _sk, got = check_against_sklearn("roc_curve", np.array(y_true), np.array([0.1, 0.5, 0.2]), drop_intermediate=drop)
     fpr, tpr, _ = got.value
     assert np.isnan(fpr).all() != np.isnan(tpr).all()
     assert [c.__name__ for c, _ in got.warnings] == ["UndefinedMetricWarning"]
@@ -408,7 +486,7 @@ def test_det_curve_one_class_raises():
 
 def test_precision_recall_curve_no_positive_warns():
     with pytest.warns(UserWarning, match="No positive class found in y_true") as rec:
-        p, r, t = tm.precision_recall_curve([0, 0, 0], [0.1, 0.5, 0.2])
+        p, r, _t = tm.precision_recall_curve([0, 0, 0], [0.1, 0.5, 0.2])
     assert len(rec) == 1
     np.testing.assert_array_equal(r, [1.0, 1.0, 1.0, 0.0])
     np.testing.assert_array_equal(p, [0.0, 0.0, 0.0, 1.0])
@@ -486,7 +564,15 @@ def _big_variant(kind, pos):
 @pytest.mark.parametrize("pos", [0, _BIG_N // 2, _BIG_N - 1])
 @pytest.mark.parametrize(
     "kind",
-    ["nan_score", "neginf_score_f32", "nan_weight", "third_class", "continuous_label", "single_positive", "minus_one_label"],
+    [
+        "nan_score",
+        "neginf_score_f32",
+        "nan_weight",
+        "third_class",
+        "continuous_label",
+        "single_positive",
+        "minus_one_label",
+    ],
 )
 @pytest.mark.parametrize("name", ["roc_curve", "roc_auc_score", "average_precision_score"])
 def test_large_input_validation(name, kind, pos):

@@ -16,8 +16,17 @@ pq = pytest.importorskip("pyarrow.parquet")
 
 N = 200_000
 ROW_GROUP = 10_000
-CONFUSION = ["accuracy", "balanced_accuracy", "precision", "recall", "f1", "jaccard", "matthews_corrcoef",
-             "cohen_kappa", "confusion_matrix"]
+CONFUSION = [
+    "accuracy",
+    "balanced_accuracy",
+    "precision",
+    "recall",
+    "f1",
+    "jaccard",
+    "matthews_corrcoef",
+    "cohen_kappa",
+    "confusion_matrix",
+]
 CALIBRATION = ["ece", "mce", "rmsce", "reliability_diagram"]
 RANKING = ["roc_auc", "average_precision", "roc_curve", "precision_recall_curve", "best_threshold"]
 needs_ranking = pytest.mark.skipif(not hasattr(tm, "RankingState"), reason="RankingState not merged yet")
@@ -30,8 +39,15 @@ def data(tmp_path_factory):
     label = (rng.random(N) < score).astype(np.int64)
     weight = rng.random(N) * 2
     path = tmp_path_factory.mktemp("parquet") / "scores.parquet"
-    table = pa.table({"label": label, "score": score, "weight": weight,
-                      "name": np.where(label == 1, "spam", "ham"), "predicted": (score >= 0.3).astype(np.int64)})
+    table = pa.table(
+        {
+            "label": label,
+            "score": score,
+            "weight": weight,
+            "name": np.where(label == 1, "spam", "ham"),
+            "predicted": (score >= 0.3).astype(np.int64),
+        }
+    )
     pq.write_table(table, path, row_group_size=ROW_GROUP)
     assert pq.ParquetFile(path).metadata.num_row_groups == N // ROW_GROUP
     return path, label, score, weight
@@ -40,10 +56,17 @@ def data(tmp_path_factory):
 def _in_memory(name, label, score, weight, prediction=None):
     kw = {} if weight is None else {"sample_weight": weight}
     predicted = (score >= 0.5).astype(np.int8) if prediction is None else prediction
-    confusion = {"accuracy": tm.accuracy_score, "balanced_accuracy": tm.balanced_accuracy_score,
-                 "precision": tm.precision_score, "recall": tm.recall_score, "f1": tm.f1_score,
-                 "jaccard": tm.jaccard_score, "matthews_corrcoef": tm.matthews_corrcoef,
-                 "cohen_kappa": tm.cohen_kappa_score, "confusion_matrix": tm.confusion_matrix}
+    confusion = {
+        "accuracy": tm.accuracy_score,
+        "balanced_accuracy": tm.balanced_accuracy_score,
+        "precision": tm.precision_score,
+        "recall": tm.recall_score,
+        "f1": tm.f1_score,
+        "jaccard": tm.jaccard_score,
+        "matthews_corrcoef": tm.matthews_corrcoef,
+        "cohen_kappa": tm.cohen_kappa_score,
+        "confusion_matrix": tm.confusion_matrix,
+    }
     if name in confusion:
         return confusion[name](label, predicted, **kw)
     norms = {"ece": "l1", "mce": "max", "rmsce": "l2"}
@@ -51,9 +74,13 @@ def _in_memory(name, label, score, weight, prediction=None):
         return tm.calibration_error(label, score, norm=norms[name], **kw)
     if name == "reliability_diagram":
         return tm.reliability_diagram(label, score, **kw)
-    ranking = {"roc_auc": tm.roc_auc_score, "average_precision": tm.average_precision_score,
-               "roc_curve": tm.roc_curve, "precision_recall_curve": tm.precision_recall_curve,
-               "best_threshold": tm.best_threshold}
+    ranking = {
+        "roc_auc": tm.roc_auc_score,
+        "average_precision": tm.average_precision_score,
+        "roc_curve": tm.roc_curve,
+        "precision_recall_curve": tm.precision_recall_curve,
+        "best_threshold": tm.best_threshold,
+    }
     return ranking[name](label, score, **kw)
 
 
@@ -78,8 +105,14 @@ def _assert_equal(expected, got, exact):
 @pytest.mark.parametrize("batch_rows", [None, 7777])
 def test_confusion_and_calibration_equal_in_memory(data, weighted, batch_rows):
     path, label, score, weight = data
-    got = tm.evaluate_parquet(path, label="label", score="score", weight="weight" if weighted else None,
-                              metrics=CONFUSION + CALIBRATION, batch_rows=batch_rows)
+    got = tm.evaluate_parquet(
+        path,
+        label="label",
+        score="score",
+        weight="weight" if weighted else None,
+        metrics=CONFUSION + CALIBRATION,
+        batch_rows=batch_rows,
+    )
     assert list(got) == CONFUSION + CALIBRATION
     for name in CONFUSION + CALIBRATION:
         expected = _in_memory(name, label, score, weight if weighted else None)
@@ -90,8 +123,9 @@ def test_confusion_and_calibration_equal_in_memory(data, weighted, batch_rows):
 @pytest.mark.parametrize("weighted", [False, True])
 def test_ranking_equal_in_memory(data, weighted):
     path, label, score, weight = data
-    got = tm.evaluate_parquet(path, label="label", score="score", weight="weight" if weighted else None,
-                              metrics=RANKING)
+    got = tm.evaluate_parquet(
+        path, label="label", score="score", weight="weight" if weighted else None, metrics=RANKING
+    )
     for name in RANKING:
         expected = _in_memory(name, label, score, weight if weighted else None)
         _assert_equal(expected, got[name], exact=not weighted)
@@ -99,10 +133,12 @@ def test_ranking_equal_in_memory(data, weighted):
 
 def test_prediction_column_string_labels_and_thread_invariance(data):
     path, label, score, _ = data
-    one = tm.evaluate_parquet(path, label="label", score="score", prediction="predicted",
-                              metrics=["f1", "cohen_kappa"], n_threads=1)
-    two = tm.evaluate_parquet(path, label="label", score="score", prediction="predicted",
-                              metrics=["f1", "cohen_kappa"], n_threads=2)
+    one = tm.evaluate_parquet(
+        path, label="label", score="score", prediction="predicted", metrics=["f1", "cohen_kappa"], n_threads=1
+    )
+    two = tm.evaluate_parquet(
+        path, label="label", score="score", prediction="predicted", metrics=["f1", "cohen_kappa"], n_threads=2
+    )
     assert one == two
     assert one["f1"] == tm.f1_score(label, (score >= 0.3).astype(np.int64))
     named = tm.evaluate_parquet(path, label="name", score="score", pos_label="spam", metrics=["ece", "accuracy"])

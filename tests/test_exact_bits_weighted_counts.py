@@ -84,15 +84,22 @@ def _outcome(call):
 def _identical(a, b) -> bool:
     """Bit-identical results: floats, arrays (dtype too) or tuples of them."""
     if isinstance(a, tuple) or isinstance(b, tuple):
-        return isinstance(a, tuple) and isinstance(b, tuple) and len(a) == len(b) and all(
-            _identical(x, y) for x, y in zip(a, b))
+        return (
+            isinstance(a, tuple)
+            and isinstance(b, tuple)
+            and len(a) == len(b)
+            and all(_identical(x, y) for x, y in zip(a, b))
+        )
     if a is None or b is None:
         return a is b
     a, b = np.asarray(a), np.asarray(b)
     if a.dtype != b.dtype and not (a.dtype.kind in "fiu" and b.dtype.kind in "fiu" and a.ndim == 0):
         return False
-    return a.shape == b.shape and np.array_equal(a, b, equal_nan=True) and (
-        a.dtype.kind != "f" or np.array_equal(np.signbit(a), np.signbit(b)))
+    return (
+        a.shape == b.shape
+        and np.array_equal(a, b, equal_nan=True)
+        and (a.dtype.kind != "f" or np.array_equal(np.signbit(a), np.signbit(b)))
+    )
 
 
 def _check(name, *args, threads=(1, 2, 4), **kwargs):
@@ -130,8 +137,7 @@ def test_confusion_matrix(problem, data):
     present = np.union1d(y_true, y_pred)
     labels = None
     if data.draw(st.booleans()):
-        labels = data.draw(st.lists(st.sampled_from(list(present)), min_size=1, max_size=present.shape[0],
-                                    unique=True))
+        labels = data.draw(st.lists(st.sampled_from(list(present)), min_size=1, max_size=present.shape[0], unique=True))
     _check("confusion_matrix", y_true, y_pred, sample_weight=w, normalize=normalize, labels=labels)
 
 
@@ -142,13 +148,14 @@ def test_multilabel_confusion_matrix(problem, data):
     present = np.union1d(y_true, y_pred)
     labels = None
     if data.draw(st.booleans()):
-        labels = data.draw(st.lists(st.sampled_from(list(present)), min_size=1, max_size=present.shape[0],
-                                    unique=True))
+        labels = data.draw(st.lists(st.sampled_from(list(present)), min_size=1, max_size=present.shape[0], unique=True))
     _check("multilabel_confusion_matrix", y_true, y_pred, sample_weight=w, labels=labels)
 
 
-@pytest.mark.parametrize("name", ["precision_score", "recall_score", "f1_score", "fbeta_score", "jaccard_score",
-                                  "precision_recall_fscore_support"])
+@pytest.mark.parametrize(
+    "name",
+    ["precision_score", "recall_score", "f1_score", "fbeta_score", "jaccard_score", "precision_recall_fscore_support"],
+)
 @given(problem=_problem(), data=st.data())
 @settings(max_examples=60, deadline=None)
 def test_set_wise_scores(name, problem, data):
@@ -161,8 +168,9 @@ def test_set_wise_scores(name, problem, data):
         kwargs["beta"] = data.draw(st.sampled_from([0.5, 2.0]))
     if average != "binary" and data.draw(st.booleans()):
         present = np.union1d(y_true, y_pred)
-        kwargs["labels"] = data.draw(st.lists(st.sampled_from(list(present)), min_size=1,
-                                              max_size=present.shape[0], unique=True))
+        kwargs["labels"] = data.draw(
+            st.lists(st.sampled_from(list(present)), min_size=1, max_size=present.shape[0], unique=True)
+        )
     _check(name, y_true, y_pred, **kwargs)
 
 
@@ -170,8 +178,13 @@ def test_set_wise_scores(name, problem, data):
 @settings(max_examples=150, deadline=None)
 def test_kappa_mcc_balanced(problem, data):
     y_true, y_pred, w, _ = problem
-    _check("cohen_kappa_score", y_true, y_pred, sample_weight=w,
-           weights=data.draw(st.sampled_from([None, "linear", "quadratic"])))
+    _check(
+        "cohen_kappa_score",
+        y_true,
+        y_pred,
+        sample_weight=w,
+        weights=data.draw(st.sampled_from([None, "linear", "quadratic"])),
+    )
     _check("matthews_corrcoef", y_true, y_pred, sample_weight=w)
     _check("balanced_accuracy_score", y_true, y_pred, sample_weight=w, adjusted=data.draw(st.booleans()))
 
@@ -220,5 +233,11 @@ def test_large_input_every_thread_count(n_classes):
     rows = 1_100_000
     indicator_true = (rng.random((rows, 4)) < 0.4).astype(np.int64)
     indicator_pred = (rng.random((rows, 4)) < 0.4).astype(np.int64)
-    _check("precision_recall_fscore_support", indicator_true, indicator_pred, sample_weight=w[:rows],
-           average="macro", threads=threads)
+    _check(
+        "precision_recall_fscore_support",
+        indicator_true,
+        indicator_pred,
+        sample_weight=w[:rows],
+        average="macro",
+        threads=threads,
+    )

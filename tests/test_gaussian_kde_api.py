@@ -52,14 +52,18 @@ def test_integrate_box_1d_and_box_match_scipy():
     ours, theirs = _pair(data, weights=weights)
     for low, high in [(-np.inf, 0.2), (-1.0, 1.5), (0.3, np.inf), (2.0, -2.0), (-np.inf, np.inf)]:
         assert ours.integrate_box_1d(low, high) == theirs.integrate_box_1d(low, high)
-        np.testing.assert_allclose(ours.integrate_box(low, high), theirs.integrate_box(low, high), rtol=1e-13,
-                                   atol=1e-15)
+        np.testing.assert_allclose(
+            ours.integrate_box(low, high), theirs.integrate_box(low, high), rtol=1e-13, atol=1e-15
+        )
     two_d, two_d_theirs = _pair(np.random.default_rng(5).normal(size=(2, 30)))
     with pytest.raises(ValueError, match="only handles 1D pdfs"):
         two_d.integrate_box_1d(0.0, 1.0)
     low, high = [-1.0, -0.5], [0.5, 2.0]
-    np.testing.assert_allclose(two_d.integrate_box(low, high, rng=np.random.default_rng(0)),
-                               two_d_theirs.integrate_box(low, high, rng=np.random.default_rng(0)), rtol=1e-12)
+    np.testing.assert_allclose(
+        two_d.integrate_box(low, high, rng=np.random.default_rng(0)),
+        two_d_theirs.integrate_box(low, high, rng=np.random.default_rng(0)),
+        rtol=1e-12,
+    )
 
 
 def test_normal_cdf_without_scipy_matches_ndtr(monkeypatch):
@@ -85,8 +89,11 @@ def test_marginal_matches_scipy():
         selected = points[np.atleast_1d(dims)]
         np.testing.assert_allclose(marginal(selected), theirs.marginal(dims)(selected), rtol=1e-9)
         assert marginal.factor == theirs.marginal(dims).factor
-    for dims, message in [([1, 2.5], "must be integers"), ([1, 2, 2], "must be unique"),
-                          ([1, -5, 6], r"Dimensions \[-5  6\] are invalid for a distribution in 4")]:
+    for dims, message in [
+        ([1, 2.5], "must be integers"),
+        ([1, 2, 2], "must be unique"),
+        ([1, -5, 6], r"Dimensions \[-5  6\] are invalid for a distribution in 4"),
+    ]:
         with pytest.raises(ValueError, match=message):
             ours.marginal(dims)
 

@@ -5,10 +5,9 @@ import warnings
 
 import numpy as np
 import pytest
-
 import sklearn.metrics as skm
-import turbometrics as tm
 
+import turbometrics as tm
 from helpers import check_against_sklearn
 
 Y = np.array([0, 1, 1, 0, 1])

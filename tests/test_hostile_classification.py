@@ -23,18 +23,23 @@ _SMALL = [-1, 0, 1, 2]
 _POOLS = {
     "int8": _SMALL + [-128, 127],
     "int16": _SMALL + [-32768, 32767],
-    "int64": _SMALL + [-2 ** 63, 2 ** 63 - 1, 2 ** 53 + 1],
-    ">i8": _SMALL + [-2 ** 63, 2 ** 62],
-    "uint64": [0, 1, 2, 2 ** 63, 2 ** 63 + 1, 2 ** 64 - 1, 2 ** 64 - 2048],
-    ">u8": [0, 1, 2 ** 63, 2 ** 63 + 2048],
-    "float32": _SMALL + [2.0 ** 62],
-    "float64": _SMALL + [-(2.0 ** 62), 2.0 ** 53],
-    ">f8": _SMALL + [2.0 ** 62],
+    "int64": _SMALL + [-(2**63), 2**63 - 1, 2**53 + 1],
+    ">i8": _SMALL + [-(2**63), 2**62],
+    "uint64": [0, 1, 2, 2**63, 2**63 + 1, 2**64 - 1, 2**64 - 2048],
+    ">u8": [0, 1, 2**63, 2**63 + 2048],
+    "float32": _SMALL + [2.0**62],
+    "float64": _SMALL + [-(2.0**62), 2.0**53],
+    ">f8": _SMALL + [2.0**62],
     "bool": [False, True],
 }
 TABLE_METRICS = ["confusion_matrix", "matthews_corrcoef", "cohen_kappa_score", "balanced_accuracy_score"]
-COUNT_METRICS = ["accuracy_score", "precision_recall_fscore_support", "f1_score", "jaccard_score",
-                 "multilabel_confusion_matrix"]
+COUNT_METRICS = [
+    "accuracy_score",
+    "precision_recall_fscore_support",
+    "f1_score",
+    "jaccard_score",
+    "multilabel_confusion_matrix",
+]
 
 
 def _exact(sk, got):
@@ -104,7 +109,7 @@ def test_mixed_label_dtypes_in_confusion_state(batches):
 
 
 def test_uint64_label_past_int64_is_counted():
-    y_true = np.array([0, 1, 2 ** 63], dtype=np.uint64)
+    y_true = np.array([0, 1, 2**63], dtype=np.uint64)
     y_pred = np.array([0, 1, 2])
     assert tm.confusion_matrix(y_true, y_pred).sum() == 3
     assert tm.matthews_corrcoef(y_true, y_pred) == skm.matthews_corrcoef(y_true, y_pred)
@@ -116,12 +121,14 @@ def test_uint64_label_past_int64_is_counted():
 def test_state_merge_keeps_labels_the_union_rounds():
     """uint64 labels 2**63 + 1 and 2**64 - 1 merged with int64 ones: the
     union is float64 (2**63 and 2**64), and each count lands on its label."""
-    wide = np.array([2 ** 63 + 1, 2 ** 64 - 1, 1], dtype=np.uint64)
-    merged = tm.ConfusionState.from_arrays(wide, wide) + tm.ConfusionState.from_arrays(np.array([0, 1]),
-                                                                                       np.array([0, 5]))
-    np.testing.assert_array_equal(merged.labels, [0.0, 1.0, 5.0, 2.0 ** 63, 2.0 ** 64])
-    np.testing.assert_array_equal(merged.confusion_matrix(), [[1, 0, 0, 0, 0], [0, 1, 1, 0, 0], [0, 0, 0, 0, 0],
-                                                              [0, 0, 0, 1, 0], [0, 0, 0, 0, 1]])
+    wide = np.array([2**63 + 1, 2**64 - 1, 1], dtype=np.uint64)
+    merged = tm.ConfusionState.from_arrays(wide, wide) + tm.ConfusionState.from_arrays(
+        np.array([0, 1]), np.array([0, 5])
+    )
+    np.testing.assert_array_equal(merged.labels, [0.0, 1.0, 5.0, 2.0**63, 2.0**64])
+    np.testing.assert_array_equal(
+        merged.confusion_matrix(), [[1, 0, 0, 0, 0], [0, 1, 1, 0, 0], [0, 0, 0, 0, 0], [0, 0, 0, 1, 0], [0, 0, 0, 0, 1]]
+    )
 
 
 _WEIGHT_DTYPES = ["int64", "uint64", ">i8", "int32", "uint32", "bool"]
@@ -150,7 +157,7 @@ def _fits_int64(y_true, y_pred, weights) -> bool:
     cells = {}
     for t, p, w in zip(y_true.tolist(), y_pred.tolist(), weights.tolist()):
         cells[t, p] = cells.get((t, p), 0) + int(w)
-    return all(-2 ** 63 <= c < 2 ** 63 for c in cells.values())
+    return all(-(2**63) <= c < 2**63 for c in cells.values())
 
 
 def _exact_table(y_true, y_pred, weights) -> np.ndarray:
@@ -180,19 +187,20 @@ def test_integer_weights_are_never_wrapped(data):
         assert got.dtype == np.float64
         assert np.array_equal(got, exact.astype(np.float64))
     magnitude = sum(abs(int(w)) for w in weights.tolist())
-    if magnitude < 2 ** 31:
+    if magnitude < 2**31:
         # scikit-learn's int64 marginals (and kappa's outer product of them) do not wrap either
         for name in ("matthews_corrcoef", "cohen_kappa_score", "balanced_accuracy_score"):
             check_against_sklearn(name, y_true, y_pred, sample_weight=weights, compare=_exact)
     state = tm.ConfusionState.from_arrays(y_true, y_pred, sample_weight=weights)
     _exact(got, state.confusion_matrix())
-    if magnitude < 2 ** 53:  # scikit-learn's float64 sums are exact too
+    if magnitude < 2**53:  # scikit-learn's float64 sums are exact too
         for name in ("precision_recall_fscore_support", "jaccard_score"):
             sk = getattr(skm, name)(y_true, y_pred, sample_weight=weights, average=None, zero_division=0)
             _exact(sk, getattr(tm, name)(y_true, y_pred, sample_weight=weights, average=None, zero_division=0))
     elif np.all(weights >= 0):
-        precision, recall, _, support = tm.precision_recall_fscore_support(y_true, y_pred, sample_weight=weights,
-                                                                          average=None, zero_division=0)
+        precision, recall, _, support = tm.precision_recall_fscore_support(
+            y_true, y_pred, sample_weight=weights, average=None, zero_division=0
+        )
         assert np.all((precision >= 0) & (precision <= 1) & (recall >= 0) & (recall <= 1))
         np.testing.assert_allclose(support, exact.sum(axis=1).astype(np.float64), rtol=1e-15)
     total = sum(int(w) for w in weights.tolist())
@@ -204,28 +212,40 @@ def test_integer_weights_past_int64_against_sklearn():
     """scikit-learn sums integer weights as float64 for accuracy and the
     one-vs-rest counts: 2**62 weights give its values, not wrapped ones."""
     y_true, y_pred = [0, 1, 0, 1, 1], [0, 0, 0, 1, 1]
-    weights = np.array([2 ** 62, 2 ** 62, 1, 1, 1])
+    weights = np.array([2**62, 2**62, 1, 1, 1])
     for name in ("accuracy_score", "precision_recall_fscore_support", "f1_score", "jaccard_score"):
         sk = getattr(skm, name)(y_true, y_pred, sample_weight=weights)
         got = getattr(tm, name)(y_true, y_pred, sample_weight=weights)
-        np.testing.assert_allclose(np.asarray(got[:3] if isinstance(got, tuple) else got, dtype=float),
-                                   np.asarray(sk[:3] if isinstance(sk, tuple) else sk, dtype=float), rtol=1e-15)
+        np.testing.assert_allclose(
+            np.asarray(got[:3] if isinstance(got, tuple) else got, dtype=float),
+            np.asarray(sk[:3] if isinstance(sk, tuple) else sk, dtype=float),
+            rtol=1e-15,
+        )
     precision, _, _, support = tm.precision_recall_fscore_support(y_true, y_pred, sample_weight=weights)
     assert np.all(precision <= 1) and np.all(support > 0)
 
 
 def test_uint64_weight_past_int64_is_not_negative():
-    weights = np.array([2 ** 64 - 1, 1], dtype=np.uint64)
+    weights = np.array([2**64 - 1, 1], dtype=np.uint64)
     table = tm.confusion_matrix([0, 1], [0, 1], sample_weight=weights)
-    assert table.dtype == np.float64 and table[0, 0] == float(2 ** 64 - 1) and table[1, 1] == 1
+    assert table.dtype == np.float64 and table[0, 0] == float(2**64 - 1) and table[1, 1] == 1
     assert tm.balanced_accuracy_score([0, 1], [0, 1], sample_weight=weights) == 1.0
-    merged = tm.ConfusionState.from_arrays([0], [0], sample_weight=np.array([2 ** 62])) \
-        + tm.ConfusionState.from_arrays([0], [0], sample_weight=np.array([2 ** 62]))
-    assert merged.confusion_matrix()[0, 0] == float(2 ** 63)
+    merged = tm.ConfusionState.from_arrays([0], [0], sample_weight=np.array([2**62])) + tm.ConfusionState.from_arrays(
+        [0], [0], sample_weight=np.array([2**62])
+    )
+    assert merged.confusion_matrix()[0, 0] == float(2**63)
 
 
-_TWO_LABELS = ["accuracy_score", "f1_score", "precision_score", "recall_score", "jaccard_score",
-               "matthews_corrcoef", "multilabel_confusion_matrix", "precision_recall_fscore_support"]
+_TWO_LABELS = [
+    "accuracy_score",
+    "f1_score",
+    "precision_score",
+    "recall_score",
+    "jaccard_score",
+    "matthews_corrcoef",
+    "multilabel_confusion_matrix",
+    "precision_recall_fscore_support",
+]
 
 
 @pytest.mark.parametrize("name", _TWO_LABELS + ["average_precision_score"])
@@ -260,9 +280,17 @@ def test_object_labels_of_numbers_are_unknown(name):
 
 
 @pytest.mark.parametrize("name", ["log_loss", "brier_score_loss"])
-@pytest.mark.parametrize("y_proba", [np.array(["0.2", "0.7", "0.6"]), ["0.2", "0.7", "0.6"],
-                                     np.array([b"0.2", b"0.7", b"0.6"]), [["0.8", "0.2"]] * 3,
-                                     np.array(["0.2", "x", "0.6"]), ["0.2", "x", "0.6"]])
+@pytest.mark.parametrize(
+    "y_proba",
+    [
+        np.array(["0.2", "0.7", "0.6"]),
+        ["0.2", "0.7", "0.6"],
+        np.array([b"0.2", b"0.7", b"0.6"]),
+        [["0.8", "0.2"]] * 3,
+        np.array(["0.2", "x", "0.6"]),
+        ["0.2", "x", "0.6"],
+    ],
+)
 def test_string_probabilities_are_converted(name, y_proba):
     """scikit-learn converts string probabilities to float64 (NumPy's
     ValueError for a string that is no number)."""

@@ -9,11 +9,10 @@ the inputs must not be modified.
 import numpy as np
 import pandas as pd
 import pytest
-
-from helpers import check_against_sklearn, curve_comparator
-
 import sklearn.metrics as skm
+
 import turbometrics as tm
+from helpers import check_against_sklearn, curve_comparator
 
 CURVES = ["roc_curve", "precision_recall_curve", "det_curve", "confusion_matrix_at_thresholds"]
 SCORES = ["roc_auc_score", "average_precision_score"]
@@ -219,8 +218,19 @@ def test_row_vectors(name):
 # dtypes
 
 ALL_SCORE_DTYPES = [
-    np.float64, np.float32, np.float16, np.int64, np.int32, np.int16, np.int8,
-    np.uint64, np.uint32, np.uint16, np.uint8, np.bool_, np.longdouble,
+    np.float64,
+    np.float32,
+    np.float16,
+    np.int64,
+    np.int32,
+    np.int16,
+    np.int8,
+    np.uint64,
+    np.uint32,
+    np.uint16,
+    np.uint8,
+    np.bool_,
+    np.longdouble,
 ]
 
 
@@ -266,10 +276,10 @@ def test_float32_results_match_and_thresholds_exact():
     y = (rng.random(5000) < s).astype(int)
     for name in ALL:
         _both(name, y, s)
-    p, r, t = tm.precision_recall_curve(y, s)
+    _p, _r, t = tm.precision_recall_curve(y, s)
     assert t.dtype == np.float32
     np.testing.assert_array_equal(np.sort(np.unique(s)), t)
-    fpr, tpr, thr = tm.roc_curve(y, s, drop_intermediate=False)
+    _fpr, _tpr, thr = tm.roc_curve(y, s, drop_intermediate=False)
     np.testing.assert_array_equal(thr[1:], np.sort(np.unique(s))[::-1].astype(np.float64))
 
 

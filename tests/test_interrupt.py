@@ -54,8 +54,7 @@ large, tiny = evaluation(16, 500, 5000), evaluation(5, 20, 50)
 # to minutes (the bootstrap) on two cores.
 CASES = {
     "roc_auc_ci bootstrap": (
-        "rng = np.random.default_rng(0)\n"
-        "y, s = rng.integers(0, 2, 2_000_000), rng.random(2_000_000)",
+        "rng = np.random.default_rng(0)\ny, s = rng.integers(0, 2, 2_000_000), rng.random(2_000_000)",
         "tm.roc_auc_ci(y, s, method='bootstrap', n_bootstraps=2000, random_state=0)",
         "tm.roc_auc_ci(y[:1000], s[:1000], method='bootstrap', n_bootstraps=50, random_state=0)",
         "bootstrap_table_metric",
@@ -68,16 +67,13 @@ CASES = {
         "roc_auc_delong",
     ),
     "gaussian_kde evaluate": (
-        "rng = np.random.default_rng(0)\n"
-        "data = rng.normal(size=(3, 100_000))\n"
-        "estimate = tm.gaussian_kde(data)",
+        "rng = np.random.default_rng(0)\ndata = rng.normal(size=(3, 100_000))\nestimate = tm.gaussian_kde(data)",
         "estimate.evaluate(data)",
         "estimate.evaluate(data[:, :100])",
         "_core.density.log_sums",
     ),
     "kde exact": (
-        "rng = np.random.default_rng(0)\n"
-        "x = rng.normal(size=1_000_000)",
+        "rng = np.random.default_rng(0)\nx = rng.normal(size=1_000_000)",
         "tm.kde(x, x[:300_000], bandwidth=0.01)",
         "tm.kde(x[:1000], x[:100], bandwidth=0.01)",
         "_core.density.log_sums",
@@ -122,8 +118,13 @@ def _start(case: str, mode: str) -> subprocess.Popen:
     setup, call, small, _ = CASES[case]
     script = CHILD.format(setup=setup, call=call, small=small)
     env = dict(os.environ, PYTHONUNBUFFERED="1")
-    child = subprocess.Popen([sys.executable, "-c", textwrap.dedent(script), mode], stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True, env=env)
+    child = subprocess.Popen(
+        [sys.executable, "-c", textwrap.dedent(script), mode],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
     assert child.stdout is not None
     line = child.stdout.readline()
     assert line == "ready\n", (line, child.stderr.read() if child.stderr else "")
@@ -149,7 +150,7 @@ def _interrupt(child: subprocess.Popen) -> tuple:
 def test_sigint_stops_the_kernel_with_keyboard_interrupt(case):
     kernel = CASES[case][3]
     child = _start(case, "uncaught")
-    elapsed, out, err, _ = _interrupt(child)
+    elapsed, _out, err, _ = _interrupt(child)
     assert child.returncode == -signal.SIGINT, (child.returncode, err[-2000:])
     assert err.rstrip().endswith("KeyboardInterrupt"), err[-2000:]
     assert kernel in err  # raised from the kernel's call, not between calls

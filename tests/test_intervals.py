@@ -5,9 +5,9 @@ from statistics import NormalDist
 
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
-from sklearn.metrics import (accuracy_score, average_precision_score, balanced_accuracy_score, f1_score,
-                             roc_auc_score)
+from hypothesis import given
+from hypothesis import strategies as st
+from sklearn.metrics import accuracy_score, average_precision_score, balanced_accuracy_score, f1_score, roc_auc_score
 
 import turbometrics as tm
 
@@ -24,7 +24,7 @@ def problems(draw, min_each=2):
     n = draw(st.integers(2 * min_each, 60))
     y = np.array(draw(st.lists(st.integers(0, 1), min_size=n, max_size=n)))
     y[:min_each] = 0
-    y[min_each:2 * min_each] = 1
+    y[min_each : 2 * min_each] = 1
     levels = draw(st.sampled_from([3, 10, 1000]))
     s = np.array(draw(st.lists(st.integers(0, levels), min_size=n, max_size=n)), dtype=float) / levels
     return y, s
@@ -52,8 +52,10 @@ def test_delong_test_matches_the_quadratic_definition(first, second):
     auc_a, v10_a, v01_a = slow_delong(y, s_a)
     auc_b, v10_b, v01_b = slow_delong(y, s_b)
     contrast = np.array([1.0, -1.0])
-    variance = (contrast @ np.cov(np.stack([v10_a, v10_b])) @ contrast / v10_a.size
-                + contrast @ np.cov(np.stack([v01_a, v01_b])) @ contrast / v01_a.size)
+    variance = (
+        contrast @ np.cov(np.stack([v10_a, v10_b])) @ contrast / v10_a.size
+        + contrast @ np.cov(np.stack([v01_a, v01_b])) @ contrast / v01_a.size
+    )
     got = tm.delong_test(y, s_a, s_b)
     assert math.isclose(got.auc_a, auc_a, rel_tol=1e-12) and math.isclose(got.auc_b, auc_b, rel_tol=1e-12)
     if variance > 1e-14:
@@ -75,9 +77,13 @@ def test_one_class_gives_nan_with_a_warning():
     assert math.isnan(got.value) and math.isnan(got.lower)
 
 
-METRICS = [("roc_auc_score", roc_auc_score, "score"), ("average_precision_score", average_precision_score, "score"),
-           ("f1_score", f1_score, "pred"), ("accuracy_score", accuracy_score, "pred"),
-           ("balanced_accuracy_score", balanced_accuracy_score, "pred")]
+METRICS = [
+    ("roc_auc_score", roc_auc_score, "score"),
+    ("average_precision_score", average_precision_score, "score"),
+    ("f1_score", f1_score, "pred"),
+    ("accuracy_score", accuracy_score, "pred"),
+    ("balanced_accuracy_score", balanced_accuracy_score, "pred"),
+]
 
 
 @pytest.mark.parametrize("name, reference, kind", METRICS)

@@ -90,8 +90,12 @@ def reference_density(data, points, h, kernel, weights):
         log_sum = scipy_special.logsumexp(log_k, b=w, axis=1)
     else:
         u = dist / h
-        profile = {"tophat": np.ones_like(u), "epanechnikov": 1 - u * u, "linear": 1 - u,
-                   "cosine": np.cos(0.5 * math.pi * u)}[kernel]
+        profile = {
+            "tophat": np.ones_like(u),
+            "epanechnikov": 1 - u * u,
+            "linear": 1 - u,
+            "cosine": np.cos(0.5 * math.pi * u),
+        }[kernel]
         with np.errstate(divide="ignore"):
             log_sum = np.log(np.where(dist < h, profile, 0.0) @ w)
     return np.exp(log_sum - log_integral - math.log(w.sum()))
@@ -184,8 +188,9 @@ def test_kde_float32_and_integer_input_are_converted_once():
     rng = np.random.default_rng(0)
     data = rng.normal(size=(100, 2)).astype(np.float32)
     points = rng.normal(size=(10, 2)).astype(np.float32)
-    np.testing.assert_array_equal(tm.kde(data, points, bandwidth=0.5),
-                                  tm.kde(data.astype(np.float64), points.astype(np.float64), bandwidth=0.5))
+    np.testing.assert_array_equal(
+        tm.kde(data, points, bandwidth=0.5), tm.kde(data.astype(np.float64), points.astype(np.float64), bandwidth=0.5)
+    )
     ints = np.arange(10).reshape(5, 2)
     np.testing.assert_array_equal(tm.kde(ints, ints, bandwidth=2), tm.kde(ints * 1.0, ints * 1.0, bandwidth=2.0))
 
@@ -216,7 +221,7 @@ def test_kde_integrates_to_one():
 
 @given(samples(min_n=1, dims=(1, 2, 3)), st.sampled_from(["scott", "silverman"]))
 def test_bandwidth_rules_are_kernel_densitys(sample, rule):
-    """"scott" and "silverman" are scikit-learn KernelDensity's rules (from
+    """ "scott" and "silverman" are scikit-learn KernelDensity's rules (from
     the data's shape only, sample weights aside): its ``bandwidth_`` bit
     for bit, and its density."""
     data, points, weights = sample
@@ -347,7 +352,7 @@ def test_gaussian_kde_bandwidth_methods_and_set_bandwidth():
     data = rng.normal(size=(2, 300))
     weights = rng.random(300)
     points = rng.normal(size=(2, 20))
-    for bw in ["scott", "silverman", 0.2, lambda kde: kde.neff ** -0.3]:
+    for bw in ["scott", "silverman", 0.2, lambda kde: kde.neff**-0.3]:
         ours = tm.gaussian_kde(data, bw_method=bw, weights=weights)
         theirs = scipy_stats.gaussian_kde(data, bw_method=bw, weights=weights)
         np.testing.assert_allclose(ours(points), theirs(points), rtol=RTOL)
@@ -381,8 +386,9 @@ def test_gaussian_kde_resample_matches_scipy():
     ours = tm.gaussian_kde(data, weights=weights)
     theirs = scipy_stats.gaussian_kde(data, weights=weights)
     np.testing.assert_array_equal(ours.resample(seed=4), theirs.resample(seed=4))
-    np.testing.assert_array_equal(ours.resample(7, seed=np.random.default_rng(1)),
-                                  theirs.resample(7, seed=np.random.default_rng(1)))
+    np.testing.assert_array_equal(
+        ours.resample(7, seed=np.random.default_rng(1)), theirs.resample(7, seed=np.random.default_rng(1))
+    )
     assert ours.resample(3).shape == (2, 3)
 
 
@@ -411,6 +417,7 @@ def _set_bandwidth(value):
         estimate = kde_class(_GOOD)
         estimate.set_bandwidth(value)
         return estimate
+
     return build
 
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 import ast
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator, List, Optional, Tuple
 
 import pytest
 
@@ -31,14 +31,14 @@ def _module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def _imports(path: Path, source: str) -> Iterator[Tuple[int, str, List[str]]]:
+def _imports(path: Path, source: str) -> Iterator[tuple[int, str, list[str]]]:
     """(line, absolute module, imported names) of each import of turbometrics."""
     name = _module_name(path)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.ImportFrom):
             if node.level:
-                base = package.split(".")[:len(package.split(".")) - node.level + 1]
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
                 module = ".".join(base + ([node.module] if node.module else []))
             else:
                 module = node.module or ""
@@ -50,7 +50,7 @@ def _imports(path: Path, source: str) -> Iterator[Tuple[int, str, List[str]]]:
                     yield node.lineno, alias.name, []
 
 
-def violations(path: Path, source: Optional[str] = None) -> List[str]:
+def violations(path: Path, source: str | None = None) -> list[str]:
     """The imports in ``path`` (whose text is ``source``, by default the
     file's) that break the rules of this module."""
     importer = _module_name(path).split(".")
@@ -80,17 +80,32 @@ def test_no_package_imports_another_packages_private_modules_or_names():
 
 
 def test_the_check_sees_bad_imports():
-    source = ("from ..ranking._scores import roc_auc_score\nfrom ..ranking import _state, RankingState\n"
-              "from .._common.params import validate\nfrom .. import _core, stability\n")
+    source = (
+        "from ..ranking._scores import roc_auc_score\nfrom ..ranking import _state, RankingState\n"
+        "from .._common.params import validate\nfrom .. import _core, stability\n"
+    )
     assert [v.rpartition(" (")[2] for v in violations(PACKAGE / "states" / "x.py", source)] == [
-        "private module of ranking)", "private name _state)"]
+        "private module of ranking)",
+        "private name _state)",
+    ]
     assert [v.rpartition(" (")[2] for v in violations(PACKAGE / "density" / "x.py", source)] == [
-        "private module of ranking)", "private name _state)", "only _core comes from the root)"]
+        "private module of ranking)",
+        "private name _state)",
+        "only _core comes from the root)",
+    ]
 
 
 def test_import_linter_contracts_are_kept():
     pytest.importorskip("importlinter")
-    result = subprocess.run([sys.executable, "-c", "import sys; from importlinter.cli import lint_imports; "
-                             "sys.exit(lint_imports('pyproject.toml', no_cache=True, no_logo=True))"],
-                            cwd=ROOT, capture_output=True, text=True)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys; from importlinter.cli import lint_imports; "
+            "sys.exit(lint_imports('pyproject.toml', no_cache=True, no_logo=True))",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     assert result.returncode == 0, result.stdout + result.stderr

@@ -3,7 +3,8 @@ top_k_accuracy_score against scikit-learn."""
 
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from helpers import check_against_sklearn
 
@@ -15,8 +16,9 @@ def multiclass_problems(draw, max_n=40, max_classes=5):
     codes = np.array(draw(st.lists(st.integers(0, n_classes - 1), min_size=n, max_size=n)))
     codes[:n_classes] = np.arange(n_classes)  # every class present
     ties = draw(st.booleans())
-    raw = np.array(draw(st.lists(st.integers(1, 4 if ties else 1000), min_size=n * n_classes,
-                                 max_size=n * n_classes)), dtype=float).reshape(n, n_classes)
+    raw = np.array(
+        draw(st.lists(st.integers(1, 4 if ties else 1000), min_size=n * n_classes, max_size=n * n_classes)), dtype=float
+    ).reshape(n, n_classes)
     proba = raw / raw.sum(axis=1, keepdims=True)
     encoding = draw(st.sampled_from(["int", "shifted", "str"]))
     labels = {"int": codes, "shifted": codes * 3 - 2, "str": np.array(list("abcde"))[codes]}[encoding]
@@ -24,12 +26,17 @@ def multiclass_problems(draw, max_n=40, max_classes=5):
     return labels, proba, weights
 
 
-@given(multiclass_problems(), st.sampled_from(["ovr", "ovo"]), st.sampled_from(["macro", "weighted", "micro", None]),
-       st.booleans())
+@given(
+    multiclass_problems(),
+    st.sampled_from(["ovr", "ovo"]),
+    st.sampled_from(["macro", "weighted", "micro", None]),
+    st.booleans(),
+)
 def test_multiclass_roc_auc(problem, multi_class, average, weighted):
     y, proba, weights = problem
-    check_against_sklearn("roc_auc_score", y, proba, multi_class=multi_class, average=average,
-                          sample_weight=weights if weighted else None)
+    check_against_sklearn(
+        "roc_auc_score", y, proba, multi_class=multi_class, average=average, sample_weight=weights if weighted else None
+    )
 
 
 @given(multiclass_problems(), st.sampled_from(["ovr", "ovo"]))
@@ -38,8 +45,21 @@ def test_multiclass_roc_auc_with_labels(problem, multi_class):
     check_against_sklearn("roc_auc_score", y, proba, multi_class=multi_class, labels=np.unique(y))
 
 
-@pytest.mark.parametrize("case", ["unordered", "not_unique", "too_few", "missing", "not_probabilities", "1d_scores",
-                                  "ovo_weights", "ovo_none", "bad_average", "partial"])
+@pytest.mark.parametrize(
+    "case",
+    [
+        "unordered",
+        "not_unique",
+        "too_few",
+        "missing",
+        "not_probabilities",
+        "1d_scores",
+        "ovo_weights",
+        "ovo_none",
+        "bad_average",
+        "partial",
+    ],
+)
 def test_multiclass_roc_auc_errors(case):
     y = np.array([0, 1, 2, 2, 1, 0])
     proba = np.full((6, 3), 1 / 3)
@@ -78,8 +98,9 @@ def top_k_problems(draw):
     n_classes = draw(st.integers(2, 5))
     n = draw(st.integers(1, 30))
     codes = np.array(draw(st.lists(st.integers(0, n_classes - 1), min_size=n, max_size=n)))
-    scores = np.array(draw(st.lists(st.integers(0, 3), min_size=n * n_classes, max_size=n * n_classes)),
-                      dtype=float).reshape(n, n_classes)
+    scores = np.array(
+        draw(st.lists(st.integers(0, 3), min_size=n * n_classes, max_size=n * n_classes)), dtype=float
+    ).reshape(n, n_classes)
     if n_classes == 2 and draw(st.booleans()):
         scores = scores[:, 1] / 3.0
     return codes, scores, n_classes
@@ -90,8 +111,9 @@ def test_top_k_accuracy(problem, k, normalize, weighted, with_labels):
     y, scores, n_classes = problem
     weights = np.linspace(0.5, 2.0, y.shape[0]) if weighted else None
     labels = np.arange(n_classes) if with_labels else None
-    check_against_sklearn("top_k_accuracy_score", y, scores, k=k, normalize=normalize, sample_weight=weights,
-                          labels=labels)
+    check_against_sklearn(
+        "top_k_accuracy_score", y, scores, k=k, normalize=normalize, sample_weight=weights, labels=labels
+    )
 
 
 def test_top_k_ties_go_to_higher_class_index():

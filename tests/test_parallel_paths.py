@@ -10,7 +10,6 @@ scikit-learn and be bit-identical to the one-thread results.
 White-box: if the cut-off attribute disappears, these tests skip.
 """
 
-
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -18,9 +17,7 @@ from hypothesis import strategies as st
 
 import turbometrics as tm
 import turbometrics._common.threads as tm_threads
-
-from helpers import (assert_score_equal, capture, check_against_sklearn, curve_comparator,
-                     parallel_even_for_tiny_inputs)
+from helpers import assert_score_equal, capture, check_against_sklearn, curve_comparator, parallel_even_for_tiny_inputs
 from strategies import AVERAGES, binary_problems, multilabel_problems
 
 CURVES = ["roc_curve", "precision_recall_curve", "det_curve", "confusion_matrix_at_thresholds"]
@@ -75,7 +72,9 @@ def test_parallel_curves(name, data, drop, n_threads):
 @given(data=st.data(), max_fpr=st.sampled_from([None, 0.5, 0.1, 1.0, 0.01, 0.9]), n_threads=THREADS)
 def test_parallel_roc_auc_binary(data, max_fpr, n_threads):
     p = data.draw(binary_problems(max_n=80, weights=data.draw(EXACT_WEIGHTS)))
-    _check("roc_auc_score", (p["y_true"], p["y_score"]), dict(sample_weight=p["sample_weight"], max_fpr=max_fpr), n_threads)
+    _check(
+        "roc_auc_score", (p["y_true"], p["y_score"]), dict(sample_weight=p["sample_weight"], max_fpr=max_fpr), n_threads
+    )
 
 
 @given(data=st.data(), n_threads=THREADS)
@@ -105,9 +104,7 @@ def structured_problems(draw):
     n_groups = draw(st.integers(1, 12))
     sizes = draw(st.lists(st.integers(1, 400), min_size=n_groups, max_size=n_groups))
     values = draw(
-        st.lists(
-            st.sampled_from([0.0, -0.0, 1.0, -1.0, 0.5, 2.0, 3.0, -7.25]), min_size=n_groups, max_size=n_groups
-        )
+        st.lists(st.sampled_from([0.0, -0.0, 1.0, -1.0, 0.5, 2.0, 3.0, -7.25]), min_size=n_groups, max_size=n_groups)
     )
     label_mode = draw(st.lists(st.sampled_from(["pos", "neg", "mix", "alt"]), min_size=n_groups, max_size=n_groups))
     weight_mode = draw(st.sampled_from(["none", "zero_runs", "dyadic"]))

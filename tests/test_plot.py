@@ -72,7 +72,9 @@ def test_multiclass_scores_draw_one_curve_per_class():
     y = prob.argmax(axis=1)
     ax = tp.roc(np.array(["a", "b", "c"])[y], prob, classes=["a", "b", "c"])
     texts = [t.get_text() for t in ax.get_legend().get_texts()]
-    assert texts == [f"class {c}: AUC = {tm.roc_auc_score(y == k, prob[:, k]):.4f}" for k, c in enumerate("abc")] + ["chance"]
+    assert texts == [f"class {c}: AUC = {tm.roc_auc_score(y == k, prob[:, k]):.4f}" for k, c in enumerate("abc")] + [
+        "chance"
+    ]
 
 
 def test_threshold_curves_mark_the_best_f1_threshold(tmp_path):

@@ -20,10 +20,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import turbometrics as tm
+from strategies import ENCODINGS, binary_problems, score_arrays
 from turbometrics import RankingState, _core
 from turbometrics.states import AP_SCALE
-
-from strategies import ENCODINGS, binary_problems, score_arrays
 
 RTOL = 1e-12
 MAX_FPRS = [None, 1.0, 0.5, 0.1]
@@ -104,7 +103,7 @@ def ordered_tree_merge(draw, states):
     states = list(states)
     while len(states) > 1:
         i = draw(st.integers(0, len(states) - 2))
-        states[i:i + 2] = [states[i] + states[i + 1]]
+        states[i : i + 2] = [states[i] + states[i + 1]]
     return states[0]
 
 
@@ -155,18 +154,25 @@ def test_chunked_states_equal_in_memory(p, data):
     max_fpr = draw(st.sampled_from(MAX_FPRS))
     drop = draw(st.booleans()) if exact else False
     checks = [
-        (lambda: state.roc_auc(max_fpr=max_fpr),
-         lambda: tm.roc_auc_score(y01, s, sample_weight=w, max_fpr=max_fpr)),
+        (lambda: state.roc_auc(max_fpr=max_fpr), lambda: tm.roc_auc_score(y01, s, sample_weight=w, max_fpr=max_fpr)),
         (state.average_precision, lambda: tm.average_precision_score(y01, s, sample_weight=w)),
-        (lambda: state.roc_curve(drop_intermediate=drop),
-         lambda: tm.roc_curve(y01, s, sample_weight=w, drop_intermediate=drop)),
-        (lambda: state.precision_recall_curve(drop_intermediate=drop),
-         lambda: tm.precision_recall_curve(y01, s, sample_weight=w, drop_intermediate=drop)),
+        (
+            lambda: state.roc_curve(drop_intermediate=drop),
+            lambda: tm.roc_curve(y01, s, sample_weight=w, drop_intermediate=drop),
+        ),
+        (
+            lambda: state.precision_recall_curve(drop_intermediate=drop),
+            lambda: tm.precision_recall_curve(y01, s, sample_weight=w, drop_intermediate=drop),
+        ),
     ]
     metric = draw(st.sampled_from(["f1", "fbeta", "youden", "accuracy", "balanced_accuracy", "mcc"]))
     if exact:
-        checks.append((lambda: state.best_threshold(metric, beta=2.0),
-                       lambda: tm.best_threshold(y01, s, metric=metric, beta=2.0, sample_weight=w)))
+        checks.append(
+            (
+                lambda: state.best_threshold(metric, beta=2.0),
+                lambda: tm.best_threshold(y01, s, metric=metric, beta=2.0, sample_weight=w),
+            )
+        )
     if w is None:
         checks.append((state.roc_auc_ci, lambda: tm.roc_auc_ci(y01, s)))
     for on_state, in_memory in checks:
@@ -259,16 +265,24 @@ def test_merging_score_dtypes_follows_concatenation(data):
     parts = []
     for _ in range(draw(st.integers(2, 3))):
         n = draw(st.integers(0, 8))
-        parts.append((draw(score_arrays(n, draw(st.sampled_from(dtypes)))),
-                      np.array(draw(st.lists(st.integers(0, 1), min_size=n, max_size=n)), dtype=np.int64)))
+        parts.append(
+            (
+                draw(score_arrays(n, draw(st.sampled_from(dtypes)))),
+                np.array(draw(st.lists(st.integers(0, 1), min_size=n, max_size=n)), dtype=np.int64),
+            )
+        )
     state = sum(RankingState.from_arrays(y, s) for s, y in parts)
     scores = np.concatenate([s for s, _ in parts])
     y = np.concatenate([y for _, y in parts])
     assert state.scores.dtype == scores.dtype
     if y.shape[0] == 0:
         return
-    assert_same(outcome(state.precision_recall_curve), outcome(lambda: tm.precision_recall_curve(y, scores)),
-                True, thresholds_bytes=False)
+    assert_same(
+        outcome(state.precision_recall_curve),
+        outcome(lambda: tm.precision_recall_curve(y, scores)),
+        True,
+        thresholds_bytes=False,
+    )
     assert_same(outcome(state.roc_auc), outcome(lambda: tm.roc_auc_score(y, scores)), True)
 
 
@@ -326,7 +340,9 @@ def test_incompatible_merges_raise():
 def test_sum_of_states():
     states = [RankingState.from_arrays([0, 1], [0.1 * i, 0.2 * i]) for i in range(1, 4)]
     total = sum(states)
-    assert total.roc_auc() == tm.roc_auc_score([0, 1] * 3, [0.1, 0.2, 0.2, 0.4, 0.30000000000000004, 0.6000000000000001])
+    assert total.roc_auc() == tm.roc_auc_score(
+        [0, 1] * 3, [0.1, 0.2, 0.2, 0.4, 0.30000000000000004, 0.6000000000000001]
+    )
 
 
 def test_pickle_out_of_band_without_copies():
@@ -359,16 +375,21 @@ def test_thread_count_invariance_on_many_blocks():
     y = rng.integers(0, 2, n)
     s = rng.random(n).astype(np.float32)
     w = rng.random(n)
-    unweighted = RankingState.from_arrays(y[:n // 2], s[:n // 2]) + RankingState.from_arrays(y[n // 2:], s[n // 2:])
+    unweighted = RankingState.from_arrays(y[: n // 2], s[: n // 2]) + RankingState.from_arrays(y[n // 2 :], s[n // 2 :])
     weighted = RankingState.from_arrays(y, s, sample_weight=w)
     for state in (unweighted, weighted):
         results = []
         for threads in (1, 2, 3):
-            results.append((state.roc_auc(n_threads=threads), state.roc_auc(max_fpr=0.3, n_threads=threads),
-                            state.average_precision(n_threads=threads),
-                            state.roc_curve(n_threads=threads)[0].tobytes(),
-                            state.precision_recall_curve(drop_intermediate=True, n_threads=threads)[0].tobytes(),
-                            state.best_threshold("mcc", n_threads=threads)))
+            results.append(
+                (
+                    state.roc_auc(n_threads=threads),
+                    state.roc_auc(max_fpr=0.3, n_threads=threads),
+                    state.average_precision(n_threads=threads),
+                    state.roc_curve(n_threads=threads)[0].tobytes(),
+                    state.precision_recall_curve(drop_intermediate=True, n_threads=threads)[0].tobytes(),
+                    state.best_threshold("mcc", n_threads=threads),
+                )
+            )
         assert results[0] == results[1] == results[2]
     assert unweighted.roc_auc() == tm.roc_auc_score(y, s)
     assert unweighted.average_precision() == tm.average_precision_score(y, s)
@@ -392,6 +413,7 @@ finite_doubles = st.one_of(
 @given(values=st.lists(finite_doubles, max_size=30), cut=st.integers(0, 30))
 def test_exact_sum_is_correctly_rounded_and_grouping_free(values, cut):
     from fractions import Fraction
+
     exact = sum((Fraction(v) for v in values), Fraction(0))
     value, scaled = _core.states.exact_sum(np.array(values, dtype=np.float64))
     assert Fraction(scaled, 2**AP_SCALE) == exact
@@ -435,13 +457,16 @@ def test_states_merge_after_a_pickle_round_trip():
     assert (b + a).average_precision() == tm.average_precision_score(y, s)
 
 
-@pytest.mark.parametrize("positive, negative, message", [
-    ([1, -1], [0, 2], "must be non-negative"),
-    (np.array([2**64 - 1, 1], np.uint64), np.array([1, 1], np.uint64), "total less than 2\\*\\*62"),
-    (np.array([2**62, 2**62]), np.array([1, 1]), "total less than 2\\*\\*62"),
-    ([np.nan, 1.0], [0.0, 1.0], "weights must be finite"),
-    ([1.0, 1.0], [np.inf, 1.0], "weights must be finite"),
-])
+@pytest.mark.parametrize(
+    "positive, negative, message",
+    [
+        ([1, -1], [0, 2], "must be non-negative"),
+        (np.array([2**64 - 1, 1], np.uint64), np.array([1, 1], np.uint64), "total less than 2\\*\\*62"),
+        (np.array([2**62, 2**62]), np.array([1, 1]), "total less than 2\\*\\*62"),
+        ([np.nan, 1.0], [0.0, 1.0], "weights must be finite"),
+        ([1.0, 1.0], [np.inf, 1.0], "weights must be finite"),
+    ],
+)
 def test_from_table_rejects_counts_the_sweeps_cannot_read(positive, negative, message):
     # Negative or wrapping int64 counts would give silently wrong numbers.
     with pytest.raises(ValueError, match=message):

@@ -15,7 +15,7 @@ import turbometrics as tm  # noqa: E402
 from turbometrics.states import RankingState  # noqa: E402
 
 
-def ranking_state_aggregate(label: str, score: str, weight: str = None):
+def ranking_state_aggregate(label: str, score: str, weight: str | None = None):
     """The README example: an AggregateFnV2 whose accumulator is a RankingState."""
     from ray.data.aggregate import AggregateFnV2
 
@@ -47,13 +47,15 @@ def local_ray():
 
 def test_ray_data_aggregation_equals_in_memory(local_ray):
     rng = np.random.default_rng(0)
-    frame = pd.DataFrame({"y": rng.integers(0, 2, 200_000), "score": np.round(rng.random(200_000), 4),
-                          "w": rng.random(200_000)})
+    frame = pd.DataFrame(
+        {"y": rng.integers(0, 2, 200_000), "score": np.round(rng.random(200_000), 4), "w": rng.random(200_000)}
+    )
     dataset = ray.data.from_pandas(frame).repartition(5)
     result = dataset.aggregate(ranking_state_aggregate("y", "score"), ranking_state_aggregate("y", "score", "w"))
     unweighted = result["ranking_state(score)"]
     assert unweighted.roc_auc() == tm.roc_auc_score(frame.y, frame.score)
     assert unweighted.average_precision() == tm.average_precision_score(frame.y, frame.score)
     weighted = result["ranking_state(score, w)"]
-    np.testing.assert_allclose(weighted.roc_auc(), tm.roc_auc_score(frame.y, frame.score, sample_weight=frame.w),
-                               rtol=1e-12)
+    np.testing.assert_allclose(
+        weighted.roc_auc(), tm.roc_auc_score(frame.y, frame.score, sample_weight=frame.w), rtol=1e-12
+    )

@@ -12,14 +12,13 @@ import math
 
 import numpy as np
 import pytest
+import sklearn.metrics as skm
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import turbometrics as tm
 from helpers import assert_score_equal, capture, check_against_sklearn
 from strategies import AVERAGES, MAX_FPRS, binary_problems, multilabel_problems
-
-import sklearn.metrics as skm
-import turbometrics as tm
 
 EXACT_WEIGHTS = st.sampled_from(["none", "dyadic", "int", "float32"])
 
@@ -276,7 +275,7 @@ def test_roc_auc_samples_average_with_undefined_rows(average):
     # rows with one class give NaN + one warning per row
     y_true = np.array([[1, 1, 1], [0, 1, 0], [0, 0, 0], [1, 0, 1]])
     y_score = np.array([[0.1, 0.2, 0.3], [0.4, 0.5, 0.6], [0.7, 0.8, 0.9], [0.2, 0.2, 0.1]])
-    sk, got = check_against_sklearn("roc_auc_score", y_true, y_score, average=average)
+    sk, _got = check_against_sklearn("roc_auc_score", y_true, y_score, average=average)
     if average == "samples":
         assert len(sk.warnings) == 2
 
@@ -291,7 +290,7 @@ def test_roc_auc_macro_nan_column_propagates():
 def test_weighted_average_ignores_nan_of_zero_weight_column():
     y_true = np.array([[0, 1], [0, 0], [0, 1]])
     y_score = np.array([[0.1, 0.3], [0.2, 0.1], [0.3, 0.2]])
-    sk, got = check_against_sklearn("roc_auc_score", y_true, y_score, average="weighted")
+    sk, _got = check_against_sklearn("roc_auc_score", y_true, y_score, average="weighted")
     assert not math.isnan(sk.value)
 
 
@@ -312,7 +311,7 @@ def test_results_are_python_floats(name):
 
 def test_roc_auc_one_class_binary_is_nan_with_warning():
     for y_true in ([1, 1, 1], [0, 0, 0], ["a", "a", "a"]):
-        sk, got = check_against_sklearn("roc_auc_score", np.array(y_true), np.array([0.1, 0.5, 0.2]))
+        _sk, got = check_against_sklearn("roc_auc_score", np.array(y_true), np.array([0.1, 0.5, 0.2]))
         assert math.isnan(got.value)
         assert [c.__name__ for c, _ in got.warnings] == ["UndefinedMetricWarning"]
         assert issubclass(got.warnings[0][0], UserWarning)
@@ -330,7 +329,9 @@ def test_average_precision_no_positives_warns_userwarning():
 # unusual but legal sample weights
 
 
-@pytest.mark.parametrize("w", [np.full(4, 1e-9), np.full(4, 1e-300), np.array([1e-9, 1e-9, 1e-9, 5.0]), np.full(4, 5e-324)])
+@pytest.mark.parametrize(
+    "w", [np.full(4, 1e-9), np.full(4, 1e-300), np.array([1e-9, 1e-9, 1e-9, 5.0]), np.full(4, 5e-324)]
+)
 @pytest.mark.parametrize("average", AVERAGES)
 @pytest.mark.parametrize("name", ["roc_auc_score", "average_precision_score"])
 def test_multilabel_tiny_weights(name, average, w):
@@ -363,7 +364,12 @@ def test_roc_auc_negative_weight_totals(w, max_fpr):
 
 @pytest.mark.parametrize(
     "w",
-    [[-1.0, -1.0, -1.0, -1.0, -1.0], [1.0, -1.0, 0.0, 0.0, 0.0], [-1.0, 1.0, 1.0, -1.0, 1.0], [1.0, 2.0, 1.0, -0.5, 1.0]],
+    [
+        [-1.0, -1.0, -1.0, -1.0, -1.0],
+        [1.0, -1.0, 0.0, 0.0, 0.0],
+        [-1.0, 1.0, 1.0, -1.0, 1.0],
+        [1.0, 2.0, 1.0, -0.5, 1.0],
+    ],
 )
 def test_average_precision_negative_weights(w):
     y = np.array([0, 1, 0, 1, 1])

@@ -14,10 +14,10 @@ import pytest
 
 pytest.importorskip("sklearn")
 
-from sklearn.exceptions import UndefinedMetricWarning  # noqa: E402
-from sklearn.utils._param_validation import InvalidParameterError  # noqa: E402
+from sklearn.exceptions import UndefinedMetricWarning
+from sklearn.utils._param_validation import InvalidParameterError
 
-import turbometrics as tm  # noqa: E402
+import turbometrics as tm
 
 
 def test_direct_calls_warn_with_scikit_learn_class():
@@ -83,6 +83,8 @@ def test_without_scikit_learn_turbometrics_classes_are_used():
 
 
 def test_import_does_not_import_scikit_learn():
-    code = ("import sys, turbometrics as tm; assert 'sklearn' not in sys.modules\n"
-            "tm.roc_auc_score([0, 1], [0.2, 0.4]); assert 'sklearn' not in sys.modules\n")
+    code = (
+        "import sys, turbometrics as tm; assert 'sklearn' not in sys.modules\n"
+        "tm.roc_auc_score([0, 1], [0.2, 0.4]); assert 'sklearn' not in sys.modules\n"
+    )
     subprocess.run([sys.executable, "-c", code], check=True)

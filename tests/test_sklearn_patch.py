@@ -7,41 +7,47 @@ from __future__ import annotations
 
 import importlib.util
 import inspect
-import os
 import math
+import os
 import subprocess
 import sys
 import types
 import warnings
-from typing import Any, Callable, Dict, List
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pytest
 
 pytest.importorskip("sklearn")
 
-import sklearn  # noqa: E402
-import sklearn.metrics  # noqa: E402
-import sklearn.metrics._classification  # noqa: E402
-import sklearn.metrics._plot.roc_curve  # noqa: E402
-import sklearn.metrics._ranking  # noqa: E402
-import sklearn.metrics._scorer  # noqa: E402
-from sklearn.datasets import make_classification  # noqa: E402
-from sklearn.linear_model import LogisticRegression  # noqa: E402
-from sklearn.model_selection import cross_val_score, cross_validate  # noqa: E402
+import sklearn
+import sklearn.metrics
+import sklearn.metrics._classification
+import sklearn.metrics._plot.roc_curve
+import sklearn.metrics._ranking
+import sklearn.metrics._scorer
+from sklearn.datasets import make_classification
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import cross_val_score, cross_validate
 
-import turbometrics  # noqa: E402
-import turbometrics.sklearn as ts  # noqa: E402
+import turbometrics
+import turbometrics.sklearn as ts
 
 # The functions of the installed scikit-learn (1.6 to 1.9, see .ci/sklearn_versions), and those of them that
 # patch() replaces (all 21 on 1.9.1; fewer where a function is missing or its signature differs).
-ORIGINALS: Dict[str, Callable[..., Any]] = {name: getattr(sklearn.metrics, name) for name in ts.METRIC_NAMES
-                                            if hasattr(sklearn.metrics, name)}
+ORIGINALS: dict[str, Callable[..., Any]] = {
+    name: getattr(sklearn.metrics, name) for name in ts.METRIC_NAMES if hasattr(sklearn.metrics, name)
+}
 with ts.patch():
     PATCHED = {name: ORIGINALS[name] for name in ts.patched() if name in ORIGINALS}
 ON_1_9_1 = sklearn.__version__ == "1.9.1"
-INTERNAL_MODULES = (sklearn.metrics._ranking, sklearn.metrics._classification, sklearn.metrics._scorer,
-                    sklearn.metrics._plot.roc_curve)
+INTERNAL_MODULES = (
+    sklearn.metrics._ranking,
+    sklearn.metrics._classification,
+    sklearn.metrics._scorer,
+    sklearn.metrics._plot.roc_curve,
+)
 
 
 @pytest.fixture(autouse=True)
@@ -53,13 +59,17 @@ def _always_unpatched():
 
 def _same_signature(a: inspect.Signature, b: inspect.Signature) -> bool:
     """Signature equality, with NaN defaults equal to each other."""
-    def key(signature: inspect.Signature) -> List[tuple]:
-        return [(p.name, p.kind, "nan" if isinstance(p.default, float) and math.isnan(p.default) else p.default)
-                for p in signature.parameters.values()]
+
+    def key(signature: inspect.Signature) -> list[tuple]:
+        return [
+            (p.name, p.kind, "nan" if isinstance(p.default, float) and math.isnan(p.default) else p.default)
+            for p in signature.parameters.values()
+        ]
+
     return key(a) == key(b)
 
 
-def _count_calls(monkeypatch: pytest.MonkeyPatch, name: str) -> List[int]:
+def _count_calls(monkeypatch: pytest.MonkeyPatch, name: str) -> list[int]:
     """Count calls of turbometrics.<name> (what the patch's wrappers call)."""
     calls = [0]
     function = getattr(turbometrics, name)
@@ -92,8 +102,12 @@ def test_functions_compute_turbometrics_and_reject_n_threads():
 
 
 def test_patch_swaps_everywhere_and_unpatch_restores_identity():
-    originals = {(module.__name__, name): getattr(module, name) for module in INTERNAL_MODULES
-                 for name in PATCHED if name in vars(module)}
+    originals = {
+        (module.__name__, name): getattr(module, name)
+        for module in INTERNAL_MODULES
+        for name in PATCHED
+        if name in vars(module)
+    }
     scorer = sklearn.metrics._scorer._SCORERS["roc_auc"]
     assert scorer._score_func is ORIGINALS["roc_auc_score"]
     ts.patch()
@@ -169,9 +183,25 @@ def test_estimator_score_method_reaches_turbometrics(monkeypatch):
     assert calls[0] == 1
 
 
-BINARY_SCORINGS = ["roc_auc", "f1", "accuracy", "average_precision", "neg_log_loss", "precision", "recall",
-                   "balanced_accuracy", "jaccard", "matthews_corrcoef", "neg_brier_score", "f1_macro",
-                   "precision_weighted", "recall_micro", "jaccard_macro"]
+BINARY_SCORINGS = [
+    "roc_auc",
+    "f1",
+    "accuracy",
+    "average_precision",
+    "neg_log_loss",
+    "precision",
+    "recall",
+    "balanced_accuracy",
+    "jaccard",
+    "matthews_corrcoef",
+    "neg_brier_score",
+    "f1_macro",
+    "precision_weighted",
+    "recall_micro",
+    "jaccard_macro",
+]
+
+
 def _cross_validated(scoring: str, n_classes: int) -> np.ndarray:
     X, y = make_classification(n_samples=120, n_features=6, n_informative=4, n_classes=n_classes, random_state=0)
     with warnings.catch_warnings():
@@ -179,8 +209,9 @@ def _cross_validated(scoring: str, n_classes: int) -> np.ndarray:
         return cross_val_score(LogisticRegression(max_iter=500), X, y, cv=3, scoring=scoring)
 
 
-@pytest.mark.parametrize("scoring", BINARY_SCORINGS + ["roc_auc_ovr", "roc_auc_ovo_weighted", "top_k_accuracy",
-                                                       "f1_weighted"])
+@pytest.mark.parametrize(
+    "scoring", BINARY_SCORINGS + ["roc_auc_ovr", "roc_auc_ovo_weighted", "top_k_accuracy", "f1_weighted"]
+)
 def test_cross_val_score_scorers_run_turbometrics(monkeypatch, scoring):
     n_classes = 2 if scoring in BINARY_SCORINGS else 3
     reference = _cross_validated(scoring, n_classes)
@@ -217,8 +248,9 @@ def test_sparse_input_falls_back(monkeypatch):
 
 
 @pytest.mark.filterwarnings("ignore:the matrix subclass is not the recommended way:PendingDeprecationWarning")
-@pytest.mark.parametrize("make", [np.matrix, lambda values: np.ma.array(values, mask=[0, 0, 1, 0, 1])],
-                         ids=["matrix", "masked"])
+@pytest.mark.parametrize(
+    "make", [np.matrix, lambda values: np.ma.array(values, mask=[0, 0, 1, 0, 1])], ids=["matrix", "masked"]
+)
 def test_matrix_and_masked_input_fall_back(monkeypatch, make):
     y_true, y_score = make([0, 1, 1, 0, 1]), make([0.1, 0.8, 0.4, 0.5, 0.9])
 
@@ -310,8 +342,10 @@ def test_metric_functions_passed_as_scorers_are_refused_as_by_scikit_learn(metri
         assert refusal(getattr(sklearn.metrics, metric)) == expected
         scorer = sklearn.metrics.make_scorer(sklearn.metrics.accuracy_score)
         assert sklearn.metrics.check_scoring(LogisticRegression(), scoring=scorer) is scorer
-        assert sklearn.metrics.check_scoring(LogisticRegression(), scoring="roc_auc")._score_func is \
-            sklearn.metrics.roc_auc_score
+        assert (
+            sklearn.metrics.check_scoring(LogisticRegression(), scoring="roc_auc")._score_func
+            is sklearn.metrics.roc_auc_score
+        )
     assert sklearn.metrics.check_scoring is validation.check_scoring is original_check  # unpatched again
 
 
@@ -337,11 +371,15 @@ def test_pickled_scorers_run_turbometrics_in_other_processes():
     with ts.patch():
         payload = cloudpickle.dumps(sklearn.metrics.get_scorer("roc_auc"))
         assert pickle.loads(payload)._score_func is sklearn.metrics.roc_auc_score
-        assert pickle.loads(pickle.dumps(sklearn.metrics.make_scorer(sklearn.metrics.f1_score)))._score_func \
+        assert (
+            pickle.loads(pickle.dumps(sklearn.metrics.make_scorer(sklearn.metrics.f1_score)))._score_func
             is sklearn.metrics.f1_score
-    worker = ("import pickle, sys\n"
-              "scorer = pickle.loads(sys.stdin.buffer.read())\n"
-              "from turbometrics.sklearn._patch import calls\n"
-              "assert scorer._score_func([0, 1, 1], [0.2, 0.9, 0.4]) == 1.0\n"
-              "assert calls == {'turbometrics': 1, 'scikit-learn': 0}, calls\n")
+        )
+    worker = (
+        "import pickle, sys\n"
+        "scorer = pickle.loads(sys.stdin.buffer.read())\n"
+        "from turbometrics.sklearn._patch import calls\n"
+        "assert scorer._score_func([0, 1, 1], [0.2, 0.9, 0.4]) == 1.0\n"
+        "assert calls == {'turbometrics': 1, 'scikit-learn': 0}, calls\n"
+    )
     subprocess.run([sys.executable, "-c", worker], input=payload, check=True)

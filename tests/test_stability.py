@@ -62,8 +62,7 @@ CALLS = {
     "iqr": lambda P, **kw: S.iqr(P, **kw),
 }
 NEEDS_PAIRS = {"jitter", "std"}
-PROBS = st.one_of(st.sampled_from([0.0, 1.0, 0.5, 0.25, 0.75, 0.49999999999999994]),
-                  st.floats(0, 1, allow_nan=False))
+PROBS = st.one_of(st.sampled_from([0.0, 1.0, 0.5, 0.25, 0.75, 0.49999999999999994]), st.floats(0, 1, allow_nan=False))
 
 
 @st.composite
@@ -96,8 +95,9 @@ def test_class_probabilities_match_reference(name, data):
     m = data.draw(st.integers(2, 6))
     n = data.draw(st.integers(1, 8))
     k = data.draw(st.integers(2, 4))
-    raw = np.array(data.draw(st.lists(st.sampled_from([0.0, 1.0, 2.0, 0.5]), min_size=m * n * k,
-                                      max_size=m * n * k))).reshape(m, n, k)
+    raw = np.array(
+        data.draw(st.lists(st.sampled_from([0.0, 1.0, 2.0, 0.5]), min_size=m * n * k, max_size=m * n * k))
+    ).reshape(m, n, k)
     raw[..., 0][raw.sum(axis=2) == 0] = 1.0
     P = raw / raw.sum(axis=2, keepdims=True)  # exact ties in the argmax
     np.testing.assert_allclose(CALLS[name](P, per_sample=True), ref_per_sample(name, P), rtol=1e-12, atol=1e-15)
@@ -144,8 +144,9 @@ def test_strided_fortran_and_readonly_input():
         view = view.view()
         view.setflags(write=False)
         for name, call in CALLS.items():
-            np.testing.assert_allclose(call(view, per_sample=True), ref_per_sample(name, np.ascontiguousarray(view)),
-                                       rtol=1e-12, atol=1e-15)
+            np.testing.assert_allclose(
+                call(view, per_sample=True), ref_per_sample(name, np.ascontiguousarray(view)), rtol=1e-12, atol=1e-15
+            )
 
 
 def test_integer_and_bool_input_are_converted():
@@ -253,11 +254,13 @@ def test_entropy_of_tiny_probabilities():
     """Subnormal and tiny probabilities: x log x to full relative accuracy."""
     p = np.array([5e-324, 1e-310, 2.2250738585072014e-308, 1e-300, 1e-20, 1e-8, 0.5, 1 - 1e-16, 1.0])
     P = np.stack([p, p[::-1]])
-    np.testing.assert_allclose(S.aleatoric_uncertainty(P, per_sample=True), ref_per_sample("aleatoric", P),
-                               rtol=1e-13, atol=0)
+    np.testing.assert_allclose(
+        S.aleatoric_uncertainty(P, per_sample=True), ref_per_sample("aleatoric", P), rtol=1e-13, atol=0
+    )
     P3 = np.stack([np.stack([p, 1 - p], axis=1)] * 3)
-    np.testing.assert_allclose(S.aleatoric_uncertainty(P3, per_sample=True), ref_per_sample("aleatoric", P3),
-                               rtol=1e-13, atol=0)
+    np.testing.assert_allclose(
+        S.aleatoric_uncertainty(P3, per_sample=True), ref_per_sample("aleatoric", P3), rtol=1e-13, atol=0
+    )
 
 
 def test_entropy_at_the_logarithm_table_edges():
@@ -273,13 +276,16 @@ def test_entropy_at_the_logarithm_table_edges():
     p = np.clip(p, 0.0, 1.0)
     rng = np.random.default_rng(5)
     P = np.stack([p, rng.permutation(p), p[::-1], np.roll(p, 3)])
-    np.testing.assert_allclose(S.aleatoric_uncertainty(P, per_sample=True), ref_per_sample("aleatoric", P),
-                               rtol=1e-13, atol=0)
-    np.testing.assert_allclose(S.epistemic_uncertainty(P, per_sample=True), ref_per_sample("mutual_info", P),
-                               rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(
+        S.aleatoric_uncertainty(P, per_sample=True), ref_per_sample("aleatoric", P), rtol=1e-13, atol=0
+    )
+    np.testing.assert_allclose(
+        S.epistemic_uncertainty(P, per_sample=True), ref_per_sample("mutual_info", P), rtol=1e-12, atol=1e-15
+    )
     same = np.stack([p, p, p])  # models that agree (up to the rounding of their mean)
-    np.testing.assert_allclose(S.epistemic_uncertainty(same, per_sample=True), ref_per_sample("mutual_info", same),
-                               rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(
+        S.epistemic_uncertainty(same, per_sample=True), ref_per_sample("mutual_info", same), rtol=1e-12, atol=1e-15
+    )
 
 
 @pytest.mark.parametrize("m", [1, 3, 50, 511, 512, 513, 1300])
@@ -295,18 +301,21 @@ def test_entropies_of_many_models_and_near_certain_samples(m):
     P[:, 100:200] = 1 - 10.0 ** -rng.uniform(1, 16, (m, 100))  # all near 1
     P[:, 200:300] = rng.choice([1e-12, 1 - 1e-12, 0.5, 0.0, 1.0], (m, 100))
     P[:, 300:400] = 0.5 + rng.uniform(-1e-9, 1e-9, (m, 100))
-    np.testing.assert_allclose(S.aleatoric_uncertainty(P, per_sample=True), ref_per_sample("aleatoric", P),
-                               rtol=1e-13, atol=0)
-    np.testing.assert_allclose(S.epistemic_uncertainty(P, per_sample=True), ref_per_sample("mutual_info", P),
-                               rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(
+        S.aleatoric_uncertainty(P, per_sample=True), ref_per_sample("aleatoric", P), rtol=1e-13, atol=0
+    )
+    np.testing.assert_allclose(
+        S.epistemic_uncertainty(P, per_sample=True), ref_per_sample("mutual_info", P), rtol=1e-12, atol=1e-15
+    )
     f32 = P.astype(np.float32)
-    np.testing.assert_allclose(S.aleatoric_uncertainty(f32, per_sample=True), ref_per_sample("aleatoric", f32),
-                               rtol=1e-13, atol=0)
+    np.testing.assert_allclose(
+        S.aleatoric_uncertainty(f32, per_sample=True), ref_per_sample("aleatoric", f32), rtol=1e-13, atol=0
+    )
 
 
 def test_every_statistic_flags_invalid_values_anywhere():
     rng = np.random.default_rng(3)
-    for name, call in CALLS.items():
+    for _name, call in CALLS.items():
         for bad in (np.nan, -1e-300, 1 + 1e-15, -1e-30, 1.001, np.inf):
             P = rng.random((4, 3000))
             P[rng.integers(0, 4), rng.integers(0, 3000)] = bad
@@ -321,10 +330,20 @@ def test_selection_rate_matches_numpy():
     rng = np.random.default_rng(4)
     y = rng.integers(0, 3, (4, 300_001))
     w = rng.random(300_001)
-    for labels, pos in [(y, 1), (y.astype(np.uint8), 2), (y.astype(np.int16), np.int64(0)), (y.astype(bool), True),
-                        (y.astype(bool), 1), (y.astype(bool), 2), (y.astype(np.float32), 1), (y * 0.1, 0.1),
-                        (y.astype(np.float32) * np.float32(0.1), 0.1), (y.astype(np.uint8), 300), (y, 1.0),
-                        (y.astype(str), "1")]:
+    for labels, pos in [
+        (y, 1),
+        (y.astype(np.uint8), 2),
+        (y.astype(np.int16), np.int64(0)),
+        (y.astype(bool), True),
+        (y.astype(bool), 1),
+        (y.astype(bool), 2),
+        (y.astype(np.float32), 1),
+        (y * 0.1, 0.1),
+        (y.astype(np.float32) * np.float32(0.1), 0.1),
+        (y.astype(np.uint8), 300),
+        (y, 1.0),
+        (y.astype(str), "1"),
+    ]:
         for rows in (labels, labels[0], labels[:, ::3]):
             sel = rows == pos
             want = np.mean(sel, axis=-1)
@@ -332,5 +351,6 @@ def test_selection_rate_matches_numpy():
             np.testing.assert_array_equal(got[1], got[2])
             np.testing.assert_array_equal(got[1], want)
             ww = w[: rows.shape[-1]]
-            np.testing.assert_allclose(S.selection_rate(rows, pos_label=pos, sample_weight=ww),
-                                       (sel @ ww) / ww.sum(), rtol=1e-12)
+            np.testing.assert_allclose(
+                S.selection_rate(rows, pos_label=pos, sample_weight=ww), (sel @ ww) / ww.sum(), rtol=1e-12
+            )

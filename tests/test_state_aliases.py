@@ -8,15 +8,27 @@ import pytest
 
 import turbometrics as tm
 
-CONFUSION_ALIASES = {"precision_score": "precision", "recall_score": "recall", "fbeta_score": "fbeta",
-                     "f1_score": "f1", "jaccard_score": "jaccard", "accuracy_score": "accuracy",
-                     "balanced_accuracy_score": "balanced_accuracy", "cohen_kappa_score": "cohen_kappa"}
+CONFUSION_ALIASES = {
+    "precision_score": "precision",
+    "recall_score": "recall",
+    "fbeta_score": "fbeta",
+    "f1_score": "f1",
+    "jaccard_score": "jaccard",
+    "accuracy_score": "accuracy",
+    "balanced_accuracy_score": "balanced_accuracy",
+    "cohen_kappa_score": "cohen_kappa",
+}
 RANKING_ALIASES = {"roc_auc_score": "roc_auc", "average_precision_score": "average_precision"}
 
 
-@pytest.mark.parametrize("state_class, aliases", [(tm.ConfusionState, CONFUSION_ALIASES),
-                                                  (tm.RankingState, RANKING_ALIASES),
-                                                  (tm.BinnedRankingState, RANKING_ALIASES)])
+@pytest.mark.parametrize(
+    "state_class, aliases",
+    [
+        (tm.ConfusionState, CONFUSION_ALIASES),
+        (tm.RankingState, RANKING_ALIASES),
+        (tm.BinnedRankingState, RANKING_ALIASES),
+    ],
+)
 def test_function_names_are_the_methods(state_class, aliases):
     for alias, method in aliases.items():
         assert getattr(state_class, alias) is getattr(state_class, method), alias
@@ -27,12 +39,12 @@ def test_confusion_state_function_names_give_the_functions_results():
     y_true, y_pred = rng.integers(0, 3, 200), rng.integers(0, 3, 200)
     state = tm.ConfusionState.from_arrays(y_true, y_pred)
     assert state.f1_score(average="macro") == tm.f1_score(y_true, y_pred, average="macro")
-    assert state.fbeta_score(beta=2.0, average="weighted") == tm.fbeta_score(y_true, y_pred, beta=2.0,
-                                                                            average="weighted")
+    assert state.fbeta_score(beta=2.0, average="weighted") == tm.fbeta_score(
+        y_true, y_pred, beta=2.0, average="weighted"
+    )
     assert state.accuracy_score() == tm.accuracy_score(y_true, y_pred)
     assert state.cohen_kappa_score(weights="linear") == tm.cohen_kappa_score(y_true, y_pred, weights="linear")
-    np.testing.assert_array_equal(state.precision_score(average=None), tm.precision_score(y_true, y_pred,
-                                                                                         average=None))
+    np.testing.assert_array_equal(state.precision_score(average=None), tm.precision_score(y_true, y_pred, average=None))
 
 
 def test_ranking_state_function_names_give_the_functions_results():

@@ -9,6 +9,7 @@ arrays are also called directly with bad arrays. ``.ci/sanitize`` runs this
 file under ASan and UBSan.
 """
 
+import contextlib
 import pickle
 import warnings
 
@@ -19,8 +20,8 @@ from hypothesis import strategies as st
 
 import turbometrics as tm
 from turbometrics import _core
-from turbometrics.states import BinnedValue
 from turbometrics._common.serial import dump_state
+from turbometrics.states import BinnedValue
 
 FUZZ = settings(max_examples=60, deadline=None)
 REFUSED = (ValueError, TypeError)
@@ -61,8 +62,11 @@ def confusion_states(draw):
         labels = draw(st.sampled_from([np.array([0, 1, 2]), np.array(["a", "b"]), np.array([-1, 1])]))
         y = labels[np.array(draw(st.lists(st.integers(0, len(labels) - 1), min_size=n, max_size=n)))]
         p = labels[np.array(draw(st.lists(st.integers(0, len(labels) - 1), min_size=n, max_size=n)))]
-    weights = None if draw(st.booleans()) else np.array(draw(st.lists(st.integers(0, 3), min_size=n, max_size=n)),
-                                                        dtype=np.float64)
+    weights = (
+        None
+        if draw(st.booleans())
+        else np.array(draw(st.lists(st.integers(0, 3), min_size=n, max_size=n)), dtype=np.float64)
+    )
     return tm.ConfusionState.from_arrays(y, p, sample_weight=weights)
 
 
@@ -116,10 +120,14 @@ def check_metrics(state):
             _quiet(state.roc_auc)
             _quiet(state.average_precision)
             return
-        np.testing.assert_allclose(_quiet(state.roc_auc), _quiet(tm.roc_auc_score, y, scores, sample_weight=weight),
-                                   rtol=1e-9)
-        np.testing.assert_allclose(_quiet(state.average_precision),
-                                   _quiet(tm.average_precision_score, y, scores, sample_weight=weight), rtol=1e-9)
+        np.testing.assert_allclose(
+            _quiet(state.roc_auc), _quiet(tm.roc_auc_score, y, scores, sample_weight=weight), rtol=1e-9
+        )
+        np.testing.assert_allclose(
+            _quiet(state.average_precision),
+            _quiet(tm.average_precision_score, y, scores, sample_weight=weight),
+            rtol=1e-9,
+        )
     elif isinstance(state, tm.BinnedRankingState):
         for metric in (state.roc_auc, state.average_precision):
             value = _quiet(metric)
@@ -178,13 +186,21 @@ def _corruptions(value):
     """Altered versions of one part."""
     out = [None, "x", -1, 2**63, 1.5, float("nan"), [1, 2]]
     if isinstance(value, np.ndarray):
-        out += [value[:-1], np.concatenate([value, value[-1:]]) if value.size else np.ones(1, value.dtype),
-                value[::-1].copy(), value.astype(np.float32), value.astype(np.int32), value.astype(object),
-                value.reshape(-1), np.broadcast_to(value, (2,) + value.shape).copy()]
+        out += [
+            value[:-1],
+            np.concatenate([value, value[-1:]]) if value.size else np.ones(1, value.dtype),
+            value[::-1].copy(),
+            value.astype(np.float32),
+            value.astype(np.int32),
+            value.astype(object),
+            value.reshape(-1),
+            np.broadcast_to(value, (2,) + value.shape).copy(),
+        ]
         if value.dtype.kind in "iuf" and value.size:
             for special in (-1, 2**62, 2**63 - 1, np.nan, np.inf, 1e308, 5e-324):
-                changed = value.astype(np.float64) if isinstance(special, float) and value.dtype.kind != "f" else \
-                    value.copy()
+                changed = (
+                    value.astype(np.float64) if isinstance(special, float) and value.dtype.kind != "f" else value.copy()
+                )
                 try:
                     with np.errstate(over="ignore", invalid="ignore"):
                         changed.flat[0] = special
@@ -226,7 +242,7 @@ def test_valid_states_round_trip(state):
 def test_truncated_or_flipped_bytes(state, data):
     blob = bytearray(state.to_bytes())
     if data.draw(st.booleans()):
-        blob = blob[:data.draw(st.integers(0, len(blob) - 1))]
+        blob = blob[: data.draw(st.integers(0, len(blob) - 1))]
     else:
         position = data.draw(st.integers(0, len(blob) - 1))
         blob[position] ^= data.draw(st.integers(1, 255))
@@ -239,7 +255,7 @@ def test_truncated_or_flipped_bytes(state, data):
 
 _ARRAYS = st.one_of(
     st.lists(st.floats(allow_nan=True, allow_infinity=True), max_size=6).map(np.array),
-    st.lists(st.integers(-2**63, 2**63 - 1), max_size=6).map(lambda v: np.array(v, dtype=np.int64)),
+    st.lists(st.integers(-(2**63), 2**63 - 1), max_size=6).map(lambda v: np.array(v, dtype=np.int64)),
     st.lists(st.integers(0, 5), max_size=6).map(lambda v: np.array(v, dtype=np.int64)),
     st.lists(st.booleans(), max_size=6).map(np.array),
     st.lists(st.text(max_size=2), max_size=6).map(np.array),
@@ -260,8 +276,10 @@ def test_from_table_with_random_arrays(scores, positive, negative):
 @FUZZ
 @given(state=any_state, data=st.data())
 def test_random_parts(state, data):
-    parts = {name: data.draw(st.one_of(_ARRAYS, st.none(), st.integers(-3, 3), st.booleans(), st.text(max_size=3)))
-             for name in state._parts()}
+    parts = {
+        name: data.draw(st.one_of(_ARRAYS, st.none(), st.integers(-3, 3), st.booleans(), st.text(max_size=3)))
+        for name in state._parts()
+    }
     restored = _restored(type(state), parts)
     if restored is not None:
         check_metrics(restored)
@@ -270,30 +288,34 @@ def test_random_parts(state, data):
 # -- the C++ kernels, called directly ----------------------------------------------------------
 _KERNEL_ARRAYS = st.one_of(
     st.lists(st.floats(allow_nan=True), max_size=40).map(np.array),
-    st.lists(st.integers(-2**63, 2**63 - 1), max_size=40).map(lambda v: np.array(v, dtype=np.int64)),
+    st.lists(st.integers(-(2**63), 2**63 - 1), max_size=40).map(lambda v: np.array(v, dtype=np.int64)),
     st.lists(st.integers(-2, 5), max_size=40).map(lambda v: np.array(v, dtype=np.int64)),
     st.lists(st.integers(0, 5), max_size=40).map(lambda v: np.array(v, dtype=np.int32)),
 )
 
 
 @FUZZ
-@given(a=st.tuples(_KERNEL_ARRAYS, _KERNEL_ARRAYS, _KERNEL_ARRAYS),
-       b=st.tuples(_KERNEL_ARRAYS, _KERNEL_ARRAYS, _KERNEL_ARRAYS), threads=st.integers(1, 4))
+@given(
+    a=st.tuples(_KERNEL_ARRAYS, _KERNEL_ARRAYS, _KERNEL_ARRAYS),
+    b=st.tuples(_KERNEL_ARRAYS, _KERNEL_ARRAYS, _KERNEL_ARRAYS),
+    threads=st.integers(1, 4),
+)
 def test_kernels_refuse_or_stay_in_bounds(a, b, threads):
-    calls = [lambda: _core.states.merge_tables(*a, *b, threads),
-             lambda: _core.states.roc_auc(*a, None, threads), lambda: _core.states.roc_auc(*a, 0.3, threads),
-             lambda: _core.states.average_precision(*a, threads),
-             lambda: _core.states.roc_curve(*a, True, threads),
-             lambda: _core.states.precision_recall_curve(*a, True, threads),
-             lambda: _core.states.best_threshold(*a, "mcc", 1.0, threads),
-             lambda: _core.states.roc_auc_delong(*a, threads),
-             lambda: _core.states.roc_auc_part(*a, 3, 4, threads),
-             lambda: _core.states.average_precision_part(*a, 1, 2, 3.0, threads)]
+    calls = [
+        lambda: _core.states.merge_tables(*a, *b, threads),
+        lambda: _core.states.roc_auc(*a, None, threads),
+        lambda: _core.states.roc_auc(*a, 0.3, threads),
+        lambda: _core.states.average_precision(*a, threads),
+        lambda: _core.states.roc_curve(*a, True, threads),
+        lambda: _core.states.precision_recall_curve(*a, True, threads),
+        lambda: _core.states.best_threshold(*a, "mcc", 1.0, threads),
+        lambda: _core.states.roc_auc_delong(*a, threads),
+        lambda: _core.states.roc_auc_part(*a, 3, 4, threads),
+        lambda: _core.states.average_precision_part(*a, 1, 2, 3.0, threads),
+    ]
     for call in calls:
-        try:
+        with contextlib.suppress(ValueError, TypeError, OverflowError):
             call()
-        except (ValueError, TypeError, OverflowError):
-            pass
 
 
 def test_kernel_merge_of_unsorted_tables_stays_in_bounds():
@@ -315,14 +337,17 @@ def _setstate(state, **changes):
 RANKING = tm.RankingState.from_arrays([0, 1, 1, 0], [0.1, 0.4, 0.35, 0.8])
 
 
-@pytest.mark.parametrize("changes, message", [
-    (dict(scores=np.full(4, 0.5)), "scores must be distinct and in descending order"),
-    (dict(positive=np.array([-1, 1, 1, 0])), "positive counts must be non-negative"),
-    (dict(positive=np.array([2**62, 1, 1, 0])), "total less than 2\\*\\*62"),
-    (dict(samples=1), "samples must be an int in \\[4,"),
-    (dict(has_positive=False), "has_positive disagrees"),
-    (dict(score_dtype="O"), "score_dtype"),
-])
+@pytest.mark.parametrize(
+    "changes, message",
+    [
+        (dict(scores=np.full(4, 0.5)), "scores must be distinct and in descending order"),
+        (dict(positive=np.array([-1, 1, 1, 0])), "positive counts must be non-negative"),
+        (dict(positive=np.array([2**62, 1, 1, 0])), "total less than 2\\*\\*62"),
+        (dict(samples=1), "samples must be an int in \\[4,"),
+        (dict(has_positive=False), "has_positive disagrees"),
+        (dict(score_dtype="O"), "score_dtype"),
+    ],
+)
 def test_corrupt_ranking_pickles_are_refused(changes, message):
     with pytest.raises(ValueError, match=message):
         _setstate(RANKING, **changes)
@@ -377,8 +402,9 @@ def test_binned_state_with_extreme_weights(weight):
 def test_binned_state_refuses_weights_beyond_float64():
     with pytest.raises(ValueError, match="overflows float64"):
         tm.BinnedRankingState.from_arrays([1, 1], [0.5, 0.5], sample_weight=[1e308, 1e308], n_bins=4)
-    state = tm.BinnedRankingState.from_arrays([0, 1, 1, 0], [0.1, 0.4, 0.35, 0.8],
-                                              sample_weight=[1e308, 1e-300, 1, 1], n_bins=4)
+    state = tm.BinnedRankingState.from_arrays(
+        [0, 1, 1, 0], [0.1, 0.4, 0.35, 0.8], sample_weight=[1e308, 1e-300, 1, 1], n_bins=4
+    )
     with pytest.raises(ValueError, match="underflows float64"):
         state.average_precision()
 

@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent / "data"))
-from make_state_pickles import (  # noqa: E402
+from make_state_pickles import (
     HERE,
     PRE_RESTRUCTURE,
     _binned,
@@ -40,8 +40,14 @@ from make_state_pickles import (  # noqa: E402
 _METRICS = {"ranking": _ranking, "binned": _binned, "confusion": _confusion, "calibration": _calibration}
 _EXPECTED = json.loads((HERE / "expected.json").read_text())
 _PRE_RESTRUCTURE = json.loads((PRE_RESTRUCTURE / "expected.json").read_text())
-_MORE = {"detection": _detection, "gaussian": _kde, "confidence": _fields, "delong": _fields, "best": _fields,
-         "reliability": _fields}
+_MORE = {
+    "detection": _detection,
+    "gaussian": _kde,
+    "confidence": _fields,
+    "delong": _fields,
+    "best": _fields,
+    "reliability": _fields,
+}
 _SUMMATION_ORDER_CHANGED = {("ranking", "roc_auc"), ("ranking", "average_precision")}
 
 

@@ -26,16 +26,14 @@ import zlib
 
 import numpy as np
 import pytest
+import sklearn.metrics as skm
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import sklearn.metrics as skm
 import turbometrics as tm
-from turbometrics import _core
-
-from helpers import (assert_score_equal, capture, check_against_sklearn, curve_comparator,
-                     parallel_even_for_tiny_inputs)
+from helpers import assert_score_equal, capture, check_against_sklearn, curve_comparator, parallel_even_for_tiny_inputs
 from strategies import binary_problems
+from turbometrics import _core
 
 CURVES = ["roc_curve", "precision_recall_curve", "det_curve", "confusion_matrix_at_thresholds"]
 HAS_DROP = {"roc_curve", "precision_recall_curve", "det_curve"}
@@ -171,9 +169,22 @@ def _large(kind, n, rng):
 
 
 LARGE_KINDS = [
-    "rounded", "rounded_signed_zeros", "discrete_int", "uint8", "float32_rounded", "at_limit", "late_overflow",
-    "early_overflow", "just_over_limit", "continuous", "outliers", "tiny_spread", "weighted", "weighted_zeros",
-    "weighted_rounded", "weighted_mostly_zero",
+    "rounded",
+    "rounded_signed_zeros",
+    "discrete_int",
+    "uint8",
+    "float32_rounded",
+    "at_limit",
+    "late_overflow",
+    "early_overflow",
+    "just_over_limit",
+    "continuous",
+    "outliers",
+    "tiny_spread",
+    "weighted",
+    "weighted_zeros",
+    "weighted_rounded",
+    "weighted_mostly_zero",
 ]
 
 
@@ -213,7 +224,7 @@ def test_counting_given_up_anywhere(distinct, fresh_at, n_threads, seed):
     n = 3 * (1 << 15)
     s = rng.integers(0, 100, n) / 100.0
     start = int(fresh_at * (n - distinct))
-    s[start:start + distinct] = np.arange(distinct) / (distinct + 0.5) + 1e-9
+    s[start : start + distinct] = np.arange(distinct) / (distinct + 0.5) + 1e-9
     y = (rng.random(n) < 0.4).astype(np.int64)
     for name in ("roc_curve", "precision_recall_curve", "roc_auc_score"):
         check_against_sklearn(name, y, s, copy_inputs=False, tm_kwargs=dict(n_threads=n_threads))
@@ -231,14 +242,21 @@ def test_roc_curve_mostly_dropped_and_mostly_kept_points():
     y = (rng.random(n) < 0.5).astype(np.int64)
     w = rng.random(n)
     w_ties = w.copy()
-    high = np.argsort(-s)[n // 2:]  # lower half of the scores: unit weights, so collinear runs
+    high = np.argsort(-s)[n // 2 :]  # lower half of the scores: unit weights, so collinear runs
     w_ties[high] = 1.0
     for weights in (None, w, w_ties):
         total = 1.0 if weights is None else float(np.sum(weights))
         for drop in (True, False):
-            check_against_sklearn("roc_curve", y, s, sample_weight=weights, drop_intermediate=drop,
-                                  compare=curve_comparator("roc_curve", rtol=1e-10, atol=1e-12 * total),
-                                  copy_inputs=False, tm_kwargs=dict(n_threads=2))
+            check_against_sklearn(
+                "roc_curve",
+                y,
+                s,
+                sample_weight=weights,
+                drop_intermediate=drop,
+                compare=curve_comparator("roc_curve", rtol=1e-10, atol=1e-12 * total),
+                copy_inputs=False,
+                tm_kwargs=dict(n_threads=2),
+            )
 
 
 # --------------------------------------------------------------------------
@@ -298,9 +316,18 @@ def _bad(kind, rng):
 
 
 BAD_KINDS = [
-    "nan_score_and_nan_weight", "inf_weight_and_zero_weights", "all_zero_weights", "nan_score_at_zero_weight",
-    "inf_score_f32_weighted", "inf_weight_f32", "nan_weight_f32", "inf_score_big_endian", "inf_and_nan_scores",
-    "inf_score_rounded", "nan_score_f16", "inf_weight_int_scores",
+    "nan_score_and_nan_weight",
+    "inf_weight_and_zero_weights",
+    "all_zero_weights",
+    "nan_score_at_zero_weight",
+    "inf_score_f32_weighted",
+    "inf_weight_f32",
+    "nan_weight_f32",
+    "inf_score_big_endian",
+    "inf_and_nan_scores",
+    "inf_score_rounded",
+    "nan_score_f16",
+    "inf_weight_int_scores",
 ]
 
 

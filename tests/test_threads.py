@@ -11,10 +11,9 @@ import time
 
 import numpy as np
 import pytest
-
 import sklearn.metrics as skm
-import turbometrics as tm
 
+import turbometrics as tm
 from helpers import assert_score_equal, curve_comparator
 
 THREADS = [1, 2, 3, 4]
@@ -317,8 +316,9 @@ def test_wait_policy_is_passive_without_changing_the_environment(user_value):
     env = {key: value for key, value in os.environ.items() if key != "OMP_WAIT_POLICY"}
     if user_value is not None:
         env["OMP_WAIT_POLICY"] = user_value
-    result = subprocess.run([sys.executable, "-c", _WAIT_POLICY_SCRIPT], env=env, capture_output=True, text=True,
-                            check=True)
+    result = subprocess.run(
+        [sys.executable, "-c", _WAIT_POLICY_SCRIPT], env=env, capture_output=True, text=True, check=True
+    )
     assert result.stdout.splitlines()[0] == str(user_value)
     if "OMP_WAIT_POLICY" in result.stderr:  # GNU libgomp: the policy it runs with
         assert f"OMP_WAIT_POLICY = '{user_value or 'PASSIVE'}'" in result.stderr

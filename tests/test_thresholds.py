@@ -4,7 +4,8 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 from sklearn.metrics import accuracy_score, balanced_accuracy_score, fbeta_score, matthews_corrcoef
 
 import turbometrics as tm
@@ -47,8 +48,12 @@ def problems(draw):
     return y, s, w
 
 
-@given(problems(), st.sampled_from(["f1", "fbeta", "youden", "accuracy", "balanced_accuracy", "mcc"]),
-       st.sampled_from([0.5, 1.0, 2.0]), st.booleans())
+@given(
+    problems(),
+    st.sampled_from(["f1", "fbeta", "youden", "accuracy", "balanced_accuracy", "mcc"]),
+    st.sampled_from([0.5, 1.0, 2.0]),
+    st.booleans(),
+)
 def test_best_threshold_is_the_brute_force_optimum(problem, metric, beta, weighted):
     y, s, w = problem
     weights = w if weighted else np.ones_like(w)
@@ -65,10 +70,15 @@ def test_best_threshold_is_the_brute_force_optimum(problem, metric, beta, weight
     assert math.isclose(got.fpr, ratio(fp, fp + tn), rel_tol=1e-12, abs_tol=1e-15)
 
 
-@pytest.mark.parametrize("metric, reference", [("f1", lambda y, p: fbeta_score(y, p, beta=1, zero_division=0)),
-                                               ("accuracy", accuracy_score),
-                                               ("balanced_accuracy", balanced_accuracy_score),
-                                               ("mcc", matthews_corrcoef)])
+@pytest.mark.parametrize(
+    "metric, reference",
+    [
+        ("f1", lambda y, p: fbeta_score(y, p, beta=1, zero_division=0)),
+        ("accuracy", accuracy_score),
+        ("balanced_accuracy", balanced_accuracy_score),
+        ("mcc", matthews_corrcoef),
+    ],
+)
 def test_best_threshold_value_matches_sklearn_metric(metric, reference):
     rng = np.random.default_rng(3)
     y = rng.integers(0, 2, 500)
@@ -86,10 +96,17 @@ def test_metrics_at_thresholds(problem, beta, weighted):
     np.testing.assert_array_equal(got["thresholds"], thresholds)
     for i, t in enumerate(thresholds):
         tp, fp, fn, tn = confusion(y, s, weights, t)
-        for name, expected in [("tp", tp), ("fp", fp), ("fn", fn), ("tn", tn),
-                               ("precision", ratio(tp, tp + fp)), ("recall", ratio(tp, tp + fn)),
-                               ("tpr", ratio(tp, tp + fn)), ("fpr", ratio(fp, fp + tn)),
-                               ("fbeta", reference_value("fbeta", beta, tp, fp, fn, tn))]:
+        for name, expected in [
+            ("tp", tp),
+            ("fp", fp),
+            ("fn", fn),
+            ("tn", tn),
+            ("precision", ratio(tp, tp + fp)),
+            ("recall", ratio(tp, tp + fn)),
+            ("tpr", ratio(tp, tp + fn)),
+            ("fpr", ratio(fp, fp + tn)),
+            ("fbeta", reference_value("fbeta", beta, tp, fp, fn, tn)),
+        ]:
             assert math.isclose(got[name][i], expected, rel_tol=1e-12, abs_tol=1e-12), (name, i)
 
 

@@ -15,7 +15,7 @@ pytest.importorskip("torch")
 pytest.importorskip("torchmetrics")
 pytest.importorskip("pycocotools")
 
-import turbometrics.coco as tc  # noqa: E402
+import turbometrics.coco as tc
 
 _BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_torchmetrics.py"
 

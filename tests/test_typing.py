@@ -39,6 +39,10 @@ _SNIPPET = textwrap.dedent("""
 
 def test_mypy_strict_accepts_float_and_array_annotations(tmp_path):
     (tmp_path / "snippet.py").write_text(_SNIPPET)
-    result = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--follow-imports=silent",
-                             "--no-incremental", "snippet.py"], cwd=tmp_path, capture_output=True, text=True)
+    result = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--follow-imports=silent", "--no-incremental", "snippet.py"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
     assert result.returncode == 0, result.stdout + result.stderr

@@ -45,10 +45,17 @@ def test_exempt_functions_exist():
     assert _UNDECLARED <= set(tm.__all__)
 
 
-@pytest.mark.parametrize("method", [
-    tm.ConfusionState.f1_score, tm.ConfusionState.confusion_matrix, tm.ConfusionState.cohen_kappa_score,
-    tm.RankingState.roc_auc, tm.RankingState.best_threshold, tm.CalibrationState.__init__,
-])
+@pytest.mark.parametrize(
+    "method",
+    [
+        tm.ConfusionState.f1_score,
+        tm.ConfusionState.confusion_matrix,
+        tm.ConfusionState.cohen_kappa_score,
+        tm.RankingState.roc_auc,
+        tm.RankingState.best_threshold,
+        tm.CalibrationState.__init__,
+    ],
+)
 def test_state_methods_declare_their_constraints(method):
     assert method.parameter_constraints
 
@@ -56,7 +63,15 @@ def test_state_methods_declare_their_constraints(method):
 def test_signature_name_docstring_and_wrapped_are_kept():
     assert tm.roc_auc_score.__name__ == "roc_auc_score"
     assert list(inspect.signature(tm.roc_auc_score).parameters) == [
-        "y_true", "y_score", "average", "sample_weight", "max_fpr", "multi_class", "labels", "n_threads"]
+        "y_true",
+        "y_score",
+        "average",
+        "sample_weight",
+        "max_fpr",
+        "multi_class",
+        "labels",
+        "n_threads",
+    ]
     assert tm.roc_auc_score.__doc__ == inspect.unwrap(tm.roc_auc_score).__doc__
     assert inspect.unwrap(tm.roc_auc_score).__code__.co_name == "roc_auc_score"
     assert pickle.loads(pickle.dumps(tm.roc_auc_score)) is tm.roc_auc_score
@@ -74,8 +89,9 @@ def test_first_invalid_parameter_in_declared_order_wins():
 def test_message_is_scikit_learns():
     with pytest.raises(tm.InvalidParameterError) as raised:
         tm.roc_auc_score([0, 1], [0.1, 0.9], max_fpr=2)
-    assert str(raised.value) == ("The 'max_fpr' parameter of roc_auc_score must be a float in the range (0.0, 1.0] "
-                                 "or None. Got 2 instead.")
+    assert str(raised.value) == (
+        "The 'max_fpr' parameter of roc_auc_score must be a float in the range (0.0, 1.0] or None. Got 2 instead."
+    )
 
 
 def test_state_messages_name_the_function_they_mirror():

@@ -54,8 +54,8 @@ decltype(auto) visit_float(const py::array& array, F&& f) {
 
 // Points a BinInput at y_true when given (a bool mask for binary mode, int64
 // class indices otherwise) and at float64 sample weights when given.
-void attach_labels_and_weights(calibration::BinInput& in, calibration::Mode mode, int64_t rows,
-                               const py::array* labels, const std::optional<py::array>& weight) {
+void attach_labels_and_weights(calibration::BinInput& in, calibration::Mode mode, int64_t rows, const py::array* labels,
+                               const std::optional<py::array>& weight) {
   if (labels) {
     const auto l = view_1d(*labels, "y_true");
     if (l.size != rows) throw std::invalid_argument("y_true and y_prob differ in length");
@@ -95,10 +95,10 @@ calibration::Mode parse_mode(const std::string& mode_name) {
   throw std::invalid_argument("unknown calibration mode " + mode_name);
 }
 
-py::tuple bin_table(const py::array& prob, const std::string& mode_name,
-                              const std::optional<py::array>& labels, const std::optional<py::array>& weight,
-                              const py::array_t<double, py::array::c_style | py::array::forcecast>& edges,
-                              bool uniform, int n_threads) {
+py::tuple bin_table(const py::array& prob, const std::string& mode_name, const std::optional<py::array>& labels,
+                    const std::optional<py::array>& weight,
+                    const py::array_t<double, py::array::c_style | py::array::forcecast>& edges, bool uniform,
+                    int n_threads) {
   const calibration::Mode mode = parse_mode(mode_name);
   return visit_float(prob, [&](auto tag) -> py::tuple {
     using T = decltype(tag);
@@ -214,7 +214,6 @@ py::tuple probability_facts(const py::array& y_prob, bool check_rows, double rto
   return py::make_tuple(facts.status, facts.min, facts.max, facts.rows_sum_to_one);
 }
 
-
 py::tuple score_sums(const py::array& y_prob, const py::array& labels, const py::array& classes,
                      const std::optional<py::array>& weight, const std::string& score, double eps, int n_threads) {
   const auto rows = prob_rows(y_prob, y_prob.ndim() == 1);
@@ -235,34 +234,43 @@ py::tuple score_sums(const py::array& y_prob, const py::array& labels, const py:
     w_stride = wv.stride;
   }
   calibration::Score kind;
-  if (score == "brier") kind = calibration::Score::brier;
-  else if (score == "log") kind = calibration::Score::log;
-  else throw std::invalid_argument("unknown score " + score);
-  return bindings::visit_integer_labels(labels.dtype(), [&](auto tag) -> py::tuple {
-    using Label = decltype(tag);
-    std::vector<Label> class_list(static_cast<size_t>(cl.size));
-    for (int64_t i = 0; i < cl.size; ++i) class_list[i] = labels::load_label<Label>(cl.data, cl.stride, i);
-    if (!std::is_sorted(class_list.begin(), class_list.end()) ||
-        std::adjacent_find(class_list.begin(), class_list.end()) != class_list.end())
-      throw std::invalid_argument("classes must be sorted and distinct");
-    calibration::ScoreSums sums;
-    {
-      py::gil_scoped_release release;
-      labels::LabelEncoder<Label> encoder(class_list);
-      sums = calibration::score_sums<Label>(rows, l.data, l.stride, encoder, w, w_stride, kind, eps, n_threads);
-    }
-    return py::make_tuple(sums.total, sums.weight, sums.unknown_label);
-  }, [](const py::dtype& other) -> py::tuple {
-    throw py::type_error("score kernels read integer or bool labels, got " + std::string(py::str(other)));
-  });
+  if (score == "brier")
+    kind = calibration::Score::brier;
+  else if (score == "log")
+    kind = calibration::Score::log;
+  else
+    throw std::invalid_argument("unknown score " + score);
+  return bindings::visit_integer_labels(
+      labels.dtype(),
+      [&](auto tag) -> py::tuple {
+        using Label = decltype(tag);
+        std::vector<Label> class_list(static_cast<size_t>(cl.size));
+        for (int64_t i = 0; i < cl.size; ++i) class_list[i] = labels::load_label<Label>(cl.data, cl.stride, i);
+        if (!std::is_sorted(class_list.begin(), class_list.end()) ||
+            std::adjacent_find(class_list.begin(), class_list.end()) != class_list.end())
+          throw std::invalid_argument("classes must be sorted and distinct");
+        calibration::ScoreSums sums;
+        {
+          py::gil_scoped_release release;
+          labels::LabelEncoder<Label> encoder(class_list);
+          sums = calibration::score_sums<Label>(rows, l.data, l.stride, encoder, w, w_stride, kind, eps, n_threads);
+        }
+        return py::make_tuple(sums.total, sums.weight, sums.unknown_label);
+      },
+      [](const py::dtype& other) -> py::tuple {
+        throw py::type_error("score kernels read integer or bool labels, got " + std::string(py::str(other)));
+      });
 }
 
 py::tuple smooth_deposit(const py::array& prob, const std::string& mode_name, const py::array& labels,
                          const std::optional<py::array>& weight, int64_t grid, int n_threads) {
   calibration::Mode mode;
-  if (mode_name == "binary") mode = calibration::Mode::binary;
-  else if (mode_name == "top_label") mode = calibration::Mode::top_label;
-  else throw std::invalid_argument("smooth_deposit reads binary or top_label input");
+  if (mode_name == "binary")
+    mode = calibration::Mode::binary;
+  else if (mode_name == "top_label")
+    mode = calibration::Mode::top_label;
+  else
+    throw std::invalid_argument("smooth_deposit reads binary or top_label input");
   if (grid < 1) throw std::invalid_argument("the grid needs at least one step");
   return visit_float(prob, [&](auto tag) -> py::tuple {
     using T = decltype(tag);
@@ -273,7 +281,8 @@ py::tuple smooth_deposit(const py::array& prob, const std::string& mode_name, co
       py::gil_scoped_release release;
       d = calibration::smooth_deposit(view, mode, in, grid, n_threads);
     }
-    py::array_t<double> mass(static_cast<py::ssize_t>(d.mass.size())), residual(static_cast<py::ssize_t>(d.residual.size()));
+    py::array_t<double> mass(static_cast<py::ssize_t>(d.mass.size())),
+        residual(static_cast<py::ssize_t>(d.residual.size()));
     std::copy(d.mass.begin(), d.mass.end(), mass.mutable_data());
     std::copy(d.residual.begin(), d.residual.end(), residual.mutable_data());
     return py::make_tuple(mass, residual, d.total_weight, d.invalid, d.invalid_label);
@@ -283,8 +292,8 @@ py::tuple smooth_deposit(const py::array& prob, const std::string& mode_name, co
 }  // namespace
 
 void register_calibration(py::module_& m) {
-  m.def("bin_table", &bin_table, py::arg("y_prob"), py::arg("mode"), py::arg("y_true"),
-        py::arg("sample_weight"), py::arg("edges"), py::arg("uniform"), py::arg("n_threads"),
+  m.def("bin_table", &bin_table, py::arg("y_prob"), py::arg("mode"), py::arg("y_true"), py::arg("sample_weight"),
+        py::arg("edges"), py::arg("uniform"), py::arg("n_threads"),
         "(table, invalid, invalid_label): per-bin (weight, sum of weighted confidence, sum of weighted "
         "correctness) of shape (tables, n_bins, 3), whether some probability read was NaN or outside [0, 1], and "
         "whether some int64 class index was outside [0, K).");
@@ -299,8 +308,8 @@ void register_calibration(py::module_& m) {
         py::arg("atol"), py::arg("n_threads"),
         "(status, min, max, rows_sum_to_one) of float64 probabilities in one pass: status 0 finite, 1 NaN, 2 "
         "infinity; whether every row (1-D: the pair 1 - p, p) sums to 1 within atol + rtol.");
-  m.def("score_sums", &score_sums, py::arg("y_prob"), py::arg("labels"), py::arg("classes"),
-        py::arg("sample_weight"), py::arg("score"), py::arg("eps"), py::arg("n_threads"),
+  m.def("score_sums", &score_sums, py::arg("y_prob"), py::arg("labels"), py::arg("classes"), py::arg("sample_weight"),
+        py::arg("score"), py::arg("eps"), py::arg("n_threads"),
         "(sum of w * loss, sum of w, some label not a class): Brier ('brier') or log loss ('log', probabilities "
         "clipped to [eps, 1 - eps]) of float64 probabilities (1-D: columns 1 - p, p) against integer labels "
         "encoded by the sorted distinct classes.");

@@ -82,8 +82,10 @@ py::array confusion_table(const py::array& y_true, const py::array& y_pred, cons
     const auto w = view_1d(weights, "sample_weight");
     if (w.size != t.size) throw std::invalid_argument("sample_weight differs in length");
     const py::dtype wd = weights.dtype();
-    if (wd.kind() == 'f' && wd.itemsize() == 8) float_weights = true;
-    else if (!(wd.kind() == 'i' && wd.itemsize() == 8)) throw py::type_error("sample_weight must be int64 or float64");
+    if (wd.kind() == 'f' && wd.itemsize() == 8)
+      float_weights = true;
+    else if (!(wd.kind() == 'i' && wd.itemsize() == 8))
+      throw py::type_error("sample_weight must be int64 or float64");
     require_native(weights, "sample_weight");
   }
   return visit_label_dtype(y_true.dtype(), [&](auto tag) -> py::array {
@@ -133,8 +135,10 @@ py::array indicator_sums(const py::array& y_true, const py::array& y_pred, const
     const auto w = view_1d(weights, "sample_weight");
     if (w.size != n) throw std::invalid_argument("sample_weight differs in length");
     const py::dtype wd = weights.dtype();
-    if (wd.kind() == 'f' && wd.itemsize() == 8) float_weights = true;
-    else if (!(wd.kind() == 'i' && wd.itemsize() == 8)) throw py::type_error("sample_weight must be int64 or float64");
+    if (wd.kind() == 'f' && wd.itemsize() == 8)
+      float_weights = true;
+    else if (!(wd.kind() == 'i' && wd.itemsize() == 8))
+      throw py::type_error("sample_weight must be int64 or float64");
   }
   return visit_label_dtype(y_true.dtype(), [&](auto tag) -> py::array {
     using Label = decltype(tag);
@@ -149,9 +153,8 @@ py::array indicator_sums(const py::array& y_true, const py::array& y_pred, const
       std::vector<double> sums;
       {
         py::gil_scoped_release release;
-        sums = classification::indicator_sums<Label, double>(td, tr, tc, pd, pr, pc, n, n_labels,
-                                                             reinterpret_cast<const double*>(w.data), w.stride,
-                                                             n_threads);
+        sums = classification::indicator_sums<Label, double>(
+            td, tr, tc, pd, pr, pc, n, n_labels, reinterpret_cast<const double*>(w.data), w.stride, n_threads);
       }
       return finish(sums);
     }
@@ -168,8 +171,7 @@ py::array indicator_sums(const py::array& y_true, const py::array& y_pred, const
 
 // (weighted) number of samples with y_true == y_pred and the total weight,
 // for contiguous arrays of one integer dtype; weights None, int64 or float64.
-py::tuple agreement(const py::array& y_true, const py::array& y_pred, const py::object& sample_weight,
-                    int n_threads) {
+py::tuple agreement(const py::array& y_true, const py::array& y_pred, const py::object& sample_weight, int n_threads) {
   if (!y_true.dtype().equal(y_pred.dtype())) throw py::type_error("y_true and y_pred must share a dtype");
   if (y_true.dtype().kind() == 'f') throw py::type_error("agreement takes integer labels");
   require_native(y_true, "y_true");
@@ -194,7 +196,7 @@ py::tuple agreement(const py::array& y_true, const py::array& y_pred, const py::
       {
         py::gil_scoped_release release;
         result = classification::agreement<Label, double>(yt, yp, t.size, static_cast<const double*>(weights.data()),
-                                                         n_threads);
+                                                          n_threads);
       }
       return py::make_tuple(result.agree, result.total);
     }
@@ -274,8 +276,8 @@ py::array indicator_in_order(const py::array& y_true, const py::array& y_pred, c
   const std::vector<double> sums = visit_label_dtype(y_true.dtype(), [&](auto tag) {
     using Label = decltype(tag);
     return bindings::interruptible([&](const Interrupt& interrupt) {
-      return classification::indicator_in_order_sums<Label>(td, tr, tc, pd, pr, pc, n, n_labels, weights,
-                                                            n_threads, interrupt);
+      return classification::indicator_in_order_sums<Label>(td, tr, tc, pd, pr, pc, n, n_labels, weights, n_threads,
+                                                            interrupt);
     });
   });
   py::array_t<double> out({py::ssize_t{3}, static_cast<py::ssize_t>(n_labels)});
@@ -298,9 +300,8 @@ py::tuple agreement_pairwise(const py::array& y_true, const py::array& y_pred, c
   const auto sums = visit_label_dtype(y_true.dtype(), [&](auto tag) {
     using Label = decltype(tag);
     py::gil_scoped_release release;
-    return classification::agreement_pairwise<Label>(static_cast<const Label*>(y_true.data()),
-                                                     static_cast<const Label*>(y_pred.data()), weights, t.size,
-                                                     n_threads);
+    return classification::agreement_pairwise<Label>(
+        static_cast<const Label*>(y_true.data()), static_cast<const Label*>(y_pred.data()), weights, t.size, n_threads);
   });
   return py::make_tuple(sums.first, sums.second);
 }

@@ -23,9 +23,8 @@ class ByteView {
   explicit ByteView(const py::object& source) {
     if (PyObject_GetBuffer(source.ptr(), &view_, PyBUF_SIMPLE) != 0) {
       PyErr_Clear();
-      throw py::type_error(
-          "read_results reads a contiguous bytes-like object (bytes, memoryview, uint8 array), got " +
-          std::string(py::str(py::type::of(source).attr("__name__"))));
+      throw py::type_error("read_results reads a contiguous bytes-like object (bytes, memoryview, uint8 array), got " +
+                           std::string(py::str(py::type::of(source).attr("__name__"))));
     }
   }
   ByteView(const ByteView&) = delete;

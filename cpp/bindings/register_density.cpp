@@ -113,8 +113,8 @@ py::array_t<double> kde_log_sums(const py::array& data, const std::optional<Doub
 }  // namespace
 
 void register_density(py::module_& m) {
-  m.def("log_sums", &kde_log_sums, py::arg("data"), py::arg("weights"), py::arg("points"),
-        py::arg("kernel"), py::arg("bandwidth"), py::arg("n_threads"),
+  m.def("log_sums", &kde_log_sums, py::arg("data"), py::arg("weights"), py::arg("points"), py::arg("kernel"),
+        py::arg("bandwidth"), py::arg("n_threads"),
         "log sum_j w_j K(||x_j - p_i|| / h) for every point p_i (unnormalised kernel, K(0) = 1).");
   m.def("linear_bin", &kde_linear_bin, py::arg("data"), py::arg("weights"), py::arg("low"), py::arg("delta"),
         py::arg("size"), "Linearly binned weights and second-order correction weights, shape (1 + d, *size).");

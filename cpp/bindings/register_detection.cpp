@@ -63,20 +63,32 @@ py::tuple group_by_key(const Array<int64_t>& keys, int64_t n_keys) {
 
 // Indices as pycocotools' accumulate builds them (k_list, a_list, i_list,
 // the m values); an evalImgs index past the end raises IndexError.
-void accumulate_table(const MatchTable& table, Array<int64_t> k_rows, Array<int64_t> a_rows, Array<int64_t> i_rows, int64_t evaluated_areas,
-                int64_t evaluated_images, Array<int64_t> max_detections, Array<double> recall_thresholds,
-                py::array_t<double, py::array::c_style> precision, py::array_t<double, py::array::c_style> recall,
-                py::array_t<double, py::array::c_style> scores, int n_threads) {
+void accumulate_table(const MatchTable& table, Array<int64_t> k_rows, Array<int64_t> a_rows, Array<int64_t> i_rows,
+                      int64_t evaluated_areas, int64_t evaluated_images, Array<int64_t> max_detections,
+                      Array<double> recall_thresholds, py::array_t<double, py::array::c_style> precision,
+                      py::array_t<double, py::array::c_style> recall, py::array_t<double, py::array::c_style> scores,
+                      int n_threads) {
   if (precision.ndim() != 5 || recall.ndim() != 4 || scores.ndim() != 5)
     throw std::invalid_argument("outputs must be (T, R, K, A, M) and (T, K, A, M) arrays");
-  AccumulationLayout layout{k_rows.data(), k_rows.size(), a_rows.data(), a_rows.size(), i_rows.data(),
-                            i_rows.size(), evaluated_areas, evaluated_images, max_detections.data(),
-                            max_detections.size(), recall_thresholds.data(), recall_thresholds.size(),
-                            precision.shape(0), precision.shape(1), precision.shape(2), precision.shape(3),
+  AccumulationLayout layout{k_rows.data(),
+                            k_rows.size(),
+                            a_rows.data(),
+                            a_rows.size(),
+                            i_rows.data(),
+                            i_rows.size(),
+                            evaluated_areas,
+                            evaluated_images,
+                            max_detections.data(),
+                            max_detections.size(),
+                            recall_thresholds.data(),
+                            recall_thresholds.size(),
+                            precision.shape(0),
+                            precision.shape(1),
+                            precision.shape(2),
+                            precision.shape(3),
                             precision.shape(4)};
   const int64_t n_images = evaluated_images, n_areas = evaluated_areas;
-  if (n_areas != table.n_area_ranges || n_images < 0 ||
-      (n_images > 0 && table.n_blocks % n_images != 0))
+  if (n_areas != table.n_area_ranges || n_images < 0 || (n_images > 0 && table.n_blocks % n_images != 0))
     throw std::invalid_argument("evaluated areas and images disagree with the match table");
   const int64_t n_entries = table.n_blocks * n_areas;  // len(evalImgs)
   auto check = [&](const Array<int64_t>& rows) {
@@ -101,8 +113,8 @@ void accumulate_table(const MatchTable& table, Array<int64_t> k_rows, Array<int6
     if (scores.shape(i) != precision.shape(i)) throw std::invalid_argument("scores and precision shapes differ");
   if (recall.shape(0) != layout.out_T || recall.shape(1) != layout.out_K || recall.shape(2) != layout.out_A ||
       recall.shape(3) != layout.out_M || layout.out_R != layout.n_recall_thresholds ||
-      layout.out_T < table.n_thresholds || layout.n_categories > layout.out_K ||
-      layout.n_areas > layout.out_A || layout.n_max_detections > layout.out_M)
+      layout.out_T < table.n_thresholds || layout.n_categories > layout.out_K || layout.n_areas > layout.out_A ||
+      layout.n_max_detections > layout.out_M)
     throw std::invalid_argument("accumulation outputs have the wrong shape");
   // nothing to write; otherwise the recall output holds at least the
   // table's thresholds, which bounds the kernel's per-threshold buffers
@@ -113,7 +125,6 @@ void accumulate_table(const MatchTable& table, Array<int64_t> k_rows, Array<int6
   py::gil_scoped_release release;
   detection::accumulate(table, layout, p, r, s, n_threads);
 }
-
 
 template <class T>
 py::array_t<T> to_array(const std::vector<T>& values, std::vector<py::ssize_t> shape) {
@@ -182,9 +193,18 @@ class Evaluation {
              Array<double> dt_id, Array<double> dt_area, Array<double> dt_score, Array<int64_t> gt_offsets,
              Array<int64_t> gt_members, Array<int64_t> dt_offsets, Array<int64_t> dt_members,
              Array<double> iou_thresholds, Array<double> area_ranges, int64_t max_detections)
-      : gt_id_(gt_id), gt_area_(gt_area), gt_ignore_(gt_ignore), gt_crowd_(gt_crowd), dt_id_(dt_id),
-        dt_area_(dt_area), dt_score_(dt_score), gt_offsets_(gt_offsets), gt_members_(gt_members),
-        dt_offsets_(dt_offsets), dt_members_(dt_members), iou_thresholds_(iou_thresholds),
+      : gt_id_(gt_id),
+        gt_area_(gt_area),
+        gt_ignore_(gt_ignore),
+        gt_crowd_(gt_crowd),
+        dt_id_(dt_id),
+        dt_area_(dt_area),
+        dt_score_(dt_score),
+        gt_offsets_(gt_offsets),
+        gt_members_(gt_members),
+        dt_offsets_(dt_offsets),
+        dt_members_(dt_members),
+        iou_thresholds_(iou_thresholds),
         area_ranges_(area_ranges) {
     const int64_t n_gt = gt_id.size(), n_dt = dt_id.size();
     gts_ = {gt_id.data(), checked(gt_area, n_gt, "gt_area"), checked(gt_ignore, n_gt, "gt_ignore"),
@@ -197,8 +217,7 @@ class Evaluation {
     check_members(dt_offsets_, dt_members_, n_dt);
     if (area_ranges.ndim() != 2 || area_ranges.shape(1) != 2)
       throw std::invalid_argument("area ranges must be an (A, 2) array");
-    params_ = {iou_thresholds.data(), iou_thresholds.size(), area_ranges.data(), area_ranges.shape(0),
-               max_detections};
+    params_ = {iou_thresholds.data(), iou_thresholds.size(), area_ranges.data(), area_ranges.shape(0), max_detections};
   }
 
   void use_boxes(Array<double> dt_boxes, Array<double> gt_boxes) {
@@ -214,8 +233,8 @@ class Evaluation {
     checked(offsets, blocks_.n_blocks, "offsets");
     for (int64_t b = 0; b < blocks_.n_blocks; ++b) {
       const int64_t o = offsets.data()[b];
-      const int64_t need = (blocks_.dt_offsets[b + 1] - blocks_.dt_offsets[b]) *
-                           (blocks_.gt_offsets[b + 1] - blocks_.gt_offsets[b]);
+      const int64_t need =
+          (blocks_.dt_offsets[b + 1] - blocks_.dt_offsets[b]) * (blocks_.gt_offsets[b + 1] - blocks_.gt_offsets[b]);
       if (o >= 0 && o + need > values.size()) throw std::invalid_argument("precomputed IoUs are too short");
     }
     keep_ = {values, offsets};
@@ -284,8 +303,8 @@ class Evaluation {
     const int64_t g0 = blocks_.gt_offsets[b], d0 = blocks_.dt_offsets[b];
     std::visit(
         [&](const auto& s) {
-          matcher.load(b, gts_, dts_, blocks_.gt_members + g0, blocks_.gt_offsets[b + 1] - g0,
-                       blocks_.dt_members + d0, blocks_.dt_offsets[b + 1] - d0, params_, s);
+          matcher.load(b, gts_, dts_, blocks_.gt_members + g0, blocks_.gt_offsets[b + 1] - g0, blocks_.dt_members + d0,
+                       blocks_.dt_offsets[b + 1] - d0, params_, s);
         },
         source);
     const int64_t D = matcher.n_dt(), G = matcher.n_gt(), T = params_.n_thresholds;
@@ -384,9 +403,8 @@ void register_detection(py::module_& m) {
                     Array<double>, Array<int64_t>, Array<int64_t>, Array<int64_t>, Array<int64_t>, Array<double>,
                     Array<double>, int64_t>(),
            py::arg("gt_id"), py::arg("gt_area"), py::arg("gt_ignore"), py::arg("gt_crowd"), py::arg("dt_id"),
-           py::arg("dt_area"), py::arg("dt_score"), py::arg("gt_offsets"), py::arg("gt_members"),
-           py::arg("dt_offsets"), py::arg("dt_members"), py::arg("iou_thresholds"), py::arg("area_ranges"),
-           py::arg("max_detections"))
+           py::arg("dt_area"), py::arg("dt_score"), py::arg("gt_offsets"), py::arg("gt_members"), py::arg("dt_offsets"),
+           py::arg("dt_members"), py::arg("iou_thresholds"), py::arg("area_ranges"), py::arg("max_detections"))
       .def("use_boxes", &Evaluation::use_boxes, py::arg("dt_boxes"), py::arg("gt_boxes"))
       .def("use_precomputed", &Evaluation::use_precomputed, py::arg("values"), py::arg("offsets"))
       .def("use_masks", &Evaluation::use_masks, py::arg("dt_text"), py::arg("dt_offsets"), py::arg("dt_sizes"),

@@ -260,8 +260,7 @@ void register_mask(py::module_& m) {
         "(n_dt, n_gt) Fortran-ordered IoU of RLE masks.");
   m.def("box_iou", &box_iou, py::arg("dt"), py::arg("gt"), py::arg("iscrowd"), py::arg("n_threads"),
         "(n_dt, n_gt) Fortran-ordered IoU of [x, y, w, h] boxes.");
-  m.def("from_bbox", &from_bbox, py::arg("boxes"), py::arg("h"), py::arg("w"),
-        "RLE objects of (n, 4) float64 boxes.");
+  m.def("from_bbox", &from_bbox, py::arg("boxes"), py::arg("h"), py::arg("w"), "RLE objects of (n, 4) float64 boxes.");
   m.def("from_polygons", &from_polygons, py::arg("polygons"), py::arg("h"), py::arg("w"),
         "RLE objects of polygons (sequences of x, y values).");
   m.def("from_counts", &from_counts, py::arg("counts"), py::arg("h"), py::arg("w"),

@@ -14,11 +14,11 @@
 #include "numpy_views.hpp"
 #include "python_interrupt.hpp"
 #include "ranking_results.hpp"
+#include "turbometrics/ranking/bootstrap.hpp"
+#include "turbometrics/ranking/delong.hpp"
 #include "turbometrics/ranking/score_table.hpp"
 #include "turbometrics/ranking/sweeps.hpp"
 #include "turbometrics/ranking/thresholds.hpp"
-#include "turbometrics/ranking/bootstrap.hpp"
-#include "turbometrics/ranking/delong.hpp"
 
 namespace py = pybind11;
 using namespace turbometrics;
@@ -86,24 +86,21 @@ py::object with_table(const py::array& y_score, const py::array& is_positive, co
 }
 
 py::object roc_auc(const py::array& y_score, const py::array& is_positive, const std::optional<py::array>& weight,
-                   std::optional<double> max_fpr, int n_threads,
-                   int check_values) {
+                   std::optional<double> max_fpr, int n_threads, int check_values) {
   return with_table(
       y_score, is_positive, weight, n_threads,
       [&](const auto& table) { return bindings::sklearn_roc_auc_of(table, max_fpr, n_threads); }, check_values);
 }
 
 py::object average_precision(const py::array& y_score, const py::array& is_positive,
-                             const std::optional<py::array>& weight, int n_threads,
-                             int check_values) {
+                             const std::optional<py::array>& weight, int n_threads, int check_values) {
   return with_table(
       y_score, is_positive, weight, n_threads,
       [&](const auto& table) { return bindings::sklearn_average_precision_of(table, n_threads); }, check_values);
 }
 
 py::object roc_curve(const py::array& y_score, const py::array& is_positive, const std::optional<py::array>& weight,
-                     bool drop_intermediate, int n_threads,
-                     int check_values) {
+                     bool drop_intermediate, int n_threads, int check_values) {
   return with_table(
       y_score, is_positive, weight, n_threads,
       [&](const auto& table) { return bindings::roc_curve_of(table, drop_intermediate, n_threads); }, check_values);
@@ -114,76 +111,82 @@ py::object precision_recall_curve(const py::array& y_score, const py::array& is_
                                   int check_values) {
   return with_table(
       y_score, is_positive, weight, n_threads,
-      [&](const auto& table) { return bindings::precision_recall_curve_of(table, drop_intermediate, n_threads); }, check_values);
+      [&](const auto& table) { return bindings::precision_recall_curve_of(table, drop_intermediate, n_threads); },
+      check_values);
 }
 
 py::object det_curve(const py::array& y_score, const py::array& is_positive, const std::optional<py::array>& weight,
-                     bool drop_intermediate, int n_threads,
-                     int check_values) {
-  return with_table(y_score, is_positive, weight, n_threads, [&](const auto& table) -> py::object {
-    using Table = std::decay_t<decltype(table)>;
-    using TableRow = typename Table::TableRow;
-    std::optional<ranking::KeptRows<Table, ranking::PositiveChangeCorner>> kept;
-    {
-      py::gil_scoped_release release;
-      // The point at +inf (no sample predicted positive) comes first.
-      kept.emplace(table, drop_intermediate, ranking::PositiveChangeCorner{}, TableRow{}, n_threads);
-    }
-    const int64_t points = kept->size();
-    py::array_t<double> negative(points), positive(points), thresholds(points);
-    double* negative_out = negative.mutable_data();
-    double* positive_out = positive.mutable_data();
-    double* thresholds_out = thresholds.mutable_data();
-    {
-      py::gil_scoped_release release;
-      prefault_columns(points, n_threads, negative_out, positive_out, thresholds_out);
-      negative_out[0] = 0.0;
-      positive_out[0] = 0.0;
-      thresholds_out[0] = std::numeric_limits<double>::infinity();
-      ranking::write_kept_rows(table, *kept, n_threads, [&](int64_t i, const auto& row) {
-        negative_out[i] = static_cast<double>(row.negative);
-        positive_out[i] = static_cast<double>(row.positive);
-        thresholds_out[i] = static_cast<double>(row.score);
-      });
-    }
-    return py::make_tuple(negative, positive, thresholds);
-  }, check_values);
+                     bool drop_intermediate, int n_threads, int check_values) {
+  return with_table(
+      y_score, is_positive, weight, n_threads,
+      [&](const auto& table) -> py::object {
+        using Table = std::decay_t<decltype(table)>;
+        using TableRow = typename Table::TableRow;
+        std::optional<ranking::KeptRows<Table, ranking::PositiveChangeCorner>> kept;
+        {
+          py::gil_scoped_release release;
+          // The point at +inf (no sample predicted positive) comes first.
+          kept.emplace(table, drop_intermediate, ranking::PositiveChangeCorner{}, TableRow{}, n_threads);
+        }
+        const int64_t points = kept->size();
+        py::array_t<double> negative(points), positive(points), thresholds(points);
+        double* negative_out = negative.mutable_data();
+        double* positive_out = positive.mutable_data();
+        double* thresholds_out = thresholds.mutable_data();
+        {
+          py::gil_scoped_release release;
+          prefault_columns(points, n_threads, negative_out, positive_out, thresholds_out);
+          negative_out[0] = 0.0;
+          positive_out[0] = 0.0;
+          thresholds_out[0] = std::numeric_limits<double>::infinity();
+          ranking::write_kept_rows(table, *kept, n_threads, [&](int64_t i, const auto& row) {
+            negative_out[i] = static_cast<double>(row.negative);
+            positive_out[i] = static_cast<double>(row.positive);
+            thresholds_out[i] = static_cast<double>(row.score);
+          });
+        }
+        return py::make_tuple(negative, positive, thresholds);
+      },
+      check_values);
 }
 
 py::object score_table(const py::array& y_score, const py::array& is_positive, const std::optional<py::array>& weight,
                        int n_threads, int check_values, bool per_row) {
-  return with_table(y_score, is_positive, weight, n_threads, [&](const auto& table) -> py::object {
-    using Table = std::decay_t<decltype(table)>;
-    using Score = typename Table::ScoreType;
-    using Weight = typename Table::Weight;
-    const int64_t rows = table.row_count();
-    py::array_t<Score> scores(rows);
-    py::array_t<Weight> positive(rows), negative(rows);
-    Score* scores_out = scores.mutable_data();
-    Weight* positive_out = positive.mutable_data();
-    Weight* negative_out = negative.mutable_data();
-    {
-      py::gil_scoped_release release;
-      prefault_columns(rows, n_threads, scores_out, positive_out, negative_out);
-      parallel_for_dynamic(table.block_count(), n_threads, [&](int64_t b) {
-        int64_t i = table.entry_row(b);
-        // Per row: the difference from the previous row's cumulative weight.
-        Weight positive_before = per_row ? table.entry_positive(b) : Weight{0};
-        Weight negative_before = per_row ? table.entry_negative(b) : Weight{0};
-        table.for_each_row_of_block(b, [&](const auto& row) {
-          scores_out[i] = row.score;
-          positive_out[i] = row.positive - positive_before;
-          negative_out[i] = row.negative - negative_before;
-          if (per_row) {
-            positive_before = row.positive;
-            negative_before = row.negative;
-          }
-          ++i;
-        });
-      });
-    }
-    return py::make_tuple(scores, positive, negative);
-  }, check_values);
+  return with_table(
+      y_score, is_positive, weight, n_threads,
+      [&](const auto& table) -> py::object {
+        using Table = std::decay_t<decltype(table)>;
+        using Score = typename Table::ScoreType;
+        using Weight = typename Table::Weight;
+        const int64_t rows = table.row_count();
+        py::array_t<Score> scores(rows);
+        py::array_t<Weight> positive(rows), negative(rows);
+        Score* scores_out = scores.mutable_data();
+        Weight* positive_out = positive.mutable_data();
+        Weight* negative_out = negative.mutable_data();
+        {
+          py::gil_scoped_release release;
+          prefault_columns(rows, n_threads, scores_out, positive_out, negative_out);
+          parallel_for_dynamic(table.block_count(), n_threads, [&](int64_t b) {
+            int64_t i = table.entry_row(b);
+            // Per row: the difference from the previous row's cumulative weight.
+            Weight positive_before = per_row ? table.entry_positive(b) : Weight{0};
+            Weight negative_before = per_row ? table.entry_negative(b) : Weight{0};
+            table.for_each_row_of_block(b, [&](const auto& row) {
+              scores_out[i] = row.score;
+              positive_out[i] = row.positive - positive_before;
+              negative_out[i] = row.negative - negative_before;
+              if (per_row) {
+                positive_before = row.positive;
+                negative_before = row.negative;
+              }
+              ++i;
+            });
+          });
+        }
+        return py::make_tuple(scores, positive, negative);
+      },
+      check_values);
 }
 
 py::object roc_auc_delong(const py::array& y_score, const py::array& is_positive, int n_threads) {
@@ -308,10 +311,10 @@ void register_ranking(py::module_& m) {
       py::arg("name"),
       "Testing only: 'automatic' (count unweighted input with few distinct scores) or 'always_sort'. Returns "
       "the previous strategy.");
-  m.def("roc_auc", &roc_auc, py::arg("y_score"), py::arg("is_positive"), py::arg("sample_weight"),
-        py::arg("max_fpr"), py::arg("n_threads"), py::arg("check_values") = 0);
-  m.def("average_precision", &average_precision, py::arg("y_score"), py::arg("is_positive"),
-        py::arg("sample_weight"), py::arg("n_threads"), py::arg("check_values") = 0);
+  m.def("roc_auc", &roc_auc, py::arg("y_score"), py::arg("is_positive"), py::arg("sample_weight"), py::arg("max_fpr"),
+        py::arg("n_threads"), py::arg("check_values") = 0);
+  m.def("average_precision", &average_precision, py::arg("y_score"), py::arg("is_positive"), py::arg("sample_weight"),
+        py::arg("n_threads"), py::arg("check_values") = 0);
   m.def("roc_curve", &roc_curve, py::arg("y_score"), py::arg("is_positive"), py::arg("sample_weight"),
         py::arg("drop_intermediate"), py::arg("n_threads"), py::arg("check_values") = 0);
   m.def("precision_recall_curve", &precision_recall_curve, py::arg("y_score"), py::arg("is_positive"),
@@ -322,12 +325,11 @@ void register_ranking(py::module_& m) {
         py::arg("metric"), py::arg("beta"), py::arg("n_threads"));
   m.def("metrics_at_thresholds", &metrics_at_thresholds, py::arg("y_score"), py::arg("is_positive"),
         py::arg("sample_weight"), py::arg("beta"), py::arg("n_threads"));
-  m.def("bootstrap_table_metric", &bootstrap_table_metric, py::arg("scores"), py::arg("positive"),
-        py::arg("negative"), py::arg("metric"), py::arg("beta"), py::arg("cutoff"), py::arg("replicates"),
-        py::arg("seed"), py::arg("n_threads"),
-        "Stratified bootstrap replicates of a metric of the table given by per-row counts.");
-  m.def("table_metric", &table_metric, py::arg("scores"), py::arg("positive"), py::arg("negative"),
-        py::arg("metric"), py::arg("beta"), py::arg("cutoff"), "A metric of the table given by per-row counts.");
+  m.def("bootstrap_table_metric", &bootstrap_table_metric, py::arg("scores"), py::arg("positive"), py::arg("negative"),
+        py::arg("metric"), py::arg("beta"), py::arg("cutoff"), py::arg("replicates"), py::arg("seed"),
+        py::arg("n_threads"), "Stratified bootstrap replicates of a metric of the table given by per-row counts.");
+  m.def("table_metric", &table_metric, py::arg("scores"), py::arg("positive"), py::arg("negative"), py::arg("metric"),
+        py::arg("beta"), py::arg("cutoff"), "A metric of the table given by per-row counts.");
   m.def("roc_auc_delong", &roc_auc_delong, py::arg("y_score"), py::arg("is_positive"), py::arg("n_threads"),
         "ROC AUC, DeLong's variance of it, and the class totals.");
   m.def("delong_components", &delong_components, py::arg("y_score"), py::arg("is_positive"), py::arg("n_threads"),

@@ -53,8 +53,7 @@ py::tuple run(const py::array& P, stability::Statistic stat, double threshold, i
   return py::make_tuple(out, invalid);
 }
 
-py::tuple ensemble_per_sample(const py::array& P, const std::string& statistic, double threshold,
-                                        int n_threads) {
+py::tuple ensemble_per_sample(const py::array& P, const std::string& statistic, double threshold, int n_threads) {
   if (P.ndim() != 2 && P.ndim() != 3) throw std::invalid_argument("P must be 2-D or 3-D");
   const auto stat = statistic_named(statistic);
   const py::dtype dtype = P.dtype();
@@ -101,17 +100,28 @@ py::tuple selected_sums(const py::array& y, const py::array& pos_label, const st
   const py::dtype dtype = y.dtype();
   const char kind = dtype.kind();
   const auto size = dtype.itemsize();
-  if (kind == 'i' && size == 8) run(int64_t{});
-  else if (kind == 'i' && size == 4) run(int32_t{});
-  else if (kind == 'i' && size == 2) run(int16_t{});
-  else if (kind == 'i' && size == 1) run(int8_t{});
-  else if (kind == 'u' && size == 8) run(uint64_t{});
-  else if (kind == 'u' && size == 4) run(uint32_t{});
-  else if (kind == 'u' && size == 2) run(uint16_t{});
-  else if ((kind == 'u' || kind == 'b') && size == 1) run(uint8_t{});
-  else if (kind == 'f' && size == 8) run(double{});
-  else if (kind == 'f' && size == 4) run(float{});
-  else throw py::type_error("selection rate kernels read integer, bool or float labels");
+  if (kind == 'i' && size == 8)
+    run(int64_t{});
+  else if (kind == 'i' && size == 4)
+    run(int32_t{});
+  else if (kind == 'i' && size == 2)
+    run(int16_t{});
+  else if (kind == 'i' && size == 1)
+    run(int8_t{});
+  else if (kind == 'u' && size == 8)
+    run(uint64_t{});
+  else if (kind == 'u' && size == 4)
+    run(uint32_t{});
+  else if (kind == 'u' && size == 2)
+    run(uint16_t{});
+  else if ((kind == 'u' || kind == 'b') && size == 1)
+    run(uint8_t{});
+  else if (kind == 'f' && size == 8)
+    run(double{});
+  else if (kind == 'f' && size == 4)
+    run(float{});
+  else
+    throw py::type_error("selection rate kernels read integer, bool or float labels");
   return py::make_tuple(out, total);
 }
 

@@ -36,8 +36,7 @@ const T* column_data(const py::array& array, int64_t rows, const char* name) {
 // Calls f(scores, positive, negative, rows) with typed pointers for the
 // table's score dtype and weight dtype (int64 counts or float64 weights).
 template <class F>
-py::object visit_state_table(const py::array& scores, const py::array& positive, const py::array& negative,
-                             F&& f) {
+py::object visit_state_table(const py::array& scores, const py::array& positive, const py::array& negative, F&& f) {
   const int64_t rows = scores.ndim() == 1 ? scores.shape(0) : -1;
   return bindings::visit_score_dtype(scores, [&](auto score_tag) -> py::object {
     using Score = decltype(score_tag);
@@ -90,8 +89,8 @@ py::object state_roc_curve(const py::array& scores, const py::array& positive, c
   });
 }
 
-py::object state_precision_recall_curve(const py::array& scores, const py::array& positive,
-                                        const py::array& negative, bool drop_intermediate, int n_threads) {
+py::object state_precision_recall_curve(const py::array& scores, const py::array& positive, const py::array& negative,
+                                        bool drop_intermediate, int n_threads) {
   return with_state_table(scores, positive, negative, n_threads, [&](const auto& table) {
     return bindings::precision_recall_curve_of(table, drop_intermediate, n_threads);
   });
@@ -147,13 +146,14 @@ py::object exact_sum_int(const ExactSum& sum) {
   for (uint64_t limb : sum.limbs()) {
     for (int k = 0; k < 8; ++k) bytes.push_back(static_cast<char>((limb >> (8 * k)) & 0xFF));
   }
-  return py::module_::import("builtins").attr("int").attr("from_bytes")(py::bytes(bytes), "little",
-                                                                          py::arg("signed") = true);
+  return py::module_::import("builtins")
+      .attr("int")
+      .attr("from_bytes")(py::bytes(bytes), "little", py::arg("signed") = true);
 }
 
-py::object state_average_precision_part(const py::array& scores, const py::array& positive,
-                                        const py::array& negative, const py::object& above_positive,
-                                        const py::object& above_negative, double total_positive, int n_threads) {
+py::object state_average_precision_part(const py::array& scores, const py::array& positive, const py::array& negative,
+                                        const py::object& above_positive, const py::object& above_negative,
+                                        double total_positive, int n_threads) {
   return with_state_table(
       scores, positive, negative, n_threads,
       [&](const auto& table) -> py::object {
@@ -173,27 +173,28 @@ py::object merge_state_tables(const py::array& scores_a, const py::array& positi
   if (!scores_a.dtype().equal(scores_b.dtype()) || !positive_a.dtype().equal(positive_b.dtype())) {
     throw std::invalid_argument("merged tables differ in dtype");
   }
-  return visit_state_table(scores_a, positive_a, negative_a, [&](const auto* sa, const auto* pa, const auto* na,
-                                                                 int64_t rows_a) -> py::object {
-    using Score = std::remove_cv_t<std::remove_pointer_t<decltype(sa)>>;
-    using Weight = std::remove_cv_t<std::remove_pointer_t<decltype(pa)>>;
-    const int64_t rows_b = scores_b.ndim() == 1 ? scores_b.shape(0) : -1;
-    const Score* sb = column_data<Score>(scores_b, rows_b, "scores");
-    const Weight* pb = column_data<Weight>(positive_b, rows_b, "positive");
-    const Weight* nb = column_data<Weight>(negative_b, rows_b, "negative");
-    py::array_t<Score> scores(rows_a + rows_b);
-    py::array_t<Weight> positive(rows_a + rows_b), negative(rows_a + rows_b);
-    Score* so = scores.mutable_data();
-    Weight* po = positive.mutable_data();
-    Weight* no = negative.mutable_data();
-    int64_t rows;
-    {
-      py::gil_scoped_release release;
-      rows = ranking::merge_tables_parallel(sa, pa, na, rows_a, sb, pb, nb, rows_b, so, po, no, n_threads);
-    }
-    return py::make_tuple(bindings::leading_part(scores, rows), bindings::leading_part(positive, rows),
-                          bindings::leading_part(negative, rows));
-  });
+  return visit_state_table(
+      scores_a, positive_a, negative_a,
+      [&](const auto* sa, const auto* pa, const auto* na, int64_t rows_a) -> py::object {
+        using Score = std::remove_cv_t<std::remove_pointer_t<decltype(sa)>>;
+        using Weight = std::remove_cv_t<std::remove_pointer_t<decltype(pa)>>;
+        const int64_t rows_b = scores_b.ndim() == 1 ? scores_b.shape(0) : -1;
+        const Score* sb = column_data<Score>(scores_b, rows_b, "scores");
+        const Weight* pb = column_data<Weight>(positive_b, rows_b, "positive");
+        const Weight* nb = column_data<Weight>(negative_b, rows_b, "negative");
+        py::array_t<Score> scores(rows_a + rows_b);
+        py::array_t<Weight> positive(rows_a + rows_b), negative(rows_a + rows_b);
+        Score* so = scores.mutable_data();
+        Weight* po = positive.mutable_data();
+        Weight* no = negative.mutable_data();
+        int64_t rows;
+        {
+          py::gil_scoped_release release;
+          rows = ranking::merge_tables_parallel(sa, pa, na, rows_a, sb, pb, nb, rows_b, so, po, no, n_threads);
+        }
+        return py::make_tuple(bindings::leading_part(scores, rows), bindings::leading_part(positive, rows),
+                              bindings::leading_part(negative, rows));
+      });
 }
 
 // Testing: the exact sum of float64 values, correctly rounded and as the
@@ -208,27 +209,27 @@ py::object exact_sum(const py::array_t<double, py::array::c_style | py::array::f
 
 void register_states(py::module_& m) {
   m.attr("EXACT_SUM_SCALE_BITS") = ExactSum::scale_bits;
-  m.def("roc_auc", &state_roc_auc, py::arg("scores"), py::arg("positive"), py::arg("negative"),
-        py::arg("max_fpr"), py::arg("n_threads"), "roc_auc over a state's table: (area, positives, negatives).");
-  m.def("average_precision", &state_average_precision, py::arg("scores"), py::arg("positive"),
-        py::arg("negative"), py::arg("n_threads"));
+  m.def("roc_auc", &state_roc_auc, py::arg("scores"), py::arg("positive"), py::arg("negative"), py::arg("max_fpr"),
+        py::arg("n_threads"), "roc_auc over a state's table: (area, positives, negatives).");
+  m.def("average_precision", &state_average_precision, py::arg("scores"), py::arg("positive"), py::arg("negative"),
+        py::arg("n_threads"));
   m.def("roc_curve", &state_roc_curve, py::arg("scores"), py::arg("positive"), py::arg("negative"),
         py::arg("drop_intermediate"), py::arg("n_threads"));
   m.def("precision_recall_curve", &state_precision_recall_curve, py::arg("scores"), py::arg("positive"),
         py::arg("negative"), py::arg("drop_intermediate"), py::arg("n_threads"));
   m.def("best_threshold", &state_best_threshold, py::arg("scores"), py::arg("positive"), py::arg("negative"),
         py::arg("metric"), py::arg("beta"), py::arg("n_threads"));
-  m.def("roc_auc_delong", &state_roc_auc_delong, py::arg("scores"), py::arg("positive"),
-        py::arg("negative"), py::arg("n_threads"));
+  m.def("roc_auc_delong", &state_roc_auc_delong, py::arg("scores"), py::arg("positive"), py::arg("negative"),
+        py::arg("n_threads"));
   m.def("roc_auc_part", &state_roc_auc_part, py::arg("scores"), py::arg("positive"), py::arg("negative"),
         py::arg("above_positive"), py::arg("above_negative"), py::arg("n_threads"),
         "Twice the rank-sum area of the rows given the weight above them: an exact int when unweighted.");
   m.def("average_precision_part", &state_average_precision_part, py::arg("scores"), py::arg("positive"),
         py::arg("negative"), py::arg("above_positive"), py::arg("above_negative"), py::arg("total_positive"),
         py::arg("n_threads"), "The exact sum of the rows' AP terms times 2**EXACT_SUM_SCALE_BITS, as an int.");
-  m.def("merge_tables", &merge_state_tables, py::arg("scores_a"), py::arg("positive_a"),
-        py::arg("negative_a"), py::arg("scores_b"), py::arg("positive_b"), py::arg("negative_b"),
-        py::arg("n_threads"), "The table of two tables' data: a linear merge coalescing equal scores.");
+  m.def("merge_tables", &merge_state_tables, py::arg("scores_a"), py::arg("positive_a"), py::arg("negative_a"),
+        py::arg("scores_b"), py::arg("positive_b"), py::arg("negative_b"), py::arg("n_threads"),
+        "The table of two tables' data: a linear merge coalescing equal scores.");
   m.def("exact_sum", &exact_sum, py::arg("values"),
         "Testing: (correctly rounded exact sum, exact sum * 2**EXACT_SUM_SCALE_BITS as an int).");
 }

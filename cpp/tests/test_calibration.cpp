@@ -23,8 +23,7 @@ std::vector<double> linspace_edges(int64_t n) {
 }
 
 Matrix<double> column(const std::vector<double>& p) {
-  return Matrix<double>{reinterpret_cast<const char*>(p.data()), static_cast<int64_t>(p.size()), 1, sizeof(double),
-                        0};
+  return Matrix<double>{reinterpret_cast<const char*>(p.data()), static_cast<int64_t>(p.size()), 1, sizeof(double), 0};
 }
 
 // The (weight, confidence, correct) triple of bin b of table t.

@@ -43,8 +43,8 @@ TEST_CASE("confusion_table: binary fast path, weights and strides agree with the
   // The same samples interleaved with junk (stride 2): the general path.
   const std::vector<int32_t> t2 = {3, 0, 8, 0, 8, 0, 3, 0, 8, 0}, p2 = {3, 9, 3, 9, 8, 9, 8, 9, 8, 9};
   const std::vector<double> w2 = {0.5, -1, 1.25, -1, 2.0, -1, 0.125, -1, 4.0, -1};
-  const std::vector<double> table2 = confusion_table<int32_t, double>(strided(t2, 2), strided(p2, 2), 5, w2.data(),
-                                                                      2 * sizeof(double), encoder, 1);
+  const std::vector<double> table2 =
+      confusion_table<int32_t, double>(strided(t2, 2), strided(p2, 2), 5, w2.data(), 2 * sizeof(double), encoder, 1);
   CHECK(table2 == table);
 
   // A value outside {lo, hi} sends the binary path back to the general one.
@@ -66,8 +66,8 @@ TEST_CASE("confusion tables are bit-identical at 1 and N threads") {
   }
   const LabelEncoder<int64_t> five({0, 1, 2, 3, 4});
   const auto one = confusion_table<int64_t, double>(strided(t), strided(p), n, w.data(), 8, five, 1);
-  const auto more =
-      confusion_table<int64_t, double>(strided(t), strided(p), n, w.data(), 8, five, turbometrics::testing::many_threads);
+  const auto more = confusion_table<int64_t, double>(strided(t), strided(p), n, w.data(), 8, five,
+                                                     turbometrics::testing::many_threads);
   CHECK(one == more);  // exact ==: same chunks, same order
   for (int64_t i = 0; i < n; ++i) {
     t[i] = t[i] % 2;

@@ -42,7 +42,7 @@ TEST_CASE("numpy_pairwise_sum gives np.sum's bits around the 8 and 128 block bou
       {9, -0x1.aa535d3d0c000p+53},   {15, -0x1.aa535d3d0bffep+53},  {16, 0.0},
       {17, -0x1.aa535d3d0bfffp+53},  {127, -0x1.aa535d3d0bf56p+53}, {128, 0x1.0000000000000p+9},
       {129, -0x1.aa535d3d0be4ap+53}, {135, -0x1.aa535d3d0be24p+53}, {136, 0x1.c000000000000p+9},
-      {255, -0x1.aa535d3d0ba8ap+53}, {256, 0x1.8000000000000p+11}, {257, -0x1.aa535d3d0ba03p+53},
+      {255, -0x1.aa535d3d0ba8ap+53}, {256, 0x1.8000000000000p+11},  {257, -0x1.aa535d3d0ba03p+53},
       {1000, 0x1.8600000000000p+15},
   };
   for (const Case& c : cases) {

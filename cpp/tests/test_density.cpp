@@ -42,8 +42,8 @@ std::vector<double> log_sums(const DataView& data, const std::vector<double>& po
 TEST_CASE("compact kernels: the support is open, empty sums are -inf") {
   const std::vector<double> x = {3.0, 0.0, 1.0};
   const auto tophat = log_sums(rows_view(x, 1), {0.0, 2.0, 4.5, 10.0}, Kernel::tophat, 1.5);
-  CHECK(tophat[0] == std::log(2.0));  // 0 and 1
-  CHECK(tophat[1] == std::log(2.0));  // 1 and 3
+  CHECK(tophat[0] == std::log(2.0));                             // 0 and 1
+  CHECK(tophat[1] == std::log(2.0));                             // 1 and 3
   CHECK(tophat[2] == -std::numeric_limits<double>::infinity());  // |4.5 - 3| == h is outside
   CHECK(tophat[3] == -std::numeric_limits<double>::infinity());
   const auto epanechnikov = log_sums(rows_view(x, 1), {0.5}, Kernel::epanechnikov, 1.0);
@@ -79,8 +79,8 @@ TEST_CASE("kernel sums are bit-identical at 1 and N threads (2-D, every kernel)"
   for (double& v : x) v = random.uniform() * 4.0;
   for (double& v : w) v = random.uniform();
   for (double& v : points) v = random.uniform() * 5.0 - 0.5;
-  for (Kernel kernel : {Kernel::gaussian, Kernel::tophat, Kernel::epanechnikov, Kernel::exponential, Kernel::linear,
-                        Kernel::cosine}) {
+  for (Kernel kernel :
+       {Kernel::gaussian, Kernel::tophat, Kernel::epanechnikov, Kernel::exponential, Kernel::linear, Kernel::cosine}) {
     CAPTURE(static_cast<int>(kernel));
     const auto one = log_sums(rows_view(x, 2, &w), points, kernel, 0.3, 1);
     const auto more = log_sums(rows_view(x, 2, &w), points, kernel, 0.3, turbometrics::testing::many_threads);
@@ -138,9 +138,9 @@ TEST_CASE("cubic_interpolate: exact on cubics, NaN near the edges, clipped at 0"
   std::vector<double> values(4);
   cubic_interpolate(cube.data(), grid, q, values.data(), 1);
   CHECK(values[0] == doctest::Approx(42.875));
-  CHECK(std::isnan(values[1]));  // fewer than 2 nodes to the left
+  CHECK(std::isnan(values[1]));                  // fewer than 2 nodes to the left
   CHECK(values[2] == doctest::Approx(166.375));  // nodes 4..7
-  CHECK(std::isnan(values[3]));  // fewer than 2 nodes to the right
+  CHECK(std::isnan(values[3]));                  // fewer than 2 nodes to the right
   cubic_interpolate(negative.data(), grid, q, values.data(), 1);
   CHECK(bits(values[0]) == bits(0.0));
 }

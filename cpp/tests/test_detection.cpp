@@ -156,8 +156,8 @@ TEST_CASE("accumulate: precision, recall and scores at the recall thresholds") {
   const MatchTable table = e.match(1);
   const int64_t zero = 0, max_dets = 100;
   const double recall_thresholds[5] = {0.0, 0.25, 0.5, 0.75, 1.0};
-  const AccumulationLayout layout{&zero, 1, &zero, 1, &zero, 1, 1, 1, &max_dets, 1, recall_thresholds, 5,
-                                  2,     5, 1,     1, 1};
+  const AccumulationLayout layout{&zero, 1, &zero, 1, &zero, 1, 1, 1, &max_dets, 1, recall_thresholds,
+                                  5,     2, 5,     1, 1,     1};
   std::vector<double> precision(10, -1.0), recall(2, -1.0), scores(10, -1.0);
   accumulate(table, layout, precision.data(), recall.data(), scores.data(), 1);
   const double eps = std::nextafter(1.0, 2.0) - 1.0;
@@ -239,8 +239,23 @@ TEST_CASE("match table and accumulation are bit-identical at 1 and N threads") {
   for (int64_t i = 0; i < I; ++i) i_rows[i] = i;
   std::vector<double> recall_thresholds;
   for (int r = 0; r <= 100; ++r) recall_thresholds.push_back(r / 100.0);
-  const AccumulationLayout layout{k_rows.data(), K, a_rows.data(), 3, i_rows.data(), I, 3, I, max_dets.data(), 3,
-                                  recall_thresholds.data(), 101, 10, 101, K, 3, 3};
+  const AccumulationLayout layout{k_rows.data(),
+                                  K,
+                                  a_rows.data(),
+                                  3,
+                                  i_rows.data(),
+                                  I,
+                                  3,
+                                  I,
+                                  max_dets.data(),
+                                  3,
+                                  recall_thresholds.data(),
+                                  101,
+                                  10,
+                                  101,
+                                  K,
+                                  3,
+                                  3};
   auto run = [&](int threads) {
     std::vector<double> precision(10 * 101 * K * 9, -1.0), recall(10 * K * 9, -1.0), scores(precision);
     accumulate(one, layout, precision.data(), recall.data(), scores.data(), threads);
@@ -253,7 +268,8 @@ TEST_CASE("match table and accumulation are bit-identical at 1 and N threads") {
   for (size_t j = 0; same && j < serial.size(); ++j) same = bits(serial[j]) == bits(parallel[j]);
   CHECK(same);
   bool some_set = false;
-  for (double r : std::vector<double>(serial.begin() + 10 * 101 * K * 9, serial.begin() + 10 * 101 * K * 9 + 10 * K * 9))
+  for (double r :
+       std::vector<double>(serial.begin() + 10 * 101 * K * 9, serial.begin() + 10 * 101 * K * 9 + 10 * K * 9))
     some_set = some_set || r > 0.0;
   CHECK(some_set);
 }

@@ -48,7 +48,7 @@ TEST_CASE("scan_labels: overflow past the limit, strided input, integral floats"
   CHECK(strided.integral);
   CHECK(strided.distinct == std::vector<double>{-1.0, 3.0});
 
-  CHECK(is_integral_value(-9223372036854775808.0));      // -2^63 fits int64
+  CHECK(is_integral_value(-9223372036854775808.0));       // -2^63 fits int64
   CHECK_FALSE(is_integral_value(9223372036854775808.0));  // 2^63 does not
   CHECK_FALSE(is_integral_value(std::numeric_limits<double>::infinity()));
   CHECK_FALSE(is_integral_value(0.5f));

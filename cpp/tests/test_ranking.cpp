@@ -235,9 +235,8 @@ TEST_CASE("areas equal scikit-learn's bits") {
   CHECK(bits(roc_auc_area(table, std::nullopt, 1)) == bits(0x1.8000000000000p-1));
   CHECK(bits(average_precision_area(table, 1)) == bits(0x1.aaaaaaaaaaaaap-1));
 
-  const Samples tied{{0.5, 0.1, 0.5, 0.9, -0.0, 0.0, 0.3, 0.3},
-                     {1, 0, 0, 1, 0, 1, 1, 0},
-                     {1.5, 0.25, 2.0, 0.1, 3.0, 0.7, 0.0, 1.1}};
+  const Samples tied{
+      {0.5, 0.1, 0.5, 0.9, -0.0, 0.0, 0.3, 0.3}, {1, 0, 0, 1, 0, 1, 1, 0}, {1.5, 0.25, 2.0, 0.1, 3.0, 0.7, 0.0, 1.1}};
   Samples unweighted = tied;
   unweighted.weight.clear();
   const SortedScores<double, false> plain(unweighted.input(), 1);

@@ -21,7 +21,7 @@ const std::vector<double> P = {0.1, 0.6, 0.5,  1.0, 0.0,  //
                                0.9, 0.8, 0.51, 1.0, 0.4};
 
 Ensemble<double> row_major(const std::vector<double>& p, int64_t models, int64_t samples) {
-  return Ensemble<double>{reinterpret_cast<const char*>(p.data()), models, samples, 1,
+  return Ensemble<double>{reinterpret_cast<const char*>(p.data()),        models,         samples,       1,
                           static_cast<int64_t>(samples * sizeof(double)), sizeof(double), sizeof(double)};
 }
 
@@ -77,8 +77,8 @@ TEST_CASE("layouts: a transposed (strided) array gives the same bits") {
   std::vector<double> transposed(20);
   for (int m = 0; m < 4; ++m)
     for (int j = 0; j < 5; ++j) transposed[j * 4 + m] = P[m * 5 + j];
-  const Ensemble<double> strided{reinterpret_cast<const char*>(transposed.data()), 4, 5, 1, sizeof(double),
-                                 4 * sizeof(double), sizeof(double)};
+  const Ensemble<double> strided{
+      reinterpret_cast<const char*>(transposed.data()), 4, 5, 1, sizeof(double), 4 * sizeof(double), sizeof(double)};
   for (Statistic stat : {Statistic::label_stability, Statistic::aleatoric, Statistic::variance, Statistic::iqr}) {
     CAPTURE(static_cast<int>(stat));
     const auto a = statistic(row_major(P, 4, 5), stat), b = statistic(strided, stat);

@@ -20,9 +20,9 @@ from ._common.threads import load_core_with_passive_wait as _load_core_with_pass
 # process environment is left as it was.
 _load_core_with_passive_wait()
 
+from . import stability, states
 from ._common.exceptions import InvalidParameterError, UndefinedMetricWarning
 from ._common.threads import get_num_threads, set_num_threads
-from . import stability, states
 from .calibration import (
     CalibrationState,
     ReliabilityDiagram,
@@ -128,9 +128,14 @@ __all__ = [
 # of these public classes: those names resolve to the modules they live in now.
 import sys as _sys
 
-for _old, _class in {"_calibration": ReliabilityDiagram, "_exceptions": UndefinedMetricWarning,
-                     "_gaussian_kde": gaussian_kde, "_intervals": ConfidenceInterval,
-                     "_params": InvalidParameterError, "_thresholds": BestThreshold}.items():
+for _old, _class in {
+    "_calibration": ReliabilityDiagram,
+    "_exceptions": UndefinedMetricWarning,
+    "_gaussian_kde": gaussian_kde,
+    "_intervals": ConfidenceInterval,
+    "_params": InvalidParameterError,
+    "_thresholds": BestThreshold,
+}.items():
     _sys.modules.setdefault(f"{__name__}.{_old}", _sys.modules[_class.__module__])
 _sys.modules.setdefault(f"{__name__}._sklearn_classes", _sys.modules[f"{__name__}._common.sklearn_classes"])
 del _old, _class

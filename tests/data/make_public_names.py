@@ -16,17 +16,29 @@ import inspect
 import json
 import types
 from pathlib import Path
-from typing import List
 
-MODULES = ("turbometrics", "turbometrics.stability", "turbometrics.coco", "turbometrics.coco.mask",
-           "turbometrics.coco.synthetic", "turbometrics.states", "turbometrics.states.ranking",
-           "turbometrics.states.confusion", "turbometrics.states.calibration", "turbometrics.states.binned_ranking",
-           "turbometrics.states.parquet", "turbometrics.dask", "turbometrics.plot", "turbometrics.sklearn",
-           "turbometrics.sklearn.pytest_plugin", "turbometrics.cli")
+MODULES = (
+    "turbometrics",
+    "turbometrics.stability",
+    "turbometrics.coco",
+    "turbometrics.coco.mask",
+    "turbometrics.coco.synthetic",
+    "turbometrics.states",
+    "turbometrics.states.ranking",
+    "turbometrics.states.confusion",
+    "turbometrics.states.calibration",
+    "turbometrics.states.binned_ranking",
+    "turbometrics.states.parquet",
+    "turbometrics.dask",
+    "turbometrics.plot",
+    "turbometrics.sklearn",
+    "turbometrics.sklearn.pytest_plugin",
+    "turbometrics.cli",
+)
 OUT = Path(__file__).parent / "public_names.json"
 
 
-def _defined_names(module: types.ModuleType) -> List[str]:
+def _defined_names(module: types.ModuleType) -> list[str]:
     """Public names bound at the top level of the module's source."""
     names = set()
     for node in ast.parse(inspect.getsource(module)).body:
@@ -39,12 +51,16 @@ def _defined_names(module: types.ModuleType) -> List[str]:
     return [name for name in names if not name.startswith("_")]
 
 
-def public_names(name: str) -> List[str]:
+def public_names(name: str) -> list[str]:
     module = importlib.import_module(name)
     names = set(getattr(module, "__all__", ())) | set(_defined_names(module))
-    names |= {attribute for attribute, value in vars(module).items()
-              if isinstance(value, types.ModuleType) and not attribute.startswith("_")
-              and value.__name__ == f"{name}.{attribute}"}
+    names |= {
+        attribute
+        for attribute, value in vars(module).items()
+        if isinstance(value, types.ModuleType)
+        and not attribute.startswith("_")
+        and value.__name__ == f"{name}.{attribute}"
+    }
     return sorted(names)
 
 

@@ -69,7 +69,8 @@ class ExactSum {
     normal.normalize();
     Limbs limbs;
     for (int j = 0; j < limb_count; ++j) {
-      limbs[j] = static_cast<uint64_t>(normal.digits_[2 * j]) | (static_cast<uint64_t>(normal.digits_[2 * j + 1]) << 32);
+      limbs[j] =
+          static_cast<uint64_t>(normal.digits_[2 * j]) | (static_cast<uint64_t>(normal.digits_[2 * j + 1]) << 32);
     }
     return limbs;
   }

@@ -25,7 +25,8 @@ dispatch (device arrays raise its error).
 from __future__ import annotations
 
 import functools
-from typing import Any, Callable, Dict, Iterable, TypeVar
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -60,15 +61,17 @@ def _from_torch(value: Any) -> Any:
     return tensor.numpy()
 
 
-_ADAPTERS: Dict[str, Callable[[Any], Any]] = {
+_ADAPTERS: dict[str, Callable[[Any], Any]] = {
     "polars": _from_polars,
     "pyarrow": _from_pyarrow,
     "torch": _from_torch,
 }
 
 
-_MATRIX_NOT_SUPPORTED = ("np.matrix is not supported. Please convert to a numpy array with np.asarray. For more "
-                         "information see: https://numpy.org/doc/stable/reference/generated/numpy.matrix.html")
+_MATRIX_NOT_SUPPORTED = (
+    "np.matrix is not supported. Please convert to a numpy array with np.asarray. For more "
+    "information see: https://numpy.org/doc/stable/reference/generated/numpy.matrix.html"
+)
 
 
 def as_numpy_input(value: Any) -> Any:
@@ -100,7 +103,7 @@ def accepting_array_inputs(function: Function) -> Function:
     return adapted  # type: ignore[return-value]
 
 
-def adapt_public_functions(namespace: Dict[str, Any], names: Iterable[str]) -> None:
+def adapt_public_functions(namespace: dict[str, Any], names: Iterable[str]) -> None:
     """Replace each plain function among ``names`` in ``namespace`` (a
     module's globals) by :func:`accepting_array_inputs` of it, whose
     ``__module__`` is then that module (pickle finds it there)."""

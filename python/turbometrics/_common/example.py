@@ -9,8 +9,6 @@ classifiers emit, which is the case ranking metrics must handle carefully.
 
 from __future__ import annotations
 
-from typing import Optional, Tuple
-
 import numpy as np
 
 __all__ = ["example_data", "synthetic_scores"]
@@ -32,7 +30,7 @@ def _sigmoid(z: np.ndarray) -> np.ndarray:
     return z
 
 
-def synthetic_scores(n: int, seed: int = 0, decimals: Optional[int] = None) -> Tuple[np.ndarray, np.ndarray]:
+def synthetic_scores(n: int, seed: int = 0, decimals: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Draw ``n`` labelled scores from a noisy logistic model.
 
     Parameters
@@ -65,7 +63,7 @@ def synthetic_scores(n: int, seed: int = 0, decimals: Optional[int] = None) -> T
     return y_true, y_score
 
 
-def example_data(n: int = 1_000_000, seed: int = 0) -> Tuple[np.ndarray, np.ndarray]:
+def example_data(n: int = 1_000_000, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """The built-in example of ``turbometrics evaluate``.
 
     Scores from a noisy logistic model rounded to 3 decimals, so there are

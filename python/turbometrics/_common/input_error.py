@@ -4,7 +4,7 @@ refuse nonsense numbers before any work starts."""
 
 import argparse
 import math
-from typing import Any, Optional
+from typing import Any
 
 import numpy as np
 
@@ -25,7 +25,7 @@ def shown(value: Any) -> str:
     return repr(value.item() if isinstance(value, np.generic) else value)
 
 
-def positive_int(text: str, maximum: Optional[int] = None) -> int:
+def positive_int(text: str, maximum: int | None = None) -> int:
     """argparse type: an integer from 1 to ``maximum`` (unbounded when None).
 
     Raises

@@ -7,7 +7,8 @@ with the checks it is made of."""
 from __future__ import annotations
 
 import copy
-from typing import Any, Dict, Iterable, Mapping, Tuple, Type, TypeVar
+from collections.abc import Iterable, Mapping
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -89,7 +90,7 @@ def merged_pos_label(a: Any, b: Any) -> Any:
     return a if a is not None else b
 
 
-def check_mergeable(state: Any, other: Any, parameters: Tuple[str, ...] = ()) -> None:
+def check_mergeable(state: Any, other: Any, parameters: tuple[str, ...] = ()) -> None:
     """Raise TypeError unless ``other`` is a state of ``state``'s class, and
     ValueError naming the first of ``parameters`` in which they differ."""
     kind = type(state).__name__
@@ -123,14 +124,14 @@ class Serialisable:
 
     _VERSION: int = 1
 
-    def _parts(self) -> Dict[str, Any]:  # pragma: no cover - every state defines it
+    def _parts(self) -> dict[str, Any]:  # pragma: no cover - every state defines it
         raise NotImplementedError
 
     @classmethod
-    def _from_parts(cls: Type[_S], parts: Dict[str, Any]) -> _S:  # pragma: no cover - every state defines it
+    def _from_parts(cls: type[_S], parts: dict[str, Any]) -> _S:  # pragma: no cover - every state defines it
         raise NotImplementedError
 
-    def __getstate__(self) -> Dict[str, Any]:
+    def __getstate__(self) -> dict[str, Any]:
         return {"version": self._VERSION, **self._parts()}
 
     def __setstate__(self, state: Any) -> None:
@@ -150,7 +151,7 @@ class Serialisable:
         return dump_state(type(self).__name__, self._VERSION, fields, arrays)
 
     @classmethod
-    def from_bytes(cls: Type[_S], data: Any) -> _S:
+    def from_bytes(cls: type[_S], data: Any) -> _S:
         """The state of bytes written by :meth:`to_bytes`: only arrays and
         JSON are read (never pickled code), and the state is validated as
         an unpickled one is.
@@ -184,8 +185,12 @@ def part_array(parts: Mapping[str, Any], name: str, kinds: str, ndim: int, wide:
     ('b', 'i', 'u', 'f', 'U'), 64-bit if numeric and ``wide``, as a
     contiguous native-byte-order array."""
     value = parts[name]
-    if not isinstance(value, np.ndarray) or value.ndim != ndim or value.dtype.kind not in kinds or (
-            wide and value.dtype.kind in "iuf" and value.dtype.itemsize != 8):
+    if (
+        not isinstance(value, np.ndarray)
+        or value.ndim != ndim
+        or value.dtype.kind not in kinds
+        or (wide and value.dtype.kind in "iuf" and value.dtype.itemsize != 8)
+    ):
         shown = f"{value.ndim}-D {value.dtype}" if isinstance(value, np.ndarray) else type(value).__name__
         raise ValueError(f"{name} must be a {ndim}-D array of kind {kinds!r} (64-bit numbers), got {shown}")
     return np.ascontiguousarray(value, dtype=value.dtype.newbyteorder("="))
@@ -206,7 +211,7 @@ def part_bool(parts: Mapping[str, Any], name: str) -> bool:
     return bool(value)
 
 
-def part_choice(parts: Mapping[str, Any], name: str, options: Tuple[Any, ...]) -> Any:
+def part_choice(parts: Mapping[str, Any], name: str, options: tuple[Any, ...]) -> Any:
     value = parts[name]
     if not any(value is option or (isinstance(value, str) and value == option) for option in options):
         raise ValueError(f"{name} must be one of {options}, got {value!r}")

@@ -12,8 +12,9 @@ import functools
 import inspect
 import math
 import warnings
+from collections.abc import Callable, Mapping, Sequence
 from numbers import Integral, Real
-from typing import Any, Callable, Dict, Mapping, Optional, Sequence, TypeVar
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -75,9 +76,7 @@ def real_interval(left: float, right: float, closed: str) -> Constraint:
     """Real numbers between two bounds (``closed`` as in scikit-learn)."""
     left_in = closed in ("left", "both")
     right_in = closed in ("right", "both")
-    phrase = (
-        f"a float in the range {'[' if left_in else '('}{float(left)}, {float(right)}{']' if right_in else ')'}"
-    )
+    phrase = f"a float in the range {'[' if left_in else '('}{float(left)}, {float(right)}{']' if right_in else ')'}"
 
     def accepts(value: Any) -> bool:
         if not isinstance(value, Real):
@@ -109,7 +108,7 @@ def _argument_reader(signature: inspect.Signature, names: Sequence[str]) -> Call
     """A function with ``signature``'s parameters and defaults that returns
     the values of ``names``: Python binds the call itself, much faster than
     ``Signature.bind``, and raises TypeError where that would."""
-    namespace: Dict[str, Any] = {}
+    namespace: dict[str, Any] = {}
     parameters = []
     keyword_only_started = False
     for index, parameter in enumerate(signature.parameters.values()):
@@ -124,12 +123,13 @@ def _argument_reader(signature: inspect.Signature, names: Sequence[str]) -> Call
             namespace[f"_default_{index}"] = parameter.default
             parameters.append(f"{parameter.name}=_default_{index}")
     source = f"def read_arguments({', '.join(parameters)}):\n    return ({''.join(f'{name}, ' for name in names)})\n"
-    exec(source, namespace)  # noqa: S102 - the source is built from a signature's identifiers only
+    exec(source, namespace)
     return namespace["read_arguments"]
 
 
-def validate_params(constraints: Mapping[str, Sequence[Constraint]], *, bind_like_scikit_learn: bool = True,
-                    name: Optional[str] = None) -> Callable[[Function], Function]:
+def validate_params(
+    constraints: Mapping[str, Sequence[Constraint]], *, bind_like_scikit_learn: bool = True, name: str | None = None
+) -> Callable[[Function], Function]:
     """Declare the constraints of a function's parameters, checked on every
     call before the function runs (scikit-learn's ``validate_params``).
 

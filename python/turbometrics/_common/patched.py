@@ -4,7 +4,8 @@ undoes the patch."""
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 
 class Patched:
@@ -19,7 +20,7 @@ class Patched:
     def __init__(self, unpatch: Callable[[], None]) -> None:
         self._unpatch = unpatch
 
-    def __enter__(self) -> "Patched":
+    def __enter__(self) -> Patched:
         return self
 
     def __exit__(self, *exc: Any) -> None:

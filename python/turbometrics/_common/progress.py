@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import warnings
-from typing import Any, Callable, Optional
+from collections.abc import Callable
+from typing import Any
 
 
-def progress_callback(enabled: bool, description: str, unit: str = "block",
-                      warn: bool = True) -> Optional[Callable[[int, int], None]]:
+def progress_callback(
+    enabled: bool, description: str, unit: str = "block", warn: bool = True
+) -> Callable[[int, int], None] | None:
     """A ``callback(done, total)`` that draws a tqdm bar counting ``unit``
     (scaled with k/M/G prefixes unless it is "block"), or None when
     ``enabled`` is false. Without tqdm it returns None, after a warning
@@ -19,8 +21,11 @@ def progress_callback(enabled: bool, description: str, unit: str = "block",
     except ImportError:
         if not warn:
             return None
-        warnings.warn("progress=True needs tqdm (pip install 'turbometrics[progress]'); running without a bar",
-                      RuntimeWarning, stacklevel=3)
+        warnings.warn(
+            "progress=True needs tqdm (pip install 'turbometrics[progress]'); running without a bar",
+            RuntimeWarning,
+            stacklevel=3,
+        )
         return None
     bar: Any = None
 

@@ -23,7 +23,8 @@ from __future__ import annotations
 import io
 import json
 import zipfile
-from typing import Any, Dict, Mapping, Tuple
+from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 
@@ -47,10 +48,15 @@ def dump_state(kind: str, version: int, fields: Mapping[str, Any], arrays: Mappi
     TypeError
         If a field is not JSON-able or an array has object dtype.
     """
-    header = {"format": FORMAT, "format_version": FORMAT_VERSION, "kind": kind, "version": version,
-              "fields": dict(fields)}
+    header = {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "kind": kind,
+        "version": version,
+        "fields": dict(fields),
+    }
     text = json.dumps(header, default=_json_default, sort_keys=True)
-    members: Dict[str, np.ndarray] = {_HEADER: np.frombuffer(text.encode(), dtype=np.uint8)}
+    members: dict[str, np.ndarray] = {_HEADER: np.frombuffer(text.encode(), dtype=np.uint8)}
     for name, array in sorted(arrays.items()):
         array = np.asarray(array)
         if array.dtype.hasobject:
@@ -66,13 +72,14 @@ def _npz(members: Mapping[str, np.ndarray]) -> bytes:
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_STORED) as archive:
         for name, array in members.items():
-            with archive.open(zipfile.ZipInfo(name + ".npy", date_time=(1980, 1, 1, 0, 0, 0)), "w",
-                              force_zip64=True) as member:
+            with archive.open(
+                zipfile.ZipInfo(name + ".npy", date_time=(1980, 1, 1, 0, 0, 0)), "w", force_zip64=True
+            ) as member:
                 np.lib.format.write_array(member, np.asanyarray(array), allow_pickle=False)
     return buffer.getvalue()
 
 
-def load_state(data: Any, kind: str, version: int) -> Tuple[Dict[str, Any], Dict[str, np.ndarray]]:
+def load_state(data: Any, kind: str, version: int) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     """The ``(fields, arrays)`` of bytes written by :func:`dump_state` for
     a state of this ``kind`` and ``version``; nothing is unpickled.
 
@@ -102,13 +109,16 @@ def load_state(data: Any, kind: str, version: int) -> Tuple[Dict[str, Any], Dict
     if not isinstance(header, dict) or header.get("format") != FORMAT:
         raise ValueError(f"not a serialised {kind}: unknown format")
     if header.get("format_version") != FORMAT_VERSION:
-        raise ValueError(f"serialised state format version {header.get('format_version')!r} is not supported "
-                         f"(this is version {FORMAT_VERSION})")
+        raise ValueError(
+            f"serialised state format version {header.get('format_version')!r} is not supported "
+            f"(this is version {FORMAT_VERSION})"
+        )
     if header.get("kind") != kind:
         raise ValueError(f"the bytes hold a {header.get('kind')!r}, not a {kind}")
     if header.get("version") != version:
-        raise ValueError(f"serialised {kind} version {header.get('version')!r} is not supported "
-                         f"(this is version {version})")
+        raise ValueError(
+            f"serialised {kind} version {header.get('version')!r} is not supported (this is version {version})"
+        )
     fields = header.get("fields")
     if not isinstance(fields, dict):
         raise ValueError(f"not a serialised {kind}: the header has no fields")

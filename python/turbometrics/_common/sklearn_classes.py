@@ -21,7 +21,7 @@ import functools
 import importlib
 import importlib.util
 import sys
-from typing import Any, Optional, TypeVar, cast
+from typing import Any, TypeVar, cast
 
 # turbometrics' class name -> the scikit-learn module defining the class of that name.
 _SCIKIT_LEARN_MODULES = {
@@ -32,7 +32,7 @@ _SCIKIT_LEARN_MODULES = {
 Class = TypeVar("Class", bound=type)
 
 
-def _scikit_learn_class(name: str) -> Optional[type]:
+def _scikit_learn_class(name: str) -> type | None:
     """scikit-learn's class ``name`` (importing its module), or None when
     scikit-learn is not installed or does not import."""
     if "sklearn" not in sys.modules and importlib.util.find_spec("sklearn") is None:
@@ -44,7 +44,7 @@ def _scikit_learn_class(name: str) -> Optional[type]:
     return found if isinstance(found, type) else None
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def scikit_learn_compatible(ours: Class) -> Class:
     """The class to warn or raise with instead of turbometrics' ``ours``:
     derived from scikit-learn's class of the same name and from ``ours``
@@ -63,4 +63,3 @@ def __getattr__(name: str) -> Any:
     from . import exceptions
 
     return scikit_learn_compatible(getattr(exceptions, name))
-

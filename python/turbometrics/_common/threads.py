@@ -15,9 +15,8 @@ import math
 import os
 import sys
 from numbers import Integral
-from typing import Optional
 
-_configured_threads: Optional[int] = None
+_configured_threads: int | None = None
 _parallel_kernels_used = False
 _forked_after_parallel_use = False
 
@@ -55,7 +54,7 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
-def _cgroup_cpu_limit() -> Optional[int]:
+def _cgroup_cpu_limit() -> int | None:
     """CPUs allowed by a cgroup v2 or v1 quota, or None when unlimited."""
     try:
         with open("/sys/fs/cgroup/cpu.max") as handle:
@@ -77,7 +76,7 @@ def _cgroup_cpu_limit() -> Optional[int]:
     return None
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def available_cpus() -> int:
     """Number of CPUs this process can actually use (read once: the
     affinity mask and the cgroup quota, at the first call)."""
@@ -89,7 +88,7 @@ def available_cpus() -> int:
     return max(1, min(cpus, limit) if limit else cpus)
 
 
-def _threads_from_environment() -> Optional[int]:
+def _threads_from_environment() -> int | None:
     value = os.environ.get("OMP_NUM_THREADS", "").split(",")[0].strip()
     if value.isdigit() and int(value) > 0:
         return int(value)
@@ -104,7 +103,7 @@ def _validate(n_threads: object, name: str) -> int:
     return int(n_threads)
 
 
-def set_num_threads(n_threads: Optional[int]) -> None:
+def set_num_threads(n_threads: int | None) -> None:
     """Set the default number of threads of every turbometrics kernel.
 
     Parameters
@@ -165,7 +164,7 @@ def threads_for(n_threads: int, n_samples: int) -> int:
     return n_threads if n_samples >= SERIAL_BELOW else 1
 
 
-def resolve_threads(n_threads: Optional[int]) -> int:
+def resolve_threads(n_threads: int | None) -> int:
     """Thread count for one kernel call (``n_threads=None`` means default)."""
     global _parallel_kernels_used
     threads = get_num_threads() if n_threads is None else _validate(n_threads, "n_threads")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
-from typing import Any, Optional, Tuple
+from typing import Any
 
 import numpy as np
 
@@ -17,8 +17,19 @@ from .. import _core
 from .threads import resolve_threads, threads_for
 
 # dtypes the label scan reads directly; others fall back to NumPy.
-_SCANNABLE_KINDS = {("f", 8), ("f", 4), ("i", 8), ("i", 4), ("i", 2), ("i", 1), ("u", 8), ("u", 4), ("u", 2),
-                    ("u", 1), ("b", 1)}
+_SCANNABLE_KINDS = {
+    ("f", 8),
+    ("f", 4),
+    ("i", 8),
+    ("i", 4),
+    ("i", 2),
+    ("i", 1),
+    ("u", 8),
+    ("u", 4),
+    ("u", 2),
+    ("u", 1),
+    ("b", 1),
+}
 
 
 def as_array(values: Any) -> np.ndarray:
@@ -63,13 +74,9 @@ def check_min_samples(array: np.ndarray) -> None:
     if array.ndim == 0:
         num_samples(array)
     if array.ndim >= 1 and array.shape[0] < 1:
-        raise ValueError(
-            f"Found array with 0 sample(s) (shape={array.shape}) while a minimum of 1 is required."
-        )
+        raise ValueError(f"Found array with 0 sample(s) (shape={array.shape}) while a minimum of 1 is required.")
     if array.ndim == 2 and array.shape[1] < 1:
-        raise ValueError(
-            f"Found array with 0 feature(s) (shape={array.shape}) while a minimum of 1 is required."
-        )
+        raise ValueError(f"Found array with 0 feature(s) (shape={array.shape}) while a minimum of 1 is required.")
 
 
 def check_dimensions(array: np.ndarray) -> None:
@@ -87,8 +94,12 @@ def check_orderable(*values: Any) -> None:
     first value is no string are sorted here; other arrays either sort or
     are sorted by the label checks, with the same error."""
     for value in values:
-        if isinstance(value, np.ndarray) and value.dtype == object and value.size and \
-                not isinstance(value.flat[0], str):
+        if (
+            isinstance(value, np.ndarray)
+            and value.dtype == object
+            and value.size
+            and not isinstance(value.flat[0], str)
+        ):
             np.unique(value)
 
 
@@ -104,7 +115,7 @@ def column_or_1d(values: Any) -> np.ndarray:
     raise ValueError(f"y should be a 1d array, got an array of shape {array.shape} instead.")
 
 
-def value_status(array: np.ndarray) -> Tuple[int, Optional[bool]]:
+def value_status(array: np.ndarray) -> tuple[int, bool | None]:
     """(0 if finite, 1 if some value is NaN, 2 if some is infinite and none
     NaN; whether every value is zero, or None where it was not computed)."""
     if array.dtype.kind != "f":
@@ -123,7 +134,7 @@ def nonfinite_status(array: np.ndarray) -> int:
     return value_status(array)[0]
 
 
-def assert_all_finite(array: np.ndarray, input_name: str = "", status: Optional[int] = None) -> None:
+def assert_all_finite(array: np.ndarray, input_name: str = "", status: int | None = None) -> None:
     """Raise scikit-learn's ValueError if ``array`` holds NaN or infinity
     (``status``: a precomputed :func:`nonfinite_status`)."""
     if array.dtype == object:
@@ -148,7 +159,7 @@ def nonfinite_error(dtype: np.dtype, input_name: str, status: int) -> ValueError
 ALL_ZERO_WEIGHTS = "Sample weights must contain at least one non-zero number."
 
 
-def check_score_array(values: Any, status: Optional[int] = None) -> np.ndarray:
+def check_score_array(values: Any, status: int | None = None) -> np.ndarray:
     """``check_array(y_score, ensure_2d=False)``: numeric, at most 2-D,
     finite and non-empty. Object arrays are converted to float64, but (as in
     scikit-learn) object data that arrived as a list is left as it is.
@@ -156,8 +167,10 @@ def check_score_array(values: Any, status: Optional[int] = None) -> np.ndarray:
     when a compiled pass already found it."""
     array = np.asarray(values)
     if array.dtype.kind in "USV":
-        raise ValueError("dtype='numeric' is not compatible with arrays of bytes/strings.Convert your data to "
-                         "numeric values explicitly instead.")
+        raise ValueError(
+            "dtype='numeric' is not compatible with arrays of bytes/strings.Convert your data to "
+            "numeric values explicitly instead."
+        )
     if array.dtype.kind == "O" and hasattr(values, "dtype"):
         array = array.astype(np.float64)
     check_dimensions(array)
@@ -166,8 +179,9 @@ def check_score_array(values: Any, status: Optional[int] = None) -> np.ndarray:
     return array
 
 
-def check_sample_weight(sample_weight: Any, n_samples: int, force_float: bool = True,
-                        check_values: bool = True) -> np.ndarray:
+def check_sample_weight(
+    sample_weight: Any, n_samples: int, force_float: bool = True, check_values: bool = True
+) -> np.ndarray:
     """scikit-learn's ``_check_sample_weight``: float64, 1-D, finite, not all zero.
     With ``force_float=False`` integer and bool weights keep their dtype;
     with ``check_values=False`` the finiteness and all-zero checks are left
@@ -195,7 +209,7 @@ def check_sample_weight(sample_weight: Any, n_samples: int, force_float: bool = 
     return weights
 
 
-def distinct_values(array: np.ndarray, limit: int) -> Tuple[Optional[np.ndarray], bool]:
+def distinct_values(array: np.ndarray, limit: int) -> tuple[np.ndarray | None, bool]:
     """Sorted distinct values of ``array`` (None if more than ``limit``) and
     whether every value is integral (always True for non-float dtypes)."""
     flat = array.reshape(-1)
@@ -220,7 +234,7 @@ class Target:
     of them (enough for every binary decision), else None.
     """
 
-    def __init__(self, kind: str, array: np.ndarray, classes: Optional[np.ndarray]) -> None:
+    def __init__(self, kind: str, array: np.ndarray, classes: np.ndarray | None) -> None:
         self.kind = kind
         self.array = array
         self.classes = classes
@@ -253,8 +267,12 @@ def type_of_target(values: Any, input_name: str = "") -> Target:
                 "Support for labels represented as bytes is not supported. Convert the labels to a string "
                 "or integer format."
             )
-        if array.ndim >= 1 and not hasattr(array[0], "__array__") and isinstance(array[0], Sequence) and not \
-                isinstance(array[0], str):
+        if (
+            array.ndim >= 1
+            and not hasattr(array[0], "__array__")
+            and isinstance(array[0], Sequence)
+            and not isinstance(array[0], str)
+        ):
             raise ValueError(
                 "You appear to be using a legacy multi-label data representation. Sequence of sequences are no "
                 "longer supported; use a binary array or sparse matrix instead - the MultiLabelBinarizer "

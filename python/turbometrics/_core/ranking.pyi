@@ -1,7 +1,5 @@
 """Ranking metrics of scores against binary targets (register_ranking.cpp)."""
 
-from typing import Dict, Optional, Tuple, Union
-
 import numpy as np
 
 class InvalidInputValues(ValueError):
@@ -15,67 +13,65 @@ def _set_table_strategy(name: str) -> str: ...
 def roc_auc(
     y_score: np.ndarray,
     is_positive: np.ndarray,
-    sample_weight: Optional[np.ndarray],
-    max_fpr: Optional[float],
+    sample_weight: np.ndarray | None,
+    max_fpr: float | None,
     n_threads: int,
     check_values: int = 0,
-) -> Tuple[float, Union[int, float], Union[int, float]]: ...
+) -> tuple[float, int | float, int | float]: ...
 def average_precision(
     y_score: np.ndarray,
     is_positive: np.ndarray,
-    sample_weight: Optional[np.ndarray],
+    sample_weight: np.ndarray | None,
     n_threads: int,
     check_values: int = 0,
-) -> Tuple[float, Union[int, float], Union[int, float]]: ...
+) -> tuple[float, int | float, int | float]: ...
 def roc_curve(
     y_score: np.ndarray,
     is_positive: np.ndarray,
-    sample_weight: Optional[np.ndarray],
+    sample_weight: np.ndarray | None,
     drop_intermediate: bool,
     n_threads: int,
     check_values: int = 0,
-) -> Tuple[np.ndarray, np.ndarray, np.ndarray, Union[int, float], Union[int, float]]: ...
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, int | float, int | float]: ...
 def precision_recall_curve(
     y_score: np.ndarray,
     is_positive: np.ndarray,
-    sample_weight: Optional[np.ndarray],
+    sample_weight: np.ndarray | None,
     drop_intermediate: bool,
     n_threads: int,
     check_values: int = 0,
-) -> Tuple[np.ndarray, np.ndarray, np.ndarray, Union[int, float], Union[int, float]]: ...
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, int | float, int | float]: ...
 def det_curve(
     y_score: np.ndarray,
     is_positive: np.ndarray,
-    sample_weight: Optional[np.ndarray],
+    sample_weight: np.ndarray | None,
     drop_intermediate: bool,
     n_threads: int,
     check_values: int = 0,
-) -> Tuple[np.ndarray, np.ndarray, np.ndarray]: ...
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...
 def score_table(
     y_score: np.ndarray,
     is_positive: np.ndarray,
-    sample_weight: Optional[np.ndarray],
+    sample_weight: np.ndarray | None,
     n_threads: int,
     check_values: int = 0,
     per_row: bool = False,
-) -> Tuple[np.ndarray, np.ndarray, np.ndarray]: ...
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...
 def best_threshold(
     y_score: np.ndarray,
     is_positive: np.ndarray,
-    sample_weight: Optional[np.ndarray],
+    sample_weight: np.ndarray | None,
     metric: str,
     beta: float,
     n_threads: int,
-) -> Dict[str, float]: ...
+) -> dict[str, float]: ...
 def metrics_at_thresholds(
-    y_score: np.ndarray, is_positive: np.ndarray, sample_weight: Optional[np.ndarray], beta: float, n_threads: int
-) -> Dict[str, np.ndarray]: ...
-def roc_auc_delong(
-    y_score: np.ndarray, is_positive: np.ndarray, n_threads: int
-) -> Tuple[float, float, int, int]: ...
+    y_score: np.ndarray, is_positive: np.ndarray, sample_weight: np.ndarray | None, beta: float, n_threads: int
+) -> dict[str, np.ndarray]: ...
+def roc_auc_delong(y_score: np.ndarray, is_positive: np.ndarray, n_threads: int) -> tuple[float, float, int, int]: ...
 def delong_components(
     y_score: np.ndarray, is_positive: np.ndarray, n_threads: int
-) -> Tuple[np.ndarray, np.ndarray, np.ndarray, int, int]: ...
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, int]: ...
 def table_metric(
     scores: np.ndarray, positive: np.ndarray, negative: np.ndarray, metric: str, beta: float, cutoff: float
 ) -> float: ...

@@ -17,5 +17,14 @@ from ._proper_scores import brier_score_loss, log_loss
 from ._smooth import smooth_calibration_error
 from ._state import CalibrationState
 
-__all__ = ["CalibrationState", "ReliabilityDiagram", "brier_score_loss", "calibration_error", "hellinger_distance",
-           "log_loss", "mean_max_confidence", "reliability_diagram", "smooth_calibration_error"]
+__all__ = [
+    "CalibrationState",
+    "ReliabilityDiagram",
+    "brier_score_loss",
+    "calibration_error",
+    "hellinger_distance",
+    "log_loss",
+    "mean_max_confidence",
+    "reliability_diagram",
+    "smooth_calibration_error",
+]

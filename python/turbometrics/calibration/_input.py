@@ -7,11 +7,10 @@ definitions name (``np.linspace`` or ``np.quantile`` edges).
 
 from __future__ import annotations
 
-from typing import Any, Optional, Tuple, cast
+from typing import Any, cast
 
 import numpy as np
 
-from ..ranking import positive_mask
 from .._common.validation import (
     as_array,
     assert_all_finite,
@@ -23,6 +22,7 @@ from .._common.validation import (
     column_or_1d,
     type_of_target,
 )
+from ..ranking import positive_mask
 
 MODES = {"auto", "binary", "top_label", "classwise"}
 
@@ -40,8 +40,14 @@ class CalibrationInput:
     weights : ndarray of float64 or None
     """
 
-    def __init__(self, prob: np.ndarray, mode: str, labels: Optional[np.ndarray], weights: Optional[np.ndarray],
-                 unchecked_labels: Optional[np.ndarray] = None) -> None:
+    def __init__(
+        self,
+        prob: np.ndarray,
+        mode: str,
+        labels: np.ndarray | None,
+        weights: np.ndarray | None,
+        unchecked_labels: np.ndarray | None = None,
+    ) -> None:
         self.prob = prob
         self.mode = mode
         self.labels = labels
@@ -119,7 +125,7 @@ def _check_class_range(labels: np.ndarray, n_classes: int) -> None:
         )
 
 
-def _class_indices(y_true: Any, n_classes: int, check_range: bool = True) -> Tuple[np.ndarray, np.ndarray]:
+def _class_indices(y_true: Any, n_classes: int, check_range: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """int64 class indices, and the labels they came from. Without
     ``check_range`` native int64 labels are returned unchecked (the kernel
     that reads them checks their range)."""
@@ -137,8 +143,9 @@ def _class_indices(y_true: Any, n_classes: int, check_range: bool = True) -> Tup
     return labels.astype(np.int64, copy=False), labels
 
 
-def calibration_input(y_true: Any, y_prob: Any, mode: str, pos_label: Any, sample_weight: Any,
-                      kernel_checks_labels: bool = False) -> CalibrationInput:
+def calibration_input(
+    y_true: Any, y_prob: Any, mode: str, pos_label: Any, sample_weight: Any, kernel_checks_labels: bool = False
+) -> CalibrationInput:
     """Validate calibration input. A 1-D ``y_prob`` with mode "top_label" or
     "classwise" is expanded to the (N, 2) array ``[1 - p, p]`` (the one case
     that copies the probabilities). With ``kernel_checks_labels``, int64
@@ -151,8 +158,9 @@ def calibration_input(y_true: Any, y_prob: Any, mode: str, pos_label: Any, sampl
     if mode == "auto":
         mode = "binary" if prob.ndim == 1 else "top_label"
     if mode == "binary" and prob.ndim != 1:
-        raise ValueError(f"mode='binary' needs a 1-D y_prob (probability of the positive class), got shape "
-                         f"{prob.shape}.")
+        raise ValueError(
+            f"mode='binary' needs a 1-D y_prob (probability of the positive class), got shape {prob.shape}."
+        )
     unchecked = None
     if prob.ndim == 1 and mode != "binary":
         labels = _binary_mask(y_true, pos_label).astype(np.int64)
@@ -177,7 +185,7 @@ def calibration_input(y_true: Any, y_prob: Any, mode: str, pos_label: Any, sampl
     return CalibrationInput(prob, mode, labels, weights, unchecked)
 
 
-def bin_edges(data: CalibrationInput, n_bins: int, strategy: str) -> Tuple[np.ndarray, bool]:
+def bin_edges(data: CalibrationInput, n_bins: int, strategy: str) -> tuple[np.ndarray, bool]:
     """Edges of the bins and whether they are the uniform ones.
 
     Uniform: exactly ``np.linspace(0, 1, n_bins + 1)``. Quantile:

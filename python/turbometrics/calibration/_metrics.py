@@ -29,11 +29,14 @@ Semantics
 from __future__ import annotations
 
 from numbers import Integral
-from typing import Any, NamedTuple, Optional
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from .. import _core
+from .._common.params import ARRAY_LIKE, BOOLEAN, NONE, REAL, STRING, Constraint, str_options, validate_params
+from .._common.threads import resolve_threads, threads_for
+from .._common.validation import check_consistent_length, check_sample_weight, column_or_1d
 from ._input import (
     MODES,
     CalibrationInput,
@@ -42,9 +45,6 @@ from ._input import (
     float_probabilities,
     raise_for_invalid_probabilities,
 )
-from .._common.params import ARRAY_LIKE, BOOLEAN, NONE, REAL, STRING, Constraint, str_options, validate_params
-from .._common.threads import resolve_threads, threads_for
-from .._common.validation import check_consistent_length, check_sample_weight, column_or_1d
 
 POSITIVE_INT = Constraint(
     "an int in the range [1, inf)",
@@ -98,7 +98,8 @@ class ReliabilityDiagram(NamedTuple):
 def _table(data: CalibrationInput, edges: np.ndarray, uniform: bool, n_threads: int) -> np.ndarray:
     threads = threads_for(n_threads, data.n_samples * (data.prob.shape[1] if data.prob.ndim == 2 else 1))
     table, invalid, invalid_label = _core.calibration.bin_table(
-        data.prob, data.mode, data.labels, data.weights, edges, uniform, threads)
+        data.prob, data.mode, data.labels, data.weights, edges, uniform, threads
+    )
     raise_for_flags(data, invalid, invalid_label)
     return table
 
@@ -136,9 +137,18 @@ def error_from_table(table: np.ndarray, norm: str) -> float:
 
 
 @validate_params({**_COMMON, "norm": [str_options({"l1", "l2", "max"})]}, bind_like_scikit_learn=False)
-def calibration_error(y_true: Any, y_prob: Any, *, n_bins: int = 15, strategy: str = "uniform", norm: str = "l1",
-                      mode: str = "auto", pos_label: Any = None, sample_weight: Any = None,
-                      n_threads: Optional[int] = None) -> float:
+def calibration_error(
+    y_true: Any,
+    y_prob: Any,
+    *,
+    n_bins: int = 15,
+    strategy: str = "uniform",
+    norm: str = "l1",
+    mode: str = "auto",
+    pos_label: Any = None,
+    sample_weight: Any = None,
+    n_threads: int | None = None,
+) -> float:
     """Binned calibration error: ECE (``norm="l1"``), RMSCE (``"l2"``) or
     MCE (``"max"``).
 
@@ -234,9 +244,17 @@ def calibration_error(y_true: Any, y_prob: Any, *, n_bins: int = 15, strategy: s
 
 
 @validate_params(_COMMON, bind_like_scikit_learn=False)
-def reliability_diagram(y_true: Any, y_prob: Any, *, n_bins: int = 15, strategy: str = "uniform",
-                        mode: str = "auto", pos_label: Any = None, sample_weight: Any = None,
-                        n_threads: Optional[int] = None) -> ReliabilityDiagram:
+def reliability_diagram(
+    y_true: Any,
+    y_prob: Any,
+    *,
+    n_bins: int = 15,
+    strategy: str = "uniform",
+    mode: str = "auto",
+    pos_label: Any = None,
+    sample_weight: Any = None,
+    n_threads: int | None = None,
+) -> ReliabilityDiagram:
     """Bin edges, per-bin weight share, mean confidence and accuracy.
 
     Same input and binning as :func:`calibration_error` (which is a sum over
@@ -284,7 +302,7 @@ def diagram_from_table(table: np.ndarray, edges: np.ndarray, mode: str) -> Relia
 
 
 @validate_params({"y_prob": [ARRAY_LIKE], "sample_weight": [ARRAY_LIKE, NONE]}, bind_like_scikit_learn=False)
-def mean_max_confidence(y_prob: Any, *, sample_weight: Any = None, n_threads: Optional[int] = None) -> float:
+def mean_max_confidence(y_prob: Any, *, sample_weight: Any = None, n_threads: int | None = None) -> float:
     """Mean over samples of the largest class probability.
 
     Parameters
@@ -328,7 +346,7 @@ def mean_max_confidence(y_prob: Any, *, sample_weight: Any = None, n_threads: Op
 
 
 @validate_params({"p": [ARRAY_LIKE], "q": [ARRAY_LIKE]}, bind_like_scikit_learn=False)
-def hellinger_distance(p: Any, q: Any, *, n_threads: Optional[int] = None) -> float:
+def hellinger_distance(p: Any, q: Any, *, n_threads: int | None = None) -> float:
     """Hellinger distance between two distributions, or the mean over rows
     for two posterior matrices.
 

@@ -18,10 +18,11 @@ expressions.
 from __future__ import annotations
 
 import warnings
-from typing import Any, NamedTuple, Optional, Tuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
+from .. import _core
 from .._common.params import (
     ARRAY_LIKE,
     BOOLEAN,
@@ -33,8 +34,6 @@ from .._common.params import (
     str_options,
     validate_params,
 )
-from .. import _core
-from ..ranking import positive_mask
 from .._common.threads import resolve_threads, threads_for
 from .._common.validation import (
     Target,
@@ -49,6 +48,7 @@ from .._common.validation import (
     num_samples,
     type_of_target,
 )
+from ..ranking import positive_mask
 
 _POS_LABEL = [REAL, STRING, BOOLEAN, NONE]
 # scikit-learn's Hidden(None): accepted, but not named in the error message.
@@ -65,19 +65,25 @@ class _Facts(NamedTuple):
 
 
 def _kernel_ready(array: np.ndarray) -> bool:
-    return (array.dtype == np.float64 and array.dtype.isnative and array.flags.aligned and array.ndim in (1, 2)
-            and array.size > 0)
+    return (
+        array.dtype == np.float64
+        and array.dtype.isnative
+        and array.flags.aligned
+        and array.ndim in (1, 2)
+        and array.size > 0
+    )
 
 
 def _facts(array: np.ndarray, threads: int) -> _Facts:
     # A column (n, 1) becomes the pair (1 - p, p) in _multiclass, as 1-D input does.
     flat = array.reshape(-1) if array.ndim == 2 and array.shape[1] == 1 else array
     eps = np.finfo(np.float64).eps
-    return _Facts(*_core.calibration.probability_facts(flat, True, float(np.sqrt(eps)), 1e-8,
-                                           threads_for(threads, array.size)))
+    return _Facts(
+        *_core.calibration.probability_facts(flat, True, float(np.sqrt(eps)), 1e-8, threads_for(threads, array.size))
+    )
 
 
-def _float_proba(y_proba: Any, threads: int) -> Tuple[np.ndarray, Optional[_Facts]]:
+def _float_proba(y_proba: Any, threads: int) -> tuple[np.ndarray, _Facts | None]:
     """check_array(y_proba, ensure_2d=False, dtype=(float64, float32, float16)),
     and for float64 input the facts of one compiled pass (its finiteness
     check is scikit-learn's)."""
@@ -132,7 +138,7 @@ class _Target(NamedTuple):
         return (self.labels[:, None] == self.classes[None, :]).astype(np.int64)
 
 
-def _distinct(y: np.ndarray, known: Optional[np.ndarray], threads: int) -> np.ndarray:
+def _distinct(y: np.ndarray, known: np.ndarray | None, threads: int) -> np.ndarray:
     """np.unique(y): the scan's classes when it found at most two, a compiled
     pass for integer and bool labels, else NumPy."""
     if known is not None:
@@ -187,8 +193,9 @@ def _one_hot(y_true: Any, labels: Any, threads: int = 1) -> _Target:
     return _Target(column_or_1d(y), classes, False)
 
 
-def _multiclass(y_true: Any, y_prob: np.ndarray, sample_weight: Any, labels: Any, facts: Optional[_Facts] = None,
-                threads: int = 1) -> Tuple[_Target, np.ndarray]:
+def _multiclass(
+    y_true: Any, y_prob: np.ndarray, sample_weight: Any, labels: Any, facts: _Facts | None = None, threads: int = 1
+) -> tuple[_Target, np.ndarray]:
     """scikit-learn's ``_validate_multiclass_probabilistic_prediction``
     (with ``facts``, its passes over y_prob come from the compiled one)."""
     high = facts.high if facts is not None else np.max(y_prob)
@@ -222,12 +229,14 @@ def _multiclass(y_true: Any, y_prob: np.ndarray, sample_weight: Any, labels: Any
                 f"y_true and y_prob contain different number of classes: {found} vs {columns}. Please provide the "
                 f"true labels explicitly through the labels argument. Classes found in y_true: {target.classes}"
             )
-        raise ValueError(f"The number of classes in labels is different from that in y_prob. Classes found in "
-                         f"labels: {target.classes}")
+        raise ValueError(
+            f"The number of classes in labels is different from that in y_prob. Classes found in "
+            f"labels: {target.classes}"
+        )
     return target, y_prob
 
 
-def _kernel_labels(target: _Target) -> Optional[Tuple[np.ndarray, np.ndarray]]:
+def _kernel_labels(target: _Target) -> tuple[np.ndarray, np.ndarray] | None:
     """(labels, classes) of one integer dtype for the score kernel: integer
     and bool labels as they are, others as their class index; None for
     indicator targets."""
@@ -251,20 +260,27 @@ def _kernel_labels(target: _Target) -> Optional[Tuple[np.ndarray, np.ndarray]]:
     return codes, np.arange(classes.shape[0], dtype=np.int64)
 
 
-def _kernel_weights(sample_weight: Any) -> Optional[np.ndarray]:
+def _kernel_weights(sample_weight: Any) -> np.ndarray | None:
     if sample_weight is None:
         return None
     return np.ascontiguousarray(np.asarray(sample_weight), dtype=np.float64).reshape(-1)
 
 
-def _kernel_score(y_prob: np.ndarray, kernel_labels: Tuple[np.ndarray, np.ndarray], sample_weight: Any, score: str,
-                  threads: int, normalize: bool = True) -> float:
+def _kernel_score(
+    y_prob: np.ndarray,
+    kernel_labels: tuple[np.ndarray, np.ndarray],
+    sample_weight: Any,
+    score: str,
+    threads: int,
+    normalize: bool = True,
+) -> float:
     """scikit-learn's _average of the per-row losses, from one compiled pass."""
     prob = y_prob.reshape(-1) if y_prob.ndim == 2 and y_prob.shape[1] == 1 else y_prob
     labels, classes = kernel_labels
     eps = float(np.finfo(np.float64).eps)
-    total, weight, _ = _core.calibration.score_sums(prob, labels, classes, _kernel_weights(sample_weight), score, eps,
-                                        threads_for(threads, prob.size))
+    total, weight, _ = _core.calibration.score_sums(
+        prob, labels, classes, _kernel_weights(sample_weight), score, eps, threads_for(threads, prob.size)
+    )
     if not normalize:
         return float(total)
     if sample_weight is not None and weight == 0.0:
@@ -272,8 +288,9 @@ def _kernel_score(y_prob: np.ndarray, kernel_labels: Tuple[np.ndarray, np.ndarra
     return float(total / weight)
 
 
-def _binary(y_true: Any, y_prob: np.ndarray, sample_weight: Any, pos_label: Any, facts: Optional[_Facts] = None
-            ) -> Tuple[np.ndarray, np.ndarray]:
+def _binary(
+    y_true: Any, y_prob: np.ndarray, sample_weight: Any, pos_label: Any, facts: _Facts | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """scikit-learn's ``_validate_binary_probabilistic_prediction``: the
     mask of the positive class and the 1-D probabilities (with ``facts``,
     its passes over y_prob come from the compiled one)."""
@@ -286,8 +303,10 @@ def _binary(y_true: Any, y_prob: np.ndarray, sample_weight: Any, pos_label: Any,
         check_sample_weight(sample_weight, y_prob.shape[0])
     target = type_of_target(y_true, input_name="y_true")
     if target.kind != "binary":
-        raise ValueError(f"The type of the target inferred from y_true is {target.kind} but should be binary according "
-                         "to the shape of y_prob.")
+        raise ValueError(
+            f"The type of the target inferred from y_true is {target.kind} but should be binary according "
+            "to the shape of y_prob."
+        )
     high = facts.high if facts is not None else np.max(y_prob)
     if high > 1:
         raise ValueError(f"y_prob contains values greater than 1: {high}")
@@ -305,11 +324,26 @@ def _binary(y_true: Any, y_prob: np.ndarray, sample_weight: Any, pos_label: Any,
     return positive_mask(target.array, pos_label, target.classes), y_prob
 
 
-@validate_params({"y_true": [ARRAY_LIKE], "y_proba": [ARRAY_LIKE], "sample_weight": [ARRAY_LIKE, NONE],
-                  "pos_label": _POS_LABEL, "labels": [ARRAY_LIKE, NONE],
-                  "scale_by_half": [BOOLEAN, str_options({"auto"})]})
-def brier_score_loss(y_true: Any, y_proba: Any, *, sample_weight: Any = None, pos_label: Any = None,
-                     labels: Any = None, scale_by_half: Any = "auto", n_threads: Optional[int] = None) -> float:
+@validate_params(
+    {
+        "y_true": [ARRAY_LIKE],
+        "y_proba": [ARRAY_LIKE],
+        "sample_weight": [ARRAY_LIKE, NONE],
+        "pos_label": _POS_LABEL,
+        "labels": [ARRAY_LIKE, NONE],
+        "scale_by_half": [BOOLEAN, str_options({"auto"})],
+    }
+)
+def brier_score_loss(
+    y_true: Any,
+    y_proba: Any,
+    *,
+    sample_weight: Any = None,
+    pos_label: Any = None,
+    labels: Any = None,
+    scale_by_half: Any = "auto",
+    n_threads: int | None = None,
+) -> float:
     """Brier score loss: mean squared difference of probabilities and outcomes.
 
     Same as :func:`sklearn.metrics.brier_score_loss` (scikit-learn 1.9.1).
@@ -354,8 +388,7 @@ def brier_score_loss(y_true: Any, y_proba: Any, *, sample_weight: Any = None, po
         columns = 2
         if facts is not None:
             mask = positive.view(np.uint8) if positive.dtype == np.bool_ else positive
-            score = _kernel_score(y_prob, (mask, np.array([0, 1], dtype=mask.dtype)), sample_weight, "brier",
-                                  threads)
+            score = _kernel_score(y_prob, (mask, np.array([0, 1], dtype=mask.dtype)), sample_weight, "brier", threads)
         else:
             positive = np.asarray(positive, dtype=np.int64)
             encoded = np.stack((1 - positive, positive), axis=1).astype(y_prob.dtype, copy=False)
@@ -379,10 +412,26 @@ def brier_score_loss(y_true: Any, y_proba: Any, *, sample_weight: Any = None, po
     return float(score)
 
 
-@validate_params({"y_true": [ARRAY_LIKE], "y_proba": [_ARRAY_LIKE_OR_HIDDEN_NONE], "normalize": [BOOLEAN],
-                  "sample_weight": [ARRAY_LIKE, NONE], "labels": [ARRAY_LIKE, NONE], "y_pred": [ARRAY_LIKE, STRING]})
-def log_loss(y_true: Any, y_proba: Any = None, *, normalize: bool = True, sample_weight: Any = None,
-             labels: Any = None, y_pred: Any = "deprecated", n_threads: Optional[int] = None) -> float:
+@validate_params(
+    {
+        "y_true": [ARRAY_LIKE],
+        "y_proba": [_ARRAY_LIKE_OR_HIDDEN_NONE],
+        "normalize": [BOOLEAN],
+        "sample_weight": [ARRAY_LIKE, NONE],
+        "labels": [ARRAY_LIKE, NONE],
+        "y_pred": [ARRAY_LIKE, STRING],
+    }
+)
+def log_loss(
+    y_true: Any,
+    y_proba: Any = None,
+    *,
+    normalize: bool = True,
+    sample_weight: Any = None,
+    labels: Any = None,
+    y_pred: Any = "deprecated",
+    n_threads: int | None = None,
+) -> float:
     """Log loss (cross-entropy), natural logarithm.
 
     Same as :func:`sklearn.metrics.log_loss` (scikit-learn 1.9.1):
@@ -416,10 +465,12 @@ def log_loss(y_true: Any, y_proba: Any = None, *, normalize: bool = True, sample
     threads = resolve_threads(n_threads)
     if not (isinstance(y_pred, str) and y_pred == "deprecated"):
         if y_proba is not None:
-            raise ValueError("Cannot use both `y_pred` and `y_proba`. `y_pred` is deprecated, use `y_proba` "
-                             "instead.")
-        warnings.warn("`y_pred` was renamed to `y_proba` in version 1.9 and will be removed in 1.11. Use "
-                      "`y_proba` instead.", FutureWarning, stacklevel=2)
+            raise ValueError("Cannot use both `y_pred` and `y_proba`. `y_pred` is deprecated, use `y_proba` instead.")
+        warnings.warn(
+            "`y_pred` was renamed to `y_proba` in version 1.9 and will be removed in 1.11. Use `y_proba` instead.",
+            FutureWarning,
+            stacklevel=2,
+        )
         y_proba = y_pred
     y_proba, facts = _float_proba(y_proba, threads)
     target, y_proba = _multiclass(y_true, y_proba, sample_weight, labels, facts, threads)

@@ -22,23 +22,28 @@ discretisation error is far below the bisection tolerance.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Optional, Tuple, Union, cast
+from collections.abc import Callable
+from typing import Any, cast
 
 import numpy as np
 
 from .. import _core
-from ._input import calibration_input, raise_for_invalid_probabilities
 from .._common.params import ARRAY_LIKE, BOOLEAN, NONE, REAL, STRING, Constraint, validate_params
 from .._common.threads import resolve_threads, threads_for
+from ._input import calibration_input, raise_for_invalid_probabilities
 
 _GRID = 20000
 _MIN_BANDWIDTH = 1e-3
-_BANDWIDTH = Constraint("a float in the range (0.0, inf) or None",
-                        lambda value: value is None or (isinstance(value, (int, float)) and not isinstance(value, bool)
-                                                        and value > 0 and np.isfinite(value)))
+_BANDWIDTH = Constraint(
+    "a float in the range (0.0, inf) or None",
+    lambda value: (
+        value is None
+        or (isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0 and np.isfinite(value))
+    ),
+)
 
 
-def _deposit(conf: np.ndarray, residual: np.ndarray, weights: np.ndarray, grid: int) -> Tuple[np.ndarray, np.ndarray]:
+def _deposit(conf: np.ndarray, residual: np.ndarray, weights: np.ndarray, grid: int) -> tuple[np.ndarray, np.ndarray]:
     """The deposit in NumPy (the definition; the compiled pass computes the
     same sums in another order)."""
     position = conf * grid
@@ -66,7 +71,7 @@ class _Smoother:
         ext[: g + 1] = values
         ext[0] *= 2
         ext[g] *= 2
-        ext[g + 1:] = values[1:g][::-1]
+        ext[g + 1 :] = values[1:g][::-1]
         return ext
 
     def error(self, bandwidth: float) -> float:
@@ -84,12 +89,27 @@ class _Smoother:
         return float(integral_signed / integral_density)
 
 
-@validate_params({"y_true": [ARRAY_LIKE], "y_prob": [ARRAY_LIKE], "bandwidth": [_BANDWIDTH],
-                  "pos_label": [REAL, STRING, BOOLEAN, NONE], "sample_weight": [ARRAY_LIKE, NONE],
-                  "return_bandwidth": [BOOLEAN]}, bind_like_scikit_learn=False)
-def smooth_calibration_error(y_true: Any, y_prob: Any, *, bandwidth: Optional[float] = None, pos_label: Any = None,
-                             sample_weight: Any = None, return_bandwidth: bool = False,
-                             n_threads: Optional[int] = None) -> Union[float, Tuple[float, float]]:
+@validate_params(
+    {
+        "y_true": [ARRAY_LIKE],
+        "y_prob": [ARRAY_LIKE],
+        "bandwidth": [_BANDWIDTH],
+        "pos_label": [REAL, STRING, BOOLEAN, NONE],
+        "sample_weight": [ARRAY_LIKE, NONE],
+        "return_bandwidth": [BOOLEAN],
+    },
+    bind_like_scikit_learn=False,
+)
+def smooth_calibration_error(
+    y_true: Any,
+    y_prob: Any,
+    *,
+    bandwidth: float | None = None,
+    pos_label: Any = None,
+    sample_weight: Any = None,
+    return_bandwidth: bool = False,
+    n_threads: int | None = None,
+) -> float | tuple[float, float]:
     """Kernel-smoothed calibration error (smECE) of Błasiok and Nakkiran.
 
     Parameters
@@ -142,7 +162,8 @@ def smooth_calibration_error(y_true: Any, y_prob: Any, *, bandwidth: Optional[fl
     labels = cast(np.ndarray, data.labels)  # calibration_input always sets them
     labels = labels.view(np.uint8) if labels.dtype == np.bool_ else labels
     mass, signed, total, invalid, invalid_label = _core.calibration.smooth_deposit(
-        data.prob, data.mode, labels, data.weights, grid, threads_for(threads, data.prob.size))
+        data.prob, data.mode, labels, data.weights, grid, threads_for(threads, data.prob.size)
+    )
     # Flagged by the kernel as it read (class indices first, as before).
     if invalid_label and data.unchecked_labels is not None:
         data.raise_for_labels()

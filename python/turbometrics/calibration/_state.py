@@ -12,15 +12,12 @@ the same code as :func:`turbometrics.calibration_error` and
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, cast
+from typing import Any, cast
 
 import numpy as np
 
-from .._common.array_inputs import accepting_array_inputs
 from .. import _core
-from ._metrics import POSITIVE_INT, ReliabilityDiagram, diagram_from_table, error_from_table, raise_for_flags
-from ._input import calibration_input
-from .._common.params import BOOLEAN, NONE, REAL, STRING, str_options, validate_params
+from .._common.array_inputs import accepting_array_inputs
 from .._common.mergeable import (
     CountedSamples,
     Serialisable,
@@ -32,8 +29,11 @@ from .._common.mergeable import (
     part_int,
     part_label,
 )
+from .._common.params import BOOLEAN, NONE, REAL, STRING, str_options, validate_params
 from .._common.threads import resolve_threads, threads_for
 from .._common.validation import ALL_ZERO_WEIGHTS, as_array, check_consistent_length, num_samples
+from ._input import calibration_input
+from ._metrics import POSITIVE_INT, ReliabilityDiagram, diagram_from_table, error_from_table, raise_for_flags
 
 _SUMS = ("_weight", "_confidence", "_correct")
 _PARTS = ("n_bins", "mode", "pos_label", "_resolved", "_n_classes", "_n", "_weighted") + _SUMS
@@ -44,13 +44,13 @@ _LARGEST = int(np.finfo(np.float64).max) << _SCALE_BITS  # an exact sum above it
 _EMPTY = "Found array with 0 sample(s) (shape=(0,)) while a minimum of 1 is required."
 
 
-def _from_limbs(limbs: np.ndarray) -> List[int]:
+def _from_limbs(limbs: np.ndarray) -> list[int]:
     """Exact sums (fixed-point ints) from (n, limbs) little-endian two's
     complement uint64 limbs."""
     return [int.from_bytes(row.astype("<u8").tobytes(), "little", signed=True) for row in limbs]
 
 
-def _to_limbs(values: List[int]) -> np.ndarray:
+def _to_limbs(values: list[int]) -> np.ndarray:
     data = b"".join(value.to_bytes(8 * _LIMBS, "little", signed=True) for value in values)
     return np.frombuffer(data, dtype="<u8").reshape(len(values), _LIMBS).copy()
 
@@ -60,13 +60,15 @@ def _times_power_of_two(value: int, exponent: int) -> float:
     return value / (1 << -exponent) if exponent < 0 else float(value << exponent)
 
 
-def _check_bins(weight: List[int], confidence: List[int], correct: List[int], n: int, weighted: bool) -> None:
+def _check_bins(weight: list[int], confidence: list[int], correct: list[int], n: int, weighted: bool) -> None:
     """Per bin 0 <= confidence, correct <= weight, and the weight finite as
     a float; unweighted, whole counts adding up to ``n``."""
     for b, (w, c, k) in enumerate(zip(weight, confidence, correct)):
         if not (0 <= c <= w and 0 <= k <= w and w < _LARGEST):
-            raise ValueError(f"bin {b}: the weight must be non-negative and finite, and the confidence and "
-                             "correctness sums between 0 and the weight")
+            raise ValueError(
+                f"bin {b}: the weight must be non-negative and finite, and the confidence and "
+                "correctness sums between 0 and the weight"
+            )
     if not weighted and (any(w % _ONE or k % _ONE for w, k in zip(weight, correct)) or sum(weight) != n * _ONE):
         raise ValueError(f"the bin counts of an unweighted state must be whole and add up to _n = {n}")
 
@@ -111,13 +113,19 @@ class CalibrationState(CountedSamples, Serialisable):
     True
     """
 
-    @validate_params({"n_bins": [POSITIVE_INT], "mode": [str_options({"auto", "binary", "top_label"})],
-                      "pos_label": [REAL, STRING, BOOLEAN, NONE]}, bind_like_scikit_learn=False)
+    @validate_params(
+        {
+            "n_bins": [POSITIVE_INT],
+            "mode": [str_options({"auto", "binary", "top_label"})],
+            "pos_label": [REAL, STRING, BOOLEAN, NONE],
+        },
+        bind_like_scikit_learn=False,
+    )
     def __init__(self, n_bins: int = 15, *, mode: str = "auto", pos_label: Any = None) -> None:
         self.n_bins = int(n_bins)
         self.mode = mode
         self.pos_label = pos_label
-        self._resolved: Optional[str] = None  # "binary" or "top_label" once data came
+        self._resolved: str | None = None  # "binary" or "top_label" once data came
         self._n_classes = 0  # columns of y_prob (top_label)
         self._n = 0
         self._weighted = False
@@ -131,15 +139,26 @@ class CalibrationState(CountedSamples, Serialisable):
         return np.linspace(0.0, 1.0, self.n_bins + 1)
 
     @classmethod
-    def from_arrays(cls, y_true: Any, y_prob: Any, *, n_bins: int = 15, mode: str = "auto", pos_label: Any = None,
-                    sample_weight: Any = None, n_threads: Optional[int] = None) -> "CalibrationState":
+    def from_arrays(
+        cls,
+        y_true: Any,
+        y_prob: Any,
+        *,
+        n_bins: int = 15,
+        mode: str = "auto",
+        pos_label: Any = None,
+        sample_weight: Any = None,
+        n_threads: int | None = None,
+    ) -> CalibrationState:
         """The state of one batch (see :meth:`update`)."""
-        return cls(n_bins, mode=mode, pos_label=pos_label).update(y_true, y_prob, sample_weight=sample_weight,
-                                                                   n_threads=n_threads)
+        return cls(n_bins, mode=mode, pos_label=pos_label).update(
+            y_true, y_prob, sample_weight=sample_weight, n_threads=n_threads
+        )
 
     @accepting_array_inputs
-    def update(self, y_true: Any, y_prob: Any, *, sample_weight: Any = None,
-               n_threads: Optional[int] = None) -> "CalibrationState":
+    def update(
+        self, y_true: Any, y_prob: Any, *, sample_weight: Any = None, n_threads: int | None = None
+    ) -> CalibrationState:
         """Add a batch in place and return self.
 
         Parameters
@@ -164,8 +183,9 @@ class CalibrationState(CountedSamples, Serialisable):
             check_consistent_length(y_true, y_prob, sample_weight)
             return self
         try:
-            data = calibration_input(y_true, y_prob, self.mode, self.pos_label, sample_weight,
-                                     kernel_checks_labels=True)
+            data = calibration_input(
+                y_true, y_prob, self.mode, self.pos_label, sample_weight, kernel_checks_labels=True
+            )
         except ValueError as error:
             if str(error) != ALL_ZERO_WEIGHTS:
                 raise
@@ -173,11 +193,14 @@ class CalibrationState(CountedSamples, Serialisable):
             data.weights = np.zeros(data.n_samples)
         n_classes = data.prob.shape[1] if data.prob.ndim == 2 else 0
         if self._resolved is not None and (data.mode, n_classes) != (self._resolved, self._n_classes):
-            raise ValueError(f"the batch is {data.mode} input with {n_classes} columns but the state holds "
-                             f"{self._resolved} input with {self._n_classes} (mode={self.mode!r})")
+            raise ValueError(
+                f"the batch is {data.mode} input with {n_classes} columns but the state holds "
+                f"{self._resolved} input with {self._n_classes} (mode={self.mode!r})"
+            )
         size = data.n_samples * max(n_classes, 1)
         weight, confidence, correct, invalid, invalid_label = _core.calibration.exact_bin_table(
-            data.prob, data.mode, cast(np.ndarray, data.labels), data.weights, self.edges, threads_for(threads, size))
+            data.prob, data.mode, cast(np.ndarray, data.labels), data.weights, self.edges, threads_for(threads, size)
+        )
         raise_for_flags(data, invalid, invalid_label)
         if data.weights is None:
             weights = [int(count) << _SCALE_BITS for count in weight]
@@ -193,7 +216,7 @@ class CalibrationState(CountedSamples, Serialisable):
         return self
 
     # -- merging ---------------------------------------------------------------------
-    def merge(self, other: "CalibrationState") -> "CalibrationState":
+    def merge(self, other: CalibrationState) -> CalibrationState:
         """A new state holding the samples of both (exact).
 
         Raises
@@ -203,10 +226,15 @@ class CalibrationState(CountedSamples, Serialisable):
             or number of classes differ.
         """
         check_mergeable(self, other, ("n_bins", "mode", "pos_label"))
-        if self._resolved and other._resolved and (self._resolved, self._n_classes) != (other._resolved,
-                                                                                          other._n_classes):
-            raise ValueError(f"cannot merge CalibrationStates of {self._resolved} input with {self._n_classes} "
-                             f"columns and of {other._resolved} input with {other._n_classes}")
+        if (
+            self._resolved
+            and other._resolved
+            and (self._resolved, self._n_classes) != (other._resolved, other._n_classes)
+        ):
+            raise ValueError(
+                f"cannot merge CalibrationStates of {self._resolved} input with {self._n_classes} "
+                f"columns and of {other._resolved} input with {other._n_classes}"
+            )
         out = CalibrationState(self.n_bins, mode=self.mode, pos_label=self.pos_label)
         source = self if self._resolved else other
         out._resolved, out._n_classes = source._resolved, source._n_classes
@@ -223,14 +251,15 @@ class CalibrationState(CountedSamples, Serialisable):
         confidence, sum of weighted correctness, each rounded once from its
         exact sum."""
         if self._total_weight() >= _LARGEST:
-            raise ValueError("the bin weights exceed the float64 range (the metrics rescale them; the table "
-                             "cannot)")
+            raise ValueError("the bin weights exceed the float64 range (the metrics rescale them; the table cannot)")
         return self._rounded_table(_SCALE_BITS)
 
     def _rounded_table(self, scale_bits: int) -> np.ndarray:
         """The table of the exact sums times 2**-scale_bits, each rounded once."""
-        columns = [[_times_power_of_two(value, -scale_bits) for value in sums]
-                   for sums in (self._weight, self._confidence, self._correct)]
+        columns = [
+            [_times_power_of_two(value, -scale_bits) for value in sums]
+            for sums in (self._weight, self._confidence, self._correct)
+        ]
         return np.array(columns, dtype=np.float64).T.reshape(1, self.n_bins, 3)
 
     def _metric_table(self) -> np.ndarray:
@@ -274,7 +303,7 @@ class CalibrationState(CountedSamples, Serialisable):
         return diagram_from_table(self.table(), self.edges, self._resolved or "binary")
 
     # -- serialisation -------------------------------------------------------------
-    def _parts(self) -> Dict[str, Any]:
+    def _parts(self) -> dict[str, Any]:
         """The state's parts (see :class:`Serialisable`): the per-bin exact
         sums as (n_bins, limbs) uint64 arrays of little-endian two's
         complement limbs."""
@@ -284,15 +313,18 @@ class CalibrationState(CountedSamples, Serialisable):
         return parts
 
     @classmethod
-    def _from_parts(cls, parts: Dict[str, Any]) -> "CalibrationState":
+    def _from_parts(cls, parts: dict[str, Any]) -> CalibrationState:
         """The state of validated parts: parameters as the constructor
         checks them; ``_resolved`` (None before data) agreeing with
         ``mode``, ``_n_classes`` with it; per bin a weight, and confidence
         and correctness sums between 0 and the weight (integer counts when
         unweighted, adding up to ``_n``)."""
         check_keys("CalibrationState", parts, _PARTS)
-        state = cls(part_int(parts, "n_bins", low=1), mode=part_choice(parts, "mode", ("auto", "binary", "top_label")),
-                    pos_label=part_label(parts))
+        state = cls(
+            part_int(parts, "n_bins", low=1),
+            mode=part_choice(parts, "mode", ("auto", "binary", "top_label")),
+            pos_label=part_label(parts),
+        )
         resolved = part_choice(parts, "_resolved", (None, "binary", "top_label"))
         n = part_int(parts, "_n")
         if (resolved is None) != (n == 0) or (resolved is not None and state.mode not in ("auto", resolved)):
@@ -313,5 +345,7 @@ class CalibrationState(CountedSamples, Serialisable):
         return state
 
     def __repr__(self) -> str:
-        return (f"CalibrationState(n_bins={self.n_bins}, mode={self._resolved or self.mode!r}, "
-                f"n_samples={self._n}, weighted={self._weighted})")
+        return (
+            f"CalibrationState(n_bins={self.n_bins}, mode={self._resolved or self.mode!r}, "
+            f"n_samples={self._n}, weighted={self._weighted})"
+        )

@@ -22,6 +22,18 @@ from ._scores import (
 )
 from ._state import ConfusionState
 
-__all__ = ["ConfusionState", "accuracy_score", "balanced_accuracy_score", "cohen_kappa_score", "confusion_matrix",
-           "f1_score", "fbeta_score", "jaccard_score", "matthews_corrcoef", "multilabel_confusion_matrix",
-           "precision_recall_fscore_support", "precision_score", "recall_score"]
+__all__ = [
+    "ConfusionState",
+    "accuracy_score",
+    "balanced_accuracy_score",
+    "cohen_kappa_score",
+    "confusion_matrix",
+    "f1_score",
+    "fbeta_score",
+    "jaccard_score",
+    "matthews_corrcoef",
+    "multilabel_confusion_matrix",
+    "precision_recall_fscore_support",
+    "precision_score",
+    "recall_score",
+]

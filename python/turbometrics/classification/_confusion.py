@@ -9,13 +9,16 @@ second time.
 from __future__ import annotations
 
 import warnings
-from typing import Any, Callable, Optional, Tuple
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
 from .. import _core
-from ._params import LABELS
 from .._common.params import ARRAY_LIKE, BOOLEAN, NONE, str_options, validate_params
+from .._common.threads import resolve_threads, threads_for
+from .._common.validation import as_array, check_consistent_length, check_dimensions, check_orderable, num_samples
+from ._params import LABELS
 from ._targets import (
     Targets,
     check_targets,
@@ -27,8 +30,6 @@ from ._targets import (
     promoted_counts,
     promoted_targets,
 )
-from .._common.threads import resolve_threads, threads_for
-from .._common.validation import as_array, check_consistent_length, check_dimensions, check_orderable, num_samples
 
 
 class _Ones:
@@ -41,10 +42,24 @@ class _Ones:
         return self.n
 
 
-@validate_params({"y_true": [ARRAY_LIKE], "y_pred": [ARRAY_LIKE], "labels": [ARRAY_LIKE, NONE],
-                  "sample_weight": [ARRAY_LIKE, NONE], "normalize": [str_options({"true", "pred", "all"}), NONE]})
-def confusion_matrix(y_true: Any, y_pred: Any, *, labels: Any = None, sample_weight: Any = None,
-                     normalize: Optional[str] = None, n_threads: Optional[int] = None) -> np.ndarray:
+@validate_params(
+    {
+        "y_true": [ARRAY_LIKE],
+        "y_pred": [ARRAY_LIKE],
+        "labels": [ARRAY_LIKE, NONE],
+        "sample_weight": [ARRAY_LIKE, NONE],
+        "normalize": [str_options({"true", "pred", "all"}), NONE],
+    }
+)
+def confusion_matrix(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    labels: Any = None,
+    sample_weight: Any = None,
+    normalize: str | None = None,
+    n_threads: int | None = None,
+) -> np.ndarray:
     """Confusion matrix of a classification.
 
     Same as :func:`sklearn.metrics.confusion_matrix`: ``C[i, j]`` is the
@@ -93,7 +108,7 @@ def confusion_table(y_true: Any, y_pred: Any, labels: Any, sample_weight: Any, t
     return labelled_table(confusion_input(y_true, y_pred, sample_weight, threads), labels)
 
 
-def confusion_input(y_true: Any, y_pred: Any, sample_weight: Any, threads: int) -> "TargetCounts":
+def confusion_input(y_true: Any, y_pred: Any, sample_weight: Any, threads: int) -> TargetCounts:
     """scikit-learn's checks of ``confusion_matrix``'s arrays, in its order."""
     for values in (y_true, y_pred):
         check_dimensions(as_array(values))
@@ -105,7 +120,7 @@ def confusion_input(y_true: Any, y_pred: Any, sample_weight: Any, threads: int) 
     return TargetCounts(check_targets(y_true, y_pred, sample_weight, threads=threads), threads)
 
 
-def labelled_table(counts: Any, labels: Any, common: Optional[np.dtype] = None) -> np.ndarray:
+def labelled_table(counts: Any, labels: Any, common: np.dtype | None = None) -> np.ndarray:
     """The confusion table of ``counts`` (a :class:`TargetCounts` or a
     ``ConfusionState``) over ``labels`` (None: the present labels), with
     scikit-learn's label checks and single-label warning. ``common``: the
@@ -121,9 +136,12 @@ def labelled_table(counts: Any, labels: Any, common: Optional[np.dtype] = None) 
             raise ValueError("At least one label specified must be in y_true")
         table = _select_labels(table, counts.labels, labels)
     if table.shape == (1, 1):
-        warnings.warn("A single label was found in 'y_true' and 'y_pred'. For the confusion matrix to have the "
-                      "correct shape, use the 'labels' parameter to pass all known labels.", UserWarning,
-                      stacklevel=4)
+        warnings.warn(
+            "A single label was found in 'y_true' and 'y_pred'. For the confusion matrix to have the "
+            "correct shape, use the 'labels' parameter to pass all known labels.",
+            UserWarning,
+            stacklevel=4,
+        )
     return table
 
 
@@ -154,7 +172,7 @@ class TargetCounts:
         self.labels = targets.labels
         self.true_labels = targets.true_labels
         self.n_samples = int(targets.y_true.shape[0])
-        self._table: Optional[np.ndarray] = None
+        self._table: np.ndarray | None = None
         self._promoted: dict = {}
 
     @property
@@ -172,7 +190,7 @@ class TargetCounts:
             self._table = confusion_counts(self.targets, self.threads)
         return self._table
 
-    def promoted_table(self, common: Optional[np.dtype] = None) -> Tuple[np.ndarray, np.ndarray]:
+    def promoted_table(self, common: np.dtype | None = None) -> tuple[np.ndarray, np.ndarray]:
         """(classes, table) of :func:`turbometrics.classification._targets.promoted_counts`
         (1-D input) for labels cast to ``common`` (None: the dtype of the
         label union, as the one-vs-rest counts read them)."""
@@ -181,7 +199,7 @@ class TargetCounts:
             self._promoted[common] = promoted_counts(self.targets, self.threads, common)
         return self._promoted[common]
 
-    def label_sums(self) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    def label_sums(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """(classes, tp, true_sum, pred_sum) per class of
         :meth:`promoted_table` (1-D input). Fractional weights are summed
         per label in input order, as scikit-learn's ``np.bincount`` sums
@@ -193,12 +211,12 @@ class TargetCounts:
         table, true_sum, pred_sum = in_order_sums(promoted, weight, self.threads, marginals=True)
         return promoted.labels, np.diagonal(table).copy(), true_sum, pred_sum
 
-    def indicator_sums(self) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def indicator_sums(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Per column (weighted) counts of true, predicted and both
         (multilabel input)."""
         return _indicator_sums(self.targets, self.threads)
 
-    def sample_groups(self, columns: Optional[np.ndarray]) -> "SampleGroups":
+    def sample_groups(self, columns: np.ndarray | None) -> SampleGroups:
         """The samples grouped by their (true positives, predicted, true)
         counts over ``columns`` (multilabel input)."""
         y_true, y_pred = self.targets.y_true, self.targets.y_pred
@@ -206,7 +224,7 @@ class TargetCounts:
             y_true, y_pred = y_true[:, columns], y_pred[:, columns]
         return sample_groups(y_true, y_pred, self.targets.sample_weight)
 
-    def samplewise(self, columns: Optional[np.ndarray]) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    def samplewise(self, columns: np.ndarray | None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Per-sample tp, fp, fn, tn (multilabel input)."""
         return _samplewise(self.targets, columns)
 
@@ -231,18 +249,18 @@ class SampleGroups:
         Sum of the sample weights per group (None when unweighted).
     """
 
-    def __init__(self, keys: np.ndarray, width: int, count: np.ndarray, weight: Optional[np.ndarray]) -> None:
+    def __init__(self, keys: np.ndarray, width: int, count: np.ndarray, weight: np.ndarray | None) -> None:
         self.keys = keys
         self.width = width
         self.count = count
         self.weight = weight
 
-    def triples(self) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def triples(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(tp, predicted, true) per group, int64."""
         base = self.width + 1
         return self.keys // (base * base), (self.keys // base) % base, self.keys % base
 
-    def merge(self, other: "SampleGroups") -> "SampleGroups":
+    def merge(self, other: SampleGroups) -> SampleGroups:
         """The groups of both sets of samples (same width)."""
         keys, inverse = np.unique(np.concatenate([self.keys, other.keys]), return_inverse=True)
         count = np.zeros(keys.shape[0], dtype=np.int64)
@@ -258,18 +276,19 @@ def _group_weight(groups: SampleGroups) -> np.ndarray:
     return groups.weight if groups.weight is not None else groups.count.astype(np.float64)
 
 
-def sample_groups(y_true: np.ndarray, y_pred: np.ndarray, weight: Optional[np.ndarray]) -> SampleGroups:
+def sample_groups(y_true: np.ndarray, y_pred: np.ndarray, weight: np.ndarray | None) -> SampleGroups:
     """Group the rows of two indicator arrays by their triple (see
     :class:`SampleGroups`)."""
     true_nz, pred_nz = y_true != 0, y_pred != 0
     width = int(y_true.shape[1])
     base = width + 1
-    keys = (np.count_nonzero(true_nz & pred_nz, axis=1).astype(np.int64) * base
-            + np.count_nonzero(pred_nz, axis=1)) * base + np.count_nonzero(true_nz, axis=1)
+    keys = (
+        np.count_nonzero(true_nz & pred_nz, axis=1).astype(np.int64) * base + np.count_nonzero(pred_nz, axis=1)
+    ) * base + np.count_nonzero(true_nz, axis=1)
     if weight is not None:
         keys = np.where(np.asarray(weight) == 0, 0, keys)
-    if base ** 3 <= max(4 * keys.shape[0], 1 << 16):
-        count = np.bincount(keys, minlength=base ** 3)
+    if base**3 <= max(4 * keys.shape[0], 1 << 16):
+        count = np.bincount(keys, minlength=base**3)
         distinct = np.flatnonzero(count)
         count = count[distinct].astype(np.int64)
         inverse = None
@@ -280,7 +299,7 @@ def sample_groups(y_true: np.ndarray, y_pred: np.ndarray, weight: Optional[np.nd
     if weight is not None:
         w = np.asarray(weight, dtype=np.float64)
         if inverse is None:
-            group_weight = np.bincount(keys, weights=w, minlength=base ** 3)[distinct]
+            group_weight = np.bincount(keys, weights=w, minlength=base**3)[distinct]
         else:
             group_weight = np.bincount(inverse.reshape(-1), weights=w, minlength=distinct.shape[0])
     return SampleGroups(distinct.astype(np.int64), width, count, group_weight)
@@ -302,7 +321,7 @@ def _select_labels(table: np.ndarray, present: np.ndarray, labels: np.ndarray) -
     return out
 
 
-def normalized(table: np.ndarray, normalize: Optional[str]) -> np.ndarray:
+def normalized(table: np.ndarray, normalize: str | None) -> np.ndarray:
     if normalize is None:
         return table
     with np.errstate(all="ignore"):
@@ -315,10 +334,24 @@ def normalized(table: np.ndarray, normalize: Optional[str]) -> np.ndarray:
         return np.nan_to_num(table)
 
 
-@validate_params({"y_true": LABELS, "y_pred": LABELS, "sample_weight": [ARRAY_LIKE, NONE],
-                  "labels": [ARRAY_LIKE, NONE], "samplewise": [BOOLEAN]})
-def multilabel_confusion_matrix(y_true: Any, y_pred: Any, *, sample_weight: Any = None, labels: Any = None,
-                                samplewise: bool = False, n_threads: Optional[int] = None) -> np.ndarray:
+@validate_params(
+    {
+        "y_true": LABELS,
+        "y_pred": LABELS,
+        "sample_weight": [ARRAY_LIKE, NONE],
+        "labels": [ARRAY_LIKE, NONE],
+        "samplewise": [BOOLEAN],
+    }
+)
+def multilabel_confusion_matrix(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    sample_weight: Any = None,
+    labels: Any = None,
+    samplewise: bool = False,
+    n_threads: int | None = None,
+) -> np.ndarray:
     """One-vs-rest 2 x 2 confusion matrix per label (or per sample).
 
     Same as :func:`sklearn.metrics.multilabel_confusion_matrix`: entry
@@ -366,7 +399,7 @@ def stacked_one_vs_rest(counts: Any, labels: Any, samplewise: bool) -> np.ndarra
     return np.stack([tn, fp, fn, tp]).T.reshape(-1, 2, 2)
 
 
-def _chosen_labels(present: np.ndarray, labels: Any) -> Tuple[np.ndarray, Optional[int]]:
+def _chosen_labels(present: np.ndarray, labels: Any) -> tuple[np.ndarray, int | None]:
     """scikit-learn's label order: ``labels`` then the other present ones,
     and how many were given (None when ``labels`` is None)."""
     if labels is None:
@@ -375,23 +408,23 @@ def _chosen_labels(present: np.ndarray, labels: Any) -> Tuple[np.ndarray, Option
     return np.concatenate([given, np.setdiff1d(present, given, assume_unique=True)], axis=-1), given.shape[0]
 
 
-def chosen_columns(counts: Any, labels: Any) -> Optional[np.ndarray]:
+def chosen_columns(counts: Any, labels: Any) -> np.ndarray | None:
     """The indicator columns ``labels`` selects (None: all), checked as
     scikit-learn checks them (multilabel input)."""
     present = counts.labels
     chosen, n_labels = _chosen_labels(present, labels)
     if chosen.shape != present.shape or np.any(chosen != present):
         if np.max(chosen) > np.max(present):
-            raise ValueError("All labels must be in [0, n labels) for multilabel targets. "
-                             "Got %d > %d" % (np.max(chosen), np.max(present)))
+            raise ValueError(
+                "All labels must be in [0, n labels) for multilabel targets. "
+                "Got %d > %d" % (np.max(chosen), np.max(present))
+            )
         if np.min(chosen) < 0:
-            raise ValueError("All labels must be in [0, n labels) for multilabel targets. Got %d < 0"
-                             % np.min(chosen))
+            raise ValueError("All labels must be in [0, n labels) for multilabel targets. Got %d < 0" % np.min(chosen))
     return chosen[:n_labels] if n_labels is not None else None
 
 
-def one_vs_rest(counts: Any, labels: Any, samplewise: bool
-                ) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def one_vs_rest(counts: Any, labels: Any, samplewise: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Per-label (or per-sample) tp, fp, fn, tn with scikit-learn's dtypes,
     from ``counts`` (a :class:`TargetCounts` or a ``ConfusionState``)."""
     if counts.kind != "multilabel-indicator":
@@ -410,7 +443,7 @@ def one_vs_rest(counts: Any, labels: Any, samplewise: bool
     return tp, fp, fn, counts.total - tp - fp - fn
 
 
-def _one_vs_rest_1d(counts: Any, wanted: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _one_vs_rest_1d(counts: Any, wanted: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     present, tp, true_sum, pred_sum = counts.label_sums()
     if counts.weighted:
         tp, true_sum, pred_sum = (values.astype(np.float64) for values in (tp, true_sum, pred_sum))
@@ -427,13 +460,13 @@ def _one_vs_rest_1d(counts: Any, wanted: np.ndarray) -> Tuple[np.ndarray, np.nda
     return tp, fp, fn, counts.total - tp - fp - fn
 
 
-def table_label_sums(present: np.ndarray, table: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def table_label_sums(present: np.ndarray, table: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(present, tp, true_sum, pred_sum): the diagonal, row and column sums
     of a confusion table."""
     return present, np.diagonal(table).copy(), count_sums(table, axis=1), count_sums(table, axis=0)
 
 
-def _indicator_sums(targets: Targets, threads: int) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _indicator_sums(targets: Targets, threads: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per-column (weighted) counts of nonzero y_true, y_pred and both."""
     y_true, y_pred = targets.y_true, targets.y_pred
     weight = targets.sample_weight
@@ -444,9 +477,11 @@ def _indicator_sums(targets: Targets, threads: int) -> Tuple[np.ndarray, np.ndar
         weights = None if weight is None else np.ascontiguousarray(weight, dtype=np.float64)
         view = (lambda a: a.view(np.uint8)) if y_true.dtype.kind == "b" else (lambda a: a)
         # fractional weights in row order, as scikit-learn's np.bincount over its CSR indices adds them
-        kernel: Callable[..., Any] = _core.classification.indicator_in_order \
-            if weight is not None and weight.dtype.kind == "f" else \
-            _core.classification.indicator_sums
+        kernel: Callable[..., Any] = (
+            _core.classification.indicator_in_order
+            if weight is not None and weight.dtype.kind == "f"
+            else _core.classification.indicator_sums
+        )
         sums = kernel(view(y_true), view(y_pred), weights, threads_for(threads, y_true.size))
         return sums[0], sums[1], sums[2]
     true_nz, pred_nz = y_true != 0, y_pred != 0
@@ -456,8 +491,7 @@ def _indicator_sums(targets: Targets, threads: int) -> Tuple[np.ndarray, np.ndar
     return w @ true_nz, w @ pred_nz, w @ (true_nz & pred_nz)
 
 
-def _samplewise(targets: Targets, columns: Optional[np.ndarray]
-                ) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _samplewise(targets: Targets, columns: np.ndarray | None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     y_true, y_pred = targets.y_true, targets.y_pred
     if columns is not None:
         y_true, y_pred = y_true[:, columns], y_pred[:, columns]

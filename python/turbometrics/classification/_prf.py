@@ -8,12 +8,16 @@ for label selection, ``zero_division``, warnings and averaging.
 from __future__ import annotations
 
 import warnings
-from typing import Any, Optional, Tuple, Union, overload
+from typing import Any, overload
 
 import numpy as np
 
-from ._confusion import TargetCounts, chosen_columns, one_vs_rest, stacked_one_vs_rest
 from .._common.exceptions import UndefinedMetricWarning
+from .._common.params import validate_params
+from .._common.sklearn_classes import scikit_learn_compatible
+from .._common.threads import resolve_threads
+from .._common.validation import check_consistent_length, check_orderable, check_sample_weight, num_samples
+from ._confusion import TargetCounts, chosen_columns, one_vs_rest, stacked_one_vs_rest
 from ._params import (
     AVERAGE,
     BETA,
@@ -24,13 +28,9 @@ from ._params import (
     WEIGHTS,
     ZERO_DIVISION,
 )
-from .._common.params import validate_params
-from .._common.sklearn_classes import scikit_learn_compatible
 from ._targets import check_targets
-from .._common.threads import resolve_threads
-from .._common.validation import check_consistent_length, check_orderable, check_sample_weight, num_samples
 
-Score = Union[float, np.ndarray]
+Score = float | np.ndarray
 _AVERAGES = (None, "micro", "macro", "weighted", "samples")
 
 
@@ -48,8 +48,16 @@ def _float_dtype(*arrays: np.ndarray) -> np.dtype:
     return np.result_type(*floats) if floats else np.dtype(np.float64)
 
 
-def divide(numerator: np.ndarray, denominator: np.ndarray, metric: str, modifier: str, average: Optional[str],
-           warn_for: Any, zero_division: Any, size: Optional[int] = None) -> np.ndarray:
+def divide(
+    numerator: np.ndarray,
+    denominator: np.ndarray,
+    metric: str,
+    modifier: str,
+    average: str | None,
+    warn_for: Any,
+    zero_division: Any,
+    size: int | None = None,
+) -> np.ndarray:
     """Ratio with zero denominators set to ``zero_division`` (and warned
     about with scikit-learn's message when it is "warn"). ``size`` is the
     number of ratios the warning speaks of (default: the array's length;
@@ -69,14 +77,18 @@ def divide(numerator: np.ndarray, denominator: np.ndarray, metric: str, modifier
     return result
 
 
-def _warn_undefined(average: Optional[str], modifier: str, start: str, size: int) -> None:
+def _warn_undefined(average: str | None, modifier: str, start: str, size: int) -> None:
     axis0, axis1 = ("label", "sample") if average == "samples" else ("sample", "label")
     where = "due to" if size == 1 else f"in {axis1}s with"
-    warnings.warn(f"{start} ill-defined and being set to 0.0 {where} no {modifier} {axis0}s. Use `zero_division` "
-                  "parameter to control this behavior.", scikit_learn_compatible(UndefinedMetricWarning), stacklevel=5)
+    warnings.warn(
+        f"{start} ill-defined and being set to 0.0 {where} no {modifier} {axis0}s. Use `zero_division` "
+        "parameter to control this behavior.",
+        scikit_learn_compatible(UndefinedMetricWarning),
+        stacklevel=5,
+    )
 
 
-def set_wise_labels(counts: Any, average: Optional[str], labels: Any, pos_label: Any) -> Any:
+def set_wise_labels(counts: Any, average: str | None, labels: Any, pos_label: Any) -> Any:
     """scikit-learn's ``_check_set_wise_labels`` on already checked targets
     (``counts`` is a ``TargetCounts`` or a ``ConfusionState``)."""
     if average not in _AVERAGES and average != "binary":
@@ -88,17 +100,22 @@ def set_wise_labels(counts: Any, average: Optional[str], labels: Any, pos_label:
                 raise ValueError(f"pos_label={pos_label} is not a valid label. It should be one of {present}")
             return [pos_label]
         options = [option for option in _AVERAGES if not (counts.kind == "multiclass" and option == "samples")]
-        raise ValueError(f"Target is {counts.kind} but average='binary'. Please choose another average setting, "
-                         f"one of {options!r}.")
+        raise ValueError(
+            f"Target is {counts.kind} but average='binary'. Please choose another average setting, one of {options!r}."
+        )
     if pos_label not in (None, 1):
-        warnings.warn(f"Note that pos_label (set to {pos_label!r}) is ignored when average != 'binary' (got "
-                      f"{average!r}). You may use labels=[pos_label] to specify a single positive class.",
-                      UserWarning, stacklevel=5)
+        warnings.warn(
+            f"Note that pos_label (set to {pos_label!r}) is ignored when average != 'binary' (got "
+            f"{average!r}). You may use labels=[pos_label] to specify a single positive class.",
+            UserWarning,
+            stacklevel=5,
+        )
     return labels
 
 
-def set_wise_input(y_true: Any, y_pred: Any, labels: Any, pos_label: Any, average: Optional[str],
-                   sample_weight: Any, threads: int) -> Tuple[TargetCounts, Any]:
+def set_wise_input(
+    y_true: Any, y_pred: Any, labels: Any, pos_label: Any, average: str | None, sample_weight: Any, threads: int
+) -> tuple[TargetCounts, Any]:
     """Checked targets and labels, in scikit-learn's order of checks
     (``_check_set_wise_labels`` before the weights)."""
     check_orderable(y_true, y_pred)
@@ -128,14 +145,21 @@ class SetWiseSums:
         samples (used when the weights sum to zero).
     """
 
-    def __init__(self, tp: np.ndarray, fp: np.ndarray, fn: np.ndarray, n_ratios: Optional[int] = None,
-                 weights: Optional[np.ndarray] = None, fallback: Optional[np.ndarray] = None) -> None:
+    def __init__(
+        self,
+        tp: np.ndarray,
+        fp: np.ndarray,
+        fn: np.ndarray,
+        n_ratios: int | None = None,
+        weights: np.ndarray | None = None,
+        fallback: np.ndarray | None = None,
+    ) -> None:
         self.tp, self.fp, self.fn = tp, fp, fn
         self.pred, self.true = tp + fp, tp + fn
         self.n_ratios, self.weights, self.fallback = n_ratios, weights, fallback
 
 
-def set_wise_sums(counts: Any, labels: Any, average: Optional[str]) -> SetWiseSums:
+def set_wise_sums(counts: Any, labels: Any, average: str | None) -> SetWiseSums:
     """The sums behind precision, recall, F and Jaccard: per label from
     the one-vs-rest 2 x 2 tables, or per group of samples that share their
     (tp, predicted, true) counts for ``average="samples"`` of a state;
@@ -155,8 +179,7 @@ def set_wise_sums(counts: Any, labels: Any, average: Optional[str]) -> SetWiseSu
     return SetWiseSums(tp, pred - tp, true - tp, counts.n_samples, weights, groups.count)
 
 
-def nan_average(values: np.ndarray, weights: Optional[np.ndarray] = None,
-                fallback: Optional[np.ndarray] = None) -> float:
+def nan_average(values: np.ndarray, weights: np.ndarray | None = None, fallback: np.ndarray | None = None) -> float:
     """Weighted mean ignoring NaN (NaN when nothing is left); all-zero
     weights fall back to the mean weighted by ``fallback`` (None: plain)."""
     if values.shape[0] == 0:
@@ -173,14 +196,25 @@ def nan_average(values: np.ndarray, weights: Optional[np.ndarray] = None,
         return np.average(values, weights=None if fallback is None else fallback[~missing])
 
 
-def _prfs(y_true: Any, y_pred: Any, beta: float, labels: Any, pos_label: Any, average: Optional[str],
-          warn_for: Any, sample_weight: Any, zero_division: Any, threads: int) -> tuple:
+def _prfs(
+    y_true: Any,
+    y_pred: Any,
+    beta: float,
+    labels: Any,
+    pos_label: Any,
+    average: str | None,
+    warn_for: Any,
+    sample_weight: Any,
+    zero_division: Any,
+    threads: int,
+) -> tuple:
     counts, labels = set_wise_input(y_true, y_pred, labels, pos_label, average, sample_weight, threads)
     return prfs_from_counts(counts, beta, labels, average, warn_for, zero_division)
 
 
-def prfs_from_counts(counts: Any, beta: float, labels: Any, average: Optional[str], warn_for: Any,
-                     zero_division: Any) -> tuple:
+def prfs_from_counts(
+    counts: Any, beta: float, labels: Any, average: str | None, warn_for: Any, zero_division: Any
+) -> tuple:
     """Precision, recall, F-beta and support from checked counts (labels
     already through :func:`set_wise_labels`)."""
     sums = set_wise_sums(counts, labels, average)
@@ -189,7 +223,7 @@ def prfs_from_counts(counts: Any, beta: float, labels: Any, average: Optional[st
         tp_sum = np.reshape(np.sum(tp_sum), (1,))
         pred_sum = np.reshape(np.sum(pred_sum), (1,))
         true_sum = np.reshape(np.sum(true_sum), (1,))
-    beta2 = beta ** 2
+    beta2 = beta**2
     precision = divide(tp_sum, pred_sum, "precision", "predicted", average, warn_for, zero_division, size)
     recall = divide(tp_sum, true_sum, "recall", "true", average, warn_for, zero_division, size)
     if np.isposinf(beta):
@@ -198,17 +232,28 @@ def prfs_from_counts(counts: Any, beta: float, labels: Any, average: Optional[st
         f_score = precision
     else:
         denominator = beta2 * true_sum.astype(np.float64) + pred_sum.astype(np.float64)
-        f_score = divide((1 + beta2) * tp_sum.astype(np.float64), denominator, "f-score", "true nor predicted",
-                         average, warn_for, zero_division, size)
+        f_score = divide(
+            (1 + beta2) * tp_sum.astype(np.float64),
+            denominator,
+            "f-score",
+            "true nor predicted",
+            average,
+            warn_for,
+            zero_division,
+            size,
+        )
     if average is None:
         return precision, recall, f_score, true_sum
     weights = true_sum if average == "weighted" else sums.weights
-    return (float(nan_average(precision, weights, sums.fallback)),
-            float(nan_average(recall, weights, sums.fallback)),
-            float(nan_average(f_score, weights, sums.fallback)), None)
+    return (
+        float(nan_average(precision, weights, sums.fallback)),
+        float(nan_average(recall, weights, sums.fallback)),
+        float(nan_average(f_score, weights, sums.fallback)),
+        None,
+    )
 
 
-def jaccard_from_counts(counts: Any, labels: Any, average: Optional[str], zero_division: Any) -> Score:
+def jaccard_from_counts(counts: Any, labels: Any, average: str | None, zero_division: Any) -> Score:
     """The Jaccard index from checked counts (labels already through
     :func:`set_wise_labels`)."""
     sums = set_wise_sums(counts, labels, average)
@@ -217,8 +262,9 @@ def jaccard_from_counts(counts: Any, labels: Any, average: Optional[str], zero_d
     if average == "micro":
         numerator = np.sum(numerator, keepdims=True)
         denominator = np.sum(denominator, keepdims=True)
-    jaccard = divide(numerator, denominator, "jaccard", "true or predicted", average, ("jaccard",), zero_division,
-                     sums.n_ratios)
+    jaccard = divide(
+        numerator, denominator, "jaccard", "true or predicted", average, ("jaccard",), zero_division, sums.n_ratios
+    )
     if average is None:
         return jaccard
     weights = None
@@ -231,19 +277,36 @@ def jaccard_from_counts(counts: Any, labels: Any, average: Optional[str], zero_d
     return float(np.average(jaccard, weights=weights))
 
 
-PRFS_CONSTRAINTS = {"y_true": LABELS, "y_pred": LABELS, "beta": BETA, "labels": WEIGHTS, "pos_label": POS_LABEL,
-                    "average": AVERAGE, "warn_for": WARN_FOR, "sample_weight": WEIGHTS,
-                    "zero_division": ZERO_DIVISION}
+PRFS_CONSTRAINTS = {
+    "y_true": LABELS,
+    "y_pred": LABELS,
+    "beta": BETA,
+    "labels": WEIGHTS,
+    "pos_label": POS_LABEL,
+    "average": AVERAGE,
+    "warn_for": WARN_FOR,
+    "sample_weight": WEIGHTS,
+    "zero_division": ZERO_DIVISION,
+}
 
 
 JACCARD_CONSTRAINTS = {**PRFS_CONSTRAINTS, "zero_division": JACCARD_ZERO_DIVISION}
 
 
 @validate_params(PRFS_CONSTRAINTS)
-def precision_recall_fscore_support(y_true: Any, y_pred: Any, *, beta: float = 1.0, labels: Any = None,
-                                    pos_label: Any = 1, average: Optional[str] = None,
-                                    warn_for: Any = ("precision", "recall", "f-score"), sample_weight: Any = None,
-                                    zero_division: Any = "warn", n_threads: Optional[int] = None) -> tuple:
+def precision_recall_fscore_support(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    beta: float = 1.0,
+    labels: Any = None,
+    pos_label: Any = 1,
+    average: str | None = None,
+    warn_for: Any = ("precision", "recall", "f-score"),
+    sample_weight: Any = None,
+    zero_division: Any = "warn",
+    n_threads: int | None = None,
+) -> tuple:
     """Precision, recall, F-beta score and support for each class.
 
     Same as :func:`sklearn.metrics.precision_recall_fscore_support`; all
@@ -302,38 +365,101 @@ def precision_recall_fscore_support(y_true: Any, y_pred: Any, *, beta: float = 1
     >>> [round(v, 6) for v in tm.precision_recall_fscore_support(y_true, y_pred, average="macro")[:3]]
     [0.222222, 0.333333, 0.266667]
     """
-    return _prfs(y_true, y_pred, beta, labels, pos_label, average, warn_for, sample_weight, zero_division,
-                 resolve_threads(n_threads))
+    return _prfs(
+        y_true,
+        y_pred,
+        beta,
+        labels,
+        pos_label,
+        average,
+        warn_for,
+        sample_weight,
+        zero_division,
+        resolve_threads(n_threads),
+    )
 
 
-def _one_score(which: int, warn_for: tuple, y_true: Any, y_pred: Any, beta: float, labels: Any,
-               pos_label: Any, average: Optional[str], sample_weight: Any, zero_division: Any,
-               n_threads: Optional[int]) -> Score:
-    return _prfs(y_true, y_pred, beta, labels, pos_label, average, warn_for, sample_weight, zero_division,
-                 resolve_threads(n_threads))[which]
+def _one_score(
+    which: int,
+    warn_for: tuple,
+    y_true: Any,
+    y_pred: Any,
+    beta: float,
+    labels: Any,
+    pos_label: Any,
+    average: str | None,
+    sample_weight: Any,
+    zero_division: Any,
+    n_threads: int | None,
+) -> Score:
+    return _prfs(
+        y_true,
+        y_pred,
+        beta,
+        labels,
+        pos_label,
+        average,
+        warn_for,
+        sample_weight,
+        zero_division,
+        resolve_threads(n_threads),
+    )[which]
 
 
 @overload
-def precision_score(y_true: Any, y_pred: Any, *, labels: Any = ..., pos_label: Any = ..., average: str = ...,
-                    sample_weight: Any = ..., zero_division: Any = ..., n_threads: Optional[int] = ...) -> float: ...
+def precision_score(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    labels: Any = ...,
+    pos_label: Any = ...,
+    average: str = ...,
+    sample_weight: Any = ...,
+    zero_division: Any = ...,
+    n_threads: int | None = ...,
+) -> float: ...
 
 
 @overload
-def precision_score(y_true: Any, y_pred: Any, *, labels: Any = ..., pos_label: Any = ..., average: None,
-                    sample_weight: Any = ..., zero_division: Any = ..., n_threads: Optional[int] = ...
-                    ) -> np.ndarray: ...
+def precision_score(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    labels: Any = ...,
+    pos_label: Any = ...,
+    average: None,
+    sample_weight: Any = ...,
+    zero_division: Any = ...,
+    n_threads: int | None = ...,
+) -> np.ndarray: ...
 
 
 @overload
-def precision_score(y_true: Any, y_pred: Any, *, labels: Any = ..., pos_label: Any = ...,
-                    average: Optional[str] = ..., sample_weight: Any = ..., zero_division: Any = ...,
-                    n_threads: Optional[int] = ...) -> Score: ...
+def precision_score(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    labels: Any = ...,
+    pos_label: Any = ...,
+    average: str | None = ...,
+    sample_weight: Any = ...,
+    zero_division: Any = ...,
+    n_threads: int | None = ...,
+) -> Score: ...
 
 
 @validate_params(PRFS_CONSTRAINTS)
-def precision_score(y_true: Any, y_pred: Any, *, labels: Any = None, pos_label: Any = 1,
-                    average: Optional[str] = "binary", sample_weight: Any = None, zero_division: Any = "warn",
-                    n_threads: Optional[int] = None) -> Score:
+def precision_score(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    labels: Any = None,
+    pos_label: Any = 1,
+    average: str | None = "binary",
+    sample_weight: Any = None,
+    zero_division: Any = "warn",
+    n_threads: int | None = None,
+) -> Score:
     """Precision tp / (tp + fp), as :func:`sklearn.metrics.precision_score`.
 
     Parameters
@@ -360,29 +486,65 @@ def precision_score(y_true: Any, y_pred: Any, *, labels: Any = None, pos_label: 
     >>> tm.precision_score([0, 1, 2, 0, 1, 2], [0, 2, 1, 0, 0, 1], average=None)
     array([0.66666667, 0.        , 0.        ])
     """
-    return _one_score(0, ("precision",), y_true, y_pred, 1.0, labels, pos_label, average,
-                      sample_weight, zero_division, n_threads)
+    return _one_score(
+        0, ("precision",), y_true, y_pred, 1.0, labels, pos_label, average, sample_weight, zero_division, n_threads
+    )
 
 
 @overload
-def recall_score(y_true: Any, y_pred: Any, *, labels: Any = ..., pos_label: Any = ..., average: str = ...,
-                 sample_weight: Any = ..., zero_division: Any = ..., n_threads: Optional[int] = ...) -> float: ...
+def recall_score(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    labels: Any = ...,
+    pos_label: Any = ...,
+    average: str = ...,
+    sample_weight: Any = ...,
+    zero_division: Any = ...,
+    n_threads: int | None = ...,
+) -> float: ...
 
 
 @overload
-def recall_score(y_true: Any, y_pred: Any, *, labels: Any = ..., pos_label: Any = ..., average: None,
-                 sample_weight: Any = ..., zero_division: Any = ..., n_threads: Optional[int] = ...) -> np.ndarray: ...
+def recall_score(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    labels: Any = ...,
+    pos_label: Any = ...,
+    average: None,
+    sample_weight: Any = ...,
+    zero_division: Any = ...,
+    n_threads: int | None = ...,
+) -> np.ndarray: ...
 
 
 @overload
-def recall_score(y_true: Any, y_pred: Any, *, labels: Any = ..., pos_label: Any = ..., average: Optional[str] = ...,
-                 sample_weight: Any = ..., zero_division: Any = ..., n_threads: Optional[int] = ...) -> Score: ...
+def recall_score(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    labels: Any = ...,
+    pos_label: Any = ...,
+    average: str | None = ...,
+    sample_weight: Any = ...,
+    zero_division: Any = ...,
+    n_threads: int | None = ...,
+) -> Score: ...
 
 
 @validate_params(PRFS_CONSTRAINTS)
-def recall_score(y_true: Any, y_pred: Any, *, labels: Any = None, pos_label: Any = 1,
-                 average: Optional[str] = "binary", sample_weight: Any = None, zero_division: Any = "warn",
-                 n_threads: Optional[int] = None) -> Score:
+def recall_score(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    labels: Any = None,
+    pos_label: Any = 1,
+    average: str | None = "binary",
+    sample_weight: Any = None,
+    zero_division: Any = "warn",
+    n_threads: int | None = None,
+) -> Score:
     """Recall tp / (tp + fn), as :func:`sklearn.metrics.recall_score`.
 
     Parameters
@@ -409,30 +571,69 @@ def recall_score(y_true: Any, y_pred: Any, *, labels: Any = None, pos_label: Any
     >>> tm.recall_score([0, 1, 2, 0, 1, 2], [0, 2, 1, 0, 0, 1], average="macro")
     0.3333333333333333
     """
-    return _one_score(1, ("recall",), y_true, y_pred, 1.0, labels, pos_label, average,
-                      sample_weight, zero_division, n_threads)
+    return _one_score(
+        1, ("recall",), y_true, y_pred, 1.0, labels, pos_label, average, sample_weight, zero_division, n_threads
+    )
 
 
 @overload
-def fbeta_score(y_true: Any, y_pred: Any, *, beta: float, labels: Any = ..., pos_label: Any = ..., average: str = ...,
-                sample_weight: Any = ..., zero_division: Any = ..., n_threads: Optional[int] = ...) -> float: ...
+def fbeta_score(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    beta: float,
+    labels: Any = ...,
+    pos_label: Any = ...,
+    average: str = ...,
+    sample_weight: Any = ...,
+    zero_division: Any = ...,
+    n_threads: int | None = ...,
+) -> float: ...
 
 
 @overload
-def fbeta_score(y_true: Any, y_pred: Any, *, beta: float, labels: Any = ..., pos_label: Any = ..., average: None,
-                sample_weight: Any = ..., zero_division: Any = ..., n_threads: Optional[int] = ...) -> np.ndarray: ...
+def fbeta_score(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    beta: float,
+    labels: Any = ...,
+    pos_label: Any = ...,
+    average: None,
+    sample_weight: Any = ...,
+    zero_division: Any = ...,
+    n_threads: int | None = ...,
+) -> np.ndarray: ...
 
 
 @overload
-def fbeta_score(y_true: Any, y_pred: Any, *, beta: float, labels: Any = ..., pos_label: Any = ...,
-                average: Optional[str] = ..., sample_weight: Any = ..., zero_division: Any = ...,
-                n_threads: Optional[int] = ...) -> Score: ...
+def fbeta_score(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    beta: float,
+    labels: Any = ...,
+    pos_label: Any = ...,
+    average: str | None = ...,
+    sample_weight: Any = ...,
+    zero_division: Any = ...,
+    n_threads: int | None = ...,
+) -> Score: ...
 
 
 @validate_params(PRFS_CONSTRAINTS)
-def fbeta_score(y_true: Any, y_pred: Any, *, beta: float, labels: Any = None, pos_label: Any = 1,
-                average: Optional[str] = "binary", sample_weight: Any = None, zero_division: Any = "warn",
-                n_threads: Optional[int] = None) -> Score:
+def fbeta_score(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    beta: float,
+    labels: Any = None,
+    pos_label: Any = 1,
+    average: str | None = "binary",
+    sample_weight: Any = None,
+    zero_division: Any = "warn",
+    n_threads: int | None = None,
+) -> Score:
     """F-beta score (1 + beta²)·P·R / (beta²·P + R), as :func:`sklearn.metrics.fbeta_score`.
 
     Parameters
@@ -459,28 +660,65 @@ def fbeta_score(y_true: Any, y_pred: Any, *, beta: float, labels: Any = None, po
     >>> round(tm.fbeta_score([0, 1, 1, 0, 1], [1, 1, 0, 0, 1], beta=2.0), 6)
     0.666667
     """
-    return _one_score(2, ("f-score",), y_true, y_pred, beta, labels, pos_label, average,
-                      sample_weight, zero_division, n_threads)
+    return _one_score(
+        2, ("f-score",), y_true, y_pred, beta, labels, pos_label, average, sample_weight, zero_division, n_threads
+    )
 
 
 @overload
-def f1_score(y_true: Any, y_pred: Any, *, labels: Any = ..., pos_label: Any = ..., average: str = ...,
-             sample_weight: Any = ..., zero_division: Any = ..., n_threads: Optional[int] = ...) -> float: ...
+def f1_score(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    labels: Any = ...,
+    pos_label: Any = ...,
+    average: str = ...,
+    sample_weight: Any = ...,
+    zero_division: Any = ...,
+    n_threads: int | None = ...,
+) -> float: ...
 
 
 @overload
-def f1_score(y_true: Any, y_pred: Any, *, labels: Any = ..., pos_label: Any = ..., average: None,
-             sample_weight: Any = ..., zero_division: Any = ..., n_threads: Optional[int] = ...) -> np.ndarray: ...
+def f1_score(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    labels: Any = ...,
+    pos_label: Any = ...,
+    average: None,
+    sample_weight: Any = ...,
+    zero_division: Any = ...,
+    n_threads: int | None = ...,
+) -> np.ndarray: ...
 
 
 @overload
-def f1_score(y_true: Any, y_pred: Any, *, labels: Any = ..., pos_label: Any = ..., average: Optional[str] = ...,
-             sample_weight: Any = ..., zero_division: Any = ..., n_threads: Optional[int] = ...) -> Score: ...
+def f1_score(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    labels: Any = ...,
+    pos_label: Any = ...,
+    average: str | None = ...,
+    sample_weight: Any = ...,
+    zero_division: Any = ...,
+    n_threads: int | None = ...,
+) -> Score: ...
 
 
 @validate_params(PRFS_CONSTRAINTS)
-def f1_score(y_true: Any, y_pred: Any, *, labels: Any = None, pos_label: Any = 1, average: Optional[str] = "binary",
-             sample_weight: Any = None, zero_division: Any = "warn", n_threads: Optional[int] = None) -> Score:
+def f1_score(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    labels: Any = None,
+    pos_label: Any = 1,
+    average: str | None = "binary",
+    sample_weight: Any = None,
+    zero_division: Any = "warn",
+    n_threads: int | None = None,
+) -> Score:
     """F1 score, the harmonic mean of precision and recall, as :func:`sklearn.metrics.f1_score`.
 
     Parameters
@@ -507,29 +745,65 @@ def f1_score(y_true: Any, y_pred: Any, *, labels: Any = None, pos_label: Any = 1
     >>> round(tm.f1_score([0, 1, 2, 0, 1, 2], [0, 2, 1, 0, 0, 1], average="weighted"), 6)
     0.266667
     """
-    return _one_score(2, ("f-score",), y_true, y_pred, 1, labels, pos_label, average, sample_weight,
-                      zero_division, n_threads)
+    return _one_score(
+        2, ("f-score",), y_true, y_pred, 1, labels, pos_label, average, sample_weight, zero_division, n_threads
+    )
 
 
 @overload
-def jaccard_score(y_true: Any, y_pred: Any, *, labels: Any = ..., pos_label: Any = ..., average: str = ...,
-                  sample_weight: Any = ..., zero_division: Any = ..., n_threads: Optional[int] = ...) -> float: ...
+def jaccard_score(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    labels: Any = ...,
+    pos_label: Any = ...,
+    average: str = ...,
+    sample_weight: Any = ...,
+    zero_division: Any = ...,
+    n_threads: int | None = ...,
+) -> float: ...
 
 
 @overload
-def jaccard_score(y_true: Any, y_pred: Any, *, labels: Any = ..., pos_label: Any = ..., average: None,
-                  sample_weight: Any = ..., zero_division: Any = ..., n_threads: Optional[int] = ...) -> np.ndarray: ...
+def jaccard_score(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    labels: Any = ...,
+    pos_label: Any = ...,
+    average: None,
+    sample_weight: Any = ...,
+    zero_division: Any = ...,
+    n_threads: int | None = ...,
+) -> np.ndarray: ...
 
 
 @overload
-def jaccard_score(y_true: Any, y_pred: Any, *, labels: Any = ..., pos_label: Any = ..., average: Optional[str] = ...,
-                  sample_weight: Any = ..., zero_division: Any = ..., n_threads: Optional[int] = ...) -> Score: ...
+def jaccard_score(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    labels: Any = ...,
+    pos_label: Any = ...,
+    average: str | None = ...,
+    sample_weight: Any = ...,
+    zero_division: Any = ...,
+    n_threads: int | None = ...,
+) -> Score: ...
 
 
 @validate_params(JACCARD_CONSTRAINTS)
-def jaccard_score(y_true: Any, y_pred: Any, *, labels: Any = None, pos_label: Any = 1,
-                  average: Optional[str] = "binary", sample_weight: Any = None, zero_division: Any = "warn",
-                  n_threads: Optional[int] = None) -> Score:
+def jaccard_score(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    labels: Any = None,
+    pos_label: Any = 1,
+    average: str | None = "binary",
+    sample_weight: Any = None,
+    zero_division: Any = "warn",
+    n_threads: int | None = None,
+) -> Score:
     """Jaccard similarity coefficient, as :func:`sklearn.metrics.jaccard_score`.
 
     Parameters
@@ -548,6 +822,7 @@ def jaccard_score(y_true: Any, y_pred: Any, *, labels: Any = None, pos_label: An
     >>> round(tm.jaccard_score([0, 1, 1, 0, 1], [1, 1, 0, 0, 1]), 6)
     0.5
     """
-    counts, labels = set_wise_input(y_true, y_pred, labels, pos_label, average, sample_weight,
-                                    resolve_threads(n_threads))
+    counts, labels = set_wise_input(
+        y_true, y_pred, labels, pos_label, average, sample_weight, resolve_threads(n_threads)
+    )
     return jaccard_from_counts(counts, labels, average, zero_division)

@@ -13,10 +13,16 @@ Matthews correlation coefficient and re-exports the others:
 from __future__ import annotations
 
 import warnings
-from typing import Any, Optional, Union
+from typing import Any
 
 import numpy as np
 
+from .. import _core
+from .._common.exceptions import UndefinedMetricWarning
+from .._common.params import ARRAY_LIKE, validate_params
+from .._common.sklearn_classes import scikit_learn_compatible
+from .._common.threads import resolve_threads, threads_for
+from .._common.validation import check_consistent_length, check_orderable, check_sample_weight
 from ._confusion import (
     TargetCounts,
     confusion_input,
@@ -25,9 +31,7 @@ from ._confusion import (
     labelled_table,
     multilabel_confusion_matrix,
 )
-from .._common.exceptions import UndefinedMetricWarning
 from ._params import FLAG, KAPPA_WEIGHTS, LABELS, REPLACE_UNDEFINED, WEIGHTS
-from .._common.params import ARRAY_LIKE, validate_params
 from ._prf import (
     f1_score,
     fbeta_score,
@@ -36,8 +40,6 @@ from ._prf import (
     precision_score,
     recall_score,
 )
-from .. import _core
-from .._common.sklearn_classes import scikit_learn_compatible
 from ._targets import (
     check_targets,
     confusion_counts,
@@ -48,8 +50,6 @@ from ._targets import (
     kernel_weights,
     rounds_labels,
 )
-from .._common.threads import resolve_threads, threads_for
-from .._common.validation import check_consistent_length, check_orderable, check_sample_weight
 
 __all__ = [
     "accuracy_score",
@@ -68,8 +68,9 @@ __all__ = [
 
 
 @validate_params({"y_true": LABELS, "y_pred": LABELS, "normalize": FLAG, "sample_weight": WEIGHTS})
-def accuracy_score(y_true: Any, y_pred: Any, *, normalize: bool = True, sample_weight: Any = None,
-                   n_threads: Optional[int] = None) -> float:
+def accuracy_score(
+    y_true: Any, y_pred: Any, *, normalize: bool = True, sample_weight: Any = None, n_threads: int | None = None
+) -> float:
     """Accuracy (subset accuracy for multilabel input).
 
     Same as :func:`sklearn.metrics.accuracy_score`.
@@ -103,8 +104,11 @@ def accuracy_score(y_true: Any, y_pred: Any, *, normalize: bool = True, sample_w
     check_orderable(y_true, y_pred)
     targets = check_targets(y_true, y_pred, sample_weight, threads=threads)
     weight = targets.sample_weight
-    if targets.kind == "multilabel-indicator" or (weight is not None and weight.dtype.kind == "f") or \
-            rounds_labels(targets, np.result_type(targets.y_true.dtype, targets.y_pred.dtype)):
+    if (
+        targets.kind == "multilabel-indicator"
+        or (weight is not None and weight.dtype.kind == "f")
+        or rounds_labels(targets, np.result_type(targets.y_true.dtype, targets.y_pred.dtype))
+    ):
         # NumPy's rounding (fractional weights are summed in NumPy's order, float32 ones in float32, integers
         # past 2**53 compared with floats as floats), or 2-D rows.
         if targets.kind == "multilabel-indicator":
@@ -130,8 +134,7 @@ def accuracy_from_counts(correct: Any, total: Any, normalize: bool, weighted: bo
     return float(correct / total)
 
 
-def _integer_agreement(y_true: Any, y_pred: Any, sample_weight: Any, normalize: bool,
-                       threads: int) -> Optional[float]:
+def _integer_agreement(y_true: Any, y_pred: Any, sample_weight: Any, normalize: bool, threads: int) -> float | None:
     """Accuracy of two non-empty 1-D arrays of one integer (or bool) dtype in
     one pass, or None for any other input.
 
@@ -170,8 +173,9 @@ def _integer_agreement(y_true: Any, y_pred: Any, sample_weight: Any, normalize: 
 
 
 @validate_params({"y_true": [ARRAY_LIKE], "y_pred": [ARRAY_LIKE], "sample_weight": WEIGHTS, "adjusted": FLAG})
-def balanced_accuracy_score(y_true: Any, y_pred: Any, *, sample_weight: Any = None, adjusted: bool = False,
-                            n_threads: Optional[int] = None) -> float:
+def balanced_accuracy_score(
+    y_true: Any, y_pred: Any, *, sample_weight: Any = None, adjusted: bool = False, n_threads: int | None = None
+) -> float:
     """Balanced accuracy: the mean of per-class recall.
 
     Same as :func:`sklearn.metrics.balanced_accuracy_score`.
@@ -213,11 +217,26 @@ def balanced_accuracy_from_table(table: np.ndarray, adjusted: bool) -> float:
     return float(score)
 
 
-@validate_params({"y1": [ARRAY_LIKE], "y2": [ARRAY_LIKE], "labels": WEIGHTS, "weights": KAPPA_WEIGHTS,
-                  "sample_weight": WEIGHTS, "replace_undefined_by": REPLACE_UNDEFINED})
-def cohen_kappa_score(y1: Any, y2: Any, *, labels: Any = None, weights: Optional[str] = None,
-                      sample_weight: Any = None, replace_undefined_by: Any = np.nan,
-                      n_threads: Optional[int] = None) -> Union[float, Any]:
+@validate_params(
+    {
+        "y1": [ARRAY_LIKE],
+        "y2": [ARRAY_LIKE],
+        "labels": WEIGHTS,
+        "weights": KAPPA_WEIGHTS,
+        "sample_weight": WEIGHTS,
+        "replace_undefined_by": REPLACE_UNDEFINED,
+    }
+)
+def cohen_kappa_score(
+    y1: Any,
+    y2: Any,
+    *,
+    labels: Any = None,
+    weights: str | None = None,
+    sample_weight: Any = None,
+    replace_undefined_by: Any = np.nan,
+    n_threads: int | None = None,
+) -> float | Any:
     """Cohen's kappa: agreement between two annotators beyond chance.
 
     Same as :func:`sklearn.metrics.cohen_kappa_score`.
@@ -250,16 +269,17 @@ def cohen_kappa_score(y1: Any, y2: Any, *, labels: Any = None, weights: Optional
     return cohen_kappa_from_counts(counts, labels, weights, replace_undefined_by)
 
 
-def cohen_kappa_from_counts(counts: Any, labels: Any, weights: Optional[str], replace_undefined_by: Any
-                            ) -> Union[float, Any]:
+def cohen_kappa_from_counts(counts: Any, labels: Any, weights: str | None, replace_undefined_by: Any) -> float | Any:
     """Cohen's kappa from checked counts (a ``TargetCounts`` or a
     ``ConfusionState``)."""
     try:
         table = labelled_table(counts, labels)
     except ValueError as error:
         if "At least one label specified must be in y_true" in str(error):
-            raise ValueError("At least one label in `labels` must be present in `y1` (even though "
-                             "`cohen_kappa_score` is otherwise agnostic to the order of `y1` and `y2`).") from error
+            raise ValueError(
+                "At least one label in `labels` must be present in `y1` (even though "
+                "`cohen_kappa_score` is otherwise agnostic to the order of `y1` and `y2`)."
+            ) from error
         raise
     k = table.shape[0]
     table = table.astype(np.float64, copy=False)
@@ -267,9 +287,13 @@ def cohen_kappa_from_counts(counts: Any, labels: Any, weights: Optional[str], re
     sum1 = table.sum(axis=1)
     total = np.sum(sum0)
     if total == 0:
-        warnings.warn("`y2` contains no labels that are present in both `y1` and `labels`.`cohen_kappa_score` is "
-                      "undefined and set to the value defined by the `replace_undefined_by` param, which is set to "
-                      f"{replace_undefined_by}.", scikit_learn_compatible(UndefinedMetricWarning), stacklevel=3)
+        warnings.warn(
+            "`y2` contains no labels that are present in both `y1` and `labels`.`cohen_kappa_score` is "
+            "undefined and set to the value defined by the `replace_undefined_by` param, which is set to "
+            f"{replace_undefined_by}.",
+            scikit_learn_compatible(UndefinedMetricWarning),
+            stacklevel=3,
+        )
         return replace_undefined_by
     expected = np.outer(sum0, sum1) / total
     if weights is None:
@@ -281,16 +305,19 @@ def cohen_kappa_from_counts(counts: Any, labels: Any, weights: Optional[str], re
     observed = np.sum(disagreement * table)
     chance = np.sum(disagreement * expected)
     if chance == 0:
-        warnings.warn("`y1`, `y2` and `labels` have only one label in common. `cohen_kappa_score` is undefined and "
-                      "set to the value defined by the the `replace_undefined_by` param, which is set to "
-                      f"{replace_undefined_by}.", scikit_learn_compatible(UndefinedMetricWarning), stacklevel=3)
+        warnings.warn(
+            "`y1`, `y2` and `labels` have only one label in common. `cohen_kappa_score` is undefined and "
+            "set to the value defined by the the `replace_undefined_by` param, which is set to "
+            f"{replace_undefined_by}.",
+            scikit_learn_compatible(UndefinedMetricWarning),
+            stacklevel=3,
+        )
         return replace_undefined_by
     return float(1 - observed / chance)
 
 
 @validate_params({"y_true": [ARRAY_LIKE], "y_pred": [ARRAY_LIKE], "sample_weight": WEIGHTS})
-def matthews_corrcoef(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
-                      n_threads: Optional[int] = None) -> float:
+def matthews_corrcoef(y_true: Any, y_pred: Any, *, sample_weight: Any = None, n_threads: int | None = None) -> float:
     """Matthews correlation coefficient (multiclass as in Gorodkin 2004).
 
     Same as :func:`sklearn.metrics.matthews_corrcoef`.
@@ -326,8 +353,8 @@ def matthews_from_table(table: np.ndarray) -> float:
     n_correct = np.trace(table, dtype=np.float64)
     n_samples = p_sum.sum()
     cov_ytyp = n_correct * n_samples - np.dot(t_sum, p_sum)
-    cov_ypyp = n_samples ** 2 - np.dot(p_sum, p_sum)
-    cov_ytyt = n_samples ** 2 - np.dot(t_sum, t_sum)
+    cov_ypyp = n_samples**2 - np.dot(p_sum, p_sum)
+    cov_ytyt = n_samples**2 - np.dot(t_sum, t_sum)
     product = cov_ypyp * cov_ytyt
     if product == 0:
         return 0.0

@@ -19,29 +19,11 @@ rounding (rtol 1e-12) weighted, whatever the split and merge order.
 
 from __future__ import annotations
 
-from typing import Any, Dict, Optional, Tuple, cast
+from typing import Any, cast
 
 import numpy as np
 
 from .._common.array_inputs import accepting_array_inputs
-from ._scores import (
-    accuracy_from_counts,
-    balanced_accuracy_from_table,
-    cohen_kappa_from_counts,
-    matthews_from_table,
-)
-from ._confusion import (
-    SampleGroups,
-    TargetCounts,
-    labelled_table,
-    normalized,
-    stacked_one_vs_rest,
-    table_label_sums,
-)
-from ._params import FLAG, KAPPA_WEIGHTS, REPLACE_UNDEFINED, WEIGHTS
-from .._common.params import ARRAY_LIKE, BOOLEAN, NONE, str_options, validate_params
-from ._prf import JACCARD_CONSTRAINTS, PRFS_CONSTRAINTS, jaccard_from_counts, prfs_from_counts, set_wise_labels
-from ._targets import check_targets, encode, exact_counts, exact_sum, sorted_union
 from .._common.mergeable import (
     CountedSamples,
     Serialisable,
@@ -54,17 +36,52 @@ from .._common.mergeable import (
     part_choice,
     part_int,
 )
+from .._common.params import ARRAY_LIKE, BOOLEAN, NONE, str_options, validate_params
 from .._common.threads import resolve_threads
 from .._common.validation import ALL_ZERO_WEIGHTS, as_array, check_consistent_length, check_sample_weight, num_samples
+from ._confusion import (
+    SampleGroups,
+    TargetCounts,
+    labelled_table,
+    normalized,
+    stacked_one_vs_rest,
+    table_label_sums,
+)
+from ._params import FLAG, KAPPA_WEIGHTS, REPLACE_UNDEFINED, WEIGHTS
+from ._prf import JACCARD_CONSTRAINTS, PRFS_CONSTRAINTS, jaccard_from_counts, prfs_from_counts, set_wise_labels
+from ._scores import (
+    accuracy_from_counts,
+    balanced_accuracy_from_table,
+    cohen_kappa_from_counts,
+    matthews_from_table,
+)
+from ._targets import check_targets, encode, exact_counts, exact_sum, sorted_union
 
-_PARTS = ("_fixed", "_layout", "_n", "_weighted", "_nonzero", "_total", "_labels", "_table", "_observed",
-          "_seen_true", "_width", "_sums", "_exact", "_group_keys", "_group_count", "_group_weight")
+_PARTS = (
+    "_fixed",
+    "_layout",
+    "_n",
+    "_weighted",
+    "_nonzero",
+    "_total",
+    "_labels",
+    "_table",
+    "_observed",
+    "_seen_true",
+    "_width",
+    "_sums",
+    "_exact",
+    "_group_keys",
+    "_group_count",
+    "_group_weight",
+)
 _LABEL_KINDS = "biufU"
 _EMPTY = "Found empty input array (e.g., `y_true` or `y_pred`) while a minimum of 1 sample is required."
-_NO_SAMPLES = ("ConfusionState keeps no per-sample counts: samplewise=True is not available (average='samples' "
-               "is).")
-_SUBSET = ("ConfusionState groups samples over all label columns: average='samples' with labels selecting a "
-           "subset of the columns is not available.")
+_NO_SAMPLES = "ConfusionState keeps no per-sample counts: samplewise=True is not available (average='samples' is)."
+_SUBSET = (
+    "ConfusionState groups samples over all label columns: average='samples' with labels selecting a "
+    "subset of the columns is not available."
+)
 
 
 def _is_string(labels: np.ndarray) -> bool:
@@ -83,7 +100,7 @@ def _add(a: Any, b: Any) -> Any:
     if isinstance(a, np.ndarray) and isinstance(b, np.ndarray):
         if a.dtype != b.dtype:
             return a.astype(np.float64) + b.astype(np.float64)
-        if a.dtype.kind in "iu" and a.size and max(-int(a.min()), int(a.max()), -int(b.min()), int(b.max())) >= 2 ** 62:
+        if a.dtype.kind in "iu" and a.size and max(-int(a.min()), int(a.max()), -int(b.min()), int(b.max())) >= 2**62:
             return exact_counts(a.astype(object) + b.astype(object))
     return a + b
 
@@ -92,7 +109,7 @@ class _StateCounts:
     """The state seen through the interface of the in-memory
     ``TargetCounts`` (what the shared metric code reads)."""
 
-    def __init__(self, state: "ConfusionState") -> None:
+    def __init__(self, state: ConfusionState) -> None:
         if state.n_samples == 0:
             raise ValueError(_EMPTY)
         self.weighted = state.weighted
@@ -102,7 +119,7 @@ class _StateCounts:
         if state._layout == "indicator":
             self.kind = "multilabel-indicator"
             self.labels: np.ndarray = np.arange(state._width)
-            self.true_labels: Optional[np.ndarray] = None
+            self.true_labels: np.ndarray | None = None
             return
         observed = state._observed
         self.labels = state._labels[observed]
@@ -110,7 +127,7 @@ class _StateCounts:
         self._table = state._table[np.ix_(observed, observed)]
         self.kind = "binary" if self.labels.shape[0] <= 2 else "multiclass"
 
-    def raise_for_zero_weights(self) -> "_StateCounts":
+    def raise_for_zero_weights(self) -> _StateCounts:
         """scikit-learn's error when every sample weight is zero; returns self."""
         if not self._state._nonzero:
             raise ValueError(ALL_ZERO_WEIGHTS)
@@ -119,25 +136,26 @@ class _StateCounts:
     def table(self) -> np.ndarray:
         return self._table
 
-    def promoted_table(self, common: Any = None) -> Tuple[np.ndarray, np.ndarray]:
+    def promoted_table(self, common: Any = None) -> tuple[np.ndarray, np.ndarray]:
         """The state keeps the exactly matched table only, whatever ``common``."""
         return self.labels, self._table
 
-    def label_sums(self) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    def label_sums(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         return table_label_sums(self.labels, self._table)
 
-    def indicator_sums(self) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def indicator_sums(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         sums = self._state._sums
         return sums[0], sums[1], sums[2]
 
-    def sample_groups(self, columns: Optional[np.ndarray]) -> SampleGroups:
+    def sample_groups(self, columns: np.ndarray | None) -> SampleGroups:
         width = self._state._width
-        if columns is not None and not (columns.shape[0] == width
-                                        and np.array_equal(np.sort(columns), np.arange(width))):
+        if columns is not None and not (
+            columns.shape[0] == width and np.array_equal(np.sort(columns), np.arange(width))
+        ):
             raise ValueError(_SUBSET)
         return self._state._groups
 
-    def samplewise(self, columns: Optional[np.ndarray]) -> Any:
+    def samplewise(self, columns: np.ndarray | None) -> Any:
         raise ValueError(_NO_SAMPLES)
 
 
@@ -185,10 +203,10 @@ class ConfusionState(CountedSamples, Serialisable):
     """
 
     def __init__(self, *, labels: Any = None) -> None:
-        self._fixed: Optional[np.ndarray] = None if labels is None else np.unique(np.asarray(labels))
+        self._fixed: np.ndarray | None = None if labels is None else np.unique(np.asarray(labels))
         if self._fixed is not None and (self._fixed.ndim != 1 or self._fixed.size == 0):
             raise ValueError("labels must be a non-empty 1-D array of label values")
-        self._layout: Optional[str] = None  # None (no data), "labels" or "indicator"
+        self._layout: str | None = None  # None (no data), "labels" or "indicator"
         self._n = 0
         self._weighted = False
         self._nonzero = False  # some sample has a nonzero weight
@@ -207,14 +225,16 @@ class ConfusionState(CountedSamples, Serialisable):
 
     # -- construction ----------------------------------------------------------------
     @classmethod
-    def from_arrays(cls, y_true: Any, y_pred: Any, *, labels: Any = None, sample_weight: Any = None,
-                    n_threads: Optional[int] = None) -> "ConfusionState":
+    def from_arrays(
+        cls, y_true: Any, y_pred: Any, *, labels: Any = None, sample_weight: Any = None, n_threads: int | None = None
+    ) -> ConfusionState:
         """The state of one batch (see :meth:`update`)."""
         return cls(labels=labels).update(y_true, y_pred, sample_weight=sample_weight, n_threads=n_threads)
 
     @accepting_array_inputs
-    def update(self, y_true: Any, y_pred: Any, *, sample_weight: Any = None,
-               n_threads: Optional[int] = None) -> "ConfusionState":
+    def update(
+        self, y_true: Any, y_pred: Any, *, sample_weight: Any = None, n_threads: int | None = None
+    ) -> ConfusionState:
         """Add a batch in place and return self.
 
         The batch is checked as scikit-learn checks the targets of a
@@ -247,50 +267,63 @@ class ConfusionState(CountedSamples, Serialisable):
                 raise
             # Valid in a batch; the metrics raise it if every weight is zero.
             targets = check_targets(y_true, y_pred, threads=threads)
-            targets.sample_weight = check_sample_weight(sample_weight, targets.y_true.shape[0], force_float=False,
-                                                        check_values=False)
+            targets.sample_weight = check_sample_weight(
+                sample_weight, targets.y_true.shape[0], force_float=False, check_values=False
+            )
         batch = ConfusionState._of_batch(TargetCounts(targets, threads), self._fixed)
         merged = self.merge(batch)
         self.__dict__.update(merged.__dict__)
         return self
 
     @staticmethod
-    def _of_batch(counts: TargetCounts, fixed: Optional[np.ndarray]) -> "ConfusionState":
+    def _of_batch(counts: TargetCounts, fixed: np.ndarray | None) -> ConfusionState:
         state = ConfusionState(labels=fixed)
         state._n = counts.n_samples
         state._weighted = counts.weighted
         weight = counts.targets.sample_weight
         state._nonzero = weight is None or bool(np.count_nonzero(weight))
-        state._total = counts.n_samples if weight is None else (
-            exact_sum(weight) if weight.dtype.kind in "biu" else float(np.sum(weight, dtype=np.float64)))
+        state._total = (
+            counts.n_samples
+            if weight is None
+            else (exact_sum(weight) if weight.dtype.kind in "biu" else float(np.sum(weight, dtype=np.float64)))
+        )
         if counts.kind == "multilabel-indicator":
             if fixed is not None:
-                raise ValueError("labels= fixes the labels of binary or multiclass targets; got multilabel "
-                                 "indicator input")
+                raise ValueError(
+                    "labels= fixes the labels of binary or multiclass targets; got multilabel indicator input"
+                )
             targets = counts.targets
             state._layout = "indicator"
             state._width = int(counts.labels.shape[0])
             state._sums = np.stack(counts.indicator_sums())
             exact = ~np.any(targets.y_true != targets.y_pred, axis=1)
-            state._exact = int(np.count_nonzero(exact)) if weight is None else float(
-                np.dot(exact, np.asarray(weight, dtype=np.float64)))
+            state._exact = (
+                int(np.count_nonzero(exact))
+                if weight is None
+                else float(np.dot(exact, np.asarray(weight, dtype=np.float64)))
+            )
             state._groups = counts.sample_groups(None)
             return state
         state._layout = "labels"
         labels, table = counts.labels, counts.table()
-        seen_true = np.isin(labels, cast(np.ndarray, counts.true_labels), kind="sort")  # NumPy's table kind fails on big-endian input
+        seen_true = np.isin(
+            labels, cast(np.ndarray, counts.true_labels), kind="sort"
+        )  # NumPy's table kind fails on big-endian input
         if fixed is None:
             state._labels, state._table = labels, table
             state._observed = np.ones(labels.shape[0], dtype=bool)
             state._seen_true = seen_true
             return state
         if _label_kind(labels) != _label_kind(fixed):
-            raise ValueError(f"Mix of label input types (string and number): the state's labels are {fixed} and "
-                             f"the batch holds {labels}.")
+            raise ValueError(
+                f"Mix of label input types (string and number): the state's labels are {fixed} and "
+                f"the batch holds {labels}."
+            )
         index = encode(labels, fixed)
         if np.any(index < 0):
-            raise ValueError(f"y_true and y_pred hold labels {labels[index < 0]} that are not among the state's "
-                             f"labels {fixed}")
+            raise ValueError(
+                f"y_true and y_pred hold labels {labels[index < 0]} that are not among the state's labels {fixed}"
+            )
         state._table = np.zeros((fixed.shape[0],) * 2, dtype=table.dtype)
         state._table[np.ix_(index, index)] = table
         state._observed[index] = True
@@ -305,7 +338,7 @@ class ConfusionState(CountedSamples, Serialisable):
             return np.arange(self._width)
         return self._labels[self._observed]
 
-    def merge(self, other: "ConfusionState") -> "ConfusionState":
+    def merge(self, other: ConfusionState) -> ConfusionState:
         """A new state holding the samples of both.
 
         Raises
@@ -316,14 +349,15 @@ class ConfusionState(CountedSamples, Serialisable):
         """
         check_mergeable(self, other)
         if (self._fixed is None) != (other._fixed is None) or (
-                self._fixed is not None and not np.array_equal(self._fixed, cast(np.ndarray, other._fixed))):
-            raise ValueError(f"cannot merge ConfusionStates with different fixed labels ({self._fixed} and "
-                             f"{other._fixed})")
+            self._fixed is not None and not np.array_equal(self._fixed, cast(np.ndarray, other._fixed))
+        ):
+            raise ValueError(
+                f"cannot merge ConfusionStates with different fixed labels ({self._fixed} and {other._fixed})"
+            )
         if self._layout is None or other._layout is None:
             return _copy(other if self._layout is None else self)
         if self._layout != other._layout:
-            raise ValueError("cannot merge ConfusionStates of multilabel indicator and of binary/multiclass "
-                             "targets")
+            raise ValueError("cannot merge ConfusionStates of multilabel indicator and of binary/multiclass targets")
         out = _copy(self)
         out._n = self._n + other._n
         out._weighted = self._weighted or other._weighted
@@ -359,9 +393,11 @@ class ConfusionState(CountedSamples, Serialisable):
         return out
 
     # -- metrics ---------------------------------------------------------------------
-    @validate_params({"labels": [ARRAY_LIKE, NONE], "normalize": [str_options({"true", "pred", "all"}), NONE]},
-                     bind_like_scikit_learn=False)
-    def confusion_matrix(self, *, labels: Any = None, normalize: Optional[str] = None) -> np.ndarray:
+    @validate_params(
+        {"labels": [ARRAY_LIKE, NONE], "normalize": [str_options({"true", "pred", "all"}), NONE]},
+        bind_like_scikit_learn=False,
+    )
+    def confusion_matrix(self, *, labels: Any = None, normalize: str | None = None) -> np.ndarray:
         """As :func:`turbometrics.confusion_matrix` on the state's samples."""
         return normalized(labelled_table(_StateCounts(self).raise_for_zero_weights(), labels), normalize)
 
@@ -372,47 +408,65 @@ class ConfusionState(CountedSamples, Serialisable):
         return stacked_one_vs_rest(_StateCounts(self).raise_for_zero_weights(), labels, bool(samplewise))
 
     @validate_params(PRFS_CONSTRAINTS, bind_like_scikit_learn=False)
-    def precision_recall_fscore_support(self, *, beta: float = 1.0, labels: Any = None, pos_label: Any = 1,
-                                        average: Optional[str] = None,
-                                        warn_for: Any = ("precision", "recall", "f-score"),
-                                        zero_division: Any = "warn") -> tuple:
+    def precision_recall_fscore_support(
+        self,
+        *,
+        beta: float = 1.0,
+        labels: Any = None,
+        pos_label: Any = 1,
+        average: str | None = None,
+        warn_for: Any = ("precision", "recall", "f-score"),
+        zero_division: Any = "warn",
+    ) -> tuple:
         """As :func:`turbometrics.precision_recall_fscore_support`."""
         return self._prfs(beta, labels, pos_label, average, warn_for, zero_division)
 
-    def _prfs(self, beta: float, labels: Any, pos_label: Any, average: Optional[str], warn_for: Any,
-              zero_division: Any) -> tuple:
+    def _prfs(
+        self, beta: float, labels: Any, pos_label: Any, average: str | None, warn_for: Any, zero_division: Any
+    ) -> tuple:
         counts = _StateCounts(self)
         labels = set_wise_labels(counts, average, labels, pos_label)
         counts.raise_for_zero_weights()
         return prfs_from_counts(counts, beta, labels, average, warn_for, zero_division)
 
     @validate_params(PRFS_CONSTRAINTS, bind_like_scikit_learn=False, name="precision_score")
-    def precision(self, *, labels: Any = None, pos_label: Any = 1, average: Optional[str] = "binary",
-                  zero_division: Any = "warn") -> Any:
+    def precision(
+        self, *, labels: Any = None, pos_label: Any = 1, average: str | None = "binary", zero_division: Any = "warn"
+    ) -> Any:
         """As :func:`turbometrics.precision_score`."""
         return self._prfs(1.0, labels, pos_label, average, ("precision",), zero_division)[0]
 
     @validate_params(PRFS_CONSTRAINTS, bind_like_scikit_learn=False, name="recall_score")
-    def recall(self, *, labels: Any = None, pos_label: Any = 1, average: Optional[str] = "binary",
-               zero_division: Any = "warn") -> Any:
+    def recall(
+        self, *, labels: Any = None, pos_label: Any = 1, average: str | None = "binary", zero_division: Any = "warn"
+    ) -> Any:
         """As :func:`turbometrics.recall_score`."""
         return self._prfs(1.0, labels, pos_label, average, ("recall",), zero_division)[1]
 
     @validate_params(PRFS_CONSTRAINTS, bind_like_scikit_learn=False, name="fbeta_score")
-    def fbeta(self, *, beta: float, labels: Any = None, pos_label: Any = 1, average: Optional[str] = "binary",
-              zero_division: Any = "warn") -> Any:
+    def fbeta(
+        self,
+        *,
+        beta: float,
+        labels: Any = None,
+        pos_label: Any = 1,
+        average: str | None = "binary",
+        zero_division: Any = "warn",
+    ) -> Any:
         """As :func:`turbometrics.fbeta_score`."""
         return self._prfs(beta, labels, pos_label, average, ("f-score",), zero_division)[2]
 
     @validate_params(PRFS_CONSTRAINTS, bind_like_scikit_learn=False, name="f1_score")
-    def f1(self, *, labels: Any = None, pos_label: Any = 1, average: Optional[str] = "binary",
-           zero_division: Any = "warn") -> Any:
+    def f1(
+        self, *, labels: Any = None, pos_label: Any = 1, average: str | None = "binary", zero_division: Any = "warn"
+    ) -> Any:
         """As :func:`turbometrics.f1_score`."""
         return self._prfs(1, labels, pos_label, average, ("f-score",), zero_division)[2]
 
     @validate_params(JACCARD_CONSTRAINTS, bind_like_scikit_learn=False, name="jaccard_score")
-    def jaccard(self, *, labels: Any = None, pos_label: Any = 1, average: Optional[str] = "binary",
-                zero_division: Any = "warn") -> Any:
+    def jaccard(
+        self, *, labels: Any = None, pos_label: Any = 1, average: str | None = "binary", zero_division: Any = "warn"
+    ) -> Any:
         """As :func:`turbometrics.jaccard_score`."""
         counts = _StateCounts(self)
         labels = set_wise_labels(counts, average, labels, pos_label)
@@ -436,10 +490,12 @@ class ConfusionState(CountedSamples, Serialisable):
         """As :func:`turbometrics.balanced_accuracy_score`."""
         return balanced_accuracy_from_table(labelled_table(_StateCounts(self).raise_for_zero_weights(), None), adjusted)
 
-    @validate_params({"labels": WEIGHTS, "weights": KAPPA_WEIGHTS, "replace_undefined_by": REPLACE_UNDEFINED},
-                     bind_like_scikit_learn=False, name="cohen_kappa_score")
-    def cohen_kappa(self, *, labels: Any = None, weights: Optional[str] = None,
-                    replace_undefined_by: Any = np.nan) -> Any:
+    @validate_params(
+        {"labels": WEIGHTS, "weights": KAPPA_WEIGHTS, "replace_undefined_by": REPLACE_UNDEFINED},
+        bind_like_scikit_learn=False,
+        name="cohen_kappa_score",
+    )
+    def cohen_kappa(self, *, labels: Any = None, weights: str | None = None, replace_undefined_by: Any = np.nan) -> Any:
         """As :func:`turbometrics.cohen_kappa_score` (y1 = y_true)."""
         counts = _StateCounts(self).raise_for_zero_weights()
         return cohen_kappa_from_counts(counts, labels, weights, replace_undefined_by)
@@ -459,7 +515,7 @@ class ConfusionState(CountedSamples, Serialisable):
     cohen_kappa_score = cohen_kappa
 
     # -- serialisation -------------------------------------------------------------
-    def _parts(self) -> Dict[str, Any]:
+    def _parts(self) -> dict[str, Any]:
         """The state's parts (see :class:`Serialisable`): its attributes,
         the sample groups as ``_group_keys``, ``_group_count``,
         ``_group_weight`` (None when unweighted)."""
@@ -471,7 +527,7 @@ class ConfusionState(CountedSamples, Serialisable):
         return parts
 
     @classmethod
-    def _from_parts(cls, parts: Dict[str, Any]) -> "ConfusionState":
+    def _from_parts(cls, parts: dict[str, Any]) -> ConfusionState:
         """The state of validated parts (version 0.1.0 pickles hold the
         groups as one ``_groups`` tuple): see :func:`_check_labels_layout`
         and :func:`_check_indicator_layout` for what is checked."""
@@ -502,8 +558,9 @@ class ConfusionState(CountedSamples, Serialisable):
         return state
 
     def __repr__(self) -> str:
-        kind = {None: "empty", "labels": f"labels={len(self.labels)}",
-                "indicator": f"indicator columns={self._width}"}[self._layout]
+        kind = {None: "empty", "labels": f"labels={len(self.labels)}", "indicator": f"indicator columns={self._width}"}[
+            self._layout
+        ]
         return f"ConfusionState({kind}, n_samples={self._n}, weighted={self._weighted})"
 
 
@@ -513,11 +570,14 @@ def _copy(state: ConfusionState) -> ConfusionState:
     return out
 
 
-def _part_number(parts: Dict[str, Any], name: str) -> Any:
+def _part_number(parts: dict[str, Any], name: str) -> Any:
     """A finite int or float (not a bool)."""
     value = parts[name]
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)) or (
-            not np.isfinite(value)):
+    if (
+        isinstance(value, (bool, np.bool_))
+        or not isinstance(value, (int, float, np.integer, np.floating))
+        or (not np.isfinite(value))
+    ):
         raise ValueError(f"{name} must be a finite number, got {value!r}")
     return value.item() if isinstance(value, np.generic) else value
 
@@ -534,7 +594,7 @@ def _check_table(name: str, values: np.ndarray, weighted: bool) -> None:
     check_counts_or_weights(name, values)
 
 
-def _check_labels_layout(state: ConfusionState, parts: Dict[str, Any]) -> None:
+def _check_labels_layout(state: ConfusionState, parts: dict[str, Any]) -> None:
     """Binary / multiclass parts: sorted distinct labels (the fixed ones, if
     fixed; else all observed), a K x K table, ``_observed`` / ``_seen_true``
     flags of the labels that occur in the table (unweighted: exactly
@@ -548,8 +608,9 @@ def _check_labels_layout(state: ConfusionState, parts: Dict[str, Any]) -> None:
     observed, seen_true = part_array(parts, "_observed", "b", 1), part_array(parts, "_seen_true", "b", 1)
     if table.shape != (k, k) or observed.shape != (k,) or seen_true.shape != (k,):
         raise ValueError(f"_table must be {k} x {k} and _observed, _seen_true of length {k} (the labels)")
-    if state._fixed is not None and not (labels.dtype.kind == state._fixed.dtype.kind
-                                         and np.array_equal(labels, state._fixed)):
+    if state._fixed is not None and not (
+        labels.dtype.kind == state._fixed.dtype.kind and np.array_equal(labels, state._fixed)
+    ):
         raise ValueError("_labels must be the fixed labels")
     _check_table("_table", table, state._weighted)
     rows, columns = np.any(table != 0, axis=1), np.any(table != 0, axis=0)
@@ -558,19 +619,27 @@ def _check_labels_layout(state: ConfusionState, parts: Dict[str, Any]) -> None:
             raise ValueError("a state without binary/multiclass data has no labels or counts")
     else:
         occurring = rows | columns
-        if np.any(seen_true & ~observed) or np.any(rows & ~seen_true) or np.any(occurring & ~observed) or (
-                state._fixed is None and not observed.all()) or not seen_true.any():
+        if (
+            np.any(seen_true & ~observed)
+            or np.any(rows & ~seen_true)
+            or np.any(occurring & ~observed)
+            or (state._fixed is None and not observed.all())
+            or not seen_true.any()
+        ):
             raise ValueError("_observed and _seen_true disagree with the table")
-        if not state._weighted and (np.any(occurring != observed) or np.any(rows != seen_true)
-                                    or int(table.sum()) != state._n):
-            raise ValueError(f"the counts of an unweighted state must add up to _n = {state._n} and occur "
-                             "exactly for the labels observed")
+        if not state._weighted and (
+            np.any(occurring != observed) or np.any(rows != seen_true) or int(table.sum()) != state._n
+        ):
+            raise ValueError(
+                f"the counts of an unweighted state must add up to _n = {state._n} and occur "
+                "exactly for the labels observed"
+            )
         if abs(float(table.sum()) - float(state._total)) > 1e-9 * float(np.abs(table).sum()):
             raise ValueError(f"_total {state._total!r} disagrees with the table")
     state._labels, state._table, state._observed, state._seen_true = labels, table, observed, seen_true
 
 
-def _check_indicator_layout(state: ConfusionState, parts: Dict[str, Any]) -> None:
+def _check_indicator_layout(state: ConfusionState, parts: dict[str, Any]) -> None:
     """Multilabel parts: ``_width`` columns (positive), per column the true,
     predicted and both sums (both at most either), sample groups with
     sorted distinct keys of valid (tp, predicted, true) triples over the
@@ -595,7 +664,7 @@ def _check_indicator_layout(state: ConfusionState, parts: Dict[str, Any]) -> Non
         check_counts_or_weights("_group_count", count)
         if weight is not None:
             check_counts_or_weights("_group_weight", weight)
-        if keys.size and (keys[0] < 0 or keys[-1] >= base ** 3):
+        if keys.size and (keys[0] < 0 or keys[-1] >= base**3):
             raise ValueError("_group_keys must be (tp, predicted, true) triples of the width")
         tp, predicted, true = keys // (base * base), (keys // base) % base, keys % base
         if np.any(tp > np.minimum(predicted, true)) or int(count.sum()) != state._n:
@@ -607,8 +676,9 @@ def _check_indicator_layout(state: ConfusionState, parts: Dict[str, Any]) -> Non
         exact = (tp == predicted) & (tp == true)
         expected = [group[exact].sum(), group.sum()] + [np.dot(group, part) for part in (true, predicted, tp)]
         found = [state._exact, state._total] + list(sums.sum(axis=1))
-        if not state._weighted and (not isinstance(state._exact, int) or any(
-                int(a) != int(b) for a, b in zip(found, expected))):
+        if not state._weighted and (
+            not isinstance(state._exact, int) or any(int(a) != int(b) for a, b in zip(found, expected))
+        ):
             raise ValueError("_sums, _exact and _total disagree with the sample groups")
         scale = float(np.abs(group).sum())
         if state._weighted and any(abs(float(a) - float(b)) > 1e-9 * scale for a, b in zip(found, expected)):

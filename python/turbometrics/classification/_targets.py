@@ -11,7 +11,7 @@ back to NumPy (``np.unique`` and ``np.searchsorted``).
 from __future__ import annotations
 
 from itertools import chain
-from typing import Any, Optional, Tuple
+from typing import Any
 
 import numpy as np
 
@@ -27,10 +27,21 @@ from .._common.validation import (
 )
 
 # Label dtypes the compiled kernels read in place.
-_KERNEL_KINDS = {("i", 8), ("i", 4), ("i", 2), ("i", 1), ("u", 8), ("u", 4), ("u", 2), ("u", 1), ("b", 1),
-                 ("f", 8), ("f", 4)}
+_KERNEL_KINDS = {
+    ("i", 8),
+    ("i", 4),
+    ("i", 2),
+    ("i", 1),
+    ("u", 8),
+    ("u", 4),
+    ("u", 2),
+    ("u", 1),
+    ("b", 1),
+    ("f", 8),
+    ("f", 4),
+}
 # Integers of smaller magnitude convert to float64 exactly.
-_FLOAT_EXACT = 2 ** 53
+_FLOAT_EXACT = 2**53
 # Integer weights are summed exactly as high and low halves of this base.
 _HALF = 1 << 32
 
@@ -68,8 +79,15 @@ class Targets:
         Sorted distinct labels of y_true (1-D input only).
     """
 
-    def __init__(self, kind: str, labels: np.ndarray, y_true: np.ndarray, y_pred: np.ndarray,
-                 sample_weight: Optional[np.ndarray], true_labels: Optional[np.ndarray]) -> None:
+    def __init__(
+        self,
+        kind: str,
+        labels: np.ndarray,
+        y_true: np.ndarray,
+        y_pred: np.ndarray,
+        sample_weight: np.ndarray | None,
+        true_labels: np.ndarray | None,
+    ) -> None:
         self.kind = kind
         self.labels = labels
         self.y_true = y_true
@@ -86,8 +104,9 @@ def _is_string_labels(array: np.ndarray, uniques: np.ndarray) -> list:
     return list({isinstance(value, str) for value in uniques.tolist()})
 
 
-def _label_union(y_true: np.ndarray, y_pred: np.ndarray, target_true: Target, target_pred: Target,
-                 threads: int) -> tuple:
+def _label_union(
+    y_true: np.ndarray, y_pred: np.ndarray, target_true: Target, target_pred: Target, threads: int
+) -> tuple:
     uniques = []
     for array, target in ((y_true, target_true), (y_pred, target_pred)):
         classes = target.classes
@@ -118,8 +137,9 @@ def _densify(values: Any) -> tuple:
     return values, False
 
 
-def check_targets(y_true: Any, y_pred: Any, sample_weight: Any = None, *, threads: int,
-                  force_float_weights: bool = False) -> Targets:
+def check_targets(
+    y_true: Any, y_pred: Any, sample_weight: Any = None, *, threads: int, force_float_weights: bool = False
+) -> Targets:
     """scikit-learn's ``_check_targets``: the same checks in the same order,
     with the same messages."""
     check_consistent_length(y_true, y_pred, sample_weight)
@@ -129,8 +149,9 @@ def check_targets(y_true: Any, y_pred: Any, sample_weight: Any = None, *, thread
     target_pred = type_of_target(y_pred, input_name="y_pred")
     for array in (y_true, y_pred):
         if num_samples(array) < 1:
-            raise ValueError("Found empty input array (e.g., `y_true` or `y_pred`) while a minimum of 1 sample is "
-                             "required.")
+            raise ValueError(
+                "Found empty input array (e.g., `y_true` or `y_pred`) while a minimum of 1 sample is required."
+            )
     if sample_weight is not None:
         sample_weight = check_sample_weight(sample_weight, num_samples(y_true), force_float=force_float_weights)
     kinds = {target_true.kind, target_pred.kind}
@@ -138,7 +159,8 @@ def check_targets(y_true: Any, y_pred: Any, sample_weight: Any = None, *, thread
         kinds = {"multiclass"}
     if len(kinds) > 1:
         raise ValueError(
-            f"Classification metrics can't handle a mix of {target_true.kind} and {target_pred.kind} targets")
+            f"Classification metrics can't handle a mix of {target_true.kind} and {target_pred.kind} targets"
+        )
     kind = kinds.pop()
     if kind not in ("binary", "multiclass", "multilabel-indicator"):
         raise ValueError(f"{kind} is not supported")
@@ -174,7 +196,7 @@ def confusion_counts(targets: Targets, threads: int) -> np.ndarray:
     return _table(targets, kernel_weights(weights), threads)
 
 
-def _table(targets: Targets, weights: Optional[np.ndarray], threads: int) -> np.ndarray:
+def _table(targets: Targets, weights: np.ndarray | None, threads: int) -> np.ndarray:
     """The table of ``confusion_counts`` with kernel-ready ``weights``:
     float weights are summed per cell in input order, as scikit-learn's
     ``coo_array(...).toarray()`` sums them."""
@@ -184,7 +206,7 @@ def _table(targets: Targets, weights: Optional[np.ndarray], threads: int) -> np.
     return _core.classification.confusion_table(*_kernel_arrays(targets), weights, threads_for(threads, n))
 
 
-def _kernel_arrays(targets: Targets) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _kernel_arrays(targets: Targets) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(y_true, y_pred, labels) of one kernel-readable dtype: the labels
     themselves where they convert exactly, else their codes."""
     labels = targets.labels
@@ -205,8 +227,12 @@ def in_order_sums(targets: Targets, weights: np.ndarray, threads: int, marginals
     ``confusion_matrix``) and, with ``marginals``, per true and per
     predicted label (``np.bincount`` in ``multilabel_confusion_matrix``;
     None without). Bit-identical for every thread count."""
-    return _core.classification.confusion_in_order(*_kernel_arrays(targets), np.ascontiguousarray(weights, dtype=np.float64),
-                                    marginals, threads_for(threads, targets.y_true.shape[0]))
+    return _core.classification.confusion_in_order(
+        *_kernel_arrays(targets),
+        np.ascontiguousarray(weights, dtype=np.float64),
+        marginals,
+        threads_for(threads, targets.y_true.shape[0]),
+    )
 
 
 def _needs_encoding(labels: np.ndarray, *arrays: np.ndarray) -> bool:
@@ -218,7 +244,7 @@ def _needs_encoding(labels: np.ndarray, *arrays: np.ndarray) -> bool:
         return False
     largest = max(abs(float(labels[0])), abs(float(labels[-1])))
     wide = any(array.dtype.kind in "iu" and array.dtype.itemsize == 8 for array in arrays)
-    return largest >= 2.0 ** 63 or (wide and largest >= _FLOAT_EXACT)
+    return largest >= 2.0**63 or (wide and largest >= _FLOAT_EXACT)
 
 
 def rounds_labels(targets: Targets, common: np.dtype) -> bool:
@@ -296,10 +322,10 @@ def integer_sums_fit(weights: np.ndarray) -> bool:
     if weights.dtype.kind == "b" or not n:
         return True
     info = np.iinfo(weights.dtype)
-    if max(-int(info.min), int(info.max)) * n < 2 ** 63:
+    if max(-int(info.min), int(info.max)) * n < 2**63:
         return True
     largest = max(-int(np.min(weights)), int(np.max(weights)))
-    return largest * n < 2 ** 63
+    return largest * n < 2**63
 
 
 def _split_weights(weights: np.ndarray) -> tuple:
@@ -314,7 +340,7 @@ def _split_weights(weights: np.ndarray) -> tuple:
 def exact_counts(exact: np.ndarray) -> np.ndarray:
     """An object array of Python integers as int64 where every value fits,
     else as float64 (each value rounded once)."""
-    if exact.size == 0 or (min(exact.flat) >= -2 ** 63 and max(exact.flat) < 2 ** 63):
+    if exact.size == 0 or (min(exact.flat) >= -(2**63) and max(exact.flat) < 2**63):
         return exact.astype(np.int64)
     return exact.astype(np.float64)
 
@@ -335,13 +361,16 @@ def count_sums(table: np.ndarray, axis: int) -> np.ndarray:
     """Row (axis=1) or column (axis=0) sums of a confusion table, never
     wrapped: integer counts are summed exactly (int64 where every sum fits,
     else float64), float sums by NumPy."""
-    if table.dtype.kind not in "biu" or not table.size or \
-            max(-int(table.min()), int(table.max())) * table.shape[axis] < 2 ** 63:
+    if (
+        table.dtype.kind not in "biu"
+        or not table.size
+        or max(-int(table.min()), int(table.max())) * table.shape[axis] < 2**63
+    ):
         return table.sum(axis=axis)
     return exact_counts(table.astype(object).sum(axis=axis))
 
 
-def kernel_weights(sample_weight: Optional[np.ndarray]) -> Optional[np.ndarray]:
+def kernel_weights(sample_weight: np.ndarray | None) -> np.ndarray | None:
     """Weights as the kernels read them: int64 for integer/bool weights,
     float64 otherwise."""
     if sample_weight is None:

@@ -23,15 +23,16 @@ import os
 import sys
 import time
 import warnings
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, List, NoReturn, Optional, Sequence, Tuple, Union
+from typing import Any, NoReturn
 
 import numpy as np
 
 from .._common.input_error import InputError, first_line, positive_int
 
-__all__ = ["InputError", "main", "load_column"]
+__all__ = ["InputError", "load_column", "main"]
 
 EXIT_OK = 0
 EXIT_USAGE = 2
@@ -44,14 +45,14 @@ class Evaluation:
     """What ``turbometrics evaluate`` reports (also its JSON keys)."""
 
     n_samples: int
-    roc_auc: Optional[float]
-    average_precision: Optional[float]
-    best_f1_threshold: Optional[float]
-    best_f1: Optional[float]
-    precision_at_best: Optional[float]
-    recall_at_best: Optional[float]
+    roc_auc: float | None
+    average_precision: float | None
+    best_f1_threshold: float | None
+    best_f1: float | None
+    precision_at_best: float | None
+    recall_at_best: float | None
     seconds: float
-    source: Union[str, List[str]]
+    source: str | list[str]
 
 
 # --------------------------------------------------------------------------
@@ -105,7 +106,7 @@ def _load_csv(path: Path) -> np.ndarray:
     return table[:, 0]
 
 
-def load_column(path: Union[str, Path]) -> np.ndarray:
+def load_column(path: str | Path) -> np.ndarray:
     """Load a one-dimensional array from a ``.npy`` or one-column ``.csv`` file.
 
     Parameters
@@ -143,7 +144,7 @@ def load_column(path: Union[str, Path]) -> np.ndarray:
     return values
 
 
-def _load_pair(labels: str, scores: str) -> Tuple[np.ndarray, np.ndarray]:
+def _load_pair(labels: str, scores: str) -> tuple[np.ndarray, np.ndarray]:
     """Load labels and scores and check that they pair up."""
     y_true = load_column(labels)
     y_score = load_column(scores)
@@ -157,7 +158,7 @@ def _load_pair(labels: str, scores: str) -> Tuple[np.ndarray, np.ndarray]:
 # --------------------------------------------------------------------------
 
 
-def _finite_or_none(value: Any) -> Optional[float]:
+def _finite_or_none(value: Any) -> float | None:
     """``value`` as a float, or None when it is NaN or infinite (for JSON)."""
     value = float(value)
     return value if math.isfinite(value) else None
@@ -166,8 +167,8 @@ def _finite_or_none(value: Any) -> Optional[float]:
 def evaluate(
     y_true: np.ndarray,
     y_score: np.ndarray,
-    source: Union[str, List[str]],
-    n_threads: Optional[int] = None,
+    source: str | list[str],
+    n_threads: int | None = None,
 ) -> Evaluation:
     """Compute the reported metrics and time them.
 
@@ -219,7 +220,7 @@ def evaluate(
 # --------------------------------------------------------------------------
 
 
-def _fmt(value: Optional[float], spec: str = ".6f") -> str:
+def _fmt(value: float | None, spec: str = ".6f") -> str:
     """A number for people, formatted with ``spec``, or 'undefined'."""
     return "undefined" if value is None else format(value, spec)
 
@@ -300,12 +301,8 @@ def build_parser() -> argparse.ArgumentParser:
     from turbometrics.cli import _evaluate
 
     _evaluate.add_arguments(evaluate_parser)
-    evaluate_parser.add_argument(
-        "--labels", metavar="FILE", help="true binary labels (.npy, or one-column .csv)"
-    )
-    evaluate_parser.add_argument(
-        "--scores", metavar="FILE", help="predicted scores (.npy, or one-column .csv)"
-    )
+    evaluate_parser.add_argument("--labels", metavar="FILE", help="true binary labels (.npy, or one-column .csv)")
+    evaluate_parser.add_argument("--scores", metavar="FILE", help="predicted scores (.npy, or one-column .csv)")
     evaluate_parser.add_argument(
         "--n-threads",
         type=_thread_count,
@@ -313,9 +310,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="threads for the kernels (default: turbometrics.get_num_threads())",
     )
-    evaluate_parser.add_argument(
-        "--json", action="store_true", help="print one JSON object instead of a report"
-    )
+    evaluate_parser.add_argument("--json", action="store_true", help="print one JSON object instead of a report")
     from turbometrics.cli import _coco
 
     _coco.add_parser(commands, _thread_count)
@@ -351,7 +346,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
             from turbometrics._common.example import example_data
 
             y_true, y_score = example_data()
-            source: Union[str, List[str]] = BUILTIN_SOURCE
+            source: str | list[str] = BUILTIN_SOURCE
         else:
             y_true, y_score = _load_pair(args.labels, args.scores)
             source = [args.labels, args.scores]
@@ -398,7 +393,7 @@ def _run_evaluate_file(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``turbometrics`` program.
 
     Parameters
@@ -423,7 +418,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     return code
 
 
-def _parse_and_run(argv: Optional[Sequence[str]]) -> int:
+def _parse_and_run(argv: Sequence[str] | None) -> int:
     """Parse the arguments and carry out the command; its exit code."""
     parser = build_parser()
     try:

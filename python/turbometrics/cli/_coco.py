@@ -20,14 +20,27 @@ import math
 import sys
 import time
 import warnings
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from collections.abc import Callable
+from typing import Any
 
 from .._common.input_error import InputError, first_line
 
 BUILTIN_SOURCE = "built-in example"
 
-_DETECTION_NAMES = ["AP", "AP50", "AP75", "AP_small", "AP_medium", "AP_large",
-                    "AR1", "AR10", "AR100", "AR_small", "AR_medium", "AR_large"]
+_DETECTION_NAMES = [
+    "AP",
+    "AP50",
+    "AP75",
+    "AP_small",
+    "AP_medium",
+    "AP_large",
+    "AR1",
+    "AR10",
+    "AR100",
+    "AR_small",
+    "AR_medium",
+    "AR_large",
+]
 _KEYPOINT_NAMES = ["AP", "AP50", "AP75", "AP_medium", "AP_large", "AR", "AR50", "AR75", "AR_medium", "AR_large"]
 
 
@@ -43,12 +56,21 @@ def add_parser(commands: Any, thread_count: Any) -> None:
     )
     parser.add_argument("ground_truth", nargs="?", metavar="GT.json", help="COCO ground-truth annotations")
     parser.add_argument("results", nargs="?", metavar="RESULTS.json", help="detection results")
-    parser.add_argument("--iou-type", choices=["bbox", "segm", "keypoints"], default=None,
-                        help="what to compare (default: from the first result's fields: keypoints, else "
-                             "segmentation (segm), else bbox)")
+    parser.add_argument(
+        "--iou-type",
+        choices=["bbox", "segm", "keypoints"],
+        default=None,
+        help="what to compare (default: from the first result's fields: keypoints, else "
+        "segmentation (segm), else bbox)",
+    )
     parser.add_argument("--per-category", action="store_true", help="also report AP, AP50, AP75, AR per category")
-    parser.add_argument("--n-threads", type=thread_count, default=None, metavar="N",
-                        help="threads for the kernels (default: turbometrics.get_num_threads())")
+    parser.add_argument(
+        "--n-threads",
+        type=thread_count,
+        default=None,
+        metavar="N",
+        help="threads for the kernels (default: turbometrics.get_num_threads())",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of the summary")
 
 
@@ -58,7 +80,7 @@ def add_parser(commands: Any, thread_count: Any) -> None:
 _NEEDED_FIELD = {"keypoints": "keypoints"}
 
 
-def _first_result_fields(path: str) -> Optional[set]:
+def _first_result_fields(path: str) -> set | None:
     """The known fields of the results file's first result (read by the
     compiled reader), or None when the file is empty or unreadable (then
     ``loadRes`` reports what is wrong)."""
@@ -71,24 +93,29 @@ def _first_result_fields(path: str) -> Optional[set]:
     if columns.n_rows == 0:
         return None
     first = int(columns.present[0])
-    bits = ((reader.PRESENT_BBOX, "bbox"), (reader.PRESENT_SEGMENTATION, "segmentation"),
-            (reader.PRESENT_KEYPOINTS, "keypoints"), (reader.PRESENT_SCORE, "score"),
-            (reader.PRESENT_IMAGE_ID, "image_id"), (reader.PRESENT_CATEGORY_ID, "category_id"))
+    bits = (
+        (reader.PRESENT_BBOX, "bbox"),
+        (reader.PRESENT_SEGMENTATION, "segmentation"),
+        (reader.PRESENT_KEYPOINTS, "keypoints"),
+        (reader.PRESENT_SCORE, "score"),
+        (reader.PRESENT_IMAGE_ID, "image_id"),
+        (reader.PRESENT_CATEGORY_ID, "category_id"),
+    )
     return {name for bit, name in bits if first & bit}
 
 
-def _inferred_iou_type(fields: Optional[set]) -> str:
+def _inferred_iou_type(fields: set | None) -> str:
     """keypoints if the first result has keypoints, else segm if it has a
     segmentation, else bbox."""
     fields = fields or set()
     return "keypoints" if "keypoints" in fields else "segm" if "segmentation" in fields else "bbox"
 
 
-def _finite(value: float) -> Optional[float]:
+def _finite(value: float) -> float | None:
     return float(value) if math.isfinite(value) else None
 
 
-def _inputs(args: argparse.Namespace) -> Tuple[Any, Any, Any]:
+def _inputs(args: argparse.Namespace) -> tuple[Any, Any, Any]:
     from ..coco import COCO
     from ..coco.synthetic import make_coco_set
 
@@ -101,9 +128,11 @@ def _inputs(args: argparse.Namespace) -> Tuple[Any, Any, Any]:
     ground_truth = _read(args.ground_truth, lambda: COCO(args.ground_truth))
     missing = [key for key in _GROUND_TRUTH_KEYS if key not in ground_truth.dataset]
     if missing:
-        raise InputError(f"{args.ground_truth}: not a COCO ground truth: it has no "
-                         f"{' and no '.join(repr(key) for key in missing)} (it needs 'images', 'annotations' "
-                         f"and 'categories')")
+        raise InputError(
+            f"{args.ground_truth}: not a COCO ground truth: it has no "
+            f"{' and no '.join(repr(key) for key in missing)} (it needs 'images', 'annotations' "
+            f"and 'categories')"
+        )
     results = _read(args.results, lambda: ground_truth.loadRes(args.results))
     return ground_truth, results, [args.ground_truth, args.results]
 
@@ -134,8 +163,10 @@ def run(args: argparse.Namespace, error: Any) -> int:
         fields = _first_result_fields(args.results)
         needed = _NEEDED_FIELD.get(args.iou_type)
         if fields is not None and needed is not None and needed not in fields:
-            return error(f"{args.results}: --iou-type {args.iou_type} needs '{needed}' in the results, "
-                         f"but the first result has only {', '.join(repr(f) for f in sorted(fields))}")
+            return error(
+                f"{args.results}: --iou-type {args.iou_type} needs '{needed}' in the results, "
+                f"but the first result has only {', '.join(repr(f) for f in sorted(fields))}"
+            )
         if args.iou_type is None:
             args.iou_type = _inferred_iou_type(fields)
     args.iou_type = args.iou_type or "bbox"
@@ -165,7 +196,7 @@ def run(args: argparse.Namespace, error: Any) -> int:
     names = _KEYPOINT_NAMES if args.iou_type == "keypoints" else _DETECTION_NAMES
     per_category = evaluation.results_per_category(as_frame=False) if args.per_category else None
     if args.json:
-        report: Dict[str, Any] = {
+        report: dict[str, Any] = {
             "source": source,
             "iou_type": args.iou_type,
             "stats": {name: _finite(value) for name, value in zip(names, evaluation.stats)},
@@ -182,8 +213,8 @@ def run(args: argparse.Namespace, error: Any) -> int:
     return 0
 
 
-def _category_table(rows: Dict[Any, Dict[str, Any]]) -> str:
-    columns: List[str] = [c for c in next(iter(rows.values())).keys() if c != "name"] if rows else []
+def _category_table(rows: dict[Any, dict[str, Any]]) -> str:
+    columns: list[str] = [c for c in next(iter(rows.values())) if c != "name"] if rows else []
     lines = [f"{'category':>10}  {'name':<20}" + "".join(f"{c:>8}" for c in columns)]
     for category_id, row in rows.items():
         name = str(row.get("name") or "")[:20]

@@ -16,16 +16,25 @@ import os
 import sys
 import time
 import warnings
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
+from typing import Any
 
 import numpy as np
 
-from ._labels import as_text, binary_labels, class_indices, classes_from_columns, positive_label
-from ._metrics import (BINARY_METRICS, DEFAULT_BINARY, DEFAULT_MULTICLASS, MULTICLASS_METRICS,
-                           PROBABILITY_METRICS, Accumulator, Problem, report)
 from .._common.input_error import InputError, finite_float, first_line, positive_int, shown
 from ..io import FORMATS, Table, labels_array, missing, numeric, open_table
+from ._labels import as_text, binary_labels, class_indices, classes_from_columns, positive_label
+from ._metrics import (
+    BINARY_METRICS,
+    DEFAULT_BINARY,
+    DEFAULT_MULTICLASS,
+    MULTICLASS_METRICS,
+    PROBABILITY_METRICS,
+    Accumulator,
+    Problem,
+    report,
+)
 
 DEFAULT_CHUNK_ROWS = 1_000_000
 MAX_CHUNK_ROWS = 1_000_000_000
@@ -35,33 +44,66 @@ MAX_LISTED = 5  # labels named in a message
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``evaluate FILE`` (the file is the positional argument)."""
-    parser.add_argument("file", nargs="?", metavar="FILE",
-                        help="predictions: .parquet, .csv, .npy or .jsonl (default: the built-in example)")
-    parser.add_argument("--format", choices=sorted(set(FORMATS.values())), help="file format (default: from the extension)")
+    parser.add_argument(
+        "file",
+        nargs="?",
+        metavar="FILE",
+        help="predictions: .parquet, .csv, .npy or .jsonl (default: the built-in example)",
+    )
+    parser.add_argument(
+        "--format", choices=sorted(set(FORMATS.values())), help="file format (default: from the extension)"
+    )
     parser.add_argument("--label", default="label", metavar="COL", help="column of true labels (default: label)")
-    parser.add_argument("--score", action="extend", nargs="+", metavar="COL",
-                        help="score column (binary), or several class-probability columns (multiclass); "
-                             "shell-style patterns such as 'p*' match columns in file order (default: score)")
+    parser.add_argument(
+        "--score",
+        action="extend",
+        nargs="+",
+        metavar="COL",
+        help="score column (binary), or several class-probability columns (multiclass); "
+        "shell-style patterns such as 'p*' match columns in file order (default: score)",
+    )
     parser.add_argument("--weight", metavar="COL", help="column of sample weights")
     parser.add_argument("--group", metavar="COL", help="report every metric per value of this column, and the gaps")
-    parser.add_argument("--metrics", metavar="LIST",
-                        help="comma-separated metrics (binary: %s; multiclass: %s)"
-                             % (", ".join(BINARY_METRICS), ", ".join(MULTICLASS_METRICS)))
+    parser.add_argument(
+        "--metrics",
+        metavar="LIST",
+        help="comma-separated metrics (binary: %s; multiclass: %s)"
+        % (", ".join(BINARY_METRICS), ", ".join(MULTICLASS_METRICS)),
+    )
     parser.add_argument("--pos-label", metavar="VALUE", help="positive label (binary; default 1 or True)")
-    parser.add_argument("--classes", metavar="LIST",
-                        help="comma-separated class of each score column (multiclass; default 0,1,...)")
-    parser.add_argument("--threshold", type=finite_float, default=0.5, metavar="T",
-                        help="score at or above which a sample is predicted positive (default: 0.5)")
-    parser.add_argument("--n-bins", type=functools.partial(positive_int, maximum=MAX_BINS), default=15,
-                        metavar="N", help=f"bins of ece, 1 to {MAX_BINS:,} (default: 15)")
+    parser.add_argument(
+        "--classes", metavar="LIST", help="comma-separated class of each score column (multiclass; default 0,1,...)"
+    )
+    parser.add_argument(
+        "--threshold",
+        type=finite_float,
+        default=0.5,
+        metavar="T",
+        help="score at or above which a sample is predicted positive (default: 0.5)",
+    )
+    parser.add_argument(
+        "--n-bins",
+        type=functools.partial(positive_int, maximum=MAX_BINS),
+        default=15,
+        metavar="N",
+        help=f"bins of ece, 1 to {MAX_BINS:,} (default: 15)",
+    )
     parser.add_argument("--markdown", action="store_true", help="print a Markdown table")
-    parser.add_argument("--plots", metavar="DIR", help="write roc.png, precision_recall.png, reliability.png, "
-                                                        "thresholds.png (needs matplotlib)")
-    parser.add_argument("--chunk-rows", type=functools.partial(positive_int, maximum=MAX_CHUNK_ROWS),
-                        default=DEFAULT_CHUNK_ROWS, metavar="N",
-                        help=f"rows read at a time, 1 to {MAX_CHUNK_ROWS:,} (default: {DEFAULT_CHUNK_ROWS:,})")
-    parser.add_argument("--no-progress", action="store_true", help="no progress bar (none is drawn when "
-                                                                  "stderr is not a terminal)")
+    parser.add_argument(
+        "--plots",
+        metavar="DIR",
+        help="write roc.png, precision_recall.png, reliability.png, thresholds.png (needs matplotlib)",
+    )
+    parser.add_argument(
+        "--chunk-rows",
+        type=functools.partial(positive_int, maximum=MAX_CHUNK_ROWS),
+        default=DEFAULT_CHUNK_ROWS,
+        metavar="N",
+        help=f"rows read at a time, 1 to {MAX_CHUNK_ROWS:,} (default: {DEFAULT_CHUNK_ROWS:,})",
+    )
+    parser.add_argument(
+        "--no-progress", action="store_true", help="no progress bar (none is drawn when stderr is not a terminal)"
+    )
 
 
 # Options that only make sense with a FILE (checked by the caller).
@@ -103,9 +145,9 @@ def _single(table: Table, name: str) -> None:
         raise InputError(f"{table.path}: the header names column {name!r} {count} times; rename the copies")
 
 
-def score_columns(table: Table, patterns: Optional[Sequence[str]]) -> List[str]:
+def score_columns(table: Table, patterns: Sequence[str] | None) -> list[str]:
     """The score columns: each pattern's matches, in file order."""
-    chosen: List[str] = []
+    chosen: list[str] = []
     for pattern in patterns or ["score"]:
         if any(ch in pattern for ch in "*?["):
             matches = [c for c in table.columns if fnmatch.fnmatchcase(c, pattern)]
@@ -119,7 +161,7 @@ def score_columns(table: Table, patterns: Optional[Sequence[str]]) -> List[str]:
     return chosen
 
 
-def metric_names(text: Optional[str], multiclass: bool, weighted: bool) -> Tuple[List[str], bool]:
+def metric_names(text: str | None, multiclass: bool, weighted: bool) -> tuple[list[str], bool]:
     """The metrics to compute, and whether they are the default set (which
     has no DeLong interval for weighted data)."""
     known = MULTICLASS_METRICS if multiclass else BINARY_METRICS
@@ -154,19 +196,29 @@ class Evaluation:
     how many. ``seconds_metrics`` is the time spent in the states.
     """
 
-    def __init__(self, label: str, scores: List[str], weight: Optional[str], group: Optional[str],
-                 pos_label: Any, classes: Optional[Tuple[str, ...]], problem: Problem, metrics: List[str],
-                 default: bool, keep_rows: bool) -> None:
+    def __init__(
+        self,
+        label: str,
+        scores: list[str],
+        weight: str | None,
+        group: str | None,
+        pos_label: Any,
+        classes: tuple[str, ...] | None,
+        problem: Problem,
+        metrics: list[str],
+        default: bool,
+        keep_rows: bool,
+    ) -> None:
         self.label, self.scores, self.weight, self.group = label, scores, weight, group
         self.multiclass = problem.multiclass
         self.given_pos_label = pos_label
         self.pos_label: Any = None
-        self.labels_seen: Set[Any] = set()  # binary labels of the chunks so far (without --pos-label)
+        self.labels_seen: set[Any] = set()  # binary labels of the chunks so far (without --pos-label)
         self.classes = classes
         self.problem, self.metrics, self.default, self.keep_rows = problem, metrics, default, keep_rows
         self.probabilities = True  # every score so far in [0, 1]
         self.overall = self._accumulator()
-        self.groups: Dict[str, Accumulator] = {}
+        self.groups: dict[str, Accumulator] = {}
         self.positives = 0
         self.rows_read = 0
         self.null_groups = 0
@@ -175,17 +227,16 @@ class Evaluation:
     def _accumulator(self) -> Accumulator:
         return Accumulator(self.problem, self.metrics, self.keep_rows)
 
-    def columns(self) -> List[str]:
+    def columns(self) -> list[str]:
         extra = [c for c in (self.weight, self.group) if c is not None]
         return list(dict.fromkeys([self.label, *self.scores, *extra]))
 
-    def update(self, chunk: Dict[str, np.ndarray]) -> None:
+    def update(self, chunk: dict[str, np.ndarray]) -> None:
         """Convert one chunk's columns and add it to the accumulators."""
         first = self.rows_read + 1
         raw = labels_array(self.label, chunk[self.label], first)
         if self.multiclass:
-            score = np.column_stack([numeric(c, chunk[c], first).astype(np.float64, copy=False)
-                                     for c in self.scores])
+            score = np.column_stack([numeric(c, chunk[c], first).astype(np.float64, copy=False) for c in self.scores])
             if self.classes is None:  # decided by the first chunk
                 self.classes = classes_from_columns(raw, self.scores)
             y = class_indices(raw, self.classes, len(self.scores))
@@ -227,8 +278,9 @@ class Evaluation:
             listed = ", ".join(map(str, labels[:MAX_LISTED])) + (", ..." if len(labels) > MAX_LISTED else "")
             raise InputError(f"--pos-label {shown(self.given_pos_label)} is not a label (labels are {{{listed}}})")
         if self.null_groups:
-            warnings.warn(f"{self.null_groups:,} rows with a null {self.group!r} are in no group "
-                          "(they count in 'overall')")
+            warnings.warn(
+                f"{self.null_groups:,} rows with a null {self.group!r} are in no group (they count in 'overall')"
+            )
 
     def _check_probabilities(self, score: np.ndarray) -> bool:
         wanted = [m for m in self.metrics if m in PROBABILITY_METRICS]
@@ -246,8 +298,9 @@ class Evaluation:
         self.probabilities = False
         return False
 
-    def _update_groups(self, values: np.ndarray, y: np.ndarray, score: np.ndarray, weight: Optional[np.ndarray],
-                       probabilities: bool) -> None:
+    def _update_groups(
+        self, values: np.ndarray, y: np.ndarray, score: np.ndarray, weight: np.ndarray | None, probabilities: bool
+    ) -> None:
         absent = missing(values)
         if absent.any():  # null groups: in no group
             self.null_groups += int(absent.sum())
@@ -264,14 +317,13 @@ class Evaluation:
         stops = np.cumsum(counts)
         for name, stop, count in zip(names, stops, counts):
             if count:
-                rows = order[stop - count:stop]
+                rows = order[stop - count : stop]
                 if name not in self.groups:
                     self.groups[name] = self._accumulator()
-                self.groups[name].update(y[rows], score[rows], None if weight is None else weight[rows],
-                                         probabilities)
+                self.groups[name].update(y[rows], score[rows], None if weight is None else weight[rows], probabilities)
 
 
-def _factorize(values: np.ndarray) -> Tuple[List[str], np.ndarray]:
+def _factorize(values: np.ndarray) -> tuple[list[str], np.ndarray]:
     """Group names (as text) and each row's code, the smallest unsigned
     dtype that holds them. Numbers are sorted by NumPy; text and other
     objects are looked up in a dict (sorting Python objects is slow)."""
@@ -279,9 +331,10 @@ def _factorize(values: np.ndarray) -> Tuple[List[str], np.ndarray]:
         unique, codes = np.unique(values, return_inverse=True)
         names = as_text(unique).tolist()
     else:
-        lookup: Dict[Any, int] = {}
-        codes = np.fromiter((lookup.setdefault(v, len(lookup)) for v in values.tolist()), dtype=np.int64,
-                            count=values.shape[0])
+        lookup: dict[Any, int] = {}
+        codes = np.fromiter(
+            (lookup.setdefault(v, len(lookup)) for v in values.tolist()), dtype=np.int64, count=values.shape[0]
+        )
         names = as_text(np.asarray(list(lookup), dtype=object)).tolist()
     return names, codes.astype(np.min_scalar_type(max(len(names) - 1, 0)), copy=False)
 
@@ -315,17 +368,17 @@ def read(table: Table, evaluation: Evaluation, chunk_rows: int, progress: bool) 
 # --------------------------------------------------------------------------
 
 
-def _natural(key: str) -> Tuple[int, float, str]:
+def _natural(key: str) -> tuple[int, float, str]:
     try:
         return (0, float(key), key)
     except ValueError:
         return (1, 0.0, key)
 
 
-def gaps(groups: Dict[str, Dict[str, Any]]) -> Dict[str, Dict[str, Any]]:
+def gaps(groups: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """Per scalar metric: the largest minus the smallest group value, and
     those groups (groups where the metric is undefined are left out)."""
-    out: Dict[str, Dict[str, Any]] = {}
+    out: dict[str, dict[str, Any]] = {}
     names = dict.fromkeys(n for g in groups.values() for n in g["metrics"])
     for name in names:
         values = [(g["metrics"].get(name), key) for key, g in groups.items()]
@@ -334,22 +387,25 @@ def gaps(groups: Dict[str, Dict[str, Any]]) -> Dict[str, Dict[str, Any]]:
             continue
         high = max(values, key=lambda item: item[0])
         low = min(values, key=lambda item: item[0])
-        out[name] = {"gap": high[0] - low[0], "max_group": high[1], "max": high[0], "min_group": low[1],
-                     "min": low[0]}
+        out[name] = {"gap": high[0] - low[0], "max_group": high[1], "max": high[0], "min_group": low[1], "min": low[0]}
     return out
 
 
-def build_report(table: Table, fmt: str, evaluation: Evaluation) -> Dict[str, Any]:
+def build_report(table: Table, fmt: str, evaluation: Evaluation) -> dict[str, Any]:
     """The JSON-ready report of an evaluation (without its "seconds")."""
     if evaluation.overall.n_samples == 0:
         raise InputError(f"{table.path}: no rows")
     overall = report(evaluation.overall, evaluation.metrics, strict=True)
-    out: Dict[str, Any] = {
+    out: dict[str, Any] = {
         "source": str(table.path),
         "format": fmt,
         "task": "multiclass" if evaluation.multiclass else "binary",
-        "columns": {"label": evaluation.label, "score": evaluation.scores, "weight": evaluation.weight,
-                    "group": evaluation.group},
+        "columns": {
+            "label": evaluation.label,
+            "score": evaluation.scores,
+            "weight": evaluation.weight,
+            "group": evaluation.group,
+        },
         "n_samples": evaluation.overall.n_samples,
     }
     if evaluation.multiclass:
@@ -360,11 +416,13 @@ def build_report(table: Table, fmt: str, evaluation: Evaluation) -> Dict[str, An
         out["threshold"] = evaluation.problem.threshold
     out["metrics"] = overall
     if evaluation.group is not None:
-        groups: Dict[str, Dict[str, Any]] = {}
+        groups: dict[str, dict[str, Any]] = {}
         for key in sorted(evaluation.groups, key=_natural):
             acc = evaluation.groups[key]
-            groups[key] = {"n_samples": acc.n_samples,
-                           "metrics": report(acc, evaluation.metrics, strict=False, where=f"group {key}: ")}
+            groups[key] = {
+                "n_samples": acc.n_samples,
+                "metrics": report(acc, evaluation.metrics, strict=False, where=f"group {key}: "),
+            }
         out["groups"] = groups
         out["gaps"] = gaps(groups)
         out["n_group_null"] = evaluation.null_groups
@@ -384,7 +442,7 @@ def _require_matplotlib() -> None:
     matplotlib.use("Agg")
 
 
-def run(args: argparse.Namespace) -> Dict[str, Any]:
+def run(args: argparse.Namespace) -> dict[str, Any]:
     """Evaluate ``args.file``: returns the report, and writes the plots.
 
     The report's "seconds" are wall times: "read" (reading and converting
@@ -416,10 +474,25 @@ def run(args: argparse.Namespace) -> Dict[str, Any]:
         if len(set(classes)) != len(classes):
             twice = next(c for c in classes if classes.count(c) > 1)
             raise InputError(f"--classes names {twice!r} twice")
-    problem = Problem(multiclass=multiclass, n_classes=max(2, len(scores)), threshold=args.threshold,
-                      n_bins=args.n_bins, n_threads=args.n_threads)
-    evaluation = Evaluation(label, scores, weight, group, args.pos_label, classes, problem, metrics, default,
-                            keep_rows=args.plots is not None)
+    problem = Problem(
+        multiclass=multiclass,
+        n_classes=max(2, len(scores)),
+        threshold=args.threshold,
+        n_bins=args.n_bins,
+        n_threads=args.n_threads,
+    )
+    evaluation = Evaluation(
+        label,
+        scores,
+        weight,
+        group,
+        args.pos_label,
+        classes,
+        problem,
+        metrics,
+        default,
+        keep_rows=args.plots is not None,
+    )
     reading = time.perf_counter()
     read(table, evaluation, args.chunk_rows, progress=sys.stderr.isatty() and not args.no_progress)
     evaluation.finish()
@@ -431,7 +504,10 @@ def run(args: argparse.Namespace) -> Dict[str, Any]:
 
         result["plots"] = write_plots(Path(args.plots), evaluation, args)
     end = time.perf_counter()
-    result["seconds"] = {"read": reporting - reading - evaluation.seconds_metrics,
-                         "metrics": evaluation.seconds_metrics + plotting - reporting,
-                         "plots": end - plotting if args.plots is not None else 0.0, "total": end - start}
+    result["seconds"] = {
+        "read": reporting - reading - evaluation.seconds_metrics,
+        "metrics": evaluation.seconds_metrics + plotting - reporting,
+        "plots": end - plotting if args.plots is not None else 0.0,
+        "total": end - start,
+    }
     return result

@@ -3,7 +3,8 @@ positive class of binary labels, and class indices of multiclass ones."""
 
 from __future__ import annotations
 
-from typing import Any, Optional, Sequence, Set, Tuple
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -12,7 +13,7 @@ from .._common.input_error import InputError, shown
 __all__ = ["as_text", "binary_labels", "class_indices", "classes_from_columns", "positive_label"]
 
 
-def positive_label(values: np.ndarray, given: Any, seen: Optional[Set[Any]] = None) -> Any:
+def positive_label(values: np.ndarray, given: Any, seen: set[Any] | None = None) -> Any:
     """The positive label: ``given`` (converted to the labels' kind), else
     1 (or True) for labels in {0, 1}, {-1, 1} or booleans.
 
@@ -76,7 +77,7 @@ def binary_labels(values: np.ndarray, pos_label: Any) -> np.ndarray:
     return (values == pos_label).astype(np.int8)
 
 
-def _index_labels(values: np.ndarray, n_classes: int) -> Optional[np.ndarray]:
+def _index_labels(values: np.ndarray, n_classes: int) -> np.ndarray | None:
     """The labels as int64 when they are all integers 0 .. K-1, else None."""
     if values.dtype.kind in "iub" or (values.dtype.kind == "f" and np.all(values == np.round(values))):
         indices = values.astype(np.int64)
@@ -85,7 +86,7 @@ def _index_labels(values: np.ndarray, n_classes: int) -> Optional[np.ndarray]:
     return None
 
 
-def classes_from_columns(values: np.ndarray, columns: Sequence[str]) -> Optional[Tuple[str, ...]]:
+def classes_from_columns(values: np.ndarray, columns: Sequence[str]) -> tuple[str, ...] | None:
     """The classes named by the score columns, when the labels are not
     class indices: every column is a shared prefix plus a class
     (``p_cat, p_dog, p_eel`` are the classes ``cat, dog, eel``) and every
@@ -96,15 +97,15 @@ def classes_from_columns(values: np.ndarray, columns: Sequence[str]) -> Optional
     for column in columns:
         if not column.endswith(labels[0]):
             continue
-        prefix = column[:len(column) - len(labels[0])]
+        prefix = column[: len(column) - len(labels[0])]
         if all(c.startswith(prefix) for c in columns):
-            classes = tuple(c[len(prefix):] for c in columns)
+            classes = tuple(c[len(prefix) :] for c in columns)
             if len(set(classes)) == len(classes) and set(labels) <= set(classes):
                 return classes
     return None
 
 
-def class_indices(values: np.ndarray, classes: Optional[Sequence[Any]], n_classes: int) -> np.ndarray:
+def class_indices(values: np.ndarray, classes: Sequence[Any] | None, n_classes: int) -> np.ndarray:
     """Labels as indices of the score columns: the labels themselves when
     ``classes`` is None (they must be integers 0 .. K-1), else the position
     of each label (compared as text) in ``classes``.
@@ -120,16 +121,21 @@ def class_indices(values: np.ndarray, classes: Optional[Sequence[Any]], n_classe
             return indices
         if values.dtype.kind in "iub" or (values.dtype.kind == "f" and np.all(values == np.round(values))):
             bad = (values < 0) | (values >= n_classes)
-            raise InputError(f"label {shown(values[np.argmax(bad)])} is not a class index 0..{n_classes - 1} "
-                             "(name the classes with --classes)")
-        raise InputError(f"labels like {shown(values[0])} are neither class indices nor the ends of the score "
-                         "columns' names: name the classes of the score columns with --classes")
+            raise InputError(
+                f"label {shown(values[np.argmax(bad)])} is not a class index 0..{n_classes - 1} "
+                "(name the classes with --classes)"
+            )
+        raise InputError(
+            f"labels like {shown(values[0])} are neither class indices nor the ends of the score "
+            "columns' names: name the classes of the score columns with --classes"
+        )
     text = as_text(values)
     lookup = {str(c): i for i, c in enumerate(classes)}
     indices = np.fromiter((lookup.get(t, -1) for t in text), dtype=np.int64, count=text.shape[0])
     if (indices < 0).any():
-        raise InputError(f"label {shown(text[np.argmax(indices < 0)])} is not one of the classes "
-                         f"{','.join(map(str, classes))}")
+        raise InputError(
+            f"label {shown(text[np.argmax(indices < 0)])} is not one of the classes {','.join(map(str, classes))}"
+        )
     return indices
 
 

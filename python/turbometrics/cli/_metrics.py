@@ -17,16 +17,25 @@ from __future__ import annotations
 
 import math
 import warnings
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any
 
 import numpy as np
 
 from .._common.input_error import InputError, first_line
 from .._common.validation import assert_all_finite
 
-__all__ = ["Accumulator", "BINARY_METRICS", "DEFAULT_BINARY", "DEFAULT_MULTICLASS", "MULTICLASS_METRICS",
-           "PROBABILITY_METRICS", "Problem", "report"]
+__all__ = [
+    "BINARY_METRICS",
+    "DEFAULT_BINARY",
+    "DEFAULT_MULTICLASS",
+    "MULTICLASS_METRICS",
+    "PROBABILITY_METRICS",
+    "Accumulator",
+    "Problem",
+    "report",
+]
 
 
 @dataclass(frozen=True)
@@ -40,7 +49,7 @@ class Problem:
     threshold: float = 0.5  # binary decision threshold of accuracy, precision, recall, f1
     n_bins: int = 15  # calibration bins of ece
     confidence: float = 0.95  # of the DeLong interval
-    n_threads: Optional[int] = None
+    n_threads: int | None = None
 
 
 class Accumulator:
@@ -66,12 +75,14 @@ class Accumulator:
         self.ranking = RankingState() if "ranking" in kinds else None
         self.confusion = ConfusionState(labels=np.arange(problem.n_classes)) if "confusion" in kinds else None
         self.calibration = CalibrationState(problem.n_bins) if "calibration" in kinds else None
-        self._rows: Optional[List[Tuple[np.ndarray, np.ndarray, Optional[np.ndarray]]]] = (
-            [] if keep_rows or "rows" in kinds else None)
+        self._rows: list[tuple[np.ndarray, np.ndarray, np.ndarray | None]] | None = (
+            [] if keep_rows or "rows" in kinds else None
+        )
         self.n_samples = 0
 
-    def update(self, y: np.ndarray, score: np.ndarray, weight: Optional[np.ndarray],
-               probabilities: bool = True) -> "Accumulator":
+    def update(
+        self, y: np.ndarray, score: np.ndarray, weight: np.ndarray | None, probabilities: bool = True
+    ) -> Accumulator:
         """Add a chunk: ``y`` binary 0/1 or class indices, ``score`` 1-D or
         (n, K), ``weight`` None or 1-D. ``probabilities=False`` (scores
         outside [0, 1]) leaves the calibration state out. Returns self.
@@ -94,15 +105,18 @@ class Accumulator:
         self.n_samples += y.shape[0]
         return self
 
-    def rows(self) -> Tuple[np.ndarray, np.ndarray, Optional[np.ndarray]]:
+    def rows(self) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
         """All rows added so far: labels, scores, weights (or None). Only
         when the rows are kept."""
         if self._rows is None:
             raise RuntimeError("this accumulator keeps states only")
         ys, scores, weights = zip(*self._rows) if self._rows else ((), (), ())
         weight = None if not weights or weights[0] is None else np.concatenate(weights)
-        return (np.concatenate(ys) if ys else np.zeros(0, np.int8),
-                np.concatenate(scores) if scores else np.zeros(0), weight)
+        return (
+            np.concatenate(ys) if ys else np.zeros(0, np.int8),
+            np.concatenate(scores) if scores else np.zeros(0),
+            weight,
+        )
 
 
 def predicted(score: np.ndarray, problem: Problem) -> np.ndarray:
@@ -125,26 +139,25 @@ def predicted(score: np.ndarray, problem: Problem) -> np.ndarray:
 # Metrics: one state method or turbometrics call each
 # --------------------------------------------------------------------------
 
-Compute = Callable[[Accumulator, Problem], Dict[str, Any]]
+Compute = Callable[[Accumulator, Problem], dict[str, Any]]
 
 
 def _on_rows(name: str, function: str, **fixed: Any) -> Compute:
     """A metric of the kept rows: ``turbometrics.<function>``."""
 
-    def compute(acc: Accumulator, p: Problem) -> Dict[str, Any]:
+    def compute(acc: Accumulator, p: Problem) -> dict[str, Any]:
         import turbometrics
 
         y, score, weight = acc.rows()
         extra = dict(fixed)
         if p.multiclass or function == "log_loss":  # every class, even in a group that lacks one
             extra["labels"] = np.arange(p.n_classes)
-        return {name: getattr(turbometrics, function)(y, score, sample_weight=weight, n_threads=p.n_threads,
-                                                      **extra)}
+        return {name: getattr(turbometrics, function)(y, score, sample_weight=weight, n_threads=p.n_threads, **extra)}
 
     return compute
 
 
-def _roc_auc_ci(acc: Accumulator, p: Problem) -> Dict[str, Any]:
+def _roc_auc_ci(acc: Accumulator, p: Problem) -> dict[str, Any]:
     assert acc.ranking is not None
     if acc.ranking.weighted:
         warnings.warn("DeLong's interval is for unweighted data; not computed with --weight")
@@ -153,18 +166,18 @@ def _roc_auc_ci(acc: Accumulator, p: Problem) -> Dict[str, Any]:
     return {"roc_auc_ci": [ci.lower, ci.upper]}
 
 
-def _best_f1(acc: Accumulator, p: Problem) -> Dict[str, Any]:
+def _best_f1(acc: Accumulator, p: Problem) -> dict[str, Any]:
     assert acc.ranking is not None
     best = acc.ranking.best_threshold("f1", n_threads=p.n_threads)
     return {"best_f1": best.value, "best_f1_threshold": best.threshold}
 
 
-def _ranking(name: str, method: str) -> Tuple[str, Compute]:
+def _ranking(name: str, method: str) -> tuple[str, Compute]:
     return "ranking", lambda acc, p: {name: getattr(acc.ranking, method)(n_threads=p.n_threads)}
 
 
-def _confusion(name: str, method: str, **fixed: Any) -> Tuple[str, Compute]:
-    def compute(acc: Accumulator, p: Problem) -> Dict[str, Any]:
+def _confusion(name: str, method: str, **fixed: Any) -> tuple[str, Compute]:
+    def compute(acc: Accumulator, p: Problem) -> dict[str, Any]:
         extra = dict(fixed)
         if "average" in extra:
             extra["labels"] = np.arange(p.n_classes)
@@ -176,7 +189,7 @@ def _confusion(name: str, method: str, **fixed: Any) -> Tuple[str, Compute]:
 _ECE = ("calibration", lambda acc, p: {"ece": acc.calibration.ece()})
 
 # name -> (what it is computed from: "ranking", "confusion", "calibration" or "rows", how)
-BINARY_METRICS: Dict[str, Tuple[str, Compute]] = {
+BINARY_METRICS: dict[str, tuple[str, Compute]] = {
     "roc_auc": _ranking("roc_auc", "roc_auc"),
     "roc_auc_ci": ("ranking", _roc_auc_ci),
     "average_precision": _ranking("average_precision", "average_precision"),
@@ -192,7 +205,7 @@ BINARY_METRICS: Dict[str, Tuple[str, Compute]] = {
     "log_loss": ("rows", _on_rows("log_loss", "log_loss")),
 }
 
-MULTICLASS_METRICS: Dict[str, Tuple[str, Compute]] = {
+MULTICLASS_METRICS: dict[str, tuple[str, Compute]] = {
     "roc_auc": ("rows", _on_rows("roc_auc", "roc_auc_score", multi_class="ovr")),
     "accuracy": _confusion("accuracy", "accuracy"),
     "balanced_accuracy": _confusion("balanced_accuracy", "balanced_accuracy"),
@@ -205,8 +218,17 @@ MULTICLASS_METRICS: Dict[str, Tuple[str, Compute]] = {
 }
 
 # The binary default streams in memory independent of the rows (no metric of the rows).
-DEFAULT_BINARY = ("roc_auc", "roc_auc_ci", "average_precision", "best_f1", "accuracy", "precision", "recall", "f1",
-                  "ece")
+DEFAULT_BINARY = (
+    "roc_auc",
+    "roc_auc_ci",
+    "average_precision",
+    "best_f1",
+    "accuracy",
+    "precision",
+    "recall",
+    "f1",
+    "ece",
+)
 DEFAULT_MULTICLASS = ("roc_auc", "accuracy", "balanced_accuracy", "f1_macro", "ece", "brier", "log_loss")
 PROBABILITY_METRICS = frozenset({"ece", "brier", "log_loss"})
 
@@ -222,7 +244,7 @@ def _scalar(value: Any) -> Any:
     return value if math.isfinite(value) else None
 
 
-def report(acc: Accumulator, metrics: Sequence[str], strict: bool, where: str = "") -> Dict[str, Any]:
+def report(acc: Accumulator, metrics: Sequence[str], strict: bool, where: str = "") -> dict[str, Any]:
     """Compute ``metrics`` from ``acc``: ``{name: value}`` (None when
     undefined).
 
@@ -235,7 +257,7 @@ def report(acc: Accumulator, metrics: Sequence[str], strict: bool, where: str = 
         metrics are re-issued naming the metric and ``where``.
     """
     table = MULTICLASS_METRICS if acc.problem.multiclass else BINARY_METRICS
-    values: Dict[str, Any] = {}
+    values: dict[str, Any] = {}
     for name in metrics:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")

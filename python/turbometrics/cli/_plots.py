@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import argparse
 import warnings
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable, List
+from typing import Any
 
 import numpy as np
 
@@ -14,7 +15,7 @@ from .._common.input_error import InputError
 MAX_GROUP_CURVES = 12
 
 
-def _save(ax: Any, path: Path, written: List[str]) -> None:
+def _save(ax: Any, path: Path, written: list[str]) -> None:
     import matplotlib.pyplot as plt
 
     ax.figure.savefig(path, dpi=100)
@@ -22,7 +23,7 @@ def _save(ax: Any, path: Path, written: List[str]) -> None:
     written.append(str(path))
 
 
-def write_plots(directory: Path, evaluation: Any, args: argparse.Namespace) -> List[str]:
+def write_plots(directory: Path, evaluation: Any, args: argparse.Namespace) -> list[str]:
     """Write the plots of the whole file (and, for binary groups, ROC and
     precision-recall curves per group) into ``directory``; returns the
     paths written.
@@ -43,14 +44,17 @@ def write_plots(directory: Path, evaluation: Any, args: argparse.Namespace) -> L
     common = dict(sample_weight=weight, n_threads=args.n_threads)
     classes = list(evaluation.classes or range(len(evaluation.scores))) if evaluation.multiclass else None
     y = np.asarray(classes)[labels] if classes is not None and evaluation.classes is not None else labels
-    written: List[str] = []
+    written: list[str] = []
     _save(plot.roc(y, score, classes=classes, **common), directory / "roc.png", written)
     _save(plot.precision_recall(y, score, classes=classes, **common), directory / "precision_recall.png", written)
     if not evaluation.multiclass:
         _save(plot.threshold_curves(labels, score, **common), directory / "thresholds.png", written)
     if evaluation.probabilities:
-        _save(plot.reliability_diagram(labels, score, n_bins=args.n_bins, **common),
-              directory / "reliability.png", written)
+        _save(
+            plot.reliability_diagram(labels, score, n_bins=args.n_bins, **common),
+            directory / "reliability.png",
+            written,
+        )
     if evaluation.groups and not evaluation.multiclass:
         for name, draw in (("roc", plot.roc), ("precision_recall", plot.precision_recall)):
             ax = _by_group(evaluation, draw, args)
@@ -70,8 +74,9 @@ def _by_group(evaluation: Any, draw: Callable[..., Any], args: argparse.Namespac
         labels, score, weight = acc.rows()
         if labels.min() == labels.max():
             continue  # one class: no curve
-        ax = draw(labels, score, sample_weight=weight, label=f"{evaluation.group}={key}", ax=ax,
-                  n_threads=args.n_threads)
+        ax = draw(
+            labels, score, sample_weight=weight, label=f"{evaluation.group}={key}", ax=ax, n_threads=args.n_threads
+        )
     if ax is None:
         return None
     ax.set_title(f"{ax.get_title()} by {evaluation.group}")

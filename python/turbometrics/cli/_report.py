@@ -3,7 +3,7 @@ table or a Markdown table (JSON is the report itself)."""
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional
+from typing import Any
 
 
 def _value(value: Any, name: str) -> str:
@@ -16,13 +16,13 @@ def _value(value: Any, name: str) -> str:
     return format(value, ".4f")
 
 
-def _gap(gap: Optional[Dict[str, Any]]) -> str:
+def _gap(gap: dict[str, Any] | None) -> str:
     if gap is None:
         return ""
     return f"{gap['gap']:.4f} ({gap['max_group']} - {gap['min_group']})"
 
 
-def _rows(result: Dict[str, Any]) -> List[List[str]]:
+def _rows(result: dict[str, Any]) -> list[list[str]]:
     groups = result.get("groups", {})
     header = ["metric", "overall"] + [f"{result['columns']['group']}={key}" for key in groups]
     if groups:
@@ -39,12 +39,14 @@ def _rows(result: Dict[str, Any]) -> List[List[str]]:
     return rows
 
 
-def _description(result: Dict[str, Any]) -> str:
+def _description(result: dict[str, Any]) -> str:
     columns = result["columns"]
     scores = ", ".join(columns["score"])
     if result["task"] == "binary":
-        what = (f"binary: label {columns['label']!r} (positive {result['pos_label']!r}), score {scores!r}, "
-                f"threshold {result['threshold']:g}")
+        what = (
+            f"binary: label {columns['label']!r} (positive {result['pos_label']!r}), score {scores!r}, "
+            f"threshold {result['threshold']:g}"
+        )
     else:
         what = f"multiclass: label {columns['label']!r}, classes {result['classes']} from {scores}"
     if columns["weight"] is not None:
@@ -52,7 +54,7 @@ def _description(result: Dict[str, Any]) -> str:
     return what
 
 
-def format_table(result: Dict[str, Any]) -> str:
+def format_table(result: dict[str, Any]) -> str:
     """A plain-text report: what was read, then metrics by row, groups by
     column, and the gap between groups."""
     rows = _rows(result)
@@ -75,7 +77,7 @@ def format_table(result: Dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _timing(seconds: Dict[str, float]) -> str:
+def _timing(seconds: dict[str, float]) -> str:
     """The time line: reading, metrics, plots (when written) and the whole run."""
     parts = [f"{seconds['read']:.2f} s reading", f"{seconds['metrics']:.2f} s metrics"]
     if seconds["plots"]:
@@ -83,7 +85,7 @@ def _timing(seconds: Dict[str, float]) -> str:
     return f"time:    {', '.join(parts)}; {seconds['total']:.2f} s in all"
 
 
-def format_markdown(result: Dict[str, Any]) -> str:
+def format_markdown(result: dict[str, Any]) -> str:
     """The same report as a Markdown table (for issues and notebooks)."""
     rows = _rows(result)
     lines = [f"**{result['source']}**: {result['n_samples']:,} rows; {_description(result)}", ""]

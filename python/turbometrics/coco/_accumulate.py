@@ -4,12 +4,12 @@ output cell reads, and the eval dict."""
 from __future__ import annotations
 
 import datetime
-from typing import Any, Dict
+from typing import Any
 
 import numpy as np
 
 
-def accumulate_table(table: Any, p: Any, pe: Any, n_threads: int) -> Dict[str, Any]:
+def accumulate_table(table: Any, p: Any, pe: Any, n_threads: int) -> dict[str, Any]:
     """The ``eval`` dict of ``COCOeval.accumulate(p)`` for a match table
     evaluated with parameters ``pe``. As in pycocotools, ``p.catIds``
     becomes ``[-1]`` when ``p.useCats`` is 0, and output cells read the
@@ -30,9 +30,17 @@ def accumulate_table(table: Any, p: Any, pe: Any, n_threads: int) -> Dict[str, A
     recall = -np.ones((rows, K, A, M))
     scores = -np.ones((rows, R, K, A, M))
     table.accumulate(
-        np.asarray(k_list, dtype=np.int64), np.asarray(a_list, dtype=np.int64), np.asarray(i_list, dtype=np.int64),
-        len(pe.areaRng), len(pe.imgIds), np.asarray(m_list, dtype=np.int64),
-        np.asarray(p.recThrs, dtype=np.float64), precision, recall, scores, n_threads,
+        np.asarray(k_list, dtype=np.int64),
+        np.asarray(a_list, dtype=np.int64),
+        np.asarray(i_list, dtype=np.int64),
+        len(pe.areaRng),
+        len(pe.imgIds),
+        np.asarray(m_list, dtype=np.int64),
+        np.asarray(p.recThrs, dtype=np.float64),
+        precision,
+        recall,
+        scores,
+        n_threads,
     )
     if rows > T and (recall[T:] != -1).any():
         raise IndexError(f"index {T} is out of bounds for axis 0 with size {T}")
@@ -69,6 +77,8 @@ def check_bool_scores(eval_imgs: Any, p: Any, pe: Any) -> None:
             entries = [e for e in (eval_imgs[first + i] for i in i_list) if e is not None]
             for max_det in m_list:
                 if entries and np.concatenate([e["dtScores"][0:max_det] for e in entries]).dtype == bool:
-                    raise TypeError("The numpy boolean negative, the `-` operator, is not supported, use the `~` "
-                                    "operator or the logical_not function instead (every score of a cell of "
-                                    "accumulate is a bool)")
+                    raise TypeError(
+                        "The numpy boolean negative, the `-` operator, is not supported, use the `~` "
+                        "operator or the logical_not function instead (every score of a cell of "
+                        "accumulate is a bool)"
+                    )

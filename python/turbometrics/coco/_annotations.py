@@ -11,8 +11,9 @@ the offending annotation when one is missing or malformed.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Sequence, cast
+from typing import Any, cast
 
 import numpy as np
 
@@ -21,7 +22,7 @@ from ._results import check_box
 from ._results_reader import PRESENT_SCORE
 
 
-def select(coco: Any, img_ids: Sequence, cat_ids: Optional[Sequence]) -> List[Dict]:
+def select(coco: Any, img_ids: Sequence, cat_ids: Sequence | None) -> list[dict]:
     """The annotations of ``img_ids`` (and of ``cat_ids`` unless None), in
     pycocotools' order."""
     img_to_anns = coco.imgToAnns
@@ -40,7 +41,7 @@ def select(coco: Any, img_ids: Sequence, cat_ids: Optional[Sequence]) -> List[Di
     return [table[ann["id"]] for ann in selected]
 
 
-def _values(anns: List[Dict], key: str, kind: str) -> List[Any]:
+def _values(anns: list[dict], key: str, kind: str) -> list[Any]:
     try:
         return [ann[key] for ann in anns]
     except (KeyError, TypeError):
@@ -50,7 +51,7 @@ def _values(anns: List[Dict], key: str, kind: str) -> List[Any]:
         raise
 
 
-def _floats(anns: List[Dict], values: List[Any], key: str, kind: str) -> np.ndarray:
+def _floats(anns: list[dict], values: list[Any], key: str, kind: str) -> np.ndarray:
     try:
         array = np.asarray(values, dtype=np.float64)
         if array.ndim == 1:
@@ -69,7 +70,7 @@ def _floats(anns: List[Dict], values: List[Any], key: str, kind: str) -> np.ndar
 NUMBER_TYPES = (int, float, bool, np.number, np.bool_)
 
 
-def numbers(anns: List[Dict], values: List[Any], key: str, kind: str) -> np.ndarray:
+def numbers(anns: list[dict], values: list[Any], key: str, kind: str) -> np.ndarray:
     """``values`` as float64, bools as 0 and 1. A value of another type
     (None, a string) raises TypeError naming the annotation, as
     pycocotools' arithmetic on it does (``-score``, ``area < bound``)."""
@@ -80,7 +81,7 @@ def numbers(anns: List[Dict], values: List[Any], key: str, kind: str) -> np.ndar
     return np.asarray(values, dtype=np.float64).reshape(len(values))
 
 
-def _crowd_flags(anns: List[Dict], values: List[Any], kind: str, iou_type: str) -> np.ndarray:
+def _crowd_flags(anns: list[dict], values: list[Any], kind: str, iou_type: str) -> np.ndarray:
     """``int(iscrowd)`` of each ground truth, raising what ``int`` raises
     (TypeError, ValueError, OverflowError) with the annotation named; box and
     mask evaluations also need it to fit a uint8, as pycocotools' IoU does
@@ -95,8 +96,9 @@ def _crowd_flags(anns: List[Dict], values: List[Any], kind: str, iou_type: str) 
         outside = np.flatnonzero((flags < 0) | (flags > 255))
         if len(outside):
             index = int(outside[0])
-            raise OverflowError(f"{describe(kind, anns[index], index)}: 'iscrowd' {values[index]!r} "
-                                f"is out of bounds for uint8")
+            raise OverflowError(
+                f"{describe(kind, anns[index], index)}: 'iscrowd' {values[index]!r} is out of bounds for uint8"
+            )
     return flags
 
 
@@ -106,34 +108,34 @@ class Columns:
     annotation dicts, or (results read by the compiled reader) from columns,
     with ``annotations`` None."""
 
-    annotations: Optional[List[Dict]]
+    annotations: list[dict] | None
     image_id: Any  # a list, or an int64 array
     category_id: Any
     id: np.ndarray  # float64, as pycocotools stores ids in float arrays
     area: np.ndarray
-    score: Optional[np.ndarray] = None  # detections
-    crowd: Optional[np.ndarray] = None  # ground truths: int(iscrowd) != 0
-    ignore: Optional[np.ndarray] = None  # ground truths: the ignore flag
-    boxes: Optional[np.ndarray] = None  # (n, 4), bbox evaluations
+    score: np.ndarray | None = None  # detections
+    crowd: np.ndarray | None = None  # ground truths: int(iscrowd) != 0
+    ignore: np.ndarray | None = None  # ground truths: the ignore flag
+    boxes: np.ndarray | None = None  # (n, 4), bbox evaluations
     bool_scores: bool = False  # detections: some score is a bool (see accumulate.check_bool_scores)
 
     def __len__(self) -> int:
         return len(self.id)
 
-    def ids_of(self, rows: Sequence[int]) -> List[Any]:
+    def ids_of(self, rows: Sequence[int]) -> list[Any]:
         """The annotations' ids, as pycocotools reports them."""
         if self.annotations is None:
             return self.id[rows].astype(np.int64).tolist()
         return [self.annotations[r]["id"] for r in rows]
 
-    def scores_of(self, rows: Sequence[int]) -> List[Any]:
+    def scores_of(self, rows: Sequence[int]) -> list[Any]:
         """The detections' scores, as pycocotools reports them."""
         if self.annotations is None:
             return cast(np.ndarray, self.score)[rows].tolist()  # column-wise results carry scores
         return [self.annotations[r]["score"] for r in rows]
 
 
-def detection_columns(coco: Any, p: Any, cat_ids: Optional[Sequence]) -> Columns:
+def detection_columns(coco: Any, p: Any, cat_ids: Sequence | None) -> Columns:
     """The results to evaluate: straight from the columns of results that
     ``loadRes`` read from a file (box evaluations), else from the dicts."""
     held = getattr(coco, "_columns", None)
@@ -144,11 +146,18 @@ def detection_columns(coco: Any, p: Any, cat_ids: Optional[Sequence]) -> Columns
     if len(missing):
         raise MissingFieldError(f"result {int(missing[0])} has no 'score'")
     n = table.n_rows
-    return Columns(None, table.image_id, table.category_id, np.arange(1, n + 1, dtype=np.float64), held.area,
-                   score=table.score, boxes=table.bbox)
+    return Columns(
+        None,
+        table.image_id,
+        table.category_id,
+        np.arange(1, n + 1, dtype=np.float64),
+        held.area,
+        score=table.score,
+        boxes=table.bbox,
+    )
 
 
-def columns(anns: List[Dict], *, ground_truth: bool, iou_type: str) -> Columns:
+def columns(anns: list[dict], *, ground_truth: bool, iou_type: str) -> Columns:
     """Columns of ``anns`` for an evaluation of ``iou_type``."""
     kind = "ground-truth annotation" if ground_truth else "result"
     image_id = _values(anns, "image_id", kind)

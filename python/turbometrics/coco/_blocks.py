@@ -10,8 +10,9 @@ twice, as in pycocotools).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Dict, List, Sequence, Tuple
+from typing import Any
 
 import numpy as np
 
@@ -23,7 +24,7 @@ from ._annotations import Columns
 class Blocks:
     n_images: int
     n_categories: int  # block rows: len(catIds), or 1 when useCats is 0
-    category_ids: List[Any]  # the block rows' category ids (-1 when useCats is 0)
+    category_ids: list[Any]  # the block rows' category ids (-1 when useCats is 0)
     gt_offsets: np.ndarray
     gt_members: np.ndarray
     dt_offsets: np.ndarray
@@ -48,12 +49,12 @@ def _positions(values: Sequence[Any], ids: Sequence[Any]) -> np.ndarray:
     return np.fromiter((index.get(v, -1) for v in values), dtype=np.int64, count=len(values))
 
 
-def _group(columns: np.ndarray, keys: np.ndarray, n_keys: int, stride: int) -> Tuple[np.ndarray, np.ndarray]:
+def _group(columns: np.ndarray, keys: np.ndarray, n_keys: int, stride: int) -> tuple[np.ndarray, np.ndarray]:
     offsets, members = _core.coco.group_by_key(keys, n_keys)
     return np.ascontiguousarray(offsets[::stride]), columns[members]
 
 
-def _side(side: Columns, p: Any) -> Tuple[np.ndarray, np.ndarray]:
+def _side(side: Columns, p: Any) -> tuple[np.ndarray, np.ndarray]:
     n_images = len(p.imgIds)
     image_pos = _positions(side.image_id, p.imgIds)
     if p.useCats:
@@ -61,7 +62,7 @@ def _side(side: Columns, p: Any) -> Tuple[np.ndarray, np.ndarray]:
         keys = np.where((image_pos >= 0) & (category_pos >= 0), category_pos * n_images + image_pos, -1)
         return _group(np.arange(len(side), dtype=np.int64), keys, len(p.catIds) * n_images, 1)
     # useCats = 0: one block per image, ordered by the categories' places in catIds
-    places: Dict[Any, List[int]] = {}
+    places: dict[Any, list[int]] = {}
     for k, c in enumerate(p.catIds):
         places.setdefault(c, []).append(k)
     n_places = max(len(p.catIds), 1)
@@ -69,16 +70,17 @@ def _side(side: Columns, p: Any) -> Tuple[np.ndarray, np.ndarray]:
         category_pos = _positions(side.category_id, list(places))
         keys = np.where((image_pos >= 0) & (category_pos >= 0), image_pos * n_places + category_pos, -1)
         return _group(np.arange(len(side), dtype=np.int64), keys, n_images * n_places, n_places)
-    cols: List[int] = []
-    keys_list: List[int] = []
+    cols: list[int] = []
+    keys_list: list[int] = []
     for col, (img, cat) in enumerate(zip(image_pos.tolist(), side.category_id)):
         if img < 0:
             continue
         for k in places.get(cat, ()):
             cols.append(col)
             keys_list.append(img * n_places + k)
-    return _group(np.asarray(cols, dtype=np.int64), np.asarray(keys_list, dtype=np.int64), n_images * n_places,
-                  n_places)
+    return _group(
+        np.asarray(cols, dtype=np.int64), np.asarray(keys_list, dtype=np.int64), n_images * n_places, n_places
+    )
 
 
 def assign_blocks(gts: Columns, dts: Columns, p: Any) -> Blocks:

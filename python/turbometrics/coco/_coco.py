@@ -7,13 +7,14 @@ import itertools
 import os
 import time
 from collections import defaultdict
-from typing import Any, Callable, Dict, List, Optional, Union
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
-from ._log import say
 from . import _json
 from . import mask as mask_utils
+from ._log import say
 from ._masks import segmentation_to_rle
 from ._results import ground_truth_list, load_results
 
@@ -66,22 +67,22 @@ class COCO:
     2000
     """
 
-    def __init__(self, annotation_file: Optional[Union[str, os.PathLike]] = None) -> None:
-        self._dataset: Dict[str, Any] = {}
-        self._anns: Dict[Any, Dict] = {}
-        self._imgToAnns: Dict[Any, List[Dict]] = defaultdict(list)
-        self._catToImgs: Dict[Any, List[Any]] = defaultdict(list)
-        self.cats: Dict[Any, Dict] = {}
-        self.imgs: Dict[Any, Dict] = {}
+    def __init__(self, annotation_file: str | os.PathLike | None = None) -> None:
+        self._dataset: dict[str, Any] = {}
+        self._anns: dict[Any, dict] = {}
+        self._imgToAnns: dict[Any, list[dict]] = defaultdict(list)
+        self._catToImgs: dict[Any, list[Any]] = defaultdict(list)
+        self.cats: dict[Any, dict] = {}
+        self.imgs: dict[Any, dict] = {}
         # results kept as columns (see _results.py) until dicts are asked for
         self._columns: Any = None  # a ResultColumns once results are loaded
-        self._materialize: Optional[Callable[[], List[Dict]]] = None
+        self._materialize: Callable[[], list[dict]] | None = None
         if annotation_file is not None:
             say("loading annotations into memory...")
             tic = time.time()
             dataset = _json.load(annotation_file)
-            assert type(dataset) is dict, "annotation file format {} not supported".format(type(dataset))
-            say("Done (t={:0.2f}s)".format(time.time() - tic))
+            assert type(dataset) is dict, f"annotation file format {type(dataset)} not supported"
+            say(f"Done (t={time.time() - tic:0.2f}s)")
             self.dataset = dataset
             self.createIndex()
 
@@ -94,43 +95,43 @@ class COCO:
             self.createIndex()
 
     @property
-    def dataset(self) -> Dict[str, Any]:
+    def dataset(self) -> dict[str, Any]:
         self._ensure_annotations()
         return self._dataset
 
     @dataset.setter
-    def dataset(self, value: Dict[str, Any]) -> None:
+    def dataset(self, value: dict[str, Any]) -> None:
         self._materialize = None
         self._columns = None
         self._dataset = value
 
     @property
-    def anns(self) -> Dict[Any, Dict]:
+    def anns(self) -> dict[Any, dict]:
         self._ensure_annotations()
         return self._anns
 
     @anns.setter
-    def anns(self, value: Dict[Any, Dict]) -> None:
+    def anns(self, value: dict[Any, dict]) -> None:
         self._ensure_annotations()
         self._anns = value
 
     @property
-    def imgToAnns(self) -> Dict[Any, List[Dict]]:
+    def imgToAnns(self) -> dict[Any, list[dict]]:
         self._ensure_annotations()
         return self._imgToAnns
 
     @imgToAnns.setter
-    def imgToAnns(self, value: Dict[Any, List[Dict]]) -> None:
+    def imgToAnns(self, value: dict[Any, list[dict]]) -> None:
         self._ensure_annotations()
         self._imgToAnns = value
 
     @property
-    def catToImgs(self) -> Dict[Any, List[Any]]:
+    def catToImgs(self) -> dict[Any, list[Any]]:
         self._ensure_annotations()
         return self._catToImgs
 
     @catToImgs.setter
-    def catToImgs(self, value: Dict[Any, List[Any]]) -> None:
+    def catToImgs(self, value: dict[Any, list[Any]]) -> None:
         self._ensure_annotations()
         self._catToImgs = value
 
@@ -140,11 +141,11 @@ class COCO:
         from ``dataset`` (later entries win on repeated ids)."""
         say("creating index...")
         dataset = self._dataset  # results still held as columns stay so
-        anns: Dict[Any, Dict] = {}
-        imgs: Dict[Any, Dict] = {}
-        cats: Dict[Any, Dict] = {}
-        img_to_anns: Dict[Any, List[Dict]] = defaultdict(list)
-        cat_to_imgs: Dict[Any, List[Any]] = defaultdict(list)
+        anns: dict[Any, dict] = {}
+        imgs: dict[Any, dict] = {}
+        cats: dict[Any, dict] = {}
+        img_to_anns: dict[Any, list[dict]] = defaultdict(list)
+        cat_to_imgs: dict[Any, list[Any]] = defaultdict(list)
         annotations = dataset.get("annotations")
         if annotations is not None:
             for ann in annotations:
@@ -164,9 +165,9 @@ class COCO:
     def info(self) -> None:
         """Print the dataset's ``info`` entries."""
         for key, value in self.dataset["info"].items():
-            say("{}: {}".format(key, value))
+            say(f"{key}: {value}")
 
-    def getAnnIds(self, imgIds: Any = [], catIds: Any = [], areaRng: Any = [], iscrowd: Optional[bool] = None) -> List:
+    def getAnnIds(self, imgIds: Any = [], catIds: Any = [], areaRng: Any = [], iscrowd: bool | None = None) -> list:
         """Ids of the annotations on the given images, of the given
         categories, with area strictly inside ``areaRng`` and the given crowd
         flag; an empty filter is no filter. Annotations come image by image in
@@ -189,7 +190,7 @@ class COCO:
             return [ann["id"] for ann in anns if ann["iscrowd"] == iscrowd]
         return [ann["id"] for ann in anns]
 
-    def getCatIds(self, catNms: Any = [], supNms: Any = [], catIds: Any = []) -> List:
+    def getCatIds(self, catNms: Any = [], supNms: Any = [], catIds: Any = []) -> list:
         """Ids of the categories with the given names, supercategory names
         and ids; an empty filter is no filter."""
         catNms = catNms if _is_array_like(catNms) else [catNms]
@@ -204,7 +205,7 @@ class COCO:
             cats = [cat for cat in cats if cat["id"] in catIds]
         return [cat["id"] for cat in cats]
 
-    def getImgIds(self, imgIds: Any = [], catIds: Any = []) -> List:
+    def getImgIds(self, imgIds: Any = [], catIds: Any = []) -> list:
         """Ids of the given images that contain every given category (all
         images when both filters are empty)."""
         imgIds = imgIds if _is_array_like(imgIds) else [imgIds]
@@ -219,27 +220,27 @@ class COCO:
                 ids &= set(self.catToImgs[catId])
         return list(ids)
 
-    def loadAnns(self, ids: Any = []) -> List[Dict]:
+    def loadAnns(self, ids: Any = []) -> list[dict]:
         """The annotations with the given id(s)."""
         return self._load(self.anns, ids)
 
-    def loadCats(self, ids: Any = []) -> List[Dict]:
+    def loadCats(self, ids: Any = []) -> list[dict]:
         """The categories with the given id(s)."""
         return self._load(self.cats, ids)
 
-    def loadImgs(self, ids: Any = []) -> List[Dict]:
+    def loadImgs(self, ids: Any = []) -> list[dict]:
         """The images with the given id(s)."""
         return self._load(self.imgs, ids)
 
     @staticmethod
-    def _load(table: Dict[Any, Dict], ids: Any) -> List[Dict]:
+    def _load(table: dict[Any, dict], ids: Any) -> list[dict]:
         if _is_array_like(ids):
             return [table[i] for i in ids]
         if type(ids) is int:
             return [table[ids]]
         return None  # type: ignore[return-value]  # pycocotools returns None here
 
-    def loadRes(self, resFile: Any) -> "COCO":
+    def loadRes(self, resFile: Any) -> COCO:
         """Load detection results against this ground truth.
 
         ``resFile`` is a path to a JSON list of results, a list of result
@@ -266,10 +267,10 @@ class COCO:
         say("Loading and preparing results...")
         tic = time.time()
         load_results(self, res, resFile)
-        say("DONE (t={:0.2f}s)".format(time.time() - tic))
+        say(f"DONE (t={time.time() - tic:0.2f}s)")
         return res
 
-    def loadNumpyAnnotations(self, data: np.ndarray) -> List[Dict]:
+    def loadNumpyAnnotations(self, data: np.ndarray) -> list[dict]:
         """Result dicts from an ``(N, 7)`` array of
         ``[image_id, x, y, w, h, score, category_id]`` rows."""
         assert type(data) is np.ndarray
@@ -284,12 +285,12 @@ class COCO:
             for row in data
         ]
 
-    def annToRLE(self, ann: Dict) -> Dict:
+    def annToRLE(self, ann: dict) -> dict:
         """The annotation's segmentation as a compressed RLE (polygons are
         merged into one mask; uncompressed RLE is compressed)."""
         image = self.imgs[ann["image_id"]]
         return segmentation_to_rle(ann["segmentation"], image["height"], image["width"])
 
-    def annToMask(self, ann: Dict) -> np.ndarray:
+    def annToMask(self, ann: dict) -> np.ndarray:
         """The annotation's segmentation as an ``(h, w)`` uint8 mask."""
         return mask_utils.decode(self.annToRLE(ann))

@@ -5,19 +5,19 @@ from __future__ import annotations
 
 import copy
 import time
-from typing import Any, Dict, Optional, cast
+from typing import Any, cast
 
 import numpy as np
 
-from ._log import say
 from .. import _core
 from .._common.progress import progress_callback
 from .._common.threads import resolve_threads
 from . import _annotations
+from ._accumulate import accumulate_table, check_bool_scores
 from ._blocks import Blocks, assign_blocks
 from ._eval_images import EvaluatedImages, IouMatrices
 from ._iou_sources import attach_iou_source
-from ._accumulate import accumulate_table, check_bool_scores
+from ._log import say
 from ._params import Params
 from ._per_category import category_curve, results_per_category
 from ._summary import summarize
@@ -90,21 +90,22 @@ class COCOeval:
      Average Recall     (AR) @[ IoU=0.50:0.95 | area= large | maxDets=100 ] = 0.315
     """
 
-    def __init__(self, cocoGt: Any = None, cocoDt: Any = None, iouType: str = "segm", *,
-                 n_threads: Optional[int] = None) -> None:
+    def __init__(
+        self, cocoGt: Any = None, cocoDt: Any = None, iouType: str = "segm", *, n_threads: int | None = None
+    ) -> None:
         if not iouType:
             say("iouType not specified. use default iouType segm")
         self.cocoGt = cocoGt
         self.cocoDt = cocoDt
         self.evalImgs: Any = []
-        self.eval: Dict[str, Any] = {}
+        self.eval: dict[str, Any] = {}
         self.params = Params(iouType=iouType)
         self._paramsEval: Any = {}
         self.stats: Any = []
         self.ious: Any = {}
         self.n_threads = n_threads
-        self._evaluation: Optional[Any] = None
-        self._blocks: Optional[Blocks] = None
+        self._evaluation: Any | None = None
+        self._blocks: Blocks | None = None
         self._bool_scores = False
         if cocoGt is not None:
             self.params.imgIds = sorted(cocoGt.getImgIds())
@@ -128,8 +129,8 @@ class COCOeval:
         p = self.params
         if p.useSegm is not None:
             p.iouType = "segm" if p.useSegm == 1 else "bbox"
-            say("useSegm (deprecated) is not None. Running {} evaluation".format(p.iouType))
-        say("Evaluate annotation type *{}*".format(p.iouType))
+            say(f"useSegm (deprecated) is not None. Running {p.iouType} evaluation")
+        say(f"Evaluate annotation type *{p.iouType}*")
         if p.iouType not in ("segm", "bbox", "keypoints"):
             raise Exception("unknown iouType for iou computation")
         p.imgIds = list(np.unique(p.imgIds))
@@ -146,9 +147,17 @@ class COCOeval:
         blocks = assign_blocks(gts, dts, p)
         evaluation = _core.coco.Evaluation(
             # columns() fills ignore and crowd for ground truths and score for detections
-            gts.id, gts.area, cast(np.ndarray, gts.ignore), cast(np.ndarray, gts.crowd), dts.id, dts.area,
+            gts.id,
+            gts.area,
+            cast(np.ndarray, gts.ignore),
+            cast(np.ndarray, gts.crowd),
+            dts.id,
+            dts.area,
             cast(np.ndarray, dts.score),
-            blocks.gt_offsets, blocks.gt_members, blocks.dt_offsets, blocks.dt_members,
+            blocks.gt_offsets,
+            blocks.gt_members,
+            blocks.dt_offsets,
+            blocks.dt_members,
             np.asarray(p.iouThrs, dtype=np.float64),
             np.asarray(p.areaRng, dtype=np.float64).reshape(-1, 2),
             int(p.maxDets[-1]) if len(p.maxDets) else 0,
@@ -162,10 +171,10 @@ class COCOeval:
         self.evalImgs = EvaluatedImages(evaluation, blocks, self._paramsEval, gts, dts)
         self.ious = IouMatrices(evaluation, blocks, self._paramsEval)
         self.eval = {}
-        say("DONE (t={:0.2f}s).".format(time.time() - tic))
+        say(f"DONE (t={time.time() - tic:0.2f}s).")
 
     # -- accumulate -----------------------------------------------------------------
-    def accumulate(self, p: Optional[Params] = None) -> None:
+    def accumulate(self, p: Params | None = None) -> None:
         """Precision, recall and score at every (IoU threshold, recall
         threshold, category, area range, max detections), into ``eval``."""
         say("Accumulating evaluation results...")
@@ -178,7 +187,7 @@ class COCOeval:
         if self._bool_scores:
             check_bool_scores(self.evalImgs, p, self._paramsEval)
         self.eval = accumulate_table(self._evaluation.table, p, self._paramsEval, resolve_threads(self.n_threads))
-        say("DONE (t={:0.2f}s).".format(time.time() - tic))
+        say(f"DONE (t={time.time() - tic:0.2f}s).")
 
     # -- summarize ------------------------------------------------------------------
     def summarize(self) -> None:
@@ -189,7 +198,7 @@ class COCOeval:
         self.stats = summarize(self.eval, self.params)
 
     # -- beyond pycocotools --------------------------------------------------------
-    def results_per_category(self, *, as_frame: Optional[bool] = None) -> Any:
+    def results_per_category(self, *, as_frame: bool | None = None) -> Any:
         """AP (IoU .50:.95), AP50, AP75 and AR at ``maxDets[-1]`` (AR100 by
         default) for each category, -1 where it has no ground truth.
 
@@ -202,8 +211,9 @@ class COCOeval:
         categories = getattr(self.cocoGt, "cats", {}) or {}
         return results_per_category(self.eval, self.eval["params"], categories, as_frame)
 
-    def category_curve(self, category_id: Any, *, iou_threshold: float = 0.5, area: str = "all",
-                       max_detections: Optional[int] = None) -> Dict[str, np.ndarray]:
+    def category_curve(
+        self, category_id: Any, *, iou_threshold: float = 0.5, area: str = "all", max_detections: int | None = None
+    ) -> dict[str, np.ndarray]:
         """One category's precision-recall and F1-vs-score curve.
 
         At each recall threshold the category reaches (``params.recThrs``

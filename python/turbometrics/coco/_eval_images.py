@@ -8,8 +8,8 @@ one (category, image) block at a time.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
-from typing import Any, Dict, Iterator, Tuple
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -24,9 +24,9 @@ class _BlockCache:
     def __init__(self, evaluation: Any, size: int = 64) -> None:
         self._evaluation = evaluation
         self._size = size
-        self._blocks: "OrderedDict[int, Dict]" = OrderedDict()
+        self._blocks: OrderedDict[int, dict] = OrderedDict()
 
-    def __call__(self, block: int) -> Dict:
+    def __call__(self, block: int) -> dict:
         found = self._blocks.get(block)
         if found is None:
             found = self._evaluation.block(block)
@@ -75,7 +75,7 @@ class EvaluatedImages(Sequence):
         for index in range(len(self)):
             yield self[index]
 
-    def _image(self, block: int, k: int, a: int, i: int) -> Dict:
+    def _image(self, block: int, k: int, a: int, i: int) -> dict:
         detail = self._cache(block)
         area = detail["areas"][a]
         p, gts, dts = self._params, self._gts, self._dts
@@ -114,7 +114,7 @@ class IouMatrices(Mapping):
         self._categories = {cat: k for k, cat in enumerate(blocks.category_ids)}
         self._image_ids = params.imgIds
 
-    def __getitem__(self, key: Tuple[Any, Any]) -> Any:
+    def __getitem__(self, key: tuple[Any, Any]) -> Any:
         img, cat = key
         if img not in self._images or cat not in self._categories:
             raise KeyError(key)
@@ -122,7 +122,7 @@ class IouMatrices(Mapping):
         ious = self._evaluation.block(block)["ious"]
         return [] if ious is None else ious
 
-    def __iter__(self) -> Iterator[Tuple[Any, Any]]:
+    def __iter__(self) -> Iterator[tuple[Any, Any]]:
         return ((img, cat) for img in self._image_ids for cat in self._blocks.category_ids)
 
     def __len__(self) -> int:

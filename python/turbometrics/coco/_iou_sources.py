@@ -11,8 +11,9 @@ from ._keypoints import keypoint_similarities
 from ._masks import attach_masks
 
 
-def attach_iou_source(evaluation: Any, gts: Columns, dts: Columns, blocks: Blocks, p: Any, coco_gt: Any,
-                      coco_dt: Any, n_threads: int) -> None:
+def attach_iou_source(
+    evaluation: Any, gts: Columns, dts: Columns, blocks: Blocks, p: Any, coco_gt: Any, coco_dt: Any, n_threads: int
+) -> None:
     """Set the IoU source of ``evaluation`` for ``p.iouType``."""
     if p.iouType == "bbox":
         evaluation.use_boxes(dts.boxes, gts.boxes)

@@ -11,7 +11,7 @@ from typing import Any, Union
 PathLike = Union[str, "os.PathLike[str]"]
 
 
-def loads(data: Union[bytes, str]) -> Any:
+def loads(data: bytes | str) -> Any:
     """Parse JSON text."""
     try:
         import orjson

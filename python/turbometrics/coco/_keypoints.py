@@ -19,7 +19,7 @@ ground truths or detections.
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Tuple, cast
+from typing import Any, cast
 
 import numpy as np
 
@@ -29,20 +29,23 @@ from ._describe import describe
 
 
 def _keypoint_rows(columns: Columns, members: np.ndarray, n_values: int, kind: str) -> np.ndarray:
-    rows = [cast(List[Dict], columns.annotations)[c].get("keypoints") for c in members]
+    rows = [cast(list[dict], columns.annotations)[c].get("keypoints") for c in members]
     for c, row in zip(members, rows):
         if not isinstance(row, (list, tuple, np.ndarray)) or len(row) != n_values:
-            ann = cast(List[Dict], columns.annotations)[c]
-            raise ValueError(f"{describe(kind, ann, int(c))}: 'keypoints' must hold {n_values} numbers "
-                             f"(x, y, v per keypoint sigma)")
+            ann = cast(list[dict], columns.annotations)[c]
+            raise ValueError(
+                f"{describe(kind, ann, int(c))}: 'keypoints' must hold {n_values} numbers (x, y, v per keypoint sigma)"
+            )
     array = np.asarray(rows)
     if array.dtype.kind in "biuf":
         return array.astype(np.float64).reshape(len(rows), n_values)
     for c, row in zip(members, rows):  # pycocotools' arithmetic on None or a string raises TypeError
         bad = [value for value in row if not isinstance(value, NUMBER_TYPES)]
         if bad:
-            raise TypeError(f"{describe(kind, cast(List[Dict], columns.annotations)[c], int(c))}: 'keypoints' must hold numbers, "
-                            f"got {bad[0]!r}")
+            raise TypeError(
+                f"{describe(kind, cast(list[dict], columns.annotations)[c], int(c))}: 'keypoints' must hold numbers, "
+                f"got {bad[0]!r}"
+            )
     return array.astype(np.float64).reshape(len(rows), n_values)
 
 
@@ -66,7 +69,8 @@ def pairwise_row_sums(x: np.ndarray) -> np.ndarray:
         for i in range(8, stop, 8):
             partial = [partial[j] + x[:, i + j] for j in range(8)]
         total = ((partial[0] + partial[1]) + (partial[2] + partial[3])) + (
-            (partial[4] + partial[5]) + (partial[6] + partial[7]))
+            (partial[4] + partial[5]) + (partial[6] + partial[7])
+        )
         for i in range(stop, n):
             total = total + x[:, i]
         return total
@@ -75,7 +79,7 @@ def pairwise_row_sums(x: np.ndarray) -> np.ndarray:
     return pairwise_row_sums(x[:, :half]) + pairwise_row_sums(x[:, half:])
 
 
-def _grown_box(gt: Dict, index: int) -> Tuple[Any, Any, Any, Any]:
+def _grown_box(gt: dict, index: int) -> tuple[Any, Any, Any, Any]:
     """``(x - w, x + 2w, y - h, y + 2h)`` of the ground truth's box, which
     pycocotools computes for every ground truth of a block (so a box value
     that is no number raises its TypeError even where it is not used)."""
@@ -83,11 +87,12 @@ def _grown_box(gt: Dict, index: int) -> Tuple[Any, Any, Any, Any]:
     try:
         return box[0] - box[2], box[0] + box[2] * 2, box[1] - box[3], box[1] + box[3] * 2
     except TypeError as error:
-        raise TypeError(f"{describe('ground-truth annotation', gt, index)}: 'bbox' must hold numbers, "
-                        f"got {box!r}: {error}") from None
+        raise TypeError(
+            f"{describe('ground-truth annotation', gt, index)}: 'bbox' must hold numbers, got {box!r}: {error}"
+        ) from None
 
 
-def keypoint_similarities(gts: Columns, dts: Columns, blocks: Blocks, p: Any) -> Tuple[np.ndarray, np.ndarray]:
+def keypoint_similarities(gts: Columns, dts: Columns, blocks: Blocks, p: Any) -> tuple[np.ndarray, np.ndarray]:
     """(values, offsets): per block, the OKS of its detections (input order)
     against its ground truths, at ``values[offsets[b]:]``; offset -1 where
     there is no matrix."""
@@ -97,7 +102,7 @@ def keypoint_similarities(gts: Columns, dts: Columns, blocks: Blocks, p: Any) ->
     sigmas = np.asarray(p.kpt_oks_sigmas)
     variances = (sigmas * 2) ** 2
     n_values = 3 * len(sigmas)
-    parts: List[np.ndarray] = []
+    parts: list[np.ndarray] = []
     position = 0
     for b in range(blocks.n_blocks):
         g0, g1 = blocks.gt_offsets[b], blocks.gt_offsets[b + 1]
@@ -109,7 +114,7 @@ def keypoint_similarities(gts: Columns, dts: Columns, blocks: Blocks, p: Any) ->
         truths = _keypoint_rows(gts, blocks.gt_members[g0:g1], n_values, "ground-truth annotation")
         matrix = np.empty((d1 - d0, g1 - g0))
         for j, c in enumerate(blocks.gt_members[g0:g1]):
-            gt = cast(List[Dict], gts.annotations)[c]
+            gt = cast(list[dict], gts.annotations)[c]
             xg, yg, vg = truths[j, 0::3], truths[j, 1::3], truths[j, 2::3]
             x0, x1, y0, y1 = _grown_box(gt, int(c))
             visible = vg > 0

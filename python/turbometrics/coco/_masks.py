@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 import warnings
-from typing import Any, Dict, List, Tuple, cast
+from typing import Any, cast
 
 import numpy as np
 
@@ -15,14 +15,14 @@ from ._annotations import Columns
 from ._describe import MissingFieldError, describe
 
 
-def segmentation_to_rle(segmentation: Any, height: int, width: int) -> Dict[str, Any]:
+def segmentation_to_rle(segmentation: Any, height: int, width: int) -> dict[str, Any]:
     """pycocotools' ``annToRLE``: polygons are rasterised and merged into
     one mask, uncompressed RLE is compressed, compressed RLE is returned as
     it is."""
     if type(segmentation) is list:
-        return mask_utils.merge(cast(List[Dict[str, Any]], mask_utils.frPyObjects(segmentation, height, width)))
+        return mask_utils.merge(cast(list[dict[str, Any]], mask_utils.frPyObjects(segmentation, height, width)))
     if type(segmentation["counts"]) is list:
-        return cast(Dict[str, Any], mask_utils.frPyObjects(segmentation, height, width))
+        return cast(dict[str, Any], mask_utils.frPyObjects(segmentation, height, width))
     return segmentation
 
 
@@ -32,7 +32,7 @@ def _rasterised(segmentation: Any) -> bool:
     return type(segmentation) is list or (isinstance(segmentation, dict) and type(segmentation.get("counts")) is list)
 
 
-def _image_size(image: Dict, what: str) -> Tuple[int, int]:
+def _image_size(image: dict, what: str) -> tuple[int, int]:
     """The image's ``(height, width)`` as pycocotools' mask functions take
     them, raising their error (TypeError for a string or None, ValueError
     for NaN, OverflowError for a negative or infinite value) with the field
@@ -47,31 +47,34 @@ def _image_size(image: Dict, what: str) -> Tuple[int, int]:
     return size[0], size[1]
 
 
-def _other_size(size: Tuple[int, int], image: Dict) -> bool:
+def _other_size(size: tuple[int, int], image: dict) -> bool:
     try:
         return _image_size(image, "") != size
     except (TypeError, ValueError, OverflowError, KeyError):
         return True
 
 
-def _warn_sizes(kind: str, mismatched: List[str]) -> None:
+def _warn_sizes(kind: str, mismatched: list[str]) -> None:
     if mismatched:
         many = len(mismatched) > 1
-        warnings.warn(f"{len(mismatched)} {kind}{'s have' if many else ' has'} a mask of another size than "
-                      f"{'their' if many else 'its'} image (first: "
-                      f"{mismatched[0]}); as in pycocotools, such masks are evaluated, the IoU of two overlapping "
-                      f"masks of different sizes being -1", stacklevel=6)
+        warnings.warn(
+            f"{len(mismatched)} {kind}{'s have' if many else ' has'} a mask of another size than "
+            f"{'their' if many else 'its'} image (first: "
+            f"{mismatched[0]}); as in pycocotools, such masks are evaluated, the IoU of two overlapping "
+            f"masks of different sizes being -1",
+            stacklevel=6,
+        )
 
 
-def _side(columns: Columns, coco: Any, kind: str) -> Tuple[bytes, np.ndarray, np.ndarray]:
+def _side(columns: Columns, coco: Any, kind: str) -> tuple[bytes, np.ndarray, np.ndarray]:
     """Every annotation's compressed RLE counts, concatenated, their offsets
     and the masks' own sizes. As in pycocotools, a compressed RLE keeps its
     size even where its image has another (one warning per side)."""
     images = coco.imgs
-    texts: List[bytes] = []
+    texts: list[bytes] = []
     sizes = np.zeros((len(columns), 2), dtype=np.int64)
-    mismatched: List[str] = []
-    for row, ann in enumerate(cast(List[Dict], columns.annotations)):
+    mismatched: list[str] = []
+    for row, ann in enumerate(cast(list[dict], columns.annotations)):
         what = describe(kind, ann, row)
         if "segmentation" not in ann:
             raise MissingFieldError(f"{what} has no 'segmentation'")
@@ -92,8 +95,10 @@ def _side(columns: Columns, coco: Any, kind: str) -> Tuple[bytes, np.ndarray, np
         except Exception as error:  # pycocotools' own errors are bare Exceptions
             raise ValueError(f"{what}: malformed segmentation: {error}") from None
         if not _rasterised(segmentation) and _other_size(size, image):
-            mismatched.append(f"{what}: the mask is {size[0]}x{size[1]} but its image {image.get('id')!r} is "
-                              f"{image.get('height')!r}x{image.get('width')!r}")
+            mismatched.append(
+                f"{what}: the mask is {size[0]}x{size[1]} but its image {image.get('id')!r} is "
+                f"{image.get('height')!r}x{image.get('width')!r}"
+            )
         texts.append(counts if isinstance(counts, bytes) else str(counts).encode())
         sizes[row] = size
     _warn_sizes(kind, mismatched)
@@ -114,4 +119,6 @@ def attach_masks(evaluation: Any, gts: Columns, dts: Columns, coco_gt: Any, coco
             raise
         side, row = (dts, "result") if found.group(1) == "detection" else (gts, "ground-truth annotation")
         index = int(found.group(2))
-        raise ValueError(f"{describe(row, cast(List[Dict], side.annotations)[index], index)}: malformed RLE: {found.group(3)}") from None
+        raise ValueError(
+            f"{describe(row, cast(list[dict], side.annotations)[index], index)}: malformed RLE: {found.group(3)}"
+        ) from None

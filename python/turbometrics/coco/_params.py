@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, List
+from typing import Any
 
 import numpy as np
 
@@ -56,8 +56,8 @@ class Params:
 
     def setDetParams(self) -> None:
         """Reset to the box and mask defaults."""
-        self.imgIds: List[Any] = []
-        self.catIds: List[Any] = []
+        self.imgIds: list[Any] = []
+        self.catIds: list[Any] = []
         self.iouThrs = _evenly_spaced(0.5, 0.95, 0.05)
         self.recThrs = _evenly_spaced(0.0, 1.00, 0.01)
         self.maxDets = [1, 10, 100]

@@ -8,19 +8,19 @@ context manager."""
 from __future__ import annotations
 
 import importlib
-from typing import Any, Dict, Tuple
+from typing import Any
 
 from .._common.patched import Patched
 from . import mask as _mask
 
 _MASK_FUNCTIONS = ("encode", "decode", "area", "toBbox", "iou", "merge", "frPyObjects")
-_saved: Dict[Tuple[str, str], Any] = {}
+_saved: dict[tuple[str, str], Any] = {}
 
 
-def _targets() -> Dict[Tuple[str, str], Any]:
+def _targets() -> dict[tuple[str, str], Any]:
     from ._cocoeval import COCOeval
 
-    targets: Dict[Tuple[str, str], Any] = {("pycocotools.cocoeval", "COCOeval"): COCOeval}
+    targets: dict[tuple[str, str], Any] = {("pycocotools.cocoeval", "COCOeval"): COCOeval}
     for name in _MASK_FUNCTIONS:
         targets[("pycocotools.mask", name)] = getattr(_mask, name)
     return targets

@@ -4,23 +4,23 @@ curves at pycocotools' recall thresholds."""
 
 from __future__ import annotations
 
-from typing import Any, Dict, Optional, Tuple
+from typing import Any
 
 import numpy as np
 
 from ._summary import summary_value
 
 
-def results_per_category(evaluation: Dict[str, Any], p: Any, categories: Dict[Any, Dict],
-                         as_frame: Optional[bool]) -> Any:
+def results_per_category(evaluation: dict[str, Any], p: Any, categories: dict[Any, dict], as_frame: bool | None) -> Any:
     """AP (IoU .50:.95), AP50, AP75 and AR at the largest maxDets, for every
     category of the evaluation (-1 where the category has no ground truth).
     A pandas DataFrame indexed by category id when ``as_frame`` is true, or
     is None and pandas is installed; else a dict of dicts."""
     last = p.maxDets[-1]
     recall_name = f"AR{last}"
-    rows: Dict[Any, Dict[str, Any]] = {}
+    rows: dict[Any, dict[str, Any]] = {}
     for k, category_id in enumerate(p.catIds if p.useCats else [-1]):
+
         def value(**query: Any) -> float:
             return float(summary_value(evaluation, p, category=k, **query)[0])  # noqa: B023 (called in this iteration)
 
@@ -47,8 +47,9 @@ def results_per_category(evaluation: Dict[str, Any], p: Any, categories: Dict[An
     return frame
 
 
-def _cell(evaluation: Dict[str, Any], p: Any, category_id: Any, iou_threshold: float, area: str,
-          max_detections: Optional[int]) -> Tuple[int, int, int, int]:
+def _cell(
+    evaluation: dict[str, Any], p: Any, category_id: Any, iou_threshold: float, area: str, max_detections: int | None
+) -> tuple[int, int, int, int]:
     category_ids = list(p.catIds) if p.useCats else [-1]
     if category_id not in category_ids:
         raise ValueError(f"category {category_id!r} was not evaluated")
@@ -63,8 +64,9 @@ def _cell(evaluation: Dict[str, Any], p: Any, category_id: Any, iou_threshold: f
     return int(t[0]), category_ids.index(category_id), p.areaRngLbl.index(area), list(p.maxDets).index(m)
 
 
-def category_curve(evaluation: Dict[str, Any], p: Any, category_id: Any, iou_threshold: float, area: str,
-                   max_detections: Optional[int]) -> Dict[str, np.ndarray]:
+def category_curve(
+    evaluation: dict[str, Any], p: Any, category_id: Any, iou_threshold: float, area: str, max_detections: int | None
+) -> dict[str, np.ndarray]:
     """The category's interpolated precision-recall curve at the recall
     thresholds it reaches: ``recall`` (the thresholds), ``precision`` (the
     right-to-left maximum, as in ``eval['precision']``), ``scores`` (the

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import copy
 import os
-from pathlib import Path
 from numbers import Real
-from typing import TYPE_CHECKING, Any, Dict, List
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -33,7 +33,7 @@ def check_box(box: Any, what: str) -> None:
             raise TypeError(f"{what}: 'bbox' must hold numbers, got {box!r}")
 
 
-def ground_truth_list(gt: "COCO", key: str) -> List[Dict]:
+def ground_truth_list(gt: COCO, key: str) -> list[dict]:
     """``gt.dataset[key]``; MissingFieldError (a KeyError, as pycocotools
     raises) saying so when the ground truth has no such list."""
     try:
@@ -42,7 +42,7 @@ def ground_truth_list(gt: "COCO", key: str) -> List[Dict]:
         raise MissingFieldError(f"the ground truth has no '{key}'") from None
 
 
-def _read(gt: "COCO", resFile: Any) -> List[Dict]:
+def _read(gt: COCO, resFile: Any) -> list[dict]:
     if isinstance(resFile, bytes):
         return _json.loads(resFile)
     if type(resFile) is np.ndarray:
@@ -50,7 +50,7 @@ def _read(gt: "COCO", resFile: Any) -> List[Dict]:
     return resFile
 
 
-def _check_images(gt: "COCO", anns: List[Dict]) -> None:
+def _check_images(gt: COCO, anns: list[dict]) -> None:
     images = gt.imgs
     for index, ann in enumerate(anns):
         if type(ann) is not dict:
@@ -65,13 +65,13 @@ def _check_images(gt: "COCO", anns: List[Dict]) -> None:
             )
 
 
-def _require(ann: Dict, index: int, key: str) -> Any:
+def _require(ann: dict, index: int, key: str) -> Any:
     if key not in ann:
         raise MissingFieldError(f"{describe('result', ann, index)} has no '{key}'")
     return ann[key]
 
 
-def _complete_boxes(anns: List[Dict]) -> None:
+def _complete_boxes(anns: list[dict]) -> None:
     for index, ann in enumerate(anns):
         box = _require(ann, index, "bbox")
         check_box(box, describe("result", ann, index))
@@ -84,7 +84,7 @@ def _complete_boxes(anns: List[Dict]) -> None:
         ann["iscrowd"] = 0
 
 
-def _complete_masks(anns: List[Dict]) -> None:
+def _complete_masks(anns: list[dict]) -> None:
     from . import mask as mask_utils
 
     for index, ann in enumerate(anns):
@@ -102,7 +102,7 @@ def _complete_masks(anns: List[Dict]) -> None:
         ann["iscrowd"] = 0
 
 
-def _complete_keypoints(anns: List[Dict]) -> None:
+def _complete_keypoints(anns: list[dict]) -> None:
     for index, ann in enumerate(anns):
         points = _require(ann, index, "keypoints")
         _require(ann, index, "category_id")
@@ -119,7 +119,7 @@ def _first_missing(columns: Any, bit: int) -> int:
     return int(np.flatnonzero((columns.present & bit) == 0)[0])
 
 
-def _columnar_boxes(gt: "COCO", res: "COCO", data: bytes) -> bool:
+def _columnar_boxes(gt: COCO, res: COCO, data: bytes) -> bool:
     """Load box results straight from the file's columns, leaving the dicts
     to be built when asked for. Returns False (nothing done) when the file
     is not a plain list of box results the columns hold exactly."""
@@ -135,12 +135,18 @@ def _columnar_boxes(gt: "COCO", res: "COCO", data: bytes) -> bool:
     first = int(columns.present[0])
     if first & reader.PRESENT_EXTRA_KEY or not first & reader.PRESENT_BBOX or first & reader.PRESENT_BBOX_EMPTY:
         return False  # captions, segmentation or keypoint results: the dict path
-    for bit, key in ((reader.PRESENT_IMAGE_ID, "image_id"), (reader.PRESENT_BBOX, "bbox"),
-                     (reader.PRESENT_CATEGORY_ID, "category_id")):
+    for bit, key in (
+        (reader.PRESENT_IMAGE_ID, "image_id"),
+        (reader.PRESENT_BBOX, "bbox"),
+        (reader.PRESENT_CATEGORY_ID, "category_id"),
+    ):
         if not (columns.present & bit).all():
             raise MissingFieldError(f"result {_first_missing(columns, bit)} has no '{key}'")
-    image_ids = np.fromiter(gt.imgs.keys(), dtype=np.int64, count=len(gt.imgs)) if all(
-        type(i) is int for i in gt.imgs) else None
+    image_ids = (
+        np.fromiter(gt.imgs.keys(), dtype=np.int64, count=len(gt.imgs))
+        if all(type(i) is int for i in gt.imgs)
+        else None
+    )
     if image_ids is None:
         return False
     unknown = np.flatnonzero(~np.isin(columns.image_id, image_ids))
@@ -148,7 +154,8 @@ def _columnar_boxes(gt: "COCO", res: "COCO", data: bytes) -> bool:
         row = int(unknown[0])
         raise AssertionError(
             "Results do not correspond to current coco set: "
-            f"result {row} has image_id {int(columns.image_id[row])}, which is not an image of the ground truth")
+            f"result {row} has image_id {int(columns.image_id[row])}, which is not an image of the ground truth"
+        )
     boxes = columns.bbox
     empty = np.flatnonzero((columns.present & reader.PRESENT_BBOX_EMPTY) != 0)
     if len(empty):
@@ -156,7 +163,7 @@ def _columnar_boxes(gt: "COCO", res: "COCO", data: bytes) -> bool:
     res._dataset["categories"] = copy.deepcopy(ground_truth_list(gt, "categories"))
     res._columns = ResultColumns(columns, boxes[:, 2] * boxes[:, 3])
 
-    def materialize() -> List[Dict]:
+    def materialize() -> list[dict]:
         anns = _json.loads(data)
         _complete_boxes(anns)
         return anns
@@ -178,7 +185,7 @@ class ResultColumns:
         return self.columns.n_rows
 
 
-def load_results(gt: "COCO", res: "COCO", resFile: Any) -> None:
+def load_results(gt: COCO, res: COCO, resFile: Any) -> None:
     """Fill the empty results dataset ``res`` (whose ``images`` are set)
     from ``resFile``, with pycocotools' semantics. A file of box results is
     read into columns by the compiled reader; its dicts are built only when
@@ -201,7 +208,7 @@ def load_results(gt: "COCO", res: "COCO", resFile: Any) -> None:
                 ann["id"] = index + 1
         else:
             dataset["categories"] = copy.deepcopy(ground_truth_list(gt, "categories"))
-            if "bbox" in first and not first["bbox"] == []:
+            if "bbox" in first and first["bbox"] != []:
                 _complete_boxes(anns)
             elif "segmentation" in first:
                 _complete_masks(anns)

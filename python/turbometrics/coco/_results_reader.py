@@ -22,11 +22,12 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import chain
 from operator import itemgetter
 from pathlib import Path
-from typing import Any, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Union
 
 import numpy as np
 
@@ -142,7 +143,7 @@ _LIST_TYPES = (list, tuple)
 _POPCOUNT9 = np.array([bin(i).count("1") for i in range(512)], dtype=np.int64)
 
 
-def _as_int64(value: Any) -> Optional[int]:
+def _as_int64(value: Any) -> int | None:
     """The int64 a JSON integer gives, else None (floats, bools, too large)."""
     if type(value) is int or isinstance(value, np.integer):
         value = int(value)
@@ -150,7 +151,7 @@ def _as_int64(value: Any) -> Optional[int]:
     return None
 
 
-def _as_float(value: Any) -> Optional[float]:
+def _as_float(value: Any) -> float | None:
     """``float(value)`` for a number (not a bool), else None (also when an
     integer is too large for a double)."""
     if type(value) is float:
@@ -163,7 +164,7 @@ def _as_float(value: Any) -> Optional[float]:
     return None
 
 
-def _float_list(value: Any) -> Optional[List[float]]:
+def _float_list(value: Any) -> list[float] | None:
     """A list of numbers as floats, else None."""
     if isinstance(value, np.ndarray):
         if value.ndim != 1 or value.dtype.kind not in "iuf":
@@ -177,7 +178,7 @@ def _float_list(value: Any) -> Optional[List[float]]:
     return None if any(v is None for v in out) else out  # type: ignore[return-value]
 
 
-def _int_list(value: Any) -> Optional[List[int]]:
+def _int_list(value: Any) -> list[int] | None:
     if not isinstance(value, _LIST_TYPES):
         return None
     out = [_as_int64(v) for v in value]
@@ -185,8 +186,8 @@ def _int_list(value: Any) -> Optional[List[int]]:
 
 
 def _scalar_column(
-    values: List[Any], dtype: type, fill: Any, exact_types: Tuple[type, ...], convert: Any
-) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    values: list[Any], dtype: type, fill: Any, exact_types: tuple[type, ...], convert: Any
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(column, present, unstored) of one scalar key's values (``_MISSING``
     where absent)."""
     n = len(values)
@@ -215,7 +216,7 @@ def _scalar_column(
     return column, present, unstored
 
 
-def _bbox_column(values: List[Any]) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _bbox_column(values: list[Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(bbox, present, empty); ValueError for a bbox that is neither 4
     numbers nor empty."""
     n = len(values)
@@ -250,7 +251,7 @@ def _offsets(lengths: Any) -> np.ndarray:
     return out
 
 
-def _values(rows: List[Mapping[str, Any]], key: str) -> List[Any]:
+def _values(rows: list[Mapping[str, Any]], key: str) -> list[Any]:
     """Every row's value of ``key`` (``_MISSING`` where absent)."""
     try:
         return list(map(itemgetter(key), rows))
@@ -258,12 +259,12 @@ def _values(rows: List[Mapping[str, Any]], key: str) -> List[Any]:
         return [row.get(key, _MISSING) for row in rows]
 
 
-def _rows_with(rows: List[Mapping[str, Any]], keys: set, key: str) -> List[int]:
+def _rows_with(rows: list[Mapping[str, Any]], keys: set, key: str) -> list[int]:
     """Indices of the rows that have ``key``."""
     return [i for i, row in enumerate(rows) if key in row] if key in keys else []
 
 
-def _segmentation(value: Any) -> Tuple[int, Tuple[int, int], Any]:
+def _segmentation(value: Any) -> tuple[int, tuple[int, int], Any]:
     """(kind, size, data) of one segmentation value; data is bytes (RLE),
     a list of ints (RLE counts) or a list of float lists (polygons)."""
     if isinstance(value, Mapping):
@@ -328,7 +329,7 @@ def results_from_dicts(results: Sequence[Mapping[str, Any]]) -> ResultsColumns:
         bbox = np.full((n, 4), np.nan)
 
     # keypoints and segmentation: only the rows that have them are visited
-    keypoint_parts: List[List[float]] = []
+    keypoint_parts: list[list[float]] = []
     keypoint_lengths = np.zeros(n, dtype=np.int64)
     for i in _rows_with(rows, keys, "keypoints"):
         present[i] |= PRESENT_KEYPOINTS
@@ -341,9 +342,9 @@ def results_from_dicts(results: Sequence[Mapping[str, Any]]) -> ResultsColumns:
 
     kind = np.zeros(n, dtype=np.uint8)
     size = np.zeros((n, 2), dtype=np.int64)
-    chars: List[bytes] = []
-    counts: List[List[int]] = []
-    polygons: List[List[float]] = []
+    chars: list[bytes] = []
+    counts: list[list[int]] = []
+    polygons: list[list[float]] = []
     chars_lengths, counts_lengths, polygon_counts = (np.zeros(n, dtype=np.int64) for _ in range(3))
     for i in _rows_with(rows, keys, "segmentation"):
         present[i] |= PRESENT_SEGMENTATION
@@ -392,8 +393,8 @@ def results_from_dicts(results: Sequence[Mapping[str, Any]]) -> ResultsColumns:
 
 
 __all__ = [
+    "KNOWN_KEYS",
     "ResultsColumns",
     "read_results_file",
     "results_from_dicts",
-    "KNOWN_KEYS",
 ]

@@ -11,14 +11,15 @@ gives pycocotools' tie order whatever the split and the merge order.
 from __future__ import annotations
 
 import copy
-from typing import Any, Dict, Optional, Sequence, Tuple, cast
+from collections.abc import Sequence
+from typing import Any, cast
 
 import numpy as np
 
 from .. import _core
-from .._common.threads import resolve_threads
 from .._common.mergeable import check_version
 from .._common.serial import dump_state, load_state
+from .._common.threads import resolve_threads
 from ._accumulate import accumulate_table
 from ._log import quiet
 from ._params import Params
@@ -65,7 +66,7 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, (int, np.integer))
 
 
-def _check_params(params: Any) -> Tuple[int, int, int, int]:
+def _check_params(params: Any) -> tuple[int, int, int, int]:
     """``(T, A, K, kept)``: thresholds, area ranges, category block rows and
     the most rows a block keeps (``max(maxDets)``) of sane ``params``."""
     if _param(params, "iouType") not in _IOU_TYPES:
@@ -79,12 +80,19 @@ def _check_params(params: Any) -> Tuple[int, int, int, int]:
         area_ranges = np.asarray(_param(params, "areaRng"))
     except (ValueError, TypeError):
         area_ranges = np.asarray(None)
-    if area_ranges.ndim != 2 or area_ranges.shape[1] != 2 or area_ranges.dtype.kind not in "iuf" or \
-            np.isnan(area_ranges).any():
+    if (
+        area_ranges.ndim != 2
+        or area_ranges.shape[1] != 2
+        or area_ranges.dtype.kind not in "iuf"
+        or np.isnan(area_ranges).any()
+    ):
         _refuse("params.areaRng", "must be a list of [low, high] number pairs")
     labels = _param(params, "areaRngLbl")
-    if not isinstance(labels, (list, tuple)) or len(labels) != len(area_ranges) or \
-            not all(isinstance(label, str) for label in labels):
+    if (
+        not isinstance(labels, (list, tuple))
+        or len(labels) != len(area_ranges)
+        or not all(isinstance(label, str) for label in labels)
+    ):
         _refuse("params.areaRngLbl", "must be one string per area range")
     use_cats = _param(params, "useCats")
     if not _is_int(use_cats) or use_cats not in (0, 1):
@@ -126,7 +134,7 @@ def _check_array(name: str, value: Any) -> np.ndarray:
     return np.ascontiguousarray(array, dtype=dtype)
 
 
-def _validated(params: Any, image_ids: Any, arrays: Dict[str, Any]) -> Tuple[np.ndarray, Dict[str, Any]]:
+def _validated(params: Any, image_ids: Any, arrays: dict[str, Any]) -> tuple[np.ndarray, dict[str, Any]]:
     """``(image_ids, arrays)`` of a state, checked as the kernels rely on
     them; ValueError naming the field otherwise.
 
@@ -145,11 +153,16 @@ def _validated(params: Any, image_ids: Any, arrays: Dict[str, Any]) -> Tuple[np.
     image_ids = _check_ascending("image_ids", image_ids)
     if set(arrays) != set(_ARRAYS):
         _refuse("arrays", f"must be exactly {sorted(_ARRAYS)}, got {sorted(arrays)}")
-    checked: Dict[str, Any] = {name: _check_array(name, arrays[name]) for name in _ARRAYS}
+    checked: dict[str, Any] = {name: _check_array(name, arrays[name]) for name in _ARRAYS}
     n_blocks, n_rows, n_words = n_categories * len(image_ids), len(checked["score"]), -(-n_thresholds // 64)
-    shapes = {"row_offsets": (n_blocks + 1,), "present": (n_blocks,), "score": (n_rows,),
-              "true_positive": (n_areas, n_rows, n_words), "false_positive": (n_areas, n_rows, n_words),
-              "regular_gts": (n_areas, n_blocks)}
+    shapes = {
+        "row_offsets": (n_blocks + 1,),
+        "present": (n_blocks,),
+        "score": (n_rows,),
+        "true_positive": (n_areas, n_rows, n_words),
+        "false_positive": (n_areas, n_rows, n_words),
+        "regular_gts": (n_areas, n_blocks),
+    }
     for name, shape in shapes.items():
         if checked[name].shape != shape:
             _refuse(name, f"has shape {checked[name].shape}; these parameters and images need {shape}")
@@ -163,11 +176,18 @@ def _validated(params: Any, image_ids: Any, arrays: Dict[str, Any]) -> Tuple[np.
     return image_ids, checked
 
 
-def _match_table(arrays: Dict[str, Any]) -> Any:
+def _match_table(arrays: dict[str, Any]) -> Any:
     """The C++ match table of the arrays (which validates their contents)."""
     a = arrays
-    return _core.coco.MatchTable(a["n_thresholds"], a["row_offsets"], a["present"], a["score"],
-                                a["true_positive"], a["false_positive"], a["regular_gts"])
+    return _core.coco.MatchTable(
+        a["n_thresholds"],
+        a["row_offsets"],
+        a["present"],
+        a["score"],
+        a["true_positive"],
+        a["false_positive"],
+        a["regular_gts"],
+    )
 
 
 def _plain(value: Any) -> Any:
@@ -181,9 +201,16 @@ def _plain(value: Any) -> Any:
 
 
 def _param_key(p: Any) -> tuple:
-    key = [p.iouType, tuple(np.asarray(p.iouThrs, dtype=float)), tuple(np.asarray(p.recThrs, dtype=float)),
-           tuple(p.maxDets), tuple(map(tuple, p.areaRng)), tuple(p.areaRngLbl), int(p.useCats),
-           tuple(p.catIds) if p.useCats else (-1,)]
+    key = [
+        p.iouType,
+        tuple(np.asarray(p.iouThrs, dtype=float)),
+        tuple(np.asarray(p.recThrs, dtype=float)),
+        tuple(p.maxDets),
+        tuple(map(tuple, p.areaRng)),
+        tuple(p.areaRngLbl),
+        int(p.useCats),
+        tuple(p.catIds) if p.useCats else (-1,),
+    ]
     if p.iouType == "keypoints":
         key.append(tuple(np.asarray(p.kpt_oks_sigmas, dtype=float)))
     return tuple(key)
@@ -264,13 +291,13 @@ class DetectionState:
     True
     """
 
-    def __init__(self, params: Params, image_ids: np.ndarray, arrays: Dict[str, np.ndarray]) -> None:
+    def __init__(self, params: Params, image_ids: np.ndarray, arrays: dict[str, np.ndarray]) -> None:
         arrays = {name: value for name, value in arrays.items() if name != "n_thresholds"}
         self.image_ids, self._arrays = _validated(params, image_ids, arrays)
         self.params = params
 
     @classmethod
-    def _trusted(cls, params: Any, image_ids: np.ndarray, arrays: Dict[str, Any]) -> "DetectionState":
+    def _trusted(cls, params: Any, image_ids: np.ndarray, arrays: dict[str, Any]) -> DetectionState:
         """A state of arrays that a matching or a merge of valid states
         made (not checked again)."""
         state = cls.__new__(cls)
@@ -279,8 +306,16 @@ class DetectionState:
 
     # -- construction --------------------------------------------------------------
     @classmethod
-    def from_coco(cls, cocoGt: Any, cocoDt: Any, iouType: str = "bbox", *, imgIds: Optional[Sequence] = None,
-                  params: Optional[Params] = None, n_threads: Optional[int] = None) -> "DetectionState":
+    def from_coco(
+        cls,
+        cocoGt: Any,
+        cocoDt: Any,
+        iouType: str = "bbox",
+        *,
+        imgIds: Sequence | None = None,
+        params: Params | None = None,
+        n_threads: int | None = None,
+    ) -> DetectionState:
         """Match the images ``imgIds`` (default: every image of ``cocoGt``)
         with ``params`` (default: pycocotools' for ``iouType``; its
         ``imgIds`` are replaced)."""
@@ -298,8 +333,18 @@ class DetectionState:
         return cls._trusted(p, image_ids, cast(Any, evaluation._evaluation).table.arrays())
 
     @classmethod
-    def from_arrays(cls, params: Params, image_ids: Any, *, row_offsets: Any, present: Any, score: Any,
-                    true_positive: Any, false_positive: Any, regular_gts: Any) -> "DetectionState":
+    def from_arrays(
+        cls,
+        params: Params,
+        image_ids: Any,
+        *,
+        row_offsets: Any,
+        present: Any,
+        score: Any,
+        true_positive: Any,
+        false_positive: Any,
+        regular_gts: Any,
+    ) -> DetectionState:
         """A state from its arrays (those of :meth:`arrays`), validated.
 
         Raises
@@ -324,11 +369,17 @@ class DetectionState:
             detection per threshold, so recall stays within [0, 1]).
             Integer inputs must fit the dtype (no wrap-around casts).
         """
-        arrays = {"row_offsets": row_offsets, "present": present, "score": score, "true_positive": true_positive,
-                  "false_positive": false_positive, "regular_gts": regular_gts}
+        arrays = {
+            "row_offsets": row_offsets,
+            "present": present,
+            "score": score,
+            "true_positive": true_positive,
+            "false_positive": false_positive,
+            "regular_gts": regular_gts,
+        }
         return cls(params, image_ids, arrays)
 
-    def arrays(self) -> Dict[str, np.ndarray]:
+    def arrays(self) -> dict[str, np.ndarray]:
         """The state's arrays: ``row_offsets`` (blocks + 1; blocks are
         category-major over the sorted images), ``present``, ``score`` (per
         kept detection), ``true_positive`` / ``false_positive`` (area range x
@@ -336,11 +387,13 @@ class DetectionState:
         ``regular_gts`` (area range x block)."""
         return {k: v for k, v in self._arrays.items() if k != "n_thresholds"}
 
-    def update(self, cocoGt: Any, cocoDt: Any, imgIds: Optional[Sequence] = None,
-               n_threads: Optional[int] = None) -> "DetectionState":
+    def update(
+        self, cocoGt: Any, cocoDt: Any, imgIds: Sequence | None = None, n_threads: int | None = None
+    ) -> DetectionState:
         """Add the matching of more images (in place); returns self."""
-        other = DetectionState.from_coco(cocoGt, cocoDt, self.params.iouType, imgIds=imgIds, params=self.params,
-                                         n_threads=n_threads)
+        other = DetectionState.from_coco(
+            cocoGt, cocoDt, self.params.iouType, imgIds=imgIds, params=self.params, n_threads=n_threads
+        )
         merged = self.merge(other)
         self.params, self.image_ids, self._arrays = merged.params, merged.image_ids, merged._arrays
         return self
@@ -350,7 +403,7 @@ class DetectionState:
     def n_categories(self) -> int:
         return len(self.params.catIds) if self.params.useCats else 1
 
-    def merge(self, other: "DetectionState") -> "DetectionState":
+    def merge(self, other: DetectionState) -> DetectionState:
         """The state of both states' images (which must not overlap).
 
         Raises
@@ -363,8 +416,10 @@ class DetectionState:
         if not isinstance(other, DetectionState):
             raise TypeError(f"cannot merge a DetectionState with {type(other).__name__}")
         if _param_key(self.params) != _param_key(other.params):
-            raise ValueError("cannot merge DetectionStates evaluated with different parameters "
-                             f"({', '.join(_PARAM_FIELDS)} must be equal)")
+            raise ValueError(
+                "cannot merge DetectionStates evaluated with different parameters "
+                f"({', '.join(_PARAM_FIELDS)} must be equal)"
+            )
         image_ids = np.concatenate([self.image_ids, other.image_ids])
         order = np.argsort(image_ids, kind="stable")
         image_ids = image_ids[order]
@@ -382,9 +437,13 @@ class DetectionState:
 
         counts_mine = np.diff(mine["row_offsets"]).reshape(K, I_mine)
         counts_theirs = np.diff(theirs["row_offsets"]).reshape(K, I_theirs)
-        starts = np.concatenate([mine["row_offsets"][:-1].reshape(K, I_mine),
-                                 theirs["row_offsets"][:-1].reshape(K, I_theirs) + mine["row_offsets"][-1]],
-                                axis=1)[:, order].ravel()
+        starts = np.concatenate(
+            [
+                mine["row_offsets"][:-1].reshape(K, I_mine),
+                theirs["row_offsets"][:-1].reshape(K, I_theirs) + mine["row_offsets"][-1],
+            ],
+            axis=1,
+        )[:, order].ravel()
         counts = np.concatenate([counts_mine, counts_theirs], axis=1)[:, order].ravel()
         row_offsets = np.zeros(len(counts) + 1, dtype=np.int64)
         np.cumsum(counts, out=row_offsets[1:])
@@ -402,33 +461,32 @@ class DetectionState:
         params.imgIds = list(image_ids)
         return DetectionState._trusted(params, image_ids, arrays)
 
-    def __add__(self, other: "DetectionState") -> "DetectionState":
+    def __add__(self, other: DetectionState) -> DetectionState:
         return self.merge(other)
 
     # -- results -------------------------------------------------------------------
     def _table(self) -> Any:
         return _match_table(self._arrays)
 
-    def accumulate(self, *, n_threads: Optional[int] = None) -> Dict[str, Any]:
+    def accumulate(self, *, n_threads: int | None = None) -> dict[str, Any]:
         """The ``eval`` dict (``precision``, ``recall``, ``scores``, ...) of
         a ``COCOeval`` over the state's images."""
         p = copy.deepcopy(self.params)
         p.imgIds = list(self.image_ids)
         return accumulate_table(self._table(), copy.deepcopy(p), p, resolve_threads(n_threads))
 
-    def summarize(self, *, n_threads: Optional[int] = None) -> np.ndarray:
+    def summarize(self, *, n_threads: int | None = None) -> np.ndarray:
         """Print pycocotools' summary of the state's images and return
         ``stats``."""
         return summarize(self.accumulate(n_threads=n_threads), self.params)
 
     # -- pickling ------------------------------------------------------------------
-    def __getstate__(self) -> Dict[str, Any]:
-        return {"version": _VERSION, "params": vars(self.params), "image_ids": self.image_ids,
-                "arrays": self._arrays}
+    def __getstate__(self) -> dict[str, Any]:
+        return {"version": _VERSION, "params": vars(self.params), "image_ids": self.image_ids, "arrays": self._arrays}
 
-    def __setstate__(self, state: Dict[str, Any]) -> None:
+    def __setstate__(self, state: dict[str, Any]) -> None:
         check_version(state, "DetectionState", _VERSION)
-        fields: Dict[str, Any] = {name: state.get(name) for name in ("params", "image_ids", "arrays")}
+        fields: dict[str, Any] = {name: state.get(name) for name in ("params", "image_ids", "arrays")}
         for name in ("params", "arrays"):
             if not isinstance(fields[name], dict) or not all(isinstance(key, str) for key in fields[name]):
                 _refuse(name, "the pickle does not hold a dict of them")
@@ -448,11 +506,12 @@ class DetectionState:
         fields = {name: _plain(getattr(p, name)) for name in _PARAM_FIELDS}
         if p.iouType == "keypoints":
             fields["kpt_oks_sigmas"] = _plain(p.kpt_oks_sigmas)
-        return dump_state("DetectionState", _VERSION, {"params": fields},
-                          {"image_ids": self.image_ids, **self.arrays()})
+        return dump_state(
+            "DetectionState", _VERSION, {"params": fields}, {"image_ids": self.image_ids, **self.arrays()}
+        )
 
     @classmethod
-    def from_bytes(cls, data: bytes) -> "DetectionState":
+    def from_bytes(cls, data: bytes) -> DetectionState:
         """The state :meth:`to_bytes` wrote, validated as :meth:`from_arrays`
         validates; nothing is unpickled.
 
@@ -482,5 +541,7 @@ class DetectionState:
         return state
 
     def __repr__(self) -> str:
-        return (f"DetectionState(iouType={self.params.iouType!r}, images={len(self.image_ids)}, "
-                f"categories={self.n_categories}, detections={int(self._arrays['row_offsets'][-1])})")
+        return (
+            f"DetectionState(iouType={self.params.iouType!r}, images={len(self.image_ids)}, "
+            f"categories={self.n_categories}, detections={int(self._arrays['row_offsets'][-1])})"
+        )

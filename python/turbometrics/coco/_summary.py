@@ -3,7 +3,7 @@ printed in pycocotools' format."""
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any
 
 import numpy as np
 
@@ -12,8 +12,15 @@ from ._log import say
 _LINE = " {:<18} {} @[ IoU={:<9} | area={:>6s} | maxDets={:>3d} ] = {:0.3f}"
 
 
-def summary_value(evaluation: Dict[str, Any], p: Any, ap: int = 1, iouThr: Optional[float] = None,
-                  areaRng: str = "all", maxDets: int = 100, category: Optional[int] = None) -> Tuple[float, str]:
+def summary_value(
+    evaluation: dict[str, Any],
+    p: Any,
+    ap: int = 1,
+    iouThr: float | None = None,
+    areaRng: str = "all",
+    maxDets: int = 100,
+    category: int | None = None,
+) -> tuple[float, str]:
     """The mean of the valid (> -1) precision (``ap=1``) or recall cells at
     the given IoU threshold (all when None), area label and max detections
     (and category index, all when None), -1 when there is none; and its
@@ -28,13 +35,13 @@ def summary_value(evaluation: Dict[str, Any], p: Any, ap: int = 1, iouThr: Optio
     cells = cells[:, :, :, areas, max_dets] if ap == 1 else cells[:, :, areas, max_dets]
     valid = cells[cells > -1]
     mean = -1 if len(valid) == 0 else np.mean(valid)
-    iou_text = "{:0.2f}:{:0.2f}".format(p.iouThrs[0], p.iouThrs[-1]) if iouThr is None else "{:0.2f}".format(iouThr)
+    iou_text = f"{p.iouThrs[0]:0.2f}:{p.iouThrs[-1]:0.2f}" if iouThr is None else f"{iouThr:0.2f}"
     title = "Average Precision" if ap == 1 else "Average Recall"
     kind = "(AP)" if ap == 1 else "(AR)"
     return mean, _LINE.format(title, kind, iou_text, areaRng, maxDets, mean)
 
 
-def _detection_queries(p: Any) -> List[Dict[str, Any]]:
+def _detection_queries(p: Any) -> list[dict[str, Any]]:
     last = p.maxDets[2]
     return [
         dict(ap=1),
@@ -52,8 +59,8 @@ def _detection_queries(p: Any) -> List[Dict[str, Any]]:
     ]
 
 
-def _keypoint_queries(p: Any) -> List[Dict[str, Any]]:
-    queries: List[Dict[str, Any]] = []
+def _keypoint_queries(p: Any) -> list[dict[str, Any]]:
+    queries: list[dict[str, Any]] = []
     for ap in (1, 0):
         queries += [
             dict(ap=ap, maxDets=20),
@@ -65,7 +72,7 @@ def _keypoint_queries(p: Any) -> List[Dict[str, Any]]:
     return queries
 
 
-def summary_lines(evaluation: Dict[str, Any], p: Any) -> Tuple[np.ndarray, List[str]]:
+def summary_lines(evaluation: dict[str, Any], p: Any) -> tuple[np.ndarray, list[str]]:
     """``stats`` and the summary lines pycocotools prints."""
     queries = _keypoint_queries(p) if p.iouType == "keypoints" else _detection_queries(p)
     stats = np.zeros((len(queries),))
@@ -76,7 +83,7 @@ def summary_lines(evaluation: Dict[str, Any], p: Any) -> Tuple[np.ndarray, List[
     return stats, lines
 
 
-def summarize(evaluation: Dict[str, Any], p: Any) -> np.ndarray:
+def summarize(evaluation: dict[str, Any], p: Any) -> np.ndarray:
     """Print the summary lines and return them as ``stats``."""
     stats, lines = summary_lines(evaluation, p)
     for line in lines:

@@ -52,7 +52,7 @@ negative values raise ``OverflowError``.
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Union
+from typing import Any
 
 import numpy as np
 
@@ -61,7 +61,7 @@ from .._common.threads import resolve_threads, threads_for
 
 __all__ = ["area", "decode", "encode", "frPyObjects", "iou", "merge", "toBbox"]
 
-RLE = Dict[str, Any]
+RLE = dict[str, Any]
 
 # Below this many RLE pairs iou runs on one thread.
 _SERIAL_PAIRS = 4096
@@ -108,7 +108,9 @@ def _check_buffer(array: np.ndarray, ctype: str, accepted: str, ndim: int, fortr
     if array.ndim != ndim:
         raise ValueError(f"Buffer has wrong number of dimensions (expected {ndim}, got {array.ndim})")
     if dtype.char in "eU":
-        raise ValueError(f"Does not understand character buffer dtype format string ('{'w' if dtype.char == 'U' else 'e'}')")
+        raise ValueError(
+            f"Does not understand character buffer dtype format string ('{'w' if dtype.char == 'U' else 'e'}')"
+        )
     if not dtype.isnative:
         raise ValueError("Big-endian buffer not supported on little-endian compiler")
     if dtype.char not in accepted:
@@ -140,7 +142,7 @@ def _parse(rleObjs: Any) -> Any:
     return _core.mask.parse(rleObjs)
 
 
-def _encode(masks: Any, n_threads: Optional[int]) -> List[RLE]:
+def _encode(masks: Any, n_threads: int | None) -> list[RLE]:
     if not isinstance(masks, np.ndarray):
         raise TypeError(f"Argument 'mask' has incorrect type (expected numpy.ndarray, got {_type_name(masks)})")
     _check_buffer(masks, "uint8_t", "B?", 3, fortran=True)
@@ -148,7 +150,7 @@ def _encode(masks: Any, n_threads: Optional[int]) -> List[RLE]:
     return _core.mask.encode(masks, threads)
 
 
-def encode(bimask: np.ndarray, *, n_threads: Optional[int] = None) -> Union[RLE, List[RLE]]:
+def encode(bimask: np.ndarray, *, n_threads: int | None = None) -> RLE | list[RLE]:
     """Run-length encode binary masks.
 
     Parameters
@@ -197,14 +199,14 @@ def encode(bimask: np.ndarray, *, n_threads: Optional[int] = None) -> Union[RLE,
     raise ValueError(f"encode expects an (h, w) or (h, w, n) array, got {len(shape)} dimensions")
 
 
-def _decode(rleObjs: Any, n_threads: Optional[int]) -> np.ndarray:
+def _decode(rleObjs: Any, n_threads: int | None) -> np.ndarray:
     threads = resolve_threads(n_threads)
     rles = _parse(rleObjs)
     threads = threads_for(threads, int(min(rles.pixels(), 2.0**62))) if len(rles) > 1 else 1
     return _core.mask.decode(rles, threads)
 
 
-def decode(rleObjs: Union[RLE, List[RLE]], *, n_threads: Optional[int] = None) -> np.ndarray:
+def decode(rleObjs: RLE | list[RLE], *, n_threads: int | None = None) -> np.ndarray:
     """Decode RLE masks.
 
     Parameters
@@ -248,7 +250,7 @@ def decode(rleObjs: Union[RLE, List[RLE]], *, n_threads: Optional[int] = None) -
     return _decode([rleObjs], n_threads)[:, :, 0]
 
 
-def area(rleObjs: Union[RLE, List[RLE]]) -> Union[np.uint32, np.ndarray]:
+def area(rleObjs: RLE | list[RLE]) -> np.uint32 | np.ndarray:
     """Number of set pixels of RLE masks.
 
     Parameters
@@ -277,7 +279,7 @@ def area(rleObjs: Union[RLE, List[RLE]]) -> Union[np.uint32, np.ndarray]:
     return _core.mask.area([rleObjs])[0]
 
 
-def toBbox(rleObjs: Union[RLE, List[RLE]]) -> np.ndarray:
+def toBbox(rleObjs: RLE | list[RLE]) -> np.ndarray:
     """Bounding boxes ``[x, y, w, h]`` of RLE masks.
 
     Parameters
@@ -315,7 +317,7 @@ def toBbox(rleObjs: Union[RLE, List[RLE]]) -> np.ndarray:
     return _core.mask.to_bbox([rleObjs])[0]
 
 
-def merge(rleObjs: List[RLE], intersect: Any = 0) -> RLE:
+def merge(rleObjs: list[RLE], intersect: Any = 0) -> RLE:
     """Union or intersection of RLE masks.
 
     Parameters
@@ -395,7 +397,7 @@ def _operand_length(objs: Any) -> int:
     return 0
 
 
-def iou(dt: Any, gt: Any, pyiscrowd: Any, *, n_threads: Optional[int] = None) -> Union[np.ndarray, List[Any]]:
+def iou(dt: Any, gt: Any, pyiscrowd: Any, *, n_threads: int | None = None) -> np.ndarray | list[Any]:
     """Intersection over union of every detection with every ground truth.
 
     Parameters
@@ -463,12 +465,10 @@ def iou(dt: Any, gt: Any, pyiscrowd: Any, *, n_threads: Optional[int] = None) ->
     for boxes in (dt, gt):
         if boxes.ndim != 2:
             raise ValueError(f"Buffer has wrong number of dimensions (expected 2, got {boxes.ndim})")
-    return _core.mask.box_iou(
-        np.ascontiguousarray(dt), np.ascontiguousarray(gt), iscrowd, threads_for(threads, m * n)
-    )
+    return _core.mask.box_iou(np.ascontiguousarray(dt), np.ascontiguousarray(gt), iscrowd, threads_for(threads, m * n))
 
 
-def _fr_bbox(bb: Any, h: Any, w: Any) -> List[RLE]:
+def _fr_bbox(bb: Any, h: Any, w: Any) -> list[RLE]:
     height, width = _siz(h), _siz(w)
     if not isinstance(bb, np.ndarray):
         raise TypeError(f"Argument 'bb' has incorrect type (expected numpy.ndarray, got {_type_name(bb)})")
@@ -476,12 +476,12 @@ def _fr_bbox(bb: Any, h: Any, w: Any) -> List[RLE]:
     return _core.mask.from_bbox(np.ascontiguousarray(bb), height, width)
 
 
-def _fr_poly(poly: Any, h: Any, w: Any) -> List[RLE]:
+def _fr_poly(poly: Any, h: Any, w: Any) -> list[RLE]:
     # h and w as siz, then each polygon as np.array(p, dtype=np.double), 1-D
     return _core.mask.from_polygons(poly, h, w)
 
 
-def _fr_uncompressed(ucRles: Any, h: Any, w: Any) -> List[RLE]:
+def _fr_uncompressed(ucRles: Any, h: Any, w: Any) -> list[RLE]:
     _siz(h), _siz(w)  # converted (and checked) but unused, as in pycocotools
     out = []
     for i in range(len(ucRles)):
@@ -494,7 +494,7 @@ def _fr_uncompressed(ucRles: Any, h: Any, w: Any) -> List[RLE]:
     return out
 
 
-def frPyObjects(pyobj: Any, h: Any, w: Any) -> Union[RLE, List[RLE]]:
+def frPyObjects(pyobj: Any, h: Any, w: Any) -> RLE | list[RLE]:
     """Convert polygons, boxes or uncompressed RLEs to compressed RLEs.
 
     Parameters

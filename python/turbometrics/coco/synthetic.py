@@ -21,17 +21,17 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Dict, List, Tuple
+from typing import Any
 
 import numpy as np
 
 
-def _box_polygon(box: np.ndarray) -> List[float]:
+def _box_polygon(box: np.ndarray) -> list[float]:
     x, y, w, h = (float(v) for v in box)
     return [x + 0.1 * w, y, x + w, y + 0.3 * h, x + 0.8 * w, y + h, x, y + 0.7 * h]
 
 
-def _round(values: np.ndarray, decimals: int = 2) -> List[float]:
+def _round(values: np.ndarray, decimals: int = 2) -> list[float]:
     return [round(float(v), decimals) for v in values]
 
 
@@ -42,12 +42,10 @@ def make_coco_set(
     crowd_fraction: float = 0.01,
     dets_per_image: int = 100,
     seed: int = 0,
-) -> Tuple[Dict, List[Dict]]:
+) -> tuple[dict, list[dict]]:
     """Return ``(ground_truth_dataset, results)`` as JSON-ready objects."""
     rng = np.random.default_rng(seed)
-    categories = [
-        {"id": c + 1, "name": f"category{c + 1}", "supercategory": "thing"} for c in range(n_categories)
-    ]
+    categories = [{"id": c + 1, "name": f"category{c + 1}", "supercategory": "thing"} for c in range(n_categories)]
     images, annotations, results = [], [], []
     next_id = 1
     for image_id in range(1, n_images + 1):
@@ -94,12 +92,16 @@ def make_coco_set(
         scores = np.round(rng.beta(2, 5, size=len(boxes)), 3)
         for box, cat, score in zip(boxes[:dets_per_image], cats, scores):
             results.append({"image_id": image_id, "category_id": cat, "bbox": _round(box), "score": float(score)})
-    dataset = {"info": {"description": "turbometrics synthetic COCO set"}, "images": images,
-               "annotations": annotations, "categories": categories}
+    dataset = {
+        "info": {"description": "turbometrics synthetic COCO set"},
+        "images": images,
+        "annotations": annotations,
+        "categories": categories,
+    }
     return dataset, results
 
 
-def write_coco_set(directory: Path, **kwargs: Any) -> Tuple[Path, Path]:
+def write_coco_set(directory: Path, **kwargs: Any) -> tuple[Path, Path]:
     """Write ``gt.json`` and ``results.json`` into ``directory``."""
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
@@ -110,7 +112,7 @@ def write_coco_set(directory: Path, **kwargs: Any) -> Tuple[Path, Path]:
     return gt_path, results_path
 
 
-def to_detection_batches(dataset: Dict, results: List[Dict]) -> Tuple[List[Dict], List[Dict]]:
+def to_detection_batches(dataset: dict, results: list[dict]) -> tuple[list[dict], list[dict]]:
     """``make_coco_set``'s output as per-image ``(predictions, targets)`` in
     the layout of ``torchmetrics.detection.MeanAveragePrecision`` (boxes
     ``xyxy``), NumPy arrays (``torch.from_numpy`` makes tensors of them).
@@ -118,21 +120,32 @@ def to_detection_batches(dataset: Dict, results: List[Dict]) -> Tuple[List[Dict]
     predictions[i]: ``boxes`` (n, 4) float64, ``scores`` (n,), ``labels``
     (n,) int64; targets[i]: ``boxes``, ``labels``, ``iscrowd`` (m,) int64.
     """
-    def xyxy(boxes: List[List[float]]) -> np.ndarray:
+
+    def xyxy(boxes: list[list[float]]) -> np.ndarray:
         array = np.asarray(boxes, dtype=np.float64).reshape(-1, 4)
         return np.concatenate([array[:, :2], array[:, :2] + array[:, 2:]], axis=1)
 
     index = {image["id"]: i for i, image in enumerate(dataset["images"])}
-    grouped_gts: List[List[Dict]] = [[] for _ in index]
-    grouped_dts: List[List[Dict]] = [[] for _ in index]
+    grouped_gts: list[list[dict]] = [[] for _ in index]
+    grouped_dts: list[list[dict]] = [[] for _ in index]
     for annotation in dataset["annotations"]:
         grouped_gts[index[annotation["image_id"]]].append(annotation)
     for result in results:
         grouped_dts[index[result["image_id"]]].append(result)
-    predictions = [{"boxes": xyxy([d["bbox"] for d in dts]),
-                    "scores": np.asarray([d["score"] for d in dts], dtype=np.float64),
-                    "labels": np.asarray([d["category_id"] for d in dts], dtype=np.int64)} for dts in grouped_dts]
-    targets = [{"boxes": xyxy([g["bbox"] for g in gts]),
-                "labels": np.asarray([g["category_id"] for g in gts], dtype=np.int64),
-                "iscrowd": np.asarray([g["iscrowd"] for g in gts], dtype=np.int64)} for gts in grouped_gts]
+    predictions = [
+        {
+            "boxes": xyxy([d["bbox"] for d in dts]),
+            "scores": np.asarray([d["score"] for d in dts], dtype=np.float64),
+            "labels": np.asarray([d["category_id"] for d in dts], dtype=np.int64),
+        }
+        for dts in grouped_dts
+    ]
+    targets = [
+        {
+            "boxes": xyxy([g["bbox"] for g in gts]),
+            "labels": np.asarray([g["category_id"] for g in gts], dtype=np.int64),
+            "iscrowd": np.asarray([g["iscrowd"] for g in gts], dtype=np.int64),
+        }
+        for gts in grouped_gts
+    ]
     return predictions, targets

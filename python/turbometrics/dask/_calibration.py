@@ -5,11 +5,10 @@ tree-merged."""
 from __future__ import annotations
 
 from functools import partial
-from typing import Any, Optional
-
-import numpy as np
+from typing import Any
 
 import dask
+import numpy as np
 
 from .._common.params import str_options, validate_params
 from ._classification import evaluate
@@ -20,18 +19,38 @@ from ._results import finish
 _METHODS = {"l1": "ece", "l2": "rmsce", "max": "mce"}
 
 
-def _block_state(y_true: np.ndarray, y_prob: np.ndarray, sample_weight: Optional[np.ndarray] = None, *,
-                 n_bins: int, mode: str, pos_label: Any, n_threads: Optional[int]) -> Any:
+def _block_state(
+    y_true: np.ndarray,
+    y_prob: np.ndarray,
+    sample_weight: np.ndarray | None = None,
+    *,
+    n_bins: int,
+    mode: str,
+    pos_label: Any,
+    n_threads: int | None,
+) -> Any:
     from ..states import CalibrationState
 
-    return CalibrationState.from_arrays(y_true, y_prob, n_bins=n_bins, mode=mode, pos_label=pos_label,
-                                        sample_weight=sample_weight, n_threads=n_threads)
+    return CalibrationState.from_arrays(
+        y_true, y_prob, n_bins=n_bins, mode=mode, pos_label=pos_label, sample_weight=sample_weight, n_threads=n_threads
+    )
 
 
 @validate_params({"norm": [str_options({"l1", "l2", "max"})]}, bind_like_scikit_learn=False)
-def calibration_error(y_true: Any, y_prob: Any, *, n_bins: int = 15, strategy: str = "uniform", norm: str = "l1",
-                      mode: str = "auto", pos_label: Any = None, sample_weight: Any = None,
-                      n_threads: Optional[int] = None, compute: bool = True, split_every: Optional[int] = None) -> Any:
+def calibration_error(
+    y_true: Any,
+    y_prob: Any,
+    *,
+    n_bins: int = 15,
+    strategy: str = "uniform",
+    norm: str = "l1",
+    mode: str = "auto",
+    pos_label: Any = None,
+    sample_weight: Any = None,
+    n_threads: int | None = None,
+    compute: bool = True,
+    split_every: int | None = None,
+) -> Any:
     """As :func:`turbometrics.calibration_error`, with uniform bins only.
 
     ``y_prob`` may be 2-D (n_samples, K) (its blocks span all K columns).
@@ -44,8 +63,10 @@ def calibration_error(y_true: Any, y_prob: Any, *, n_bins: int = 15, strategy: s
         per-block states.
     """
     if strategy != "uniform":
-        raise ValueError(f"turbometrics.dask.calibration_error supports strategy='uniform' only, got {strategy!r}: "
-                         "quantile bin edges depend on the whole data set and cannot be merged from blocks")
+        raise ValueError(
+            f"turbometrics.dask.calibration_error supports strategy='uniform' only, got {strategy!r}: "
+            "quantile bin edges depend on the whole data set and cannot be merged from blocks"
+        )
     every = check_split_every(split_every)
     build = partial(_block_state, n_bins=n_bins, mode=mode, pos_label=pos_label, n_threads=n_threads)
     blocks = block_states(build, y_true=y_true, y_prob=y_prob, sample_weight=sample_weight)

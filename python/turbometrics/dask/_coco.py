@@ -13,11 +13,10 @@ from __future__ import annotations
 
 import copy
 import uuid
-from typing import Any, Dict, List, NamedTuple, Optional
-
-import numpy as np
+from typing import Any, NamedTuple
 
 import dask
+import numpy as np
 
 from ._graph import check_split_every, tree_reduce
 from ._results import Warned, finish
@@ -41,7 +40,7 @@ class CocoEvaluation(NamedTuple):
     """
 
     stats: np.ndarray
-    eval: Dict[str, Any]
+    eval: dict[str, Any]
     summary: str
 
 
@@ -67,10 +66,12 @@ def _as_coco(gt: Any) -> Any:
     return _quiet(COCO, gt)
 
 
-def _shards(dataset: Dict[str, Any], images: Dict[Any, Dict], shard_of: Dict[Any, int],
-             n_shards: int) -> List[Dict[str, Any]]:
-    shards: List[Dict[str, Any]] = [{"images": [], "annotations": [], "categories": dataset.get("categories", [])}
-                                    for _ in range(n_shards)]
+def _shards(
+    dataset: dict[str, Any], images: dict[Any, dict], shard_of: dict[Any, int], n_shards: int
+) -> list[dict[str, Any]]:
+    shards: list[dict[str, Any]] = [
+        {"images": [], "annotations": [], "categories": dataset.get("categories", [])} for _ in range(n_shards)
+    ]
     for image_id, index in shard_of.items():
         if image_id in images:
             shards[index]["images"].append(images[image_id])
@@ -81,8 +82,9 @@ def _shards(dataset: Dict[str, Any], images: Dict[Any, Dict], shard_of: Dict[Any
     return shards
 
 
-def _shard_state(gt: Dict[str, Any], dt: Dict[str, Any], image_ids: List[Any], params: Any,
-                 n_threads: Optional[int]) -> Any:
+def _shard_state(
+    gt: dict[str, Any], dt: dict[str, Any], image_ids: list[Any], params: Any, n_threads: int | None
+) -> Any:
     from ..coco import COCO, DetectionState
 
     def evaluate() -> Any:
@@ -92,13 +94,14 @@ def _shard_state(gt: Dict[str, Any], dt: Dict[str, Any], image_ids: List[Any], p
             coco.dataset = dataset
             coco.createIndex()
             cocos.append(coco)
-        return DetectionState.from_coco(cocos[0], cocos[1], params.iouType, imgIds=image_ids, params=params,
-                                        n_threads=n_threads)
+        return DetectionState.from_coco(
+            cocos[0], cocos[1], params.iouType, imgIds=image_ids, params=params, n_threads=n_threads
+        )
 
     return _quiet(evaluate)
 
 
-def _result(state: Any, n_threads: Optional[int]) -> Warned:
+def _result(state: Any, n_threads: int | None) -> Warned:
     from ..coco import summary_lines
 
     evaluation = state.accumulate(n_threads=n_threads)
@@ -111,9 +114,17 @@ def _literal(value: Any, what: str) -> Any:
     return dask.delayed(value, name=f"turbometrics-coco-{what}-{uuid.uuid4().hex}", traverse=False)
 
 
-def coco_evaluate(gt: Any, results: Any, *, iouType: str = "bbox", npartitions: Optional[int] = None,
-                  params: Any = None, n_threads: Optional[int] = None, compute: bool = True,
-                  split_every: Optional[int] = None) -> Any:
+def coco_evaluate(
+    gt: Any,
+    results: Any,
+    *,
+    iouType: str = "bbox",
+    npartitions: int | None = None,
+    params: Any = None,
+    n_threads: int | None = None,
+    compute: bool = True,
+    split_every: int | None = None,
+) -> Any:
     """COCO evaluation of ``results`` against ``gt``, sharded by image.
 
     Parameters
@@ -145,8 +156,9 @@ def coco_evaluate(gt: Any, results: Any, *, iouType: str = "bbox", npartitions: 
 
     every = check_split_every(split_every)
     coco_gt = _as_coco(gt)
-    coco_dt = results if hasattr(results, "dataset") and hasattr(results, "loadRes") else \
-        _quiet(coco_gt.loadRes, results)
+    coco_dt = (
+        results if hasattr(results, "dataset") and hasattr(results, "loadRes") else _quiet(coco_gt.loadRes, results)
+    )
     if params is None:
         params = COCOeval(coco_gt, coco_dt, iouType).params
     params = copy.deepcopy(params)
@@ -162,8 +174,9 @@ def coco_evaluate(gt: Any, results: Any, *, iouType: str = "bbox", npartitions: 
     gt_shards = _shards(coco_gt.dataset, coco_gt.imgs, shard_of, len(groups))
     dt_shards = _shards(coco_dt.dataset, coco_gt.imgs, shard_of, len(groups))
     shared_params = _literal(params, "params")
-    states = [dask.delayed(_shard_state, pure=True)(_literal(g, "gt"), _literal(d, "dt"), ids, shared_params,
-                                                   n_threads)
-              for g, d, ids in zip(gt_shards, dt_shards, groups)]
+    states = [
+        dask.delayed(_shard_state, pure=True)(_literal(g, "gt"), _literal(d, "dt"), ids, shared_params, n_threads)
+        for g, d, ids in zip(gt_shards, dt_shards, groups)
+    ]
     merged = tree_reduce(states, every)
     return finish(dask.delayed(_result, pure=True)(merged, n_threads), compute)

@@ -11,11 +11,12 @@ columns (exact: that block only has one column filled).
 from __future__ import annotations
 
 import warnings
-from typing import Any, NamedTuple, Optional
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from ._graph import merge_balanced
+
 
 class GreaterLabel:
     """``pos_label`` meaning "the greater of the two labels" (roc_auc_score);
@@ -42,16 +43,24 @@ def empty_like(state: Any) -> Any:
     return _ranking_state_class().from_table(state.scores[:0], state.positive[:0], state.negative[:0])
 
 
-def block_state(y_true: np.ndarray, y_score: np.ndarray, sample_weight: Optional[np.ndarray] = None, *,
-                pos_label: Any, n_threads: Optional[int]) -> LabelledState:
+def block_state(
+    y_true: np.ndarray,
+    y_score: np.ndarray,
+    sample_weight: np.ndarray | None = None,
+    *,
+    pos_label: Any,
+    n_threads: int | None,
+) -> LabelledState:
     """The LabelledState of one block of rows."""
     RankingState = _ranking_state_class()
     labels = np.unique(y_true)
     positive = pos_label
     if isinstance(pos_label, GreaterLabel):
         if labels.shape[0] > 2:
-            raise ValueError("multiclass format is not supported: turbometrics.dask ranking metrics take binary "
-                             f"y_true (this block holds the labels {labels.tolist()})")
+            raise ValueError(
+                "multiclass format is not supported: turbometrics.dask ranking metrics take binary "
+                f"y_true (this block holds the labels {labels.tolist()})"
+            )
         positive = labels[-1] if labels.shape[0] else None
     if pos_label is None:
         # scikit-learn's rule (labels {0, 1} or {-1, 1}, 1 positive) is judged
@@ -64,8 +73,9 @@ def block_state(y_true: np.ndarray, y_score: np.ndarray, sample_weight: Optional
         return LabelledState(labels, recorded, RankingState.from_table(np.asarray(y_score)[:0], column, column))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # one-class blocks are normal; the data set is judged after merging
-        state = RankingState.from_arrays(y_true, y_score, sample_weight=sample_weight, pos_label=positive,
-                                         n_threads=n_threads)
+        state = RankingState.from_arrays(
+            y_true, y_score, sample_weight=sample_weight, pos_label=positive, n_threads=n_threads
+        )
     return LabelledState(labels, recorded, state)
 
 
@@ -75,8 +85,10 @@ def merge_labelled(*parts: LabelledState) -> LabelledState:
     for part in parts[1:]:
         labels = np.union1d(labels, part.labels)
     if labels.shape[0] > 2:
-        raise ValueError(f"multiclass format is not supported: y_true holds the labels {labels.tolist()}, "
-                         "turbometrics.dask ranking metrics take binary y_true")
+        raise ValueError(
+            f"multiclass format is not supported: y_true holds the labels {labels.tolist()}, "
+            "turbometrics.dask ranking metrics take binary y_true"
+        )
     labelled = [p for p in parts if p.labels.shape[0]]
     positive = labelled[0].positive_label if labelled else parts[0].positive_label
     if any(p.positive_label != positive for p in labelled):

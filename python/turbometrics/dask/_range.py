@@ -20,11 +20,10 @@ table; the points of the bucket's own thresholds are kept.
 from __future__ import annotations
 
 import warnings
-from typing import Any, List, NamedTuple, Optional, cast
-
-import numpy as np
+from typing import Any, NamedTuple, cast
 
 import dask
+import numpy as np
 
 from ._graph import tree_reduce
 from ._labelled import LabelledState, empty_like, merge_labelled
@@ -37,7 +36,7 @@ class BucketSummary(NamedTuple):
     rows: int
     positive: Any
     negative: Any
-    first: Optional[tuple]  # (score, positive, negative) of the highest row
+    first: tuple | None  # (score, positive, negative) of the highest row
     last_score: Any
 
 
@@ -45,8 +44,8 @@ class BucketLayout(NamedTuple):
     above_positive: Any
     above_negative: Any
     previous_score: Any  # lowest score of the previous non-empty bucket (None: first)
-    next_row: Optional[tuple]  # first row of the next non-empty bucket (None: last)
-    rest: Optional[tuple]  # (positive, negative) below next_row
+    next_row: tuple | None  # first row of the next non-empty bucket (None: last)
+    rest: tuple | None  # (positive, negative) below next_row
     lowest_score: Any  # lowest score of the whole data set
 
 
@@ -88,14 +87,19 @@ def _summary(part: LabelledState) -> BucketSummary:
     s = part.state
     if len(s) == 0:
         return BucketSummary(0, 0, 0, None, None)
-    return BucketSummary(len(s), _exact(s.total_positive), _exact(s.total_negative),
-                         (s.scores[0], _exact(s.positive[0]), _exact(s.negative[0])), s.scores[-1])
+    return BucketSummary(
+        len(s),
+        _exact(s.total_positive),
+        _exact(s.total_negative),
+        (s.scores[0], _exact(s.positive[0]), _exact(s.negative[0])),
+        s.scores[-1],
+    )
 
 
-def _layouts(*summaries: BucketSummary) -> List[Optional[BucketLayout]]:
+def _layouts(*summaries: BucketSummary) -> list[BucketLayout | None]:
     filled = [i for i, s in enumerate(summaries) if s.rows]
     lowest = summaries[filled[-1]].last_score if filled else None
-    layouts: List[Optional[BucketLayout]] = [None] * len(summaries)
+    layouts: list[BucketLayout | None] = [None] * len(summaries)
     above_positive = above_negative = 0
     for k, i in enumerate(filled):
         s = summaries[i]
@@ -103,10 +107,9 @@ def _layouts(*summaries: BucketSummary) -> List[Optional[BucketLayout]]:
         next_row: Any = None
         rest: Any = None
         if k + 1 < len(filled):
-            following = [summaries[j] for j in filled[k + 1:]]
+            following = [summaries[j] for j in filled[k + 1 :]]
             next_row = following[0].first
-            rest = (sum(f.positive for f in following) - next_row[1],
-                    sum(f.negative for f in following) - next_row[2])
+            rest = (sum(f.positive for f in following) - next_row[1], sum(f.negative for f in following) - next_row[2])
         layouts[i] = BucketLayout(above_positive, above_negative, previous, next_row, rest, lowest)
         above_positive += s.positive
         above_negative += s.negative
@@ -114,7 +117,7 @@ def _layouts(*summaries: BucketSummary) -> List[Optional[BucketLayout]]:
 
 
 class RangePartition(NamedTuple):
-    buckets: List[Any]  # Delayed LabelledState per bucket, in descending score order
+    buckets: list[Any]  # Delayed LabelledState per bucket, in descending score order
     layouts: Any  # Delayed list of BucketLayout (None for an empty bucket)
     labels: Any  # Delayed LabelledState of the whole data with an empty table (labels and positive label)
     totals: Any  # Delayed (total positive, total negative, distinct rows)
@@ -129,7 +132,7 @@ def _totals(*summaries: BucketSummary) -> tuple:
     return (sum(s.positive for s in summaries), sum(s.negative for s in summaries), sum(s.rows for s in summaries))
 
 
-def range_partition(blocks: List[Any], n_buckets: int, split_every: int) -> RangePartition:
+def range_partition(blocks: list[Any], n_buckets: int, split_every: int) -> RangePartition:
     """The bucket graph of Delayed per-block LabelledStates."""
     samples = [dask.delayed(_sample, pure=True)(b, SAMPLES_PER_BUCKET * n_buckets) for b in blocks]
     edges = dask.delayed(_edges, pure=True)(n_buckets, *samples)
@@ -143,14 +146,14 @@ def range_partition(blocks: List[Any], n_buckets: int, split_every: int) -> Rang
 
 
 # -- per-bucket work ----------------------------------------------------------------------
-def auc_part(part: LabelledState, layouts: List[Optional[BucketLayout]], index: int) -> Any:
+def auc_part(part: LabelledState, layouts: list[BucketLayout | None], index: int) -> Any:
     layout = layouts[index]
     if layout is None:
         return 0
     return part.state.roc_auc_part(layout.above_positive, layout.above_negative)
 
 
-def ap_part(part: LabelledState, layouts: List[Optional[BucketLayout]], index: int, total_positive: Any) -> Any:
+def ap_part(part: LabelledState, layouts: list[BucketLayout | None], index: int, total_positive: Any) -> Any:
     layout = layouts[index]
     if layout is None or not total_positive:
         return 0
@@ -194,8 +197,9 @@ def _framed_curve(part: LabelledState, layout: BucketLayout, method: str, drop_i
         return getattr(_augmented(part.state, layout, True), method)(drop_intermediate=drop_intermediate)
 
 
-def roc_piece(part: LabelledState, layouts: List[Optional[BucketLayout]], index: int,
-              drop_intermediate: bool) -> Optional[tuple]:
+def roc_piece(
+    part: LabelledState, layouts: list[BucketLayout | None], index: int, drop_intermediate: bool
+) -> tuple | None:
     """The bucket's ROC points, and the curve's starting point."""
     if layouts[index] is None:
         return None
@@ -204,39 +208,42 @@ def roc_piece(part: LabelledState, layouts: List[Optional[BucketLayout]], index:
     return fpr[keep], tpr[keep], thresholds[keep], (fpr[:1], tpr[:1], thresholds[:1])
 
 
-def pr_piece(part: LabelledState, layouts: List[Optional[BucketLayout]], index: int,
-             drop_intermediate: bool) -> Optional[tuple]:
+def pr_piece(
+    part: LabelledState, layouts: list[BucketLayout | None], index: int, drop_intermediate: bool
+) -> tuple | None:
     """The bucket's precision-recall points, and the curve's end point."""
     if layouts[index] is None:
         return None
-    precision, recall, thresholds = _framed_curve(part, cast(BucketLayout, layouts[index]), "precision_recall_curve",
-                                                  drop_intermediate)
+    precision, recall, thresholds = _framed_curve(
+        part, cast(BucketLayout, layouts[index]), "precision_recall_curve", drop_intermediate
+    )
     keep = _own_points(thresholds, part.state)
     return precision[:-1][keep], recall[:-1][keep], thresholds[keep], (precision[-1:], recall[-1:])
 
 
-def best_piece(part: LabelledState, layouts: List[Optional[BucketLayout]], index: int, metric: str,
-               beta: float) -> Any:
+def best_piece(part: LabelledState, layouts: list[BucketLayout | None], index: int, metric: str, beta: float) -> Any:
     layout = layouts[index]
     if layout is None:
         return None
     return _augmented(part.state, layout, False).best_threshold(metric, beta=beta)
 
 
-def per_bucket(function: Any, partition: RangePartition, *args: Any) -> List[Any]:
+def per_bucket(function: Any, partition: RangePartition, *args: Any) -> list[Any]:
     """One Delayed ``function(bucket, layouts, index, *args)`` per bucket."""
-    return [dask.delayed(function, pure=True)(bucket, partition.layouts, i, *args)
-            for i, bucket in enumerate(partition.buckets)]
+    return [
+        dask.delayed(function, pure=True)(bucket, partition.layouts, i, *args)
+        for i, bucket in enumerate(partition.buckets)
+    ]
 
 
-def concatenate_roc(*pieces: Optional[tuple]) -> tuple:
+def concatenate_roc(*pieces: tuple | None) -> tuple:
     """The ROC curve from its per-bucket pieces (descending thresholds)."""
     filled = [p for p in pieces if p is not None]
     start = filled[0][3]
     return tuple(np.concatenate([start[i]] + [p[i] for p in filled]) for i in range(3))
 
 
-def concatenate_pr(*pieces: Optional[tuple]) -> tuple:
+def concatenate_pr(*pieces: tuple | None) -> tuple:
     """The precision-recall curve from its per-bucket pieces (increasing
     thresholds, ending with the point (1, 0))."""
     filled = [p for p in pieces if p is not None][::-1]
@@ -250,4 +257,3 @@ def best_of(*candidates: Any) -> Any:
     """The best value; on ties the highest threshold."""
     filled = [c for c in candidates if c is not None]
     return max(filled, key=lambda c: (c.value, c.threshold))
-

@@ -19,11 +19,10 @@ from __future__ import annotations
 
 from functools import partial
 from numbers import Integral
-from typing import Any, List, Optional, Tuple, Union
-
-import numpy as np
+from typing import Any
 
 import dask
+import numpy as np
 
 from .._common.exceptions import UndefinedMetricWarning
 from .._common.sklearn_classes import scikit_learn_compatible
@@ -36,7 +35,7 @@ from ._results import Warned, finish, recorded
 MAX_AUTO_PARTITIONS = 64
 
 
-def _n_partitions(partitions: Union[str, int], n_blocks: int) -> int:
+def _n_partitions(partitions: str | int, n_blocks: int) -> int:
     if partitions == "auto":
         return min(n_blocks, MAX_AUTO_PARTITIONS) if n_blocks > 1 else 1
     if isinstance(partitions, bool) or not isinstance(partitions, Integral) or partitions < 1:
@@ -44,19 +43,27 @@ def _n_partitions(partitions: Union[str, int], n_blocks: int) -> int:
     return int(partitions)
 
 
-def _blocks(y_true: Any, y_score: Any, sample_weight: Any, pos_label: Any, n_threads: Optional[int]) -> List[Any]:
+def _blocks(y_true: Any, y_score: Any, sample_weight: Any, pos_label: Any, n_threads: int | None) -> list[Any]:
     build = partial(block_state, pos_label=pos_label, n_threads=n_threads)
     return block_states(build, y_true=y_true, y_score=y_score, sample_weight=sample_weight)
 
 
-def _one_class_messages(positive: Any, negative: Any) -> List[Tuple[str, type]]:
+def _one_class_messages(positive: Any, negative: Any) -> list[tuple[str, type]]:
     messages = []
     if negative <= 0:
-        messages.append(("No negative samples in y_true, false positive value should be meaningless",
-                         scikit_learn_compatible(UndefinedMetricWarning)))
+        messages.append(
+            (
+                "No negative samples in y_true, false positive value should be meaningless",
+                scikit_learn_compatible(UndefinedMetricWarning),
+            )
+        )
     if positive <= 0:
-        messages.append(("No positive samples in y_true, true positive value should be meaningless",
-                         scikit_learn_compatible(UndefinedMetricWarning)))
+        messages.append(
+            (
+                "No positive samples in y_true, true positive value should be meaningless",
+                scikit_learn_compatible(UndefinedMetricWarning),
+            )
+        )
     return messages
 
 
@@ -80,25 +87,49 @@ def _auc_from_parts(labelled: LabelledState, totals: tuple, weighted: bool, *par
     if labelled.labels.shape[0] == 2 and totals[2] == 0:
         return _without_rows("roc_auc_score", labelled, weighted)
     if labelled.labels.shape[0] != 2:
-        return Warned(np.nan, [("Only one class is present in y_true. ROC AUC score is not defined in that case.",
-                                scikit_learn_compatible(UndefinedMetricWarning))])
+        return Warned(
+            np.nan,
+            [
+                (
+                    "Only one class is present in y_true. ROC AUC score is not defined in that case.",
+                    scikit_learn_compatible(UndefinedMetricWarning),
+                )
+            ],
+        )
     positive, negative, _ = totals
     if positive <= 0 or negative <= 0:
         return Warned(np.nan, _one_class_messages(positive, negative))
     return Warned(sum(parts) / (2 * positive * negative), [])
 
 
-def _auc_of_state(labelled: LabelledState, max_fpr: Optional[float]) -> Warned:
+def _auc_of_state(labelled: LabelledState, max_fpr: float | None) -> Warned:
     if labelled.labels.shape[0] != 2:
-        return Warned(np.nan, [("Only one class is present in y_true. ROC AUC score is not defined in that case.",
-                                scikit_learn_compatible(UndefinedMetricWarning))])
+        return Warned(
+            np.nan,
+            [
+                (
+                    "Only one class is present in y_true. ROC AUC score is not defined in that case.",
+                    scikit_learn_compatible(UndefinedMetricWarning),
+                )
+            ],
+        )
     return recorded(labelled.state.roc_auc, max_fpr=max_fpr)
 
 
-def roc_auc_score(y_true: Any, y_score: Any, *, average: Optional[str] = "macro", sample_weight: Any = None,
-                  max_fpr: Optional[float] = None, multi_class: str = "raise", labels: Any = None,
-                  n_threads: Optional[int] = None, compute: bool = True, split_every: Optional[int] = None,
-                  partitions: Union[str, int] = "auto") -> Any:
+def roc_auc_score(
+    y_true: Any,
+    y_score: Any,
+    *,
+    average: str | None = "macro",
+    sample_weight: Any = None,
+    max_fpr: float | None = None,
+    multi_class: str = "raise",
+    labels: Any = None,
+    n_threads: int | None = None,
+    compute: bool = True,
+    split_every: int | None = None,
+    partitions: str | int = "auto",
+) -> Any:
     """Area under the ROC curve of binary dask data; as
     :func:`turbometrics.roc_auc_score` (the greater label is positive).
 
@@ -146,9 +177,18 @@ def _ap_of_state(labelled: LabelledState, pos_label: Any) -> Warned:
     return recorded(labelled.state.average_precision)
 
 
-def average_precision_score(y_true: Any, y_score: Any, *, average: Optional[str] = "macro", pos_label: Any = 1,
-                            sample_weight: Any = None, n_threads: Optional[int] = None, compute: bool = True,
-                            split_every: Optional[int] = None, partitions: Union[str, int] = "auto") -> Any:
+def average_precision_score(
+    y_true: Any,
+    y_score: Any,
+    *,
+    average: str | None = "macro",
+    pos_label: Any = 1,
+    sample_weight: Any = None,
+    n_threads: int | None = None,
+    compute: bool = True,
+    split_every: int | None = None,
+    partitions: str | int = "auto",
+) -> Any:
     """Average precision of binary dask data; as
     :func:`turbometrics.average_precision_score` (``average`` only matters
     for multilabel input, which is not supported here)."""
@@ -160,8 +200,10 @@ def average_precision_score(y_true: Any, y_score: Any, *, average: Optional[str]
         return finish(dask.delayed(_ap_of_state, pure=True)(merged, pos_label), compute)
     plan = _range.range_partition(blocks, n, every)
     parts = _range.per_bucket(_range.ap_part, plan, plan.totals[0])
-    return finish(dask.delayed(_ap_from_parts, pure=True)(plan.labels, plan.totals, pos_label,
-                                                          sample_weight is not None, *parts), compute)
+    return finish(
+        dask.delayed(_ap_from_parts, pure=True)(plan.labels, plan.totals, pos_label, sample_weight is not None, *parts),
+        compute,
+    )
 
 
 # -- curves and thresholds ----------------------------------------------------------------------
@@ -184,41 +226,95 @@ def _pr_from_pieces(labelled: LabelledState, totals: tuple, pos_label: Any, weig
     return Warned(_range.concatenate_pr(*pieces), [_NO_POSITIVE] if totals[0] == 0 else [])
 
 
-def _curve(method: str, piece: Any, combine: Any, y_true: Any, y_score: Any, pos_label: Any, sample_weight: Any,
-           drop_intermediate: bool, n_threads: Optional[int], compute: bool, split_every: Optional[int],
-           partitions: Union[str, int]) -> Any:
+def _curve(
+    method: str,
+    piece: Any,
+    combine: Any,
+    y_true: Any,
+    y_score: Any,
+    pos_label: Any,
+    sample_weight: Any,
+    drop_intermediate: bool,
+    n_threads: int | None,
+    compute: bool,
+    split_every: int | None,
+    partitions: str | int,
+) -> Any:
     every = check_split_every(split_every)
     blocks = _blocks(y_true, y_score, sample_weight, pos_label, n_threads)
     n = _n_partitions(partitions, len(blocks))
     if n == 1:
         merged = tree_reduce(blocks, every, merge_labelled)
-        return finish(dask.delayed(_curve_of_state, pure=True)(merged, pos_label, method, drop_intermediate),
-                      compute)
+        return finish(dask.delayed(_curve_of_state, pure=True)(merged, pos_label, method, drop_intermediate), compute)
     plan = _range.range_partition(blocks, n, every)
     pieces = _range.per_bucket(piece, plan, bool(drop_intermediate))
-    return finish(dask.delayed(combine, pure=True)(plan.labels, plan.totals, pos_label, sample_weight is not None,
-                                                   *pieces), compute)
+    return finish(
+        dask.delayed(combine, pure=True)(plan.labels, plan.totals, pos_label, sample_weight is not None, *pieces),
+        compute,
+    )
 
 
-def roc_curve(y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight: Any = None,
-              drop_intermediate: bool = True, n_threads: Optional[int] = None, compute: bool = True,
-              split_every: Optional[int] = None, partitions: Union[str, int] = "auto") -> Any:
+def roc_curve(
+    y_true: Any,
+    y_score: Any,
+    *,
+    pos_label: Any = None,
+    sample_weight: Any = None,
+    drop_intermediate: bool = True,
+    n_threads: int | None = None,
+    compute: bool = True,
+    split_every: int | None = None,
+    partitions: str | int = "auto",
+) -> Any:
     """ROC curve of binary dask data; as :func:`turbometrics.roc_curve`.
 
     The curve (one point per kept distinct score) is returned to the caller,
     so it must fit in the client's memory; with the range plan no worker
     holds more than one range of it."""
-    return _curve("roc_curve", _range.roc_piece, _roc_from_pieces, y_true, y_score, pos_label, sample_weight,
-                  drop_intermediate, n_threads, compute, split_every, partitions)
+    return _curve(
+        "roc_curve",
+        _range.roc_piece,
+        _roc_from_pieces,
+        y_true,
+        y_score,
+        pos_label,
+        sample_weight,
+        drop_intermediate,
+        n_threads,
+        compute,
+        split_every,
+        partitions,
+    )
 
 
-def precision_recall_curve(y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight: Any = None,
-                           drop_intermediate: bool = False, n_threads: Optional[int] = None, compute: bool = True,
-                           split_every: Optional[int] = None, partitions: Union[str, int] = "auto") -> Any:
+def precision_recall_curve(
+    y_true: Any,
+    y_score: Any,
+    *,
+    pos_label: Any = None,
+    sample_weight: Any = None,
+    drop_intermediate: bool = False,
+    n_threads: int | None = None,
+    compute: bool = True,
+    split_every: int | None = None,
+    partitions: str | int = "auto",
+) -> Any:
     """Precision-recall curve of binary dask data; as
     :func:`turbometrics.precision_recall_curve`."""
-    return _curve("precision_recall_curve", _range.pr_piece, _pr_from_pieces, y_true, y_score, pos_label,
-                  sample_weight, drop_intermediate, n_threads, compute, split_every, partitions)
+    return _curve(
+        "precision_recall_curve",
+        _range.pr_piece,
+        _pr_from_pieces,
+        y_true,
+        y_score,
+        pos_label,
+        sample_weight,
+        drop_intermediate,
+        n_threads,
+        compute,
+        split_every,
+        partitions,
+    )
 
 
 def _best_of_state(labelled: LabelledState, pos_label: Any, metric: str, beta: float) -> Warned:
@@ -226,17 +322,28 @@ def _best_of_state(labelled: LabelledState, pos_label: Any, metric: str, beta: f
     return recorded(labelled.state.best_threshold, metric, beta=beta)
 
 
-def _best_from_pieces(labelled: LabelledState, totals: tuple, pos_label: Any, weighted: bool, metric: str,
-                      beta: float, *pieces: Any) -> Warned:
+def _best_from_pieces(
+    labelled: LabelledState, totals: tuple, pos_label: Any, weighted: bool, metric: str, beta: float, *pieces: Any
+) -> Warned:
     _check_curve_labels(labelled, pos_label)
     if totals[2] == 0:
         return _without_rows("best_threshold", labelled, weighted, pos_label=pos_label, metric=metric, beta=beta)
     return Warned(_range.best_of(*pieces), [])
 
 
-def best_threshold(y_true: Any, y_score: Any, *, metric: str = "f1", beta: float = 1.0, sample_weight: Any = None,
-                   pos_label: Any = None, n_threads: Optional[int] = None, compute: bool = True,
-                   split_every: Optional[int] = None, partitions: Union[str, int] = "auto") -> Any:
+def best_threshold(
+    y_true: Any,
+    y_score: Any,
+    *,
+    metric: str = "f1",
+    beta: float = 1.0,
+    sample_weight: Any = None,
+    pos_label: Any = None,
+    n_threads: int | None = None,
+    compute: bool = True,
+    split_every: int | None = None,
+    partitions: str | int = "auto",
+) -> Any:
     """The score threshold maximising a decision metric over dask data; as
     :func:`turbometrics.best_threshold` (ties: the highest threshold)."""
     every = check_split_every(split_every)
@@ -247,6 +354,9 @@ def best_threshold(y_true: Any, y_score: Any, *, metric: str = "f1", beta: float
         return finish(dask.delayed(_best_of_state, pure=True)(merged, pos_label, metric, beta), compute)
     plan = _range.range_partition(blocks, n, every)
     pieces = _range.per_bucket(_range.best_piece, plan, metric, beta)
-    return finish(dask.delayed(_best_from_pieces, pure=True)(plan.labels, plan.totals, pos_label,
-                                                             sample_weight is not None, metric, beta, *pieces),
-                  compute)
+    return finish(
+        dask.delayed(_best_from_pieces, pure=True)(
+            plan.labels, plan.totals, pos_label, sample_weight is not None, metric, beta, *pieces
+        ),
+        compute,
+    )

@@ -4,7 +4,7 @@ process) or as a dask Delayed."""
 from __future__ import annotations
 
 import warnings
-from typing import Any, List, NamedTuple, Tuple
+from typing import Any, NamedTuple
 
 import dask
 
@@ -14,7 +14,7 @@ class Warned(NamedTuple):
     in worker processes, where warnings would be lost)."""
 
     value: Any
-    warnings: List[Tuple[str, type]]
+    warnings: list[tuple[str, type]]
 
 
 def recorded(function: Any, *args: Any, **kwargs: Any) -> Warned:

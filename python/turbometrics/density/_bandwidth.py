@@ -30,14 +30,13 @@ the weighted covariance ``np.cov(data.T, aweights=w)`` are defined below.
 from __future__ import annotations
 
 import math
-from typing import Optional
 
 import numpy as np
 
 BANDWIDTH_RULES = ("scott", "silverman", "isj")
 
 
-def effective_size(weights: Optional[np.ndarray], n: int) -> float:
+def effective_size(weights: np.ndarray | None, n: int) -> float:
     """``(sum w)**2 / sum(w**2)``; ``n`` without weights."""
     if weights is None:
         return float(n)
@@ -45,12 +44,12 @@ def effective_size(weights: Optional[np.ndarray], n: int) -> float:
     return float(total * total / np.dot(weights, weights))
 
 
-def weighted_covariance(data: np.ndarray, weights: Optional[np.ndarray]) -> np.ndarray:
+def weighted_covariance(data: np.ndarray, weights: np.ndarray | None) -> np.ndarray:
     """``np.cov(data.T, aweights=weights)`` as a (d, d) array for data (n, d)."""
     return np.atleast_2d(np.cov(data, rowvar=False, aweights=weights))
 
 
-def rule_bandwidth(rule: str, data: np.ndarray, weights: Optional[np.ndarray]) -> float:
+def rule_bandwidth(rule: str, data: np.ndarray, weights: np.ndarray | None) -> float:
     """The bandwidth ``rule`` gives for data (n, d); ValueError if it is not
     positive and finite ("isj" on data without spread)."""
     n, d = data.shape
@@ -67,7 +66,7 @@ def rule_bandwidth(rule: str, data: np.ndarray, weights: Optional[np.ndarray]) -
     return h
 
 
-def _linear_bin_1d(x: np.ndarray, weights: Optional[np.ndarray], low: float, high: float, size: int) -> np.ndarray:
+def _linear_bin_1d(x: np.ndarray, weights: np.ndarray | None, low: float, high: float, size: int) -> np.ndarray:
     """Linear binning of x onto ``size`` equally spaced points from low to high."""
     step = (high - low) / (size - 1)
     position = (x - low) / step
@@ -87,7 +86,7 @@ def _dct2(values: np.ndarray) -> np.ndarray:
     return np.real(spectrum * np.exp(-1j * np.pi * np.arange(size) / (2 * size)))
 
 
-def isj_bandwidth(x: np.ndarray, weights: Optional[np.ndarray], grid_size: int = 1 << 14) -> float:
+def isj_bandwidth(x: np.ndarray, weights: np.ndarray | None, grid_size: int = 1 << 14) -> float:
     """Botev's improved Sheather-Jones bandwidth of 1-D data (see module doc)."""
     low, high = float(x.min()), float(x.max())
     span = high - low
@@ -105,15 +104,17 @@ def isj_bandwidth(x: np.ndarray, weights: Optional[np.ndarray], grid_size: int =
 
     def fixed_point(t: float) -> float:
         stages = 7
-        functional = 2.0 * math.pi ** (2 * stages) * np.sum(
-            squared_index**stages * a2 * np.exp(-squared_index * math.pi**2 * t))
+        functional = (
+            2.0 * math.pi ** (2 * stages) * np.sum(squared_index**stages * a2 * np.exp(-squared_index * math.pi**2 * t))
+        )
         for s in range(stages - 1, 1, -1):
             odd_product = float(np.prod(np.arange(1, 2 * s, 2, dtype=np.float64)))
             k0 = odd_product / math.sqrt(2.0 * math.pi)
             const = (1.0 + 0.5 ** (s + 0.5)) / 3.0
             time = (2.0 * const * k0 / (n_eff * functional)) ** (2.0 / (3.0 + 2.0 * s))
-            functional = 2.0 * math.pi ** (2 * s) * np.sum(
-                squared_index**s * a2 * np.exp(-squared_index * math.pi**2 * time))
+            functional = (
+                2.0 * math.pi ** (2 * s) * np.sum(squared_index**s * a2 * np.exp(-squared_index * math.pi**2 * time))
+            )
         return t - (2.0 * n_eff * math.sqrt(math.pi) * functional) ** (-2.0 / 5.0)
 
     t_low, t_high = 0.0, 0.1
@@ -135,9 +136,8 @@ def isj_bandwidth(x: np.ndarray, weights: Optional[np.ndarray], grid_size: int =
     return math.sqrt(0.5 * (t_low + t_high)) * span
 
 
-def bandwidth_value(bandwidth: object, data: np.ndarray, weights: Optional[np.ndarray]) -> float:
+def bandwidth_value(bandwidth: object, data: np.ndarray, weights: np.ndarray | None) -> float:
     """A positive float bandwidth, applying a rule when ``bandwidth`` is a string."""
     if isinstance(bandwidth, str):
         return rule_bandwidth(bandwidth, data, weights)
     return float(bandwidth)  # type: ignore[arg-type]
-

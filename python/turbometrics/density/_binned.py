@@ -36,7 +36,7 @@ round-off far in the tails are clipped to 0.
 from __future__ import annotations
 
 import math
-from typing import Callable, Optional
+from collections.abc import Callable
 
 import numpy as np
 
@@ -64,8 +64,16 @@ def _fast_length(size: int) -> int:
     return best
 
 
-def binned_density(data: np.ndarray, weights: Optional[np.ndarray], points: np.ndarray, kernel: str, h: float,
-                   total_weight: float, exact: Callable[[np.ndarray], np.ndarray], threads: int) -> np.ndarray:
+def binned_density(
+    data: np.ndarray,
+    weights: np.ndarray | None,
+    points: np.ndarray,
+    kernel: str,
+    h: float,
+    total_weight: float,
+    exact: Callable[[np.ndarray], np.ndarray],
+    threads: int,
+) -> np.ndarray:
     """Gaussian KDE of data (n, d), d in {1, 2}, at points (m, d) by binning and FFT.
 
     ``exact(points)`` must return the exact density at some points; it is
@@ -83,14 +91,14 @@ def binned_density(data: np.ndarray, weights: Optional[np.ndarray], points: np.n
     reach = h * math.sqrt(2.0 * math.log(1000.0 * total_weight / largest_weight))
     low = data.min(axis=0) - reach - 2.0 * delta
     high = data.max(axis=0) + reach + 2.0 * delta
-    sizes = [int(math.ceil((high[k] - low[k]) / delta)) + 1 for k in range(d)]
+    sizes = [math.ceil((high[k] - low[k]) / delta) + 1 for k in range(d)]
     if math.prod(sizes) > MAX_GRID_NODES:
         return exact(points)
 
     # Linear binning of the weights and of the second-order corrections (C++).
     bins = _core.density.linear_bin(data, weights, [float(v) for v in low], delta, sizes)
 
-    radius = int(math.ceil(_KERNEL_RADIUS * NODES_PER_BANDWIDTH))
+    radius = math.ceil(_KERNEL_RADIUS * NODES_PER_BANDWIDTH)
     fft_shape = [_fast_length(size + 2 * radius) for size in sizes]
     offsets = np.arange(-radius, radius + 1) / NODES_PER_BANDWIDTH  # in bandwidths
     profile = np.exp(-0.5 * offsets * offsets)
@@ -121,8 +129,9 @@ def binned_density(data: np.ndarray, weights: Optional[np.ndarray], points: np.n
 
     # Cubic interpolation at points within the grid (C++); exact sums outside it.
     grid = np.ascontiguousarray(grid)
-    result = _core.density.grid_interpolate(grid, [float(v) for v in low], delta, points,
-                                        threads_for(threads, points.shape[0]))
+    result = _core.density.grid_interpolate(
+        grid, [float(v) for v in low], delta, points, threads_for(threads, points.shape[0])
+    )
     outside = np.isnan(result)
     if outside.any():
         result[outside] = exact(points[outside])

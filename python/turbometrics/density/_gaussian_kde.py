@@ -11,13 +11,14 @@ squared Euclidean distance between the whitened points ``L^-1 x`` and
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from numbers import Integral
-from typing import Any, Callable, Optional, Union, cast
+from typing import Any, cast
 
 import numpy as np
 
-from ._kde import log_sums
 from .._common.threads import resolve_threads
+from ._kde import log_sums
 
 _SINGULAR = (
     "The data appears to lie in a lower-dimensional subspace of the space in which it is expressed. This has "
@@ -36,7 +37,7 @@ _NOT_FINITE = (
     "holds NaN or infinity, or the weights sum to 0)."
 )
 
-BandwidthMethod = Union[str, float, Callable[["gaussian_kde"], float], None]
+BandwidthMethod = str | float | Callable[["gaussian_kde"], float] | None
 
 
 def _whiten(lower: np.ndarray, values: np.ndarray, dtype: Any = np.float64) -> np.ndarray:
@@ -52,7 +53,7 @@ def _whiten(lower: np.ndarray, values: np.ndarray, dtype: Any = np.float64) -> n
     return out
 
 
-def _factor_value(factor: Any) -> Optional[float]:
+def _factor_value(factor: Any) -> float | None:
     """The bandwidth factor as a float; None for what is no real number."""
     if np.iscomplexobj(factor):
         return None
@@ -86,7 +87,7 @@ def _check_factor(factor: Any) -> None:
     raise ValueError(problem[0].upper() + problem[1:])
 
 
-def _random_state(seed: Any) -> Union[np.random.RandomState, np.random.Generator]:
+def _random_state(seed: Any) -> np.random.RandomState | np.random.Generator:
     """scipy's ``check_random_state``: None is NumPy's global RandomState."""
     if seed is None or seed is np.random:
         return np.random.mtrand._rand
@@ -104,6 +105,7 @@ def _normal_cdf(x: np.ndarray) -> np.ndarray:
     try:
         from scipy.special import ndtr
     except ImportError:
+
         def scalar(value: float) -> float:
             z = value * math.sqrt(0.5)
             if abs(z) < math.sqrt(0.5):
@@ -233,8 +235,7 @@ class gaussian_kde:  # noqa: N801 - scipy's name
     def _compute_covariance(self) -> None:
         self.factor = self.covariance_factor()
         if not hasattr(self, "_data_cho_cov"):
-            self._data_covariance = np.atleast_2d(np.cov(self.dataset, rowvar=True, bias=False,
-                                                         aweights=self.weights))
+            self._data_covariance = np.atleast_2d(np.cov(self.dataset, rowvar=True, bias=False, aweights=self.weights))
             if not np.isfinite(self._data_covariance).all():
                 raise ValueError(_NOT_FINITE)
             # LAPACK (as scipy's) factors long double data's covariance in float64.
@@ -285,7 +286,7 @@ class gaussian_kde:  # noqa: N801 - scipy's name
             raise ValueError("array must not contain infs or NaNs: the points hold NaN or infinity.")
         return points
 
-    def logpdf(self, x: Any, *, n_threads: Optional[int] = None) -> np.ndarray:
+    def logpdf(self, x: Any, *, n_threads: int | None = None) -> np.ndarray:
         """Log of the estimated density at the points ``x``.
 
         Computed as a log-sum-exp, so it stays finite far from the data.
@@ -315,9 +316,13 @@ class gaussian_kde:  # noqa: N801 - scipy's name
         threads = resolve_threads(n_threads)
         white_points = np.ascontiguousarray(_whiten(self.cho_cov, points).T)
         if getattr(self, "_weighted", True):  # set by __init__; a subclass that skips it has ``weights``
-            log_sum = log_sums(cast(np.ndarray, self._white_data), self._weights, white_points, "gaussian", 1.0, threads)
+            log_sum = log_sums(
+                cast(np.ndarray, self._white_data), self._weights, white_points, "gaussian", 1.0, threads
+            )
         else:  # equal weights 1 / n: sum with unit weights, then divide by n
-            log_sum = log_sums(cast(np.ndarray, self._white_data), None, white_points, "gaussian", 1.0, threads) - math.log(self.n)
+            log_sum = log_sums(
+                cast(np.ndarray, self._white_data), None, white_points, "gaussian", 1.0, threads
+            ) - math.log(self.n)
         return log_sum - 0.5 * self.log_det
 
     def _long_double_log_density(self, points: np.ndarray) -> np.ndarray:
@@ -330,17 +335,18 @@ class gaussian_kde:  # noqa: N801 - scipy's name
         white_points = _whiten(self.cho_cov, points, dtype)
         log_weights = np.log(self.weights.astype(dtype))[:, None]
         log_norm = -(self.d / 2) * np.log(dtype(2) * np.pi, dtype=dtype) - np.log(np.diag(self.cho_cov)).sum(
-            dtype=dtype)
+            dtype=dtype
+        )
         out = np.empty(white_points.shape[1], dtype=dtype)
         block = max(1, (1 << 20) // max(1, self.n * self.d))
         for start in range(0, out.shape[0], block):
-            chunk = white_points[:, start:start + block]
+            chunk = white_points[:, start : start + block]
             exponent = log_weights - 0.5 * ((white_data[:, :, None] - chunk[:, None, :]) ** 2).sum(axis=0)
             top = exponent.max(axis=0)
-            out[start:start + block] = top + np.log(np.exp(exponent - top).sum(axis=0))
+            out[start : start + block] = top + np.log(np.exp(exponent - top).sum(axis=0))
         return out + log_norm
 
-    def evaluate(self, points: Any, *, n_threads: Optional[int] = None) -> np.ndarray:
+    def evaluate(self, points: Any, *, n_threads: int | None = None) -> np.ndarray:
         """Estimated density at ``points`` of shape (d, m) (or (d,) for one point).
 
         ``exp(logpdf(points))``; ``n_threads`` as in :meth:`logpdf`.
@@ -353,12 +359,12 @@ class gaussian_kde:  # noqa: N801 - scipy's name
 
     __call__ = evaluate
 
-    def pdf(self, x: Any, *, n_threads: Optional[int] = None) -> np.ndarray:
+    def pdf(self, x: Any, *, n_threads: int | None = None) -> np.ndarray:
         """Same as :meth:`evaluate`."""
         return self.evaluate(x, n_threads=n_threads)
 
     # -- integrals and marginals ---------------------------------------------
-    def _log_overlaps(self, centres: np.ndarray, covariance: np.ndarray, n_threads: Optional[int]) -> Any:
+    def _log_overlaps(self, centres: np.ndarray, covariance: np.ndarray, n_threads: int | None) -> Any:
         """``(log sum_j w_j exp(-(x_j - c)' S^-1 (x_j - c) / 2), log c_S)`` for
         each centre ``c`` (columns of ``centres``), ``S = covariance``, and
         ``c_S = (2 pi)^(d/2) sqrt(det S)``: the kernel sum on data and centres
@@ -371,7 +377,7 @@ class gaussian_kde:  # noqa: N801 - scipy's name
         log_norm = (self.d / 2) * math.log(2 * math.pi) + float(np.log(np.diag(lower)).sum())
         return log_sum, log_norm
 
-    def integrate_gaussian(self, mean: Any, cov: Any, *, n_threads: Optional[int] = None) -> float:
+    def integrate_gaussian(self, mean: Any, cov: Any, *, n_threads: int | None = None) -> float:
         """Integral of the estimate times the normal density N(mean, cov).
 
         ``sum_j w_j N(x_j; mean, covariance + cov)``: the kernel sum of
@@ -395,7 +401,7 @@ class gaussian_kde:  # noqa: N801 - scipy's name
         log_sum, log_norm = self._log_overlaps(mean[:, None], self.covariance + cov, n_threads)
         return np.float64(math.exp(float(log_sum[0]) - log_norm))
 
-    def integrate_kde(self, other: "gaussian_kde", *, n_threads: Optional[int] = None) -> float:
+    def integrate_kde(self, other: gaussian_kde, *, n_threads: int | None = None) -> float:
         """Integral of the product of this estimate and ``other``.
 
         ``sum_i sum_j v_i w_j N(y_i; x_j, covariance + other.covariance)``,
@@ -433,8 +439,7 @@ class gaussian_kde:  # noqa: N801 - scipy's name
         normalized_high = np.ravel((high - self.dataset) / stdev)
         return np.dot(self.weights, _normal_cdf(normalized_high) - _normal_cdf(normalized_low))
 
-    def integrate_box(self, low_bounds: Any, high_bounds: Any, maxpts: Optional[int] = None, *,
-                      rng: Any = None) -> float:
+    def integrate_box(self, low_bounds: Any, high_bounds: Any, maxpts: int | None = None, *, rng: Any = None) -> float:
         """Integral of the estimate over the box [low_bounds, high_bounds].
 
         One dimension: :meth:`integrate_box_1d`'s exact sum. More: the
@@ -452,13 +457,14 @@ class gaussian_kde:  # noqa: N801 - scipy's name
         try:
             from scipy.stats import multivariate_normal
         except ImportError:
-            raise ImportError("gaussian_kde.integrate_box on data of more than one dimension needs scipy "
-                              "(pip install scipy)") from None
+            raise ImportError(
+                "gaussian_kde.integrate_box on data of more than one dimension needs scipy (pip install scipy)"
+            ) from None
         low, high = low_bounds - self.dataset.T, high_bounds - self.dataset.T
         values = multivariate_normal.cdf(high, lower_limit=low, cov=self.covariance, maxpts=maxpts, rng=rng)
         return np.dot(np.atleast_1d(values), self.weights)
 
-    def marginal(self, dimensions: Any) -> "gaussian_kde":
+    def marginal(self, dimensions: Any) -> gaussian_kde:
         """The estimate of the coordinates ``dimensions`` (an int or 1-D
         ints, negative ones counting from the end), the others integrated
         out: a new :class:`gaussian_kde` of those rows of the data, with
@@ -472,8 +478,9 @@ class gaussian_kde:  # noqa: N801 - scipy's name
         """
         dims = np.atleast_1d(dimensions)
         if not np.issubdtype(dims.dtype, np.integer):
-            raise ValueError("Elements of `dimensions` must be integers - the indices of the marginal variables "
-                             "being retained.")
+            raise ValueError(
+                "Elements of `dimensions` must be integers - the indices of the marginal variables being retained."
+            )
         n = len(self.dataset)
         original = dims.copy()
         dims = np.where(dims < 0, n + dims, dims)
@@ -484,7 +491,7 @@ class gaussian_kde:  # noqa: N801 - scipy's name
             raise ValueError(f"Dimensions {original[invalid]} are invalid for a distribution in {n} dimensions.")
         return gaussian_kde(self.dataset[dims], bw_method=self.covariance_factor(), weights=self.weights)
 
-    def resample(self, size: Optional[int] = None, seed: Any = None) -> np.ndarray:
+    def resample(self, size: int | None = None, seed: Any = None) -> np.ndarray:
         """Draw ``size`` points (default ``int(neff)``) from the estimate.
 
         Uses the same random draws as scipy in the same order, so a given
@@ -504,8 +511,6 @@ class gaussian_kde:  # noqa: N801 - scipy's name
         if size is None:
             size = int(self.neff)
         random_state = _random_state(seed)
-        noise = np.transpose(random_state.multivariate_normal(np.zeros((self.d,), float), self.covariance,
-                                                              size=size))
+        noise = np.transpose(random_state.multivariate_normal(np.zeros((self.d,), float), self.covariance, size=size))
         indices = random_state.choice(self.n, size=size, p=self.weights)
         return self.dataset[:, indices] + noise
-

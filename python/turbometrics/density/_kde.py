@@ -10,16 +10,16 @@ kernel sum (``turbometrics._core.density.log_sums``); the binned method
 from __future__ import annotations
 
 import math
-from typing import Any, Optional
+from typing import Any
 
 import numpy as np
 
 from .. import _core
-from ._bandwidth import bandwidth_value
-from ._binned import binned_density
 from .._common.params import ARRAY_LIKE, NONE, real_interval, str_options, validate_params
 from .._common.threads import resolve_threads, threads_for
 from .._common.validation import as_array, check_dimensions
+from ._bandwidth import bandwidth_value
+from ._binned import binned_density
 
 KERNELS = ("gaussian", "tophat", "epanechnikov", "exponential", "linear", "cosine")
 
@@ -106,7 +106,7 @@ def check_points_array(values: Any, name: str) -> np.ndarray:
     return array
 
 
-def check_density_weights(weights: Any, n: int) -> Optional[np.ndarray]:
+def check_density_weights(weights: Any, n: int) -> np.ndarray | None:
     """Finite, non-negative float64 weights, one per data point, not all zero."""
     if weights is None:
         return None
@@ -134,8 +134,9 @@ def rows_of(points: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(points, dtype=np.float64)
 
 
-def log_sums(data: np.ndarray, weights: Optional[np.ndarray], points: np.ndarray, kernel: str, h: float,
-             threads: int) -> np.ndarray:
+def log_sums(
+    data: np.ndarray, weights: np.ndarray | None, points: np.ndarray, kernel: str, h: float, threads: int
+) -> np.ndarray:
     """``log sum_j w_j K(||x_j - p_i|| / h)`` for every point: the compiled primitive.
 
     ``data`` is float64 (n, d) in any layout, ``points`` C-ordered float64 (m, d).
@@ -145,8 +146,16 @@ def log_sums(data: np.ndarray, weights: Optional[np.ndarray], points: np.ndarray
 
 
 @validate_params(_KDE_CONSTRAINTS, bind_like_scikit_learn=False)
-def kde(data: Any, points: Any, *, bandwidth: Any, kernel: str = "gaussian", weights: Any = None,
-        method: str = "exact", n_threads: Optional[int] = None) -> np.ndarray:
+def kde(
+    data: Any,
+    points: Any,
+    *,
+    bandwidth: Any,
+    kernel: str = "gaussian",
+    weights: Any = None,
+    method: str = "exact",
+    n_threads: int | None = None,
+) -> np.ndarray:
     """Kernel density estimate of ``data`` evaluated at ``points``.
 
     ``kde(X, P, bandwidth=h, kernel=k, weights=w)`` equals

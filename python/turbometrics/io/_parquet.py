@@ -3,7 +3,8 @@ the mergeable states (pyarrow is an optional extra, imported lazily)."""
 
 from __future__ import annotations
 
-from typing import Any, Dict, Iterable, Iterator, Optional, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -14,10 +15,23 @@ from ..ranking import RankingState
 
 # metric name -> the state that computes it (by its method of that name)
 _STATE_OF = {
-    **dict.fromkeys(("roc_auc", "average_precision", "roc_curve", "precision_recall_curve", "best_threshold"),
-                    "ranking"),
-    **dict.fromkeys(("accuracy", "balanced_accuracy", "precision", "recall", "f1", "jaccard", "matthews_corrcoef",
-                     "cohen_kappa", "confusion_matrix"), "confusion"),
+    **dict.fromkeys(
+        ("roc_auc", "average_precision", "roc_curve", "precision_recall_curve", "best_threshold"), "ranking"
+    ),
+    **dict.fromkeys(
+        (
+            "accuracy",
+            "balanced_accuracy",
+            "precision",
+            "recall",
+            "f1",
+            "jaccard",
+            "matthews_corrcoef",
+            "cohen_kappa",
+            "confusion_matrix",
+        ),
+        "confusion",
+    ),
     **dict.fromkeys(("ece", "mce", "rmsce", "reliability_diagram"), "calibration"),
 }
 METRICS = tuple(_STATE_OF)
@@ -65,7 +79,7 @@ def _binary_truth(labels: np.ndarray, pos_label: Any, seen: set) -> np.ndarray:
     return positive
 
 
-def _batches(path: Any, columns: Sequence[str], batch_rows: Optional[int]) -> Iterator[Any]:
+def _batches(path: Any, columns: Sequence[str], batch_rows: int | None) -> Iterator[Any]:
     pq = _import_pyarrow_parquet()
     # pre_buffer (pyarrow's default) would read every row group's column
     # chunks ahead: the whole file in memory.
@@ -79,10 +93,20 @@ def _batches(path: Any, columns: Sequence[str], batch_rows: Optional[int]) -> It
     yield from reader.iter_batches(batch_size=int(batch_rows), columns=list(dict.fromkeys(columns)))
 
 
-def evaluate_parquet(path: Any, label: str, score: str, weight: Optional[str] = None,
-                     metrics: Iterable[str] = ("roc_auc",), *, prediction: Optional[str] = None,
-                     threshold: float = 0.5, pos_label: Any = None, n_bins: int = 15,
-                     batch_rows: Optional[int] = None, n_threads: Optional[int] = None) -> Dict[str, Any]:
+def evaluate_parquet(
+    path: Any,
+    label: str,
+    score: str,
+    weight: str | None = None,
+    metrics: Iterable[str] = ("roc_auc",),
+    *,
+    prediction: str | None = None,
+    threshold: float = 0.5,
+    pos_label: Any = None,
+    n_bins: int = 15,
+    batch_rows: int | None = None,
+    n_threads: int | None = None,
+) -> dict[str, Any]:
     """Binary-classification metrics of a Parquet file, streamed.
 
     The file is read a row group (or ``batch_rows`` rows) at a time; each
@@ -164,9 +188,9 @@ def evaluate_parquet(path: Any, label: str, score: str, weight: Optional[str] = 
     return {name: getattr(states[_STATE_OF[name]], name)() for name in metrics}
 
 
-def _empty_states(metrics: Sequence[str], n_bins: int) -> Dict[str, Any]:
+def _empty_states(metrics: Sequence[str], n_bins: int) -> dict[str, Any]:
     needed = {_STATE_OF[name] for name in metrics}
-    states: Dict[str, Any] = {}
+    states: dict[str, Any] = {}
     if "ranking" in needed:
         states["ranking"] = RankingState()
     if "confusion" in needed:
@@ -176,9 +200,17 @@ def _empty_states(metrics: Sequence[str], n_bins: int) -> Dict[str, Any]:
     return states
 
 
-def _update(states: Dict[str, Any], truth: np.ndarray, labels: np.ndarray, scores: np.ndarray,
-            weights: Optional[np.ndarray], batch: Any, prediction: Optional[str], threshold: float,
-            threads: int) -> None:
+def _update(
+    states: dict[str, Any],
+    truth: np.ndarray,
+    labels: np.ndarray,
+    scores: np.ndarray,
+    weights: np.ndarray | None,
+    batch: Any,
+    prediction: str | None,
+    threshold: float,
+    threads: int,
+) -> None:
     if "ranking" in states:
         states["ranking"].update(truth, scores, sample_weight=weights, n_threads=threads)
     if "confusion" in states:

@@ -24,8 +24,9 @@ import csv
 import io
 import json
 import os
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, cast
+from typing import Any, cast
 
 import numpy as np
 
@@ -33,13 +34,12 @@ from .._common.input_error import InputError, first_line, shown
 
 __all__ = ["FORMATS", "Table", "detect_format", "labels_array", "missing", "numeric", "open_table"]
 
-FORMATS = {".parquet": "parquet", ".pq": "parquet", ".csv": "csv", ".npy": "npy", ".jsonl": "jsonl",
-           ".ndjson": "jsonl"}
+FORMATS = {".parquet": "parquet", ".pq": "parquet", ".csv": "csv", ".npy": "npy", ".jsonl": "jsonl", ".ndjson": "jsonl"}
 
-Chunk = Dict[str, np.ndarray]
+Chunk = dict[str, np.ndarray]
 
 
-def detect_format(path: Path, given: Optional[str]) -> str:
+def detect_format(path: Path, given: str | None) -> str:
     """The format named by ``given``, or the one of the file's extension."""
     if given is not None:
         return given
@@ -63,13 +63,13 @@ class Table:
         "rows" or "B".
     """
 
-    def __init__(self, path: Path, columns: List[str], total: Optional[int], unit: str) -> None:
+    def __init__(self, path: Path, columns: list[str], total: int | None, unit: str) -> None:
         self.path = path
         self.columns = columns
         self.total = total
         self.unit = unit
 
-    def chunks(self, names: Sequence[str], chunk_rows: int) -> Iterator[Tuple[Chunk, int]]:
+    def chunks(self, names: Sequence[str], chunk_rows: int) -> Iterator[tuple[Chunk, int]]:
         """Yield ``(columns, progress)``: the named columns of the next
         ``chunk_rows`` rows (fewer at the end) and the progress units read."""
         raise NotImplementedError
@@ -87,7 +87,7 @@ class _ParquetTable(Table):
             raise InputError(f"{path}: not a Parquet file ({first_line(exc)})") from None
         super().__init__(path, list(self._file.schema_arrow.names), self._file.metadata.num_rows, "rows")
 
-    def chunks(self, names: Sequence[str], chunk_rows: int) -> Iterator[Tuple[Chunk, int]]:
+    def chunks(self, names: Sequence[str], chunk_rows: int) -> Iterator[tuple[Chunk, int]]:
         import pyarrow as pa
 
         batches = self._file.iter_batches(batch_size=chunk_rows, columns=list(names))
@@ -98,8 +98,10 @@ class _ParquetTable(Table):
                 raise InputError(f"{self.path}: {first_line(exc)}") from None
             if batch is None:
                 return
-            yield {name: _arrow_numpy(pa, column) for name, column in zip(batch.schema.names, batch.columns)}, \
-                batch.num_rows
+            yield (
+                {name: _arrow_numpy(pa, column) for name, column in zip(batch.schema.names, batch.columns)},
+                batch.num_rows,
+            )
 
 
 class _NpyTable(Table):
@@ -119,13 +121,12 @@ class _NpyTable(Table):
             raise InputError(f"{path}: expected a structured 1-D array or a 2-D array, got shape {array.shape}")
         super().__init__(path, columns, int(array.shape[0]), "rows")
 
-    def chunks(self, names: Sequence[str], chunk_rows: int) -> Iterator[Tuple[Chunk, int]]:
+    def chunks(self, names: Sequence[str], chunk_rows: int) -> Iterator[tuple[Chunk, int]]:
         array = self._array
         structured = array.dtype.names is not None
         for start in range(0, array.shape[0], chunk_rows):
-            rows = array[start:start + chunk_rows]
-            yield ({name: np.array(rows[name] if structured else rows[:, int(name)]) for name in names},
-                   rows.shape[0])
+            rows = array[start : start + chunk_rows]
+            yield ({name: np.array(rows[name] if structured else rows[:, int(name)]) for name in names}, rows.shape[0])
 
 
 class _TextTable(Table):
@@ -138,7 +139,7 @@ class _TextTable(Table):
         columns = list(first.keys()) if isinstance(first, dict) else list(first)
         super().__init__(path, columns, os.path.getsize(path), "B")
 
-    def _records(self, handle: Any, counter: List[int]) -> Iterator[Tuple[int, Any]]:
+    def _records(self, handle: Any, counter: list[int]) -> Iterator[tuple[int, Any]]:
         def lines() -> Iterator[str]:
             for raw in handle:
                 counter[0] += len(raw)
@@ -155,13 +156,13 @@ class _TextTable(Table):
                 if line.strip():
                     yield number, _parse_json(line, self.path, number)
 
-    def chunks(self, names: Sequence[str], chunk_rows: int) -> Iterator[Tuple[Chunk, int]]:
+    def chunks(self, names: Sequence[str], chunk_rows: int) -> Iterator[tuple[Chunk, int]]:
         positions = [self.columns.index(name) for name in names]
         counter = [0]
         reported = 0
         try:
             with open(self.path, "rb") as handle:
-                rows: List[Any] = []
+                rows: list[Any] = []
                 for number, record in self._records(handle, counter):
                     rows.append(self._pick(record, number, names, positions))
                     if len(rows) == chunk_rows:
@@ -174,11 +175,12 @@ class _TextTable(Table):
         except csv.Error as exc:
             raise InputError(f"{self.path}: not CSV ({exc})") from None
 
-    def _pick(self, record: Any, number: int, names: Sequence[str], positions: Sequence[int]) -> Tuple:
+    def _pick(self, record: Any, number: int, names: Sequence[str], positions: Sequence[int]) -> tuple:
         if self._fmt == "csv":
             if len(record) != len(self.columns):
-                raise InputError(f"{self.path}: line {number}: {len(record)} fields, the header has "
-                                 f"{len(self.columns)}")
+                raise InputError(
+                    f"{self.path}: line {number}: {len(record)} fields, the header has {len(self.columns)}"
+                )
             return tuple(record[i] for i in positions)
         if not isinstance(record, dict):
             raise InputError(f"{self.path}: line {number}: not a JSON object")
@@ -187,7 +189,7 @@ class _TextTable(Table):
         except KeyError as exc:
             raise InputError(f"{self.path}: line {number}: no key {exc.args[0]!r}") from None
 
-    def _columns(self, rows: List[Tuple], names: Sequence[str]) -> Chunk:
+    def _columns(self, rows: list[tuple], names: Sequence[str]) -> Chunk:
         columns = {name: _column_array(values) for name, values in zip(names, zip(*rows))}
         if self._fmt == "csv":  # text: numbers where pyarrow's reader would infer them (a "nan" group is null)
             columns = {name: _numbers_if_all(values) for name, values in columns.items()}
@@ -201,10 +203,10 @@ class _ArrowCsvTable(Table):
     null (as with the csv module, "n/a" or an empty field in a number column
     is an error)."""
 
-    def __init__(self, path: Path, columns: List[str]) -> None:
+    def __init__(self, path: Path, columns: list[str]) -> None:
         super().__init__(path, columns, os.path.getsize(path), "B")
 
-    def chunks(self, names: Sequence[str], chunk_rows: int) -> Iterator[Tuple[Chunk, int]]:
+    def chunks(self, names: Sequence[str], chunk_rows: int) -> Iterator[tuple[Chunk, int]]:
         import pyarrow as pa
         import pyarrow.csv as pcsv
 
@@ -215,15 +217,21 @@ class _ArrowCsvTable(Table):
             block = int(min(max(chunk_rows * line_bytes, 1 << 12), 1 << 30))
             reported = 0
             try:
-                reader = pcsv.open_csv(handle, read_options=pcsv.ReadOptions(block_size=block),
-                                       convert_options=pcsv.ConvertOptions(include_columns=list(names), null_values=[],
-                                                                           quoted_strings_can_be_null=False))
+                reader = pcsv.open_csv(
+                    handle,
+                    read_options=pcsv.ReadOptions(block_size=block),
+                    convert_options=pcsv.ConvertOptions(
+                        include_columns=list(names), null_values=[], quoted_strings_can_be_null=False
+                    ),
+                )
                 for batch in reader:
                     if any(pa.types.is_binary(column.type) for column in batch.columns):
                         raise InputError(f"{self.path}: not UTF-8 text")  # pyarrow's type for such text
                     position = handle.tell()
-                    yield ({name: _arrow_numpy(pa, column) for name, column in zip(batch.schema.names, batch.columns)},
-                           position - reported)
+                    yield (
+                        {name: _arrow_numpy(pa, column) for name, column in zip(batch.schema.names, batch.columns)},
+                        position - reported,
+                    )
                     reported = position
             except pa.ArrowInvalid as exc:
                 raise InputError(f"{self.path}: {first_line(exc)}") from None
@@ -299,7 +307,7 @@ def _has_pyarrow() -> bool:
     return True
 
 
-def open_table(path: Any, fmt: Optional[str] = None) -> Table:
+def open_table(path: Any, fmt: str | None = None) -> Table:
     """Open ``path`` for reading in chunks, as ``fmt`` or by its extension.
 
     Raises
@@ -336,8 +344,9 @@ def missing(values: np.ndarray) -> np.ndarray:
         try:  # elementwise in C: None, or not equal to itself (NaN)
             return np.equal(values, cast(Any, None)) | np.not_equal(values, values)  # NumPy's stubs omit None
         except (ValueError, TypeError):  # elements whose comparison is no bool (arrays of a list column)
-            return np.fromiter((v is None or (isinstance(v, float) and v != v) for v in values), dtype=bool,
-                               count=values.shape[0])
+            return np.fromiter(
+                (v is None or (isinstance(v, float) and v != v) for v in values), dtype=bool, count=values.shape[0]
+            )
     return np.zeros(values.shape[0], dtype=bool)
 
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, List, Optional, Sequence, Tuple
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -18,7 +19,7 @@ def pyplot() -> Any:
     return plt
 
 
-def axes_or_new(ax: Any, figsize: Tuple[float, float] = (5.5, 5.0)) -> Any:
+def axes_or_new(ax: Any, figsize: tuple[float, float] = (5.5, 5.0)) -> Any:
     """``ax``, or the Axes of a new figure of ``figsize`` inches."""
     if ax is not None:
         return ax
@@ -44,8 +45,9 @@ def finish(ax: Any, title: str, xlabel: str, ylabel: str, legend_loc: str = "bes
     return ax
 
 
-def one_vs_rest(y_true: Any, y_score: Any, classes: Optional[Sequence[Any]],
-                pos_label: Any) -> List[Tuple[Optional[str], np.ndarray, np.ndarray, Any]]:
+def one_vs_rest(
+    y_true: Any, y_score: Any, classes: Sequence[Any] | None, pos_label: Any
+) -> list[tuple[str | None, np.ndarray, np.ndarray, Any]]:
     """The binary problems to draw: ``[(name, labels, scores, pos_label)]``.
 
     A 1-D ``y_score`` is one problem (name None). A 2-D ``(n, K)`` one
@@ -64,6 +66,6 @@ def one_vs_rest(y_true: Any, y_score: Any, classes: Optional[Sequence[Any]],
     return [(f"class {name}", labels == name, scores[:, k], True) for k, name in enumerate(names)]
 
 
-def with_name(name: Optional[str], text: str) -> str:
+def with_name(name: str | None, text: str) -> str:
     """A legend entry: ``text``, prefixed with the curve's name if any."""
     return text if name is None else f"{name}: {text}"

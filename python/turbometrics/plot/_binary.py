@@ -2,27 +2,41 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterator, Optional, Sequence, Tuple
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 import numpy as np
 
 from ._axes import axes_or_new, finish, one_vs_rest, with_name
 
 
-def _states(y_true: Any, y_score: Any, classes: Optional[Sequence[Any]], pos_label: Any, sample_weight: Any,
-            n_threads: Optional[int]) -> Iterator[Tuple[Optional[str], Any]]:
+def _states(
+    y_true: Any, y_score: Any, classes: Sequence[Any] | None, pos_label: Any, sample_weight: Any, n_threads: int | None
+) -> Iterator[tuple[str | None, Any]]:
     """``(name, RankingState)`` of each curve to draw, one at a time: one
     score table per curve serves both the curve and its area."""
     from ..states import RankingState
 
     for name, labels, scores, positive in one_vs_rest(y_true, y_score, classes, pos_label):
-        yield name, RankingState.from_arrays(labels, scores, sample_weight=sample_weight, pos_label=positive,
-                                             n_threads=n_threads)
+        yield (
+            name,
+            RankingState.from_arrays(
+                labels, scores, sample_weight=sample_weight, pos_label=positive, n_threads=n_threads
+            ),
+        )
 
 
-def roc(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: Any = None,
-        classes: Optional[Sequence[Any]] = None, label: Optional[str] = None, ax: Any = None,
-        n_threads: Optional[int] = None) -> Any:
+def roc(
+    y_true: Any,
+    y_score: Any,
+    *,
+    sample_weight: Any = None,
+    pos_label: Any = None,
+    classes: Sequence[Any] | None = None,
+    label: str | None = None,
+    ax: Any = None,
+    n_threads: int | None = None,
+) -> Any:
     """ROC curve (true- against false-positive rate) with the AUC.
 
     Parameters
@@ -62,9 +76,17 @@ def roc(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: Any 
     return finish(ax, "ROC curve", "false positive rate", "true positive rate", "lower right")
 
 
-def precision_recall(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: Any = None,
-                     classes: Optional[Sequence[Any]] = None, label: Optional[str] = None, ax: Any = None,
-                     n_threads: Optional[int] = None) -> Any:
+def precision_recall(
+    y_true: Any,
+    y_score: Any,
+    *,
+    sample_weight: Any = None,
+    pos_label: Any = None,
+    classes: Sequence[Any] | None = None,
+    label: str | None = None,
+    ax: Any = None,
+    n_threads: int | None = None,
+) -> Any:
     """Precision-recall curve with the average precision.
 
     Parameters are those of :func:`roc`.
@@ -83,16 +105,28 @@ def precision_recall(y_true: Any, y_score: Any, *, sample_weight: Any = None, po
         precision, recall, _ = state.precision_recall_curve(n_threads=n_threads)
         ap = state.average_precision(n_threads=n_threads)
         # The first point predicts every sample positive: its precision is the prevalence.
-        line, = ax.plot(recall, precision, drawstyle="steps-post", linewidth=1.6,
-                        label=with_name(name or label, f"AP = {ap:.4f} (chance {precision[0]:.3f})"))
+        (line,) = ax.plot(
+            recall,
+            precision,
+            drawstyle="steps-post",
+            linewidth=1.6,
+            label=with_name(name or label, f"AP = {ap:.4f} (chance {precision[0]:.3f})"),
+        )
         ax.axhline(precision[0], linestyle=":", color=line.get_color(), linewidth=1)
     ax.set_xlim(-0.01, 1.01)
     ax.set_ylim(-0.01, 1.01)
     return finish(ax, "Precision-recall curve", "recall", "precision", "lower left")
 
 
-def threshold_curves(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: Any = None,
-                     ax: Any = None, n_threads: Optional[int] = None) -> Any:
+def threshold_curves(
+    y_true: Any,
+    y_score: Any,
+    *,
+    sample_weight: Any = None,
+    pos_label: Any = None,
+    ax: Any = None,
+    n_threads: int | None = None,
+) -> Any:
     """Precision, recall and F1 against the decision threshold.
 
     A sample is predicted positive when its score is at or above the
@@ -117,17 +151,29 @@ def threshold_curves(y_true: Any, y_score: Any, *, sample_weight: Any = None, po
     import turbometrics as tm
 
     ax = axes_or_new(ax, figsize=(8.0, 4.5))
-    columns = tm.metrics_at_thresholds(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label,
-                                       n_threads=n_threads)
-    best = tm.best_threshold(y_true, y_score, metric="f1", sample_weight=sample_weight, pos_label=pos_label,
-                             n_threads=n_threads)
+    columns = tm.metrics_at_thresholds(
+        y_true, y_score, sample_weight=sample_weight, pos_label=pos_label, n_threads=n_threads
+    )
+    best = tm.best_threshold(
+        y_true, y_score, metric="f1", sample_weight=sample_weight, pos_label=pos_label, n_threads=n_threads
+    )
     thresholds = columns["thresholds"]
     for key, name in (("precision", "precision"), ("recall", "recall"), ("fbeta", "F1")):
         ax.plot(thresholds, columns[key], drawstyle="steps-post", linewidth=1.6, label=name)
     if np.isfinite(best.threshold):
-        ax.axvline(best.threshold, color="0.3", linestyle="--", linewidth=1,
-                   label=f"best F1 = {best.value:.4f} at {best.threshold:.4g}")
+        ax.axvline(
+            best.threshold,
+            color="0.3",
+            linestyle="--",
+            linewidth=1,
+            label=f"best F1 = {best.value:.4f} at {best.threshold:.4g}",
+        )
         ax.plot([best.threshold], [best.value], "o", color="0.15", markersize=5)
     ax.set_ylim(-0.01, 1.01)
-    return finish(ax, "Precision, recall and F1 by threshold", "threshold (predict positive if score >= threshold)",
-                  "value", "outside")
+    return finish(
+        ax,
+        "Precision, recall and F1 by threshold",
+        "threshold (predict positive if score >= threshold)",
+        "value",
+        "outside",
+    )

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any, Dict, Optional, Sequence, Union
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
 from ._axes import axes_or_new, finish
 
 
-def _evaluation(source: Any) -> Dict[str, Any]:
+def _evaluation(source: Any) -> dict[str, Any]:
     """The ``eval`` dict of a COCOeval (turbometrics' or pycocotools'), or
     ``source`` itself when it is one."""
     evaluation = source.eval if hasattr(source, "eval") else source
@@ -18,14 +19,20 @@ def _evaluation(source: Any) -> Dict[str, Any]:
     return evaluation
 
 
-def _category_names(source: Any) -> Dict[Any, str]:
+def _category_names(source: Any) -> dict[Any, str]:
     cats = getattr(getattr(source, "cocoGt", None), "cats", None) or {}
     return {k: str(v.get("name", k)) for k, v in cats.items()}
 
 
-def coco_precision_recall(source: Any, *, iou_thresholds: Sequence[float] = (0.5, 0.75),
-                          category: Union[None, Any, Sequence[Any]] = None, area: str = "all",
-                          max_detections: Optional[int] = None, ax: Any = None) -> Any:
+def coco_precision_recall(
+    source: Any,
+    *,
+    iou_thresholds: Sequence[float] = (0.5, 0.75),
+    category: Any | Sequence[Any] | None = None,
+    area: str = "all",
+    max_detections: int | None = None,
+    ax: Any = None,
+) -> Any:
     """COCO precision-recall curves, per IoU threshold and per category.
 
     Parameters
@@ -73,19 +80,25 @@ def coco_precision_recall(source: Any, *, iou_thresholds: Sequence[float] = (0.5
             cells = evaluation["precision"][t, :, :, a, mi]
             with_truth = cells[0] > -1
             ap, _ = summary_value(evaluation, p, ap=1, iouThr=iou, areaRng=area, maxDets=m)
-            ax.plot(recall, cells[:, with_truth].mean(axis=1) if with_truth.any() else np.zeros_like(recall),
-                    linewidth=1.6, label=f"IoU = {iou:.2f}: AP = {ap:.3f}")
+            ax.plot(
+                recall,
+                cells[:, with_truth].mean(axis=1) if with_truth.any() else np.zeros_like(recall),
+                linewidth=1.6,
+                label=f"IoU = {iou:.2f}: AP = {ap:.3f}",
+            )
         title = f"COCO precision-recall (mean of {int(with_truth.sum())} categories)"
     else:
         categories = list(category) if isinstance(category, (list, tuple)) else [category]
         for category_id in categories:
             for iou in iou_thresholds:
                 curve = category_curve(evaluation, p, category_id, iou, area, max_detections)
-                ap, _ = summary_value(evaluation, p, ap=1, iouThr=iou, areaRng=area, maxDets=m,
-                                      category=category_ids.index(category_id))
+                ap, _ = summary_value(
+                    evaluation, p, ap=1, iouThr=iou, areaRng=area, maxDets=m, category=category_ids.index(category_id)
+                )
                 name = names.get(category_id, category_id)
-                ax.plot(curve["recall"], curve["precision"], linewidth=1.6,
-                        label=f"{name}, IoU = {iou:.2f}: AP = {ap:.3f}")
+                ax.plot(
+                    curve["recall"], curve["precision"], linewidth=1.6, label=f"{name}, IoU = {iou:.2f}: AP = {ap:.3f}"
+                )
         title = "COCO precision-recall per category"
     ax.set_xlim(-0.01, 1.01)
     ax.set_ylim(-0.01, 1.01)

@@ -23,7 +23,23 @@ from ._state import RankingState
 from ._thresholds import BestThreshold, best_threshold, metrics_at_thresholds
 from ._top_k import top_k_accuracy_score
 
-__all__ = ["BestThreshold", "BinnedRankingState", "BinnedValue", "ConfidenceInterval", "DeLongTest", "RankingState",
-           "average_precision_score", "best_threshold", "bootstrap_ci", "confusion_matrix_at_thresholds",
-           "delong_test", "det_curve", "metrics_at_thresholds", "precision_recall_curve", "roc_auc_ci",
-           "roc_auc_score", "roc_curve", "top_k_accuracy_score"]
+__all__ = [
+    "BestThreshold",
+    "BinnedRankingState",
+    "BinnedValue",
+    "ConfidenceInterval",
+    "DeLongTest",
+    "RankingState",
+    "average_precision_score",
+    "best_threshold",
+    "bootstrap_ci",
+    "confusion_matrix_at_thresholds",
+    "delong_test",
+    "det_curve",
+    "metrics_at_thresholds",
+    "precision_recall_curve",
+    "roc_auc_ci",
+    "roc_auc_score",
+    "roc_curve",
+    "top_k_accuracy_score",
+]

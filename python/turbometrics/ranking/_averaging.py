@@ -8,13 +8,14 @@ per-label array.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Optional, Union
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
 from .._common.validation import as_array, check_consistent_length, check_min_samples
 
-BinaryMetric = Callable[[np.ndarray, np.ndarray, Optional[np.ndarray]], float]
+BinaryMetric = Callable[[np.ndarray, np.ndarray, np.ndarray | None], float]
 
 
 def _as_2d(values: Any) -> np.ndarray:
@@ -29,8 +30,9 @@ def _as_2d(values: Any) -> np.ndarray:
     return array
 
 
-def average_over_labels(metric: BinaryMetric, y_true: Any, y_score: Any, average: Optional[str],
-                        sample_weight: Optional[np.ndarray]) -> Union[float, np.ndarray]:
+def average_over_labels(
+    metric: BinaryMetric, y_true: Any, y_score: Any, average: str | None, sample_weight: np.ndarray | None
+) -> float | np.ndarray:
     """Average ``metric(y_true_c, y_score_c, weights)`` over multilabel columns."""
     check_consistent_length(y_true, y_score, sample_weight)
     y_true = _as_2d(y_true)
@@ -47,8 +49,7 @@ def average_over_labels(metric: BinaryMetric, y_true: Any, y_score: Any, average
         y_score = y_score.reshape(-1)[:, None]
     elif average == "weighted":
         if score_weight is not None:
-            average_weight = np.sum(np.multiply(y_true.astype(score_weight.dtype), score_weight.reshape(-1, 1)),
-                                    axis=0)
+            average_weight = np.sum(np.multiply(y_true.astype(score_weight.dtype), score_weight.reshape(-1, 1)), axis=0)
         else:
             average_weight = np.sum(y_true, axis=0)
         if np.isclose(np.sum(average_weight), 0):

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from typing import Any, Iterator, Optional, Tuple, cast
+from collections.abc import Iterator
+from typing import Any, cast
 
 import numpy as np
 
@@ -63,8 +64,15 @@ class BinaryInput:
         The dtype scikit-learn's weight checks report (before widening).
     """
 
-    def __init__(self, scores: np.ndarray, is_positive: np.ndarray, weights: Optional[np.ndarray],
-                 score_dtype: np.dtype, check_values: int = 0, weight_dtype: Optional[np.dtype] = None) -> None:
+    def __init__(
+        self,
+        scores: np.ndarray,
+        is_positive: np.ndarray,
+        weights: np.ndarray | None,
+        score_dtype: np.dtype,
+        check_values: int = 0,
+        weight_dtype: np.dtype | None = None,
+    ) -> None:
         self.scores = scores
         self.is_positive = is_positive
         self.weights = weights
@@ -72,7 +80,7 @@ class BinaryInput:
         self.check_values = check_values
         self.weight_dtype = weight_dtype
 
-    def kernel_args(self, n_threads: int) -> Tuple[np.ndarray, np.ndarray, Optional[np.ndarray], int]:
+    def kernel_args(self, n_threads: int) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, int]:
         """Positional arguments of a table kernel, ending with the thread
         count (one thread for small inputs)."""
         return self.scores, self.is_positive, self.weights, threads_for(n_threads, self.scores.shape[0])
@@ -129,7 +137,7 @@ def kernel_scores(y_score: np.ndarray) -> np.ndarray:
     return scores
 
 
-def positive_mask(labels: np.ndarray, pos_label: Any, classes: Optional[np.ndarray] = None) -> np.ndarray:
+def positive_mask(labels: np.ndarray, pos_label: Any, classes: np.ndarray | None = None) -> np.ndarray:
     """``labels == pos_label`` as one byte per sample, without a copy when
     the labels already are that mask: bool labels, or integer labels whose
     classes are within {0, 1} with pos_label 1, read through their low byte
@@ -144,8 +152,14 @@ def positive_mask(labels: np.ndarray, pos_label: Any, classes: Optional[np.ndarr
     return np.asarray(labels == pos_label, dtype=bool)
 
 
-def prepare_binary(target: Target, y_score: Any, pos_label: Any, sample_weight: Any,
-                   scores_checked: bool = False, kernel_checks: bool = False) -> BinaryInput:
+def prepare_binary(
+    target: Target,
+    y_score: Any,
+    pos_label: Any,
+    sample_weight: Any,
+    scores_checked: bool = False,
+    kernel_checks: bool = False,
+) -> BinaryInput:
     """Validate binary input as scikit-learn's confusion_matrix_at_thresholds.
 
     ``target`` is ``type_of_target(y_true, input_name="y_true")``;
@@ -197,8 +211,10 @@ def _sort_like_scikit_learn(scores: np.ndarray) -> None:
     np.diff(scores[order])
 
 
-def binary_input(y_true: Any, y_score: Any, pos_label: Any, sample_weight: Any,
-                 kernel_checks: bool = False) -> BinaryInput:
+def binary_input(
+    y_true: Any, y_score: Any, pos_label: Any, sample_weight: Any, kernel_checks: bool = False
+) -> BinaryInput:
     """Validate raw binary input (type_of_target first, as scikit-learn)."""
-    return prepare_binary(type_of_target(y_true, input_name="y_true"), y_score, pos_label, sample_weight,
-                          kernel_checks=kernel_checks)
+    return prepare_binary(
+        type_of_target(y_true, input_name="y_true"), y_score, pos_label, sample_weight, kernel_checks=kernel_checks
+    )

@@ -28,16 +28,12 @@ and 1e-13 (absolute) to cover floating-point rounding.
 from __future__ import annotations
 
 import math
-from typing import Any, Dict, NamedTuple, Optional, Tuple, cast
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 
-from .._common.array_inputs import accepting_array_inputs
 from .. import _core
-from ._binary_input import prepare_binary
-from ._scores import average_precision_score, roc_auc_score
-from .._common.threads import resolve_threads, threads_for
-from .._common.validation import ALL_ZERO_WEIGHTS, as_array, column_or_1d, num_samples, type_of_target
+from .._common.array_inputs import accepting_array_inputs
 from .._common.mergeable import (
     ClassWeights,
     Serialisable,
@@ -51,6 +47,10 @@ from .._common.mergeable import (
     part_int,
     part_label,
 )
+from .._common.threads import resolve_threads, threads_for
+from .._common.validation import ALL_ZERO_WEIGHTS, as_array, column_or_1d, num_samples, type_of_target
+from ._binary_input import prepare_binary
+from ._scores import average_precision_score, roc_auc_score
 
 _PARTS = ("n_bins", "strategy", "range", "pos_label", "positive", "negative", "has_positive", "has_negative")
 _STRATEGIES = ("bits", "uniform")
@@ -109,8 +109,14 @@ class BinnedRankingState(ClassWeights, Serialisable):
     True
     """
 
-    def __init__(self, n_bins: int = 65536, *, strategy: str = "bits", range: Optional[Tuple[float, float]] = None,
-                 pos_label: Any = None) -> None:
+    def __init__(
+        self,
+        n_bins: int = 65536,
+        *,
+        strategy: str = "bits",
+        range: tuple[float, float] | None = None,
+        pos_label: Any = None,
+    ) -> None:
         if strategy not in _STRATEGIES:
             raise ValueError(f"strategy must be one of {_STRATEGIES}, got {strategy!r}")
         if isinstance(n_bins, bool) or not isinstance(n_bins, (int, np.integer)) or n_bins < 1:
@@ -118,8 +124,9 @@ class BinnedRankingState(ClassWeights, Serialisable):
         n_bins = int(n_bins)
         if strategy == "bits":
             if n_bins < 2 or n_bins > 2**_MAX_BITS or n_bins & (n_bins - 1):
-                raise ValueError(f"n_bins must be a power of two from 2 to 2**{_MAX_BITS} for strategy='bits', "
-                                 f"got {n_bins}")
+                raise ValueError(
+                    f"n_bins must be a power of two from 2 to 2**{_MAX_BITS} for strategy='bits', got {n_bins}"
+                )
             if range is not None:
                 raise ValueError("range is only used with strategy='uniform'")
         else:
@@ -140,16 +147,26 @@ class BinnedRankingState(ClassWeights, Serialisable):
 
     # -- construction ------------------------------------------------------------------------
     @classmethod
-    def from_arrays(cls, y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: Any = None,
-                    n_bins: int = 65536, strategy: str = "bits", range: Optional[Tuple[float, float]] = None,
-                    n_threads: Optional[int] = None) -> "BinnedRankingState":
+    def from_arrays(
+        cls,
+        y_true: Any,
+        y_score: Any,
+        *,
+        sample_weight: Any = None,
+        pos_label: Any = None,
+        n_bins: int = 65536,
+        strategy: str = "bits",
+        range: tuple[float, float] | None = None,
+        n_threads: int | None = None,
+    ) -> BinnedRankingState:
         """The binned state of one data set."""
         state = cls(n_bins, strategy=strategy, range=range, pos_label=pos_label)
         return state.update(y_true, y_score, sample_weight=sample_weight, n_threads=n_threads)
 
     @accepting_array_inputs
-    def update(self, y_true: Any, y_score: Any, *, sample_weight: Any = None,
-               n_threads: Optional[int] = None) -> "BinnedRankingState":
+    def update(
+        self, y_true: Any, y_score: Any, *, sample_weight: Any = None, n_threads: int | None = None
+    ) -> BinnedRankingState:
         """Add a batch in place (validated as the in-memory functions
         validate it; an empty batch adds nothing); returns self."""
         resolve_threads(n_threads)
@@ -184,7 +201,7 @@ class BinnedRankingState(ClassWeights, Serialisable):
         function of the score."""
         values = np.add(np.asarray(scores), 0.0, dtype=np.float64)  # one pass, one array; -0.0 -> 0.0
         if self.strategy == "uniform":
-            lo, hi = cast(Tuple[float, float], self.range)  # set whenever the strategy is uniform
+            lo, hi = cast(tuple[float, float], self.range)  # set whenever the strategy is uniform
             # Halved so that no difference overflows; every step is monotone.
             with np.errstate(over="ignore"):
                 position = np.floor((values * 0.5 - lo * 0.5) / (hi * 0.5 - lo * 0.5) * self.n_bins)
@@ -200,19 +217,24 @@ class BinnedRankingState(ClassWeights, Serialisable):
         self._negative = self._negative.astype(np.float64, copy=False)
 
     # -- merging -----------------------------------------------------------------------------
-    def merge(self, other: "BinnedRankingState") -> "BinnedRankingState":
+    def merge(self, other: BinnedRankingState) -> BinnedRankingState:
         """The state of both data sets (a new state); bins must be identical."""
         check_mergeable(self, other, ("n_bins", "strategy", "range"))
-        result = BinnedRankingState(self.n_bins, strategy=self.strategy, range=self.range,
-                                    pos_label=merged_pos_label(self.pos_label, other.pos_label))
-        result._positive, result._negative = _finite_sums(self._positive, other._positive, self._negative,
-                                                          other._negative)
+        result = BinnedRankingState(
+            self.n_bins,
+            strategy=self.strategy,
+            range=self.range,
+            pos_label=merged_pos_label(self.pos_label, other.pos_label),
+        )
+        result._positive, result._negative = _finite_sums(
+            self._positive, other._positive, self._negative, other._negative
+        )
         result._has_positive = self._has_positive or other._has_positive
         result._has_negative = self._has_negative or other._has_negative
         return result
 
     # -- metrics -----------------------------------------------------------------------------
-    def roc_auc(self, *, n_threads: Optional[int] = None) -> BinnedValue:
+    def roc_auc(self, *, n_threads: int | None = None) -> BinnedValue:
         """ROC AUC with same-bin pairs counted one half, and the bound
         ``sum_b |pos_b| |neg_b| / (2 |P| |N|)`` on its distance to the
         AUC of the unbinned data. NaN (with scikit-learn's warning) when a
@@ -255,11 +277,14 @@ class BinnedRankingState(ClassWeights, Serialisable):
         with np.errstate(divide="ignore", invalid="ignore"):
             upper = np.where(positive > 0, positive * (before_positive + positive) / predicted_high, 0.0)
             entering = before_positive + before_negative + negative
-            lower = np.where(entering > 0,
-                             positive - (before_negative + negative) * np.log1p(positive / entering), positive)
+            lower = np.where(
+                entering > 0, positive - (before_negative + negative) * np.log1p(positive / entering), positive
+            )
         if np.any((positive > 0) & (upper == 0)):
-            raise ValueError("the average precision bound of these weights underflows float64: some positive "
-                             "weight is below about 2**-1000 times the largest weight")
+            raise ValueError(
+                "the average precision bound of these weights underflows float64: some positive "
+                "weight is below about 2**-1000 times the largest weight"
+            )
         if not self.weighted:
             # Counts: the k-th positive's precision is at least
             # (T + k) / (T + F + neg + k); summed exactly for small bins.
@@ -278,26 +303,37 @@ class BinnedRankingState(ClassWeights, Serialisable):
     average_precision_score = average_precision
 
     def _check_some_weight(self) -> None:
-        if self.weighted and (self._has_positive or self._has_negative) and not (
-                np.any(self._positive) or np.any(self._negative)):
+        if (
+            self.weighted
+            and (self._has_positive or self._has_negative)
+            and not (np.any(self._positive) or np.any(self._negative))
+        ):
             raise ValueError(ALL_ZERO_WEIGHTS)
 
-    def _descending(self) -> Tuple[np.ndarray, np.ndarray]:
+    def _descending(self) -> tuple[np.ndarray, np.ndarray]:
         """Per-bin weights of the non-empty bins, highest scores first."""
         occupied = (self._positive != 0) | (self._negative != 0)
-        return (np.ascontiguousarray(self._positive[occupied][::-1]),
-                np.ascontiguousarray(self._negative[occupied][::-1]))
+        return (
+            np.ascontiguousarray(self._positive[occupied][::-1]),
+            np.ascontiguousarray(self._negative[occupied][::-1]),
+        )
 
     # -- serialisation ---------------------------------------------------------------------
-    def _parts(self) -> Dict[str, Any]:
+    def _parts(self) -> dict[str, Any]:
         """The state's parts (see :class:`Serialisable`)."""
-        return {"n_bins": self.n_bins, "strategy": self.strategy,
-                "range": None if self.range is None else list(self.range), "pos_label": self.pos_label,
-                "positive": self._positive, "negative": self._negative, "has_positive": self._has_positive,
-                "has_negative": self._has_negative}
+        return {
+            "n_bins": self.n_bins,
+            "strategy": self.strategy,
+            "range": None if self.range is None else list(self.range),
+            "pos_label": self.pos_label,
+            "positive": self._positive,
+            "negative": self._negative,
+            "has_positive": self._has_positive,
+            "has_negative": self._has_negative,
+        }
 
     @classmethod
-    def _from_parts(cls, parts: Dict[str, Any]) -> "BinnedRankingState":
+    def _from_parts(cls, parts: dict[str, Any]) -> BinnedRankingState:
         """The state of validated parts: bins as the constructor checks
         them; ``positive`` and ``negative`` of ``n_bins`` rows, both int64
         counts (non-negative, totalling < 2**62) or both finite float64
@@ -305,8 +341,12 @@ class BinnedRankingState(ClassWeights, Serialisable):
         weight of the class (and, counts, only there)."""
         check_keys("BinnedRankingState", parts, _PARTS)
         bins = _part_range(parts)
-        state = cls(part_int(parts, "n_bins", low=1), strategy=part_choice(parts, "strategy", _STRATEGIES),
-                    range=bins, pos_label=part_label(parts))
+        state = cls(
+            part_int(parts, "n_bins", low=1),
+            strategy=part_choice(parts, "strategy", _STRATEGIES),
+            range=bins,
+            pos_label=part_label(parts),
+        )
         positive, negative = part_array(parts, "positive", "if", 1), part_array(parts, "negative", "if", 1)
         if positive.dtype != negative.dtype or positive.shape != (state.n_bins,) or negative.shape != (state.n_bins,):
             raise ValueError(f"positive and negative must be of one dtype, with n_bins = {state.n_bins} rows")
@@ -321,24 +361,31 @@ class BinnedRankingState(ClassWeights, Serialisable):
         return state
 
     def __repr__(self) -> str:
-        return (f"BinnedRankingState(n_bins={self.n_bins}, strategy={self.strategy!r}, range={self.range!r}, "
-                f"positive={self._positive.sum()}, negative={self._negative.sum()})")
+        return (
+            f"BinnedRankingState(n_bins={self.n_bins}, strategy={self.strategy!r}, range={self.range!r}, "
+            f"positive={self._positive.sum()}, negative={self._negative.sum()})"
+        )
 
 
-def _part_range(parts: Dict[str, Any]) -> Optional[Tuple[float, float]]:
+def _part_range(parts: dict[str, Any]) -> tuple[float, float] | None:
     """The ``range`` part: None or two real numbers."""
     value = parts["range"]
     if value is None:
         return None
-    if not isinstance(value, (list, tuple)) or len(value) != 2 or not all(
-            isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, (bool, np.bool_))
-            for x in value):
+    if (
+        not isinstance(value, (list, tuple))
+        or len(value) != 2
+        or not all(
+            isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, (bool, np.bool_)) for x in value
+        )
+    ):
         raise ValueError(f"range must be None or two numbers, got {value!r}")
     return float(value[0]), float(value[1])
 
 
-def _finite_sums(positive: np.ndarray, more_positive: np.ndarray, negative: np.ndarray,
-                 more_negative: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+def _finite_sums(
+    positive: np.ndarray, more_positive: np.ndarray, negative: np.ndarray, more_negative: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
     """The per-bin sums; ValueError if a float64 sum overflows."""
     with np.errstate(over="ignore"):
         positive, negative = positive + more_positive, negative + more_negative

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import math
 import warnings
+from collections.abc import Callable
 from statistics import NormalDist
-from typing import Any, Callable, NamedTuple, Optional, Tuple, Union
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from .. import _core
-from ._binary_input import BinaryInput, binary_input
 from .._common.exceptions import UndefinedMetricWarning
 from .._common.params import (
     ARRAY_LIKE,
@@ -32,6 +32,7 @@ from .._common.params import (
 )
 from .._common.sklearn_classes import scikit_learn_compatible
 from .._common.threads import resolve_threads
+from ._binary_input import BinaryInput, binary_input
 
 
 class ConfidenceInterval(NamedTuple):
@@ -97,16 +98,20 @@ class DeLongTest(NamedTuple):
 
 _RANDOM_STATE = Constraint(
     "an int in the range [0, 18446744073709551615], an instance of 'numpy.random.Generator' or None",
-    lambda value: value is None or isinstance(value, np.random.Generator)
-    or (isinstance(value, (int, np.integer)) and not isinstance(value, bool) and 0 <= value < 2**64),
+    lambda value: (
+        value is None
+        or isinstance(value, np.random.Generator)
+        or (isinstance(value, (int, np.integer)) and not isinstance(value, bool) and 0 <= value < 2**64)
+    ),
 )
-_POSITIVE_INT = Constraint("an int in the range [1, inf)",
-                           lambda value: isinstance(value, (int, np.integer)) and not isinstance(value, bool)
-                           and value >= 1)
+_POSITIVE_INT = Constraint(
+    "an int in the range [1, inf)",
+    lambda value: isinstance(value, (int, np.integer)) and not isinstance(value, bool) and value >= 1,
+)
 _CONFIDENCE = real_interval(0.0, 1.0, "neither")
 
 
-def _table(data: BinaryInput, n_threads: int) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _table(data: BinaryInput, n_threads: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Distinct scores (float64, decreasing) and positive and negative
     counts at each."""
     scores, positive, negative = _core.ranking.score_table(*data.kernel_args(n_threads), 0, True)
@@ -121,7 +126,7 @@ def _seed(random_state: Any) -> int:
     return int(random_state)
 
 
-def _percentile_interval(replicates: np.ndarray, confidence: float) -> Tuple[float, float]:
+def _percentile_interval(replicates: np.ndarray, confidence: float) -> tuple[float, float]:
     tail = (1.0 - confidence) / 2.0
     finite = replicates[np.isfinite(replicates)]
     if finite.size == 0:
@@ -131,18 +136,37 @@ def _percentile_interval(replicates: np.ndarray, confidence: float) -> Tuple[flo
 
 def _both_classes(n_positive: float, n_negative: float, what: str) -> bool:
     if n_positive == 0 or n_negative == 0:
-        warnings.warn(f"Only one class is present in y_true. {what} is not defined in that case.",
-                      scikit_learn_compatible(UndefinedMetricWarning), stacklevel=3)
+        warnings.warn(
+            f"Only one class is present in y_true. {what} is not defined in that case.",
+            scikit_learn_compatible(UndefinedMetricWarning),
+            stacklevel=3,
+        )
         return False
     return True
 
 
-@validate_params({"y_true": [ARRAY_LIKE], "y_score": [ARRAY_LIKE], "confidence": [_CONFIDENCE],
-                  "method": [str_options({"delong", "bootstrap"})], "n_bootstraps": [_POSITIVE_INT],
-                  "random_state": [_RANDOM_STATE], "pos_label": [REAL, STRING, BOOLEAN, NONE]})
-def roc_auc_ci(y_true: Any, y_score: Any, *, confidence: float = 0.95, method: str = "delong",
-               n_bootstraps: int = 2000, random_state: Any = None, pos_label: Any = None,
-               n_threads: Optional[int] = None) -> ConfidenceInterval:
+@validate_params(
+    {
+        "y_true": [ARRAY_LIKE],
+        "y_score": [ARRAY_LIKE],
+        "confidence": [_CONFIDENCE],
+        "method": [str_options({"delong", "bootstrap"})],
+        "n_bootstraps": [_POSITIVE_INT],
+        "random_state": [_RANDOM_STATE],
+        "pos_label": [REAL, STRING, BOOLEAN, NONE],
+    }
+)
+def roc_auc_ci(
+    y_true: Any,
+    y_score: Any,
+    *,
+    confidence: float = 0.95,
+    method: str = "delong",
+    n_bootstraps: int = 2000,
+    random_state: Any = None,
+    pos_label: Any = None,
+    n_threads: int | None = None,
+) -> ConfidenceInterval:
     """ROC AUC with a confidence interval, by DeLong's method or bootstrap.
 
     Parameters
@@ -192,34 +216,51 @@ def roc_auc_ci(y_true: Any, y_score: Any, *, confidence: float = 0.95, method: s
     return bootstrap_auc_interval(*_table(data, threads), confidence, n_bootstraps, random_state, threads)
 
 
-def delong_interval(auc: float, variance: float, n_positive: float, n_negative: float,
-                    confidence: float) -> ConfidenceInterval:
+def delong_interval(
+    auc: float, variance: float, n_positive: float, n_negative: float, confidence: float
+) -> ConfidenceInterval:
     """DeLong's interval from a table's DeLong kernel result."""
     if not _both_classes(n_positive, n_negative, "ROC AUC"):
         return ConfidenceInterval(math.nan, math.nan, math.nan, confidence, "delong", math.nan)
     half_width = NormalDist().inv_cdf(0.5 + confidence / 2.0) * math.sqrt(variance)
-    return ConfidenceInterval(auc, max(0.0, auc - half_width), min(1.0, auc + half_width), confidence, "delong",
-                              math.sqrt(variance))
+    return ConfidenceInterval(
+        auc, max(0.0, auc - half_width), min(1.0, auc + half_width), confidence, "delong", math.sqrt(variance)
+    )
 
 
-def bootstrap_auc_interval(scores: np.ndarray, positive: np.ndarray, negative: np.ndarray, confidence: float,
-                           n_bootstraps: int, random_state: Any, threads: int) -> ConfidenceInterval:
+def bootstrap_auc_interval(
+    scores: np.ndarray,
+    positive: np.ndarray,
+    negative: np.ndarray,
+    confidence: float,
+    n_bootstraps: int,
+    random_state: Any,
+    threads: int,
+) -> ConfidenceInterval:
     """The bootstrap interval of the ROC AUC of the table given by float64
     scores (descending) and per-row counts."""
     method = "bootstrap"
     if not _both_classes(positive.sum(), negative.sum(), "ROC AUC"):
         return ConfidenceInterval(math.nan, math.nan, math.nan, confidence, method, math.nan)
     auc = _core.ranking.table_metric(scores, positive, negative, "roc_auc", 1.0, 0.5)
-    replicates = _core.ranking.bootstrap_table_metric(scores, positive, negative, "roc_auc", 1.0, 0.5, n_bootstraps,
-                                              _seed(random_state), threads)
+    replicates = _core.ranking.bootstrap_table_metric(
+        scores, positive, negative, "roc_auc", 1.0, 0.5, n_bootstraps, _seed(random_state), threads
+    )
     lower, upper = _percentile_interval(replicates, confidence)
     return ConfidenceInterval(auc, lower, upper, confidence, method, math.nan)
 
 
-@validate_params({"y_true": [ARRAY_LIKE], "y_score_a": [ARRAY_LIKE], "y_score_b": [ARRAY_LIKE],
-                  "pos_label": [REAL, STRING, BOOLEAN, NONE]})
-def delong_test(y_true: Any, y_score_a: Any, y_score_b: Any, *, pos_label: Any = None,
-                n_threads: Optional[int] = None) -> DeLongTest:
+@validate_params(
+    {
+        "y_true": [ARRAY_LIKE],
+        "y_score_a": [ARRAY_LIKE],
+        "y_score_b": [ARRAY_LIKE],
+        "pos_label": [REAL, STRING, BOOLEAN, NONE],
+    }
+)
+def delong_test(
+    y_true: Any, y_score_a: Any, y_score_b: Any, *, pos_label: Any = None, n_threads: int | None = None
+) -> DeLongTest:
     """DeLong's test that two scores of the same samples have equal ROC AUC.
 
     The statistic is z = (AUC_a - AUC_b) / sqrt(Var(AUC_a - AUC_b)), with
@@ -287,12 +328,27 @@ _BOOTSTRAP_METRICS = {
 }
 
 
-@validate_params({"y_true": [ARRAY_LIKE], "y_pred_or_score": [ARRAY_LIKE], "confidence": [_CONFIDENCE],
-                  "n_bootstraps": [_POSITIVE_INT], "random_state": [_RANDOM_STATE],
-                  "pos_label": [REAL, STRING, BOOLEAN, NONE]})
-def bootstrap_ci(metric: Union[str, Callable[..., float]], y_true: Any, y_pred_or_score: Any, *,
-                 confidence: float = 0.95, n_bootstraps: int = 2000, random_state: Any = None,
-                 pos_label: Any = None, n_threads: Optional[int] = None) -> ConfidenceInterval:
+@validate_params(
+    {
+        "y_true": [ARRAY_LIKE],
+        "y_pred_or_score": [ARRAY_LIKE],
+        "confidence": [_CONFIDENCE],
+        "n_bootstraps": [_POSITIVE_INT],
+        "random_state": [_RANDOM_STATE],
+        "pos_label": [REAL, STRING, BOOLEAN, NONE],
+    }
+)
+def bootstrap_ci(
+    metric: str | Callable[..., float],
+    y_true: Any,
+    y_pred_or_score: Any,
+    *,
+    confidence: float = 0.95,
+    n_bootstraps: int = 2000,
+    random_state: Any = None,
+    pos_label: Any = None,
+    n_threads: int | None = None,
+) -> ConfidenceInterval:
     """Stratified bootstrap percentile interval of a binary metric.
 
     Parameters
@@ -347,7 +403,8 @@ def bootstrap_ci(metric: Union[str, Callable[..., float]], y_true: Any, y_pred_o
     if kernel_metric == "roc_auc" and not _both_classes(positive.sum(), negative.sum(), "ROC AUC"):
         return ConfidenceInterval(math.nan, math.nan, math.nan, confidence, "bootstrap", math.nan)
     value = _core.ranking.table_metric(scores, positive, negative, kernel_metric, 1.0, 0.5)
-    replicates = _core.ranking.bootstrap_table_metric(scores, positive, negative, kernel_metric, 1.0, 0.5, n_bootstraps,
-                                              _seed(random_state), threads)
+    replicates = _core.ranking.bootstrap_table_metric(
+        scores, positive, negative, kernel_metric, 1.0, 0.5, n_bootstraps, _seed(random_state), threads
+    )
     lower, upper = _percentile_interval(replicates, confidence)
     return ConfidenceInterval(float(value), lower, upper, confidence, "bootstrap", math.nan)

@@ -9,19 +9,20 @@ kernels; nothing here sweeps a table itself.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import combinations
-from typing import Any, Callable, Optional, Tuple, Union
+from typing import Any
 
 import numpy as np
 
-from ._averaging import average_over_labels
 from .._common.validation import Target, check_consistent_length, column_or_1d
+from ._averaging import average_over_labels
 
 # Largest integer label range decoded with a lookup table instead of a sort.
 _LOOKUP_RANGE = 1 << 20
 
 
-def classes_and_codes(labels: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+def classes_and_codes(labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Sorted distinct labels and each label's index into them.
 
     Integer labels spanning a small range are decoded through a lookup
@@ -75,12 +76,18 @@ def column_major(scores: np.ndarray) -> np.ndarray:
     return scores if scores.flags.f_contiguous else np.asfortranarray(scores)
 
 
-BinaryScore = Callable[[Target, np.ndarray, Optional[np.ndarray]], float]
-ColumnScore = Callable[[np.ndarray, np.ndarray, Optional[np.ndarray]], float]
+BinaryScore = Callable[[Target, np.ndarray, np.ndarray | None], float]
+ColumnScore = Callable[[np.ndarray, np.ndarray, np.ndarray | None], float]
 
 
-def one_vs_rest(column_score: ColumnScore, codes: np.ndarray, n_classes: int, y_score: np.ndarray,
-                average: Optional[str], sample_weight: Optional[np.ndarray]) -> Union[float, np.ndarray]:
+def one_vs_rest(
+    column_score: ColumnScore,
+    codes: np.ndarray,
+    n_classes: int,
+    y_score: np.ndarray,
+    average: str | None,
+    sample_weight: np.ndarray | None,
+) -> float | np.ndarray:
     """Average ``column_score(indicator_column, score_column, weights)`` of
     each class against the rest, as for a label indicator."""
     if average != "micro":
@@ -93,7 +100,7 @@ def one_vs_rest(column_score: ColumnScore, codes: np.ndarray, n_classes: int, y_
     return average_over_labels(column_score, indicator, y_score, average, sample_weight)
 
 
-def one_vs_one(binary_score: BinaryScore, codes: np.ndarray, y_score: np.ndarray, average: Optional[str]) -> float:
+def one_vs_one(binary_score: BinaryScore, codes: np.ndarray, y_score: np.ndarray, average: str | None) -> float:
     """Hand and Till's pairwise average: for each pair of classes present,
     the mean of the two directed scores on the samples of those classes,
     averaged uniformly ('macro') or by the pair's prevalence ('weighted')."""
@@ -103,7 +110,7 @@ def one_vs_one(binary_score: BinaryScore, codes: np.ndarray, y_score: np.ndarray
     order = np.argsort(small_codes, kind="stable")
     starts = np.concatenate(([0], np.cumsum(counts)))
     # by_class[c][k] holds column k's scores of the samples of class c, contiguous.
-    by_class = {c: np.ascontiguousarray(y_score[order[starts[c]:starts[c + 1]]].T) for c in np.flatnonzero(counts)}
+    by_class = {c: np.ascontiguousarray(y_score[order[starts[c] : starts[c + 1]]].T) for c in np.flatnonzero(counts)}
     pairs = list(combinations(np.flatnonzero(counts), 2))
     pair_scores = np.empty(len(pairs))
     prevalence = np.empty(len(pairs))

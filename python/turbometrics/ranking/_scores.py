@@ -10,16 +10,14 @@ the table itself, the area under the ROC curve or the average precision.
 from __future__ import annotations
 
 import warnings
+from collections.abc import Callable
 from functools import partial
-from typing import Any, Callable, Optional, Tuple, Union, cast, overload
+from typing import Any, cast, overload
 
 import numpy as np
 
 from .. import _core
-from ._averaging import average_over_labels
-from ._binary_input import binary_input, prepare_binary
 from .._common.exceptions import UndefinedMetricWarning
-from ._multiclass import check_labels_parameter, classes_and_codes, encode, one_vs_one, one_vs_rest
 from .._common.params import (
     ARRAY_LIKE,
     BOOLEAN,
@@ -44,6 +42,9 @@ from .._common.validation import (
     column_or_1d,
     type_of_target,
 )
+from ._averaging import average_over_labels
+from ._binary_input import binary_input, prepare_binary
+from ._multiclass import check_labels_parameter, classes_and_codes, encode, one_vs_one, one_vs_rest
 
 _POS_LABEL = [REAL, STRING, BOOLEAN, NONE]
 _CURVE_CONSTRAINTS = {
@@ -57,9 +58,9 @@ _CURVE_CONSTRAINTS = {
 
 @keyword_only_since("1.11", ["y_true", "y_score", "pos_label", "sample_weight"])
 @validate_params(_CURVE_CONSTRAINTS)
-def confusion_matrix_at_thresholds(y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight: Any = None,
-                                   n_threads: Optional[int] = None
-                                   ) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def confusion_matrix_at_thresholds(
+    y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight: Any = None, n_threads: int | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Binary confusion matrix entries at every distinct score threshold.
 
     Same as :func:`sklearn.metrics.confusion_matrix_at_thresholds`: the
@@ -129,9 +130,15 @@ def confusion_matrix_at_thresholds(y_true: Any, y_score: Any, *, pos_label: Any 
 
 
 @validate_params(_CURVE_CONSTRAINTS)
-def roc_curve(y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight: Any = None,
-              drop_intermediate: bool = True, n_threads: Optional[int] = None
-              ) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+def roc_curve(
+    y_true: Any,
+    y_score: Any,
+    *,
+    pos_label: Any = None,
+    sample_weight: Any = None,
+    drop_intermediate: bool = True,
+    n_threads: int | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Receiver operating characteristic (ROC) curve of a binary problem.
 
     Same as :func:`sklearn.metrics.roc_curve`.
@@ -187,24 +194,37 @@ def roc_curve(y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight
     scores, is_positive, weights, kernel_threads = data.kernel_args(threads)
     with data.raising_value_errors():
         fpr, tpr, thresholds, positives, negatives = _core.ranking.roc_curve(
-            scores, is_positive, weights, bool(drop_intermediate), kernel_threads, data.check_values)
+            scores, is_positive, weights, bool(drop_intermediate), kernel_threads, data.check_values
+        )
     _warn_if_one_class(positives, negatives)
     return fpr, tpr, thresholds
 
 
 def _warn_if_one_class(positives: float, negatives: float) -> None:
     if negatives <= 0:
-        warnings.warn("No negative samples in y_true, false positive value should be meaningless",
-                      scikit_learn_compatible(UndefinedMetricWarning), stacklevel=3)
+        warnings.warn(
+            "No negative samples in y_true, false positive value should be meaningless",
+            scikit_learn_compatible(UndefinedMetricWarning),
+            stacklevel=3,
+        )
     if positives <= 0:
-        warnings.warn("No positive samples in y_true, true positive value should be meaningless",
-                      scikit_learn_compatible(UndefinedMetricWarning), stacklevel=3)
+        warnings.warn(
+            "No positive samples in y_true, true positive value should be meaningless",
+            scikit_learn_compatible(UndefinedMetricWarning),
+            stacklevel=3,
+        )
 
 
 @validate_params(_CURVE_CONSTRAINTS)
-def precision_recall_curve(y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight: Any = None,
-                           drop_intermediate: bool = False, n_threads: Optional[int] = None
-                           ) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+def precision_recall_curve(
+    y_true: Any,
+    y_score: Any,
+    *,
+    pos_label: Any = None,
+    sample_weight: Any = None,
+    drop_intermediate: bool = False,
+    n_threads: int | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Precision-recall pairs for every distinct threshold.
 
     Same as :func:`sklearn.metrics.precision_recall_curve`.
@@ -266,7 +286,8 @@ def precision_recall_curve(y_true: Any, y_score: Any, *, pos_label: Any = None, 
     scores, is_positive, weights, kernel_threads = data.kernel_args(threads)
     with data.raising_value_errors():
         precision, recall, thresholds, positives, _ = _core.ranking.precision_recall_curve(
-            scores, is_positive, weights, bool(drop_intermediate), kernel_threads, data.check_values)
+            scores, is_positive, weights, bool(drop_intermediate), kernel_threads, data.check_values
+        )
     _warn_if_no_positive(positives)
     return precision, recall, data.thresholds_in_caller_dtype(thresholds)
 
@@ -277,9 +298,15 @@ def _warn_if_no_positive(positives: float) -> None:
 
 
 @validate_params(_CURVE_CONSTRAINTS)
-def det_curve(y_true: Any, y_score: Any, pos_label: Any = None, sample_weight: Any = None,
-              drop_intermediate: bool = False, *, n_threads: Optional[int] = None
-              ) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+def det_curve(
+    y_true: Any,
+    y_score: Any,
+    pos_label: Any = None,
+    sample_weight: Any = None,
+    drop_intermediate: bool = False,
+    *,
+    n_threads: int | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Detection error tradeoff (DET) curve of a binary problem.
 
     Same as :func:`sklearn.metrics.det_curve`, including the threshold at
@@ -324,37 +351,50 @@ def det_curve(y_true: Any, y_score: Any, pos_label: Any = None, sample_weight: A
     data = prepare_binary(target, y_score, pos_label, sample_weight, kernel_checks=True)
     scores, is_positive, weights, kernel_threads = data.kernel_args(threads)
     with data.raising_value_errors():
-        fps, tps, thresholds = _core.ranking.det_curve(scores, is_positive, weights, bool(drop_intermediate), kernel_threads,
-                                               data.check_values)
+        fps, tps, thresholds = _core.ranking.det_curve(
+            scores, is_positive, weights, bool(drop_intermediate), kernel_threads, data.check_values
+        )
     classes = target.classes if target.classes is not None else np.unique(target.array)
     if classes.shape[0] != 2:
-        raise ValueError("Only one class is present in y_true. Detection error tradeoff curve is not defined in "
-                         "that case.")
+        raise ValueError(
+            "Only one class is present in y_true. Detection error tradeoff curve is not defined in that case."
+        )
     fns = tps[-1] - tps
     first = np.searchsorted(fps, fps[0], side="right")
     keep = slice(first - 1 if first > 0 else None, np.searchsorted(tps, tps[-1]) + 1)
     return fps[keep][::-1] / fps[-1], fns[keep][::-1] / tps[-1], thresholds[keep][::-1]
 
 
-def _binary_roc_auc(target: Target, y_score: np.ndarray, sample_weight: Optional[np.ndarray],
-                    max_fpr: Optional[float], n_threads: int) -> float:
+def _binary_roc_auc(
+    target: Target, y_score: np.ndarray, sample_weight: np.ndarray | None, max_fpr: float | None, n_threads: int
+) -> float:
     """scikit-learn's ``_binary_roc_auc_score`` on a 0/1 target."""
     if target.classes is None or target.classes.shape[0] != 2:
-        warnings.warn("Only one class is present in y_true. ROC AUC score is not defined in that case.",
-                      scikit_learn_compatible(UndefinedMetricWarning), stacklevel=4)
+        warnings.warn(
+            "Only one class is present in y_true. ROC AUC score is not defined in that case.",
+            scikit_learn_compatible(UndefinedMetricWarning),
+            stacklevel=4,
+        )
         return np.nan
     data = prepare_binary(target, y_score, None, sample_weight, scores_checked=True, kernel_checks=True)
     partial_fpr = None if max_fpr is None or max_fpr == 1 else float(max_fpr)
     scores, is_positive, weights, kernel_threads = data.kernel_args(n_threads)
     with data.raising_value_errors():
-        area, positives, negatives = _core.ranking.roc_auc(scores, is_positive, weights, partial_fpr, kernel_threads,
-                                                   data.check_values)
-    return roc_auc_from_area(area, positives, negatives, partial_fpr,
-                             lambda: _core.ranking.roc_curve(scores, is_positive, weights, True, kernel_threads))
+        area, positives, negatives = _core.ranking.roc_auc(
+            scores, is_positive, weights, partial_fpr, kernel_threads, data.check_values
+        )
+    return roc_auc_from_area(
+        area,
+        positives,
+        negatives,
+        partial_fpr,
+        lambda: _core.ranking.roc_curve(scores, is_positive, weights, True, kernel_threads),
+    )
 
 
-def roc_auc_from_area(area: float, positives: float, negatives: float, partial_fpr: Optional[float],
-                      roc_curve_kernel: Callable[[], tuple]) -> float:
+def roc_auc_from_area(
+    area: float, positives: float, negatives: float, partial_fpr: float | None, roc_curve_kernel: Callable[[], tuple]
+) -> float:
     """The ROC AUC from a table's area sweep: the area itself, or McClish's
     standardised partial area when ``partial_fpr`` is set. With a class of
     zero or negative total weight scikit-learn's rates are NaN; its
@@ -376,7 +416,7 @@ def _mcclish(partial_area: float, max_fpr: float) -> float:
     return 0.5 * (1 + (partial_area - min_area) / (max_fpr - min_area))
 
 
-def _area_from_curve(fpr: np.ndarray, tpr: np.ndarray, max_fpr: Optional[float]) -> float:
+def _area_from_curve(fpr: np.ndarray, tpr: np.ndarray, max_fpr: float | None) -> float:
     """scikit-learn's area computation on an ROC curve, step for step; only
     used when a class has no positive total weight (NaN rates)."""
     if max_fpr is not None:
@@ -397,23 +437,33 @@ def _area_from_curve(fpr: np.ndarray, tpr: np.ndarray, max_fpr: Optional[float])
     return area if max_fpr is None else _mcclish(area, max_fpr)
 
 
-def _indicator_column_roc_auc(y_true: np.ndarray, y_score: np.ndarray, sample_weight: Optional[np.ndarray],
-                              max_fpr: Optional[float], n_threads: int) -> float:
+def _indicator_column_roc_auc(
+    y_true: np.ndarray, y_score: np.ndarray, sample_weight: np.ndarray | None, max_fpr: float | None, n_threads: int
+) -> float:
     """ROC AUC of one column (or the raveled cells) of a label indicator."""
     return _binary_roc_auc(type_of_target(y_true), as_array(y_score), sample_weight, max_fpr, n_threads)
 
 
-def _multiclass_roc_auc(y_true: np.ndarray, scores: np.ndarray, labels: Any, multi_class: str,
-                        average: Optional[str], sample_weight: Optional[np.ndarray],
-                        n_threads: int) -> Union[float, np.ndarray]:
+def _multiclass_roc_auc(
+    y_true: np.ndarray,
+    scores: np.ndarray,
+    labels: Any,
+    multi_class: str,
+    average: str | None,
+    sample_weight: np.ndarray | None,
+    n_threads: int,
+) -> float | np.ndarray:
     """scikit-learn's ``_multiclass_roc_auc_score``: one-vs-rest or
     one-vs-one (Hand and Till) over class probabilities."""
     if scores.ndim != 2:
-        raise ValueError("`y_score` needs to be of shape `(n_samples, n_classes)`, since `y_true` contains multiple "
-                         f"classes. Got `y_score.shape={scores.shape}`.")
+        raise ValueError(
+            "`y_score` needs to be of shape `(n_samples, n_classes)`, since `y_true` contains multiple "
+            f"classes. Got `y_score.shape={scores.shape}`."
+        )
     if not np.allclose(1, scores.sum(axis=1)):
-        raise ValueError("Target scores need to be probabilities for multiclass roc_auc, i.e. they should sum up to "
-                         "1.0 over classes")
+        raise ValueError(
+            "Target scores need to be probabilities for multiclass roc_auc, i.e. they should sum up to 1.0 over classes"
+        )
     average_options: tuple = ("macro", "weighted", None)
     if multi_class == "ovr":
         average_options = ("micro",) + average_options
@@ -424,7 +474,8 @@ def _multiclass_roc_auc(y_true: np.ndarray, scores: np.ndarray, labels: Any, mul
     y_true = y_true.reshape(-1)
     if labels is not None:
         classes = check_labels_parameter(
-            labels, scores.shape[1], "Number of given labels, {0}, not equal to the number of columns in 'y_score', {1}")
+            labels, scores.shape[1], "Number of given labels, {0}, not equal to the number of columns in 'y_score', {1}"
+        )
         codes = encode(y_true, classes, "'y_true' contains labels not in parameter 'labels'")
     else:
         classes, codes = classes_and_codes(y_true)
@@ -432,32 +483,65 @@ def _multiclass_roc_auc(y_true: np.ndarray, scores: np.ndarray, labels: Any, mul
             raise ValueError("Number of classes in y_true not equal to the number of columns in 'y_score'")
     if multi_class == "ovo":
         if sample_weight is not None:
-            raise ValueError("sample_weight is not supported for multiclass one-vs-one ROC AUC, 'sample_weight' must "
-                             "be None in this case.")
+            raise ValueError(
+                "sample_weight is not supported for multiclass one-vs-one ROC AUC, 'sample_weight' must "
+                "be None in this case."
+            )
         return one_vs_one(partial(_binary_roc_auc, max_fpr=None, n_threads=n_threads), codes, scores, average)
     column_metric = partial(_indicator_column_roc_auc, max_fpr=None, n_threads=n_threads)
     return one_vs_rest(column_metric, codes, classes.shape[0], scores, average, sample_weight)
 
 
 @overload
-def roc_auc_score(y_true: Any, y_score: Any, *, average: str = ..., sample_weight: Any = ...,
-                  max_fpr: Optional[float] = ..., multi_class: str = ..., labels: Any = ...,
-                  n_threads: Optional[int] = ...) -> float: ...
+def roc_auc_score(
+    y_true: Any,
+    y_score: Any,
+    *,
+    average: str = ...,
+    sample_weight: Any = ...,
+    max_fpr: float | None = ...,
+    multi_class: str = ...,
+    labels: Any = ...,
+    n_threads: int | None = ...,
+) -> float: ...
 
 
 @overload
-def roc_auc_score(y_true: Any, y_score: Any, *, average: Optional[str] = ..., sample_weight: Any = ...,
-                  max_fpr: Optional[float] = ..., multi_class: str = ..., labels: Any = ...,
-                  n_threads: Optional[int] = ...) -> Union[float, np.ndarray]: ...
+def roc_auc_score(
+    y_true: Any,
+    y_score: Any,
+    *,
+    average: str | None = ...,
+    sample_weight: Any = ...,
+    max_fpr: float | None = ...,
+    multi_class: str = ...,
+    labels: Any = ...,
+    n_threads: int | None = ...,
+) -> float | np.ndarray: ...
 
 
-@validate_params({"y_true": [ARRAY_LIKE], "y_score": [ARRAY_LIKE],
-                  "average": [str_options({"micro", "macro", "samples", "weighted"}), NONE],
-                  "sample_weight": [ARRAY_LIKE, NONE], "max_fpr": [real_interval(0.0, 1, "right"), NONE],
-                  "multi_class": [str_options({"raise", "ovr", "ovo"})], "labels": [ARRAY_LIKE, NONE]})
-def roc_auc_score(y_true: Any, y_score: Any, *, average: Optional[str] = "macro", sample_weight: Any = None,
-                  max_fpr: Optional[float] = None, multi_class: str = "raise", labels: Any = None,
-                  n_threads: Optional[int] = None) -> Union[float, np.ndarray]:
+@validate_params(
+    {
+        "y_true": [ARRAY_LIKE],
+        "y_score": [ARRAY_LIKE],
+        "average": [str_options({"micro", "macro", "samples", "weighted"}), NONE],
+        "sample_weight": [ARRAY_LIKE, NONE],
+        "max_fpr": [real_interval(0.0, 1, "right"), NONE],
+        "multi_class": [str_options({"raise", "ovr", "ovo"})],
+        "labels": [ARRAY_LIKE, NONE],
+    }
+)
+def roc_auc_score(
+    y_true: Any,
+    y_score: Any,
+    *,
+    average: str | None = "macro",
+    sample_weight: Any = None,
+    max_fpr: float | None = None,
+    multi_class: str = "raise",
+    labels: Any = None,
+    n_threads: int | None = None,
+) -> float | np.ndarray:
     """Area under the ROC curve, computed from the sorted score table.
 
     Same as :func:`sklearn.metrics.roc_auc_score` for binary, multiclass
@@ -541,8 +625,10 @@ def roc_auc_score(y_true: Any, y_score: Any, *, average: Optional[str] = "macro"
         sample_weight = column_or_1d(sample_weight)
     if target.kind == "multiclass" or (target.kind == "binary" and scores.ndim == 2 and scores.shape[1] > 2):
         if max_fpr is not None and max_fpr != 1.0:
-            raise ValueError("Partial AUC computation not available in multiclass setting, 'max_fpr' must be set to "
-                             f"`None`, received `max_fpr={max_fpr}` instead")
+            raise ValueError(
+                "Partial AUC computation not available in multiclass setting, 'max_fpr' must be set to "
+                f"`None`, received `max_fpr={max_fpr}` instead"
+            )
         if multi_class == "raise":
             raise ValueError("multi_class must be in ('ovo', 'ovr')")
         return _multiclass_roc_auc(y_true_array, scores, labels, multi_class, average, sample_weight, threads)
@@ -562,8 +648,14 @@ def roc_auc_score(y_true: Any, y_score: Any, *, average: Optional[str] = "macro"
     return average_over_labels(metric, y_true_array, scores, average, sample_weight)
 
 
-def _binary_average_precision(y_true: np.ndarray, y_score: np.ndarray, sample_weight: Optional[np.ndarray],
-                              pos_label: Any, n_threads: int, target: Optional[Target] = None) -> float:
+def _binary_average_precision(
+    y_true: np.ndarray,
+    y_score: np.ndarray,
+    sample_weight: np.ndarray | None,
+    pos_label: Any,
+    n_threads: int,
+    target: Target | None = None,
+) -> float:
     """Average precision of binary input; ``target`` is
     ``type_of_target(y_true)`` when the caller has it."""
     if target is None:
@@ -576,20 +668,47 @@ def _binary_average_precision(y_true: np.ndarray, y_score: np.ndarray, sample_we
 
 
 @overload
-def average_precision_score(y_true: Any, y_score: Any, *, average: str = ..., pos_label: Any = ...,
-                            sample_weight: Any = ..., n_threads: Optional[int] = ...) -> float: ...
+def average_precision_score(
+    y_true: Any,
+    y_score: Any,
+    *,
+    average: str = ...,
+    pos_label: Any = ...,
+    sample_weight: Any = ...,
+    n_threads: int | None = ...,
+) -> float: ...
 
 
 @overload
-def average_precision_score(y_true: Any, y_score: Any, *, average: Optional[str] = ..., pos_label: Any = ...,
-                            sample_weight: Any = ..., n_threads: Optional[int] = ...) -> Union[float, np.ndarray]: ...
+def average_precision_score(
+    y_true: Any,
+    y_score: Any,
+    *,
+    average: str | None = ...,
+    pos_label: Any = ...,
+    sample_weight: Any = ...,
+    n_threads: int | None = ...,
+) -> float | np.ndarray: ...
 
 
-@validate_params({"y_true": [ARRAY_LIKE], "y_score": [ARRAY_LIKE],
-                  "average": [str_options({"micro", "samples", "weighted", "macro"}), NONE],
-                  "pos_label": [REAL, STRING, BOOLEAN], "sample_weight": [ARRAY_LIKE, NONE]})
-def average_precision_score(y_true: Any, y_score: Any, *, average: Optional[str] = "macro", pos_label: Any = 1,
-                            sample_weight: Any = None, n_threads: Optional[int] = None) -> Union[float, np.ndarray]:
+@validate_params(
+    {
+        "y_true": [ARRAY_LIKE],
+        "y_score": [ARRAY_LIKE],
+        "average": [str_options({"micro", "samples", "weighted", "macro"}), NONE],
+        "pos_label": [REAL, STRING, BOOLEAN],
+        "sample_weight": [ARRAY_LIKE, NONE],
+    }
+)
+def average_precision_score(
+    y_true: Any,
+    y_score: Any,
+    *,
+    average: str | None = "macro",
+    pos_label: Any = 1,
+    sample_weight: Any = None,
+    n_threads: int | None = None,
+) -> float | np.ndarray:
     """Average precision: the step-wise area under the precision-recall curve.
 
     Same as :func:`sklearn.metrics.average_precision_score`:
@@ -648,18 +767,23 @@ def average_precision_score(y_true: Any, y_score: Any, *, average: Optional[str]
         if present.shape[0] == 2 and pos_label not in present:
             raise ValueError(f"pos_label={pos_label} is not a valid label. It should be one of {present}")
     elif target.kind == "multilabel-indicator" and pos_label != 1:
-        raise ValueError("Parameter pos_label is fixed to 1 for multilabel-indicator y_true. Do not set pos_label "
-                         "or set pos_label to 1.")
+        raise ValueError(
+            "Parameter pos_label is fixed to 1 for multilabel-indicator y_true. Do not set pos_label "
+            "or set pos_label to 1."
+        )
     metric = partial(_binary_average_precision, pos_label=pos_label, n_threads=threads)
     if target.kind == "multiclass":
         if pos_label != 1:
-            raise ValueError("Parameter pos_label is fixed to 1 for multiclass y_true. Do not set pos_label or set "
-                             "pos_label to 1.")
+            raise ValueError(
+                "Parameter pos_label is fixed to 1 for multiclass y_true. Do not set pos_label or set pos_label to 1."
+            )
         classes, codes = classes_and_codes(target.array.reshape(-1))
         scores = as_array(y_score)
         if scores.shape != (codes.shape[0], classes.shape[0]):
-            raise ValueError("`y_score` needs to be of shape `(n_samples, n_classes)`, since `y_true` contains "
-                             f"multiple classes. Got `y_score.shape={scores.shape}`.")
+            raise ValueError(
+                "`y_score` needs to be of shape `(n_samples, n_classes)`, since `y_true` contains "
+                f"multiple classes. Got `y_score.shape={scores.shape}`."
+            )
         return one_vs_rest(metric, codes, classes.shape[0], scores, average, sample_weight)
     if target.kind == "binary":
         return metric(target.array, y_score, sample_weight, target=target)

@@ -10,35 +10,13 @@ in-memory function's sweep over that table.
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Tuple
+import itertools
+from typing import Any
 
 import numpy as np
 
-from .._common.array_inputs import accepting_array_inputs
 from .. import _core
-from ._binary_input import kernel_scores, prepare_binary, scores_in_dtype
-from ._intervals import (
-    _CONFIDENCE,
-    _POSITIVE_INT,
-    _RANDOM_STATE,
-    ConfidenceInterval,
-    bootstrap_auc_interval,
-    delong_interval,
-    roc_auc_ci,
-)
-from .._common.params import BOOLEAN, NONE, real_interval, str_options, validate_params
-from ._scores import (
-    _warn_if_no_positive,
-    _warn_if_one_class,
-    average_precision_score,
-    precision_recall_curve,
-    roc_auc_from_area,
-    roc_auc_score,
-    roc_curve,
-)
-from ._thresholds import _POSITIVE_REAL, BestThreshold, best_threshold
-from .._common.threads import resolve_threads, threads_for
-from .._common.validation import ALL_ZERO_WEIGHTS, as_array, column_or_1d, num_samples, type_of_target
+from .._common.array_inputs import accepting_array_inputs
 from .._common.mergeable import (
     ClassWeights,
     Serialisable,
@@ -52,6 +30,29 @@ from .._common.mergeable import (
     part_int,
     part_label,
 )
+from .._common.params import BOOLEAN, NONE, real_interval, str_options, validate_params
+from .._common.threads import resolve_threads, threads_for
+from .._common.validation import ALL_ZERO_WEIGHTS, as_array, column_or_1d, num_samples, type_of_target
+from ._binary_input import kernel_scores, prepare_binary, scores_in_dtype
+from ._intervals import (
+    _CONFIDENCE,
+    _POSITIVE_INT,
+    _RANDOM_STATE,
+    ConfidenceInterval,
+    bootstrap_auc_interval,
+    delong_interval,
+    roc_auc_ci,
+)
+from ._scores import (
+    _warn_if_no_positive,
+    _warn_if_one_class,
+    average_precision_score,
+    precision_recall_curve,
+    roc_auc_from_area,
+    roc_auc_score,
+    roc_curve,
+)
+from ._thresholds import _POSITIVE_REAL, BestThreshold, best_threshold
 
 _PARTS = ("pos_label", "scores", "score_dtype", "positive", "negative", "samples", "has_positive", "has_negative")
 _THRESHOLD_METRICS = {"f1", "fbeta", "youden", "accuracy", "balanced_accuracy", "mcc"}
@@ -131,14 +132,21 @@ class RankingState(ClassWeights, Serialisable):
 
     # -- construction ------------------------------------------------------------------------
     @classmethod
-    def from_arrays(cls, y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: Any = None,
-                    n_threads: Optional[int] = None) -> "RankingState":
+    def from_arrays(
+        cls,
+        y_true: Any,
+        y_score: Any,
+        *,
+        sample_weight: Any = None,
+        pos_label: Any = None,
+        n_threads: int | None = None,
+    ) -> RankingState:
         """The state of one data set (validated as the in-memory functions
         validate it; empty input gives an empty state of its score dtype)."""
         return cls(pos_label=pos_label).update(y_true, y_score, sample_weight=sample_weight, n_threads=n_threads)
 
     @classmethod
-    def from_table(cls, scores: Any, positive: Any, negative: Any, *, pos_label: Any = None) -> "RankingState":
+    def from_table(cls, scores: Any, positive: Any, negative: Any, *, pos_label: Any = None) -> RankingState:
         """A state from its table: distinct scores in strictly descending
         order (NaN not allowed) and the per-row (not cumulative) weight of
         each class; integer weights (non-negative counts, totalling less
@@ -157,14 +165,23 @@ class RankingState(ClassWeights, Serialisable):
             check_counts_or_weights(name, values)  # before the cast, which would wrap uint64 counts
         weight_dtype = np.float64 if weighted else np.int64
         positive, negative = np.array(positive, weight_dtype), np.array(negative, weight_dtype)
-        return cls._from_parts({"pos_label": pos_label, "scores": np.array(kernel_scores(scores)),
-                                "score_dtype": scores.dtype.str, "positive": positive, "negative": negative,
-                                "samples": int(scores.shape[0]), "has_positive": bool(np.any(positive != 0)),
-                                "has_negative": bool(np.any(negative != 0))})
+        return cls._from_parts(
+            {
+                "pos_label": pos_label,
+                "scores": np.array(kernel_scores(scores)),
+                "score_dtype": scores.dtype.str,
+                "positive": positive,
+                "negative": negative,
+                "samples": int(scores.shape[0]),
+                "has_positive": bool(np.any(positive != 0)),
+                "has_negative": bool(np.any(negative != 0)),
+            }
+        )
 
     @accepting_array_inputs
-    def update(self, y_true: Any, y_score: Any, *, sample_weight: Any = None,
-               n_threads: Optional[int] = None) -> "RankingState":
+    def update(
+        self, y_true: Any, y_score: Any, *, sample_weight: Any = None, n_threads: int | None = None
+    ) -> RankingState:
         """Add a batch in place (labels with this state's ``pos_label``);
         returns self."""
         threads = resolve_threads(n_threads)
@@ -174,14 +191,14 @@ class RankingState(ClassWeights, Serialisable):
         return self
 
     # -- merging -----------------------------------------------------------------------------
-    def merge(self, other: "RankingState", *, n_threads: Optional[int] = None) -> "RankingState":
+    def merge(self, other: RankingState, *, n_threads: int | None = None) -> RankingState:
         """The state of this state's data followed by ``other``'s (a new
         state). Associative and commutative, except that a merged zero
         score carries the sign of the later operand's zero."""
         check_mergeable(self, other)
         return self._merged_with(other, resolve_threads(n_threads))
 
-    def _merged_with(self, other: "RankingState", threads: int) -> "RankingState":
+    def _merged_with(self, other: RankingState, threads: int) -> RankingState:
         result = RankingState(pos_label=merged_pos_label(self.pos_label, other.pos_label))
         result._samples = self._samples + other._samples
         result._has_positive = self._has_positive or other._has_positive
@@ -194,10 +211,16 @@ class RankingState(ClassWeights, Serialisable):
         dtype = np.result_type(self._score_dtype, other._score_dtype)
         kernel_dtype = kernel_scores(np.zeros(0, dtype)).dtype
         weight_dtype = np.float64 if self.weighted or other.weighted else np.int64
-        a = (self._scores.astype(kernel_dtype, copy=False), self._positive.astype(weight_dtype, copy=False),
-             self._negative.astype(weight_dtype, copy=False))
-        b = (other._scores.astype(kernel_dtype, copy=False), other._positive.astype(weight_dtype, copy=False),
-             other._negative.astype(weight_dtype, copy=False))
+        a = (
+            self._scores.astype(kernel_dtype, copy=False),
+            self._positive.astype(weight_dtype, copy=False),
+            self._negative.astype(weight_dtype, copy=False),
+        )
+        b = (
+            other._scores.astype(kernel_dtype, copy=False),
+            other._positive.astype(weight_dtype, copy=False),
+            other._negative.astype(weight_dtype, copy=False),
+        )
         rows = a[0].shape[0] + b[0].shape[0]
         scores, positive, negative = _core.states.merge_tables(*a, *b, threads_for(threads, rows))
         result._set_table(scores, positive, negative, dtype)
@@ -231,10 +254,12 @@ class RankingState(ClassWeights, Serialisable):
 
     def __repr__(self) -> str:
         kind = "weighted" if self.weighted else "unweighted"
-        return (f"RankingState({len(self)} distinct scores, {kind}, positive={self.total_positive}, "
-                f"negative={self.total_negative}, pos_label={self.pos_label!r})")
+        return (
+            f"RankingState({len(self)} distinct scores, {kind}, positive={self.total_positive}, "
+            f"negative={self.total_negative}, pos_label={self.pos_label!r})"
+        )
 
-    def split(self, edges: Any) -> List["RankingState"]:
+    def split(self, edges: Any) -> list[RankingState]:
         """The states of score ranges: with ``edges`` strictly descending,
         bucket 0 holds scores >= edges[0], bucket i scores in
         [edges[i], edges[i-1]) and the last bucket scores below edges[-1].
@@ -249,11 +274,12 @@ class RankingState(ClassWeights, Serialisable):
         cuts = [0] + [int(scores.shape[0] - np.searchsorted(ascending, edge, side="left")) for edge in edges]
         cuts.append(int(scores.shape[0]))
         buckets = []
-        for begin, end in zip(cuts[:-1], cuts[1:]):
+        for begin, end in itertools.pairwise(cuts):
             bucket = RankingState(pos_label=self.pos_label)
             if self._score_dtype is not None:
-                bucket._set_table(self._scores[begin:end], self._positive[begin:end], self._negative[begin:end],
-                                  self._score_dtype)
+                bucket._set_table(
+                    self._scores[begin:end], self._positive[begin:end], self._negative[begin:end], self._score_dtype
+                )
             bucket._samples = end - begin
             bucket._has_positive = bool(np.any(bucket._positive != 0))
             bucket._has_negative = bool(np.any(bucket._negative != 0))
@@ -262,7 +288,7 @@ class RankingState(ClassWeights, Serialisable):
 
     # -- metrics -----------------------------------------------------------------------------
     @validate_params({"max_fpr": [real_interval(0.0, 1, "right"), NONE]}, bind_like_scikit_learn=False)
-    def roc_auc(self, *, max_fpr: Optional[float] = None, n_threads: Optional[int] = None) -> float:
+    def roc_auc(self, *, max_fpr: float | None = None, n_threads: int | None = None) -> float:
         """:func:`turbometrics.roc_auc_score` of the data (binary, positive
         = ``pos_label``): NaN with an UndefinedMetricWarning when one class
         is absent; with ``max_fpr``, McClish's standardised partial AUC."""
@@ -275,10 +301,11 @@ class RankingState(ClassWeights, Serialisable):
         partial_fpr = None if max_fpr is None or max_fpr == 1 else float(max_fpr)
         args, threads = self._kernel_args(n_threads)
         area, positives, negatives = _core.states.roc_auc(*args, partial_fpr, threads)
-        return roc_auc_from_area(area, positives, negatives, partial_fpr,
-                                 lambda: _core.states.roc_curve(*args, True, threads))
+        return roc_auc_from_area(
+            area, positives, negatives, partial_fpr, lambda: _core.states.roc_curve(*args, True, threads)
+        )
 
-    def average_precision(self, *, n_threads: Optional[int] = None) -> float:
+    def average_precision(self, *, n_threads: int | None = None) -> float:
         """:func:`turbometrics.average_precision_score` of the data: the
         correctly rounded exact sum of the per-threshold terms, clipped at
         0; 0.0 with a UserWarning when there is no positive weight."""
@@ -295,8 +322,9 @@ class RankingState(ClassWeights, Serialisable):
     average_precision_score = average_precision
 
     @validate_params({"drop_intermediate": [BOOLEAN]}, bind_like_scikit_learn=False)
-    def roc_curve(self, *, drop_intermediate: bool = True,
-                  n_threads: Optional[int] = None) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def roc_curve(
+        self, *, drop_intermediate: bool = True, n_threads: int | None = None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """:func:`turbometrics.roc_curve` of the data: (fpr, tpr,
         thresholds), thresholds float64 starting at +inf."""
         degenerate = self._degenerate()
@@ -308,8 +336,9 @@ class RankingState(ClassWeights, Serialisable):
         return fpr, tpr, thresholds
 
     @validate_params({"drop_intermediate": [BOOLEAN]}, bind_like_scikit_learn=False)
-    def precision_recall_curve(self, *, drop_intermediate: bool = False,
-                               n_threads: Optional[int] = None) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def precision_recall_curve(
+        self, *, drop_intermediate: bool = False, n_threads: int | None = None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """:func:`turbometrics.precision_recall_curve` of the data:
         (precision, recall, thresholds), thresholds increasing in the score
         dtype."""
@@ -318,14 +347,15 @@ class RankingState(ClassWeights, Serialisable):
             return precision_recall_curve(**degenerate, drop_intermediate=drop_intermediate)
         args, threads = self._kernel_args(n_threads)
         precision, recall, thresholds, positives, _ = _core.states.precision_recall_curve(
-            *args, bool(drop_intermediate), threads)
+            *args, bool(drop_intermediate), threads
+        )
         _warn_if_no_positive(positives)
         return precision, recall, scores_in_dtype(thresholds, self._score_dtype)
 
-    @validate_params({"metric": [str_options(_THRESHOLD_METRICS)], "beta": [_POSITIVE_REAL]},
-                     bind_like_scikit_learn=False)
-    def best_threshold(self, metric: str = "f1", *, beta: float = 1.0,
-                       n_threads: Optional[int] = None) -> BestThreshold:
+    @validate_params(
+        {"metric": [str_options(_THRESHOLD_METRICS)], "beta": [_POSITIVE_REAL]}, bind_like_scikit_learn=False
+    )
+    def best_threshold(self, metric: str = "f1", *, beta: float = 1.0, n_threads: int | None = None) -> BestThreshold:
         """:func:`turbometrics.best_threshold` of the data."""
         degenerate = self._degenerate()
         if degenerate is not None:
@@ -334,29 +364,52 @@ class RankingState(ClassWeights, Serialisable):
         kernel_beta = 1.0 if metric == "f1" else float(beta)
         args, threads = self._kernel_args(n_threads)
         best = _core.states.best_threshold(*args, kernel_metric, kernel_beta, threads)
-        return BestThreshold(best["threshold"], best["value"], best["precision"], best["recall"], best["tpr"],
-                             best["fpr"])
+        return BestThreshold(
+            best["threshold"], best["value"], best["precision"], best["recall"], best["tpr"], best["fpr"]
+        )
 
-    @validate_params({"confidence": [_CONFIDENCE], "method": [str_options({"delong", "bootstrap"})],
-                      "n_bootstraps": [_POSITIVE_INT], "random_state": [_RANDOM_STATE]}, bind_like_scikit_learn=False)
-    def roc_auc_ci(self, *, confidence: float = 0.95, method: str = "delong", n_bootstraps: int = 2000,
-                   random_state: Any = None, n_threads: Optional[int] = None) -> ConfidenceInterval:
+    @validate_params(
+        {
+            "confidence": [_CONFIDENCE],
+            "method": [str_options({"delong", "bootstrap"})],
+            "n_bootstraps": [_POSITIVE_INT],
+            "random_state": [_RANDOM_STATE],
+        },
+        bind_like_scikit_learn=False,
+    )
+    def roc_auc_ci(
+        self,
+        *,
+        confidence: float = 0.95,
+        method: str = "delong",
+        n_bootstraps: int = 2000,
+        random_state: Any = None,
+        n_threads: int | None = None,
+    ) -> ConfidenceInterval:
         """:func:`turbometrics.roc_auc_ci` of the data (unweighted states
         only, as the in-memory function takes no weights)."""
         if self.weighted:
             raise ValueError("roc_auc_ci is not defined for a weighted state")
         degenerate = self._degenerate()
         if degenerate is not None:
-            return roc_auc_ci(**degenerate, confidence=confidence, method=method, n_bootstraps=n_bootstraps,
-                              random_state=random_state)
+            return roc_auc_ci(
+                **degenerate, confidence=confidence, method=method, n_bootstraps=n_bootstraps, random_state=random_state
+            )
         args, threads = self._kernel_args(n_threads)
         if method == "delong":
             return delong_interval(*_core.states.roc_auc_delong(*args, threads), confidence)
-        return bootstrap_auc_interval(self._scores.astype(np.float64, copy=False), self._positive, self._negative,
-                                      confidence, n_bootstraps, random_state, threads)
+        return bootstrap_auc_interval(
+            self._scores.astype(np.float64, copy=False),
+            self._positive,
+            self._negative,
+            confidence,
+            n_bootstraps,
+            random_state,
+            threads,
+        )
 
     # -- range-partition parts ---------------------------------------------------------------
-    def roc_auc_part(self, above_positive: Any, above_negative: Any, *, n_threads: Optional[int] = None) -> Any:
+    def roc_auc_part(self, above_positive: Any, above_negative: Any, *, n_threads: int | None = None) -> Any:
         """This state's rows' share of twice the ROC area, given the weight
         at higher scores: the sum over rows of
         ``negative_r * (2 * positive_above_r + positive_r)``, with
@@ -369,8 +422,9 @@ class RankingState(ClassWeights, Serialisable):
         args, threads = self._kernel_args(n_threads)
         return _core.states.roc_auc_part(*args, self._weight(above_positive), self._weight(above_negative), threads)
 
-    def average_precision_part(self, above_positive: Any, above_negative: Any, total_positive: Any, *,
-                               n_threads: Optional[int] = None) -> int:
+    def average_precision_part(
+        self, above_positive: Any, above_negative: Any, total_positive: Any, *, n_threads: int | None = None
+    ) -> int:
         """The exact sum of this state's per-row average-precision terms,
         each computed in float64 as :meth:`average_precision` computes it
         (cumulative weights including the weight above), as an int scaled
@@ -380,20 +434,27 @@ class RankingState(ClassWeights, Serialisable):
         if self._scores is None:
             return 0
         args, threads = self._kernel_args(n_threads)
-        return _core.states.average_precision_part(*args, self._weight(above_positive), self._weight(above_negative),
-                                                  float(total_positive), threads)
+        return _core.states.average_precision_part(
+            *args, self._weight(above_positive), self._weight(above_negative), float(total_positive), threads
+        )
 
     # -- serialisation ---------------------------------------------------------------------
-    def _parts(self) -> Dict[str, Any]:
+    def _parts(self) -> dict[str, Any]:
         """The state's parts (see :class:`Serialisable`); ``scores`` and
         ``score_dtype`` are None until data (or a dtype) was seen."""
-        return {"pos_label": self.pos_label, "scores": self._scores,
-                "score_dtype": None if self._score_dtype is None else self._score_dtype.str,
-                "positive": self._positive, "negative": self._negative, "samples": self._samples,
-                "has_positive": self._has_positive, "has_negative": self._has_negative}
+        return {
+            "pos_label": self.pos_label,
+            "scores": self._scores,
+            "score_dtype": None if self._score_dtype is None else self._score_dtype.str,
+            "positive": self._positive,
+            "negative": self._negative,
+            "samples": self._samples,
+            "has_positive": self._has_positive,
+            "has_negative": self._has_negative,
+        }
 
     @classmethod
-    def _from_parts(cls, parts: Dict[str, Any]) -> "RankingState":
+    def _from_parts(cls, parts: dict[str, Any]) -> RankingState:
         """The state of validated parts: scores in the kernel dtype of
         ``score_dtype``, strictly descending, not NaN; ``positive`` and
         ``negative`` of their length, both int64 counts (non-negative,
@@ -416,28 +477,31 @@ class RankingState(ClassWeights, Serialisable):
             kernel = kernel_scores(np.zeros(0, score_dtype)).dtype
             scores = part_array(parts, "scores", kernel.kind, 1, wide=False)
             if scores.dtype != kernel or scores.shape != positive.shape:
-                raise ValueError(f"scores must be {kernel} of the length of positive and negative "
-                                 f"(score_dtype {score_dtype})")
+                raise ValueError(
+                    f"scores must be {kernel} of the length of positive and negative (score_dtype {score_dtype})"
+                )
             check_sorted_distinct("scores", scores, descending=True)
             state._set_table(scores, positive, negative, score_dtype)
         state._samples = part_int(parts, "samples", low=positive.shape[0])
         state._has_positive, state._has_negative = part_bool(parts, "has_positive"), part_bool(parts, "has_negative")
-        for name, weights, has in (("has_positive", positive, state._has_positive),
-                                   ("has_negative", negative, state._has_negative)):
+        for name, weights, has in (
+            ("has_positive", positive, state._has_positive),
+            ("has_negative", negative, state._has_negative),
+        ):
             nonzero = bool(np.any(weights != 0))
             if (nonzero and not has) or (has and state._samples == 0) or (has != nonzero and not state.weighted):
                 raise ValueError(f"{name} disagrees with the table")
         return state
 
     # -- helpers -----------------------------------------------------------------------------
-    def _kernel_args(self, n_threads: Optional[int]) -> Tuple[Tuple[np.ndarray, np.ndarray, np.ndarray], int]:
+    def _kernel_args(self, n_threads: int | None) -> tuple[tuple[np.ndarray, np.ndarray, np.ndarray], int]:
         threads = threads_for(resolve_threads(n_threads), len(self))
         return (self._scores, self._positive, self._negative), threads
 
     def _weight(self, value: Any) -> Any:
         return float(value) if self.weighted else int(value)
 
-    def _degenerate(self) -> Optional[dict]:
+    def _degenerate(self) -> dict | None:
         """Data the in-memory functions reject or treat specially without
         looking at the table (no sample at all, or every weight zero): the
         smallest data set with the same outcome, as keyword arguments
@@ -461,8 +525,9 @@ def _batch_state(y_true: Any, y_score: Any, sample_weight: Any, pos_label: Any, 
     if num_samples(y_true) == 0 and num_samples(y_score) == 0:
         scores = column_or_1d(as_array(y_score))
         weight_dtype = np.int64 if sample_weight is None else np.float64
-        state._set_table(kernel_scores(scores).copy(), np.zeros(0, weight_dtype), np.zeros(0, weight_dtype),
-                         scores.dtype)
+        state._set_table(
+            kernel_scores(scores).copy(), np.zeros(0, weight_dtype), np.zeros(0, weight_dtype), scores.dtype
+        )
         return state
     target = type_of_target(y_true, input_name="y_true")
     data = prepare_binary(target, y_score, pos_label, sample_weight, kernel_checks=True)
@@ -482,7 +547,7 @@ def _batch_state(y_true: Any, y_score: Any, sample_weight: Any, pos_label: Any, 
     return state
 
 
-def _score_dtype(value: Any) -> Optional[np.dtype]:
+def _score_dtype(value: Any) -> np.dtype | None:
     """The score dtype a state names (None, or a numeric or bool dtype)."""
     if value is None:
         return None

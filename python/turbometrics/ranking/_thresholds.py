@@ -7,19 +7,24 @@ evaluate decision metrics at all of them at once.
 
 from __future__ import annotations
 
-from typing import Any, Dict, NamedTuple, Optional
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from .. import _core
-from ._binary_input import binary_input
-from .._common.params import ARRAY_LIKE, NONE, REAL, STRING, BOOLEAN, Constraint, str_options, \
-    validate_params
+from .._common.params import ARRAY_LIKE, BOOLEAN, NONE, REAL, STRING, Constraint, str_options, validate_params
 from .._common.threads import resolve_threads
+from ._binary_input import binary_input
 
-_POSITIVE_REAL = Constraint("a float in the range (0.0, inf)",
-                            lambda value: isinstance(value, (int, float, np.floating, np.integer))
-                            and not isinstance(value, bool) and value > 0 and np.isfinite(value))
+_POSITIVE_REAL = Constraint(
+    "a float in the range (0.0, inf)",
+    lambda value: (
+        isinstance(value, (int, float, np.floating, np.integer))
+        and not isinstance(value, bool)
+        and value > 0
+        and np.isfinite(value)
+    ),
+)
 _COMMON = {
     "y_true": [ARRAY_LIKE],
     "y_score": [ARRAY_LIKE],
@@ -60,8 +65,16 @@ class BestThreshold(NamedTuple):
 
 
 @validate_params(_COMMON)
-def best_threshold(y_true: Any, y_score: Any, *, metric: str = "f1", beta: float = 1.0, sample_weight: Any = None,
-                   pos_label: Any = None, n_threads: Optional[int] = None) -> BestThreshold:
+def best_threshold(
+    y_true: Any,
+    y_score: Any,
+    *,
+    metric: str = "f1",
+    beta: float = 1.0,
+    sample_weight: Any = None,
+    pos_label: Any = None,
+    n_threads: int | None = None,
+) -> BestThreshold:
     """The score threshold that maximises a decision metric, in one sweep.
 
     Samples with ``y_score >= threshold`` are predicted positive. Every
@@ -110,13 +123,19 @@ def best_threshold(y_true: Any, y_score: Any, *, metric: str = "f1", beta: float
     kernel_beta = 1.0 if metric == "f1" else float(beta)
     scores, is_positive, weights, kernel_threads = data.kernel_args(threads)
     best = _core.ranking.best_threshold(scores, is_positive, weights, kernel_metric, kernel_beta, kernel_threads)
-    return BestThreshold(best["threshold"], best["value"], best["precision"], best["recall"], best["tpr"],
-                         best["fpr"])
+    return BestThreshold(best["threshold"], best["value"], best["precision"], best["recall"], best["tpr"], best["fpr"])
 
 
 @validate_params(_COMMON)
-def metrics_at_thresholds(y_true: Any, y_score: Any, *, beta: float = 1.0, sample_weight: Any = None,
-                          pos_label: Any = None, n_threads: Optional[int] = None) -> Dict[str, np.ndarray]:
+def metrics_at_thresholds(
+    y_true: Any,
+    y_score: Any,
+    *,
+    beta: float = 1.0,
+    sample_weight: Any = None,
+    pos_label: Any = None,
+    n_threads: int | None = None,
+) -> dict[str, np.ndarray]:
     """Confusion counts and rates at every distinct score threshold.
 
     Parameters

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import warnings
-from typing import Any, Optional
+from typing import Any
 
 import numpy as np
 
 from .._common.exceptions import UndefinedMetricWarning
-from ._multiclass import check_labels_parameter, classes_and_codes, encode
 from .._common.params import ARRAY_LIKE, BOOLEAN, NONE, Constraint, validate_params
 from .._common.sklearn_classes import scikit_learn_compatible
 from .._common.validation import (
@@ -20,9 +19,12 @@ from .._common.validation import (
     column_or_1d,
     type_of_target,
 )
+from ._multiclass import check_labels_parameter, classes_and_codes, encode
 
-_K = Constraint("an int in the range [1, inf)",
-                lambda value: isinstance(value, (int, np.integer)) and not isinstance(value, bool) and value >= 1)
+_K = Constraint(
+    "an int in the range [1, inf)",
+    lambda value: isinstance(value, (int, np.integer)) and not isinstance(value, bool) and value >= 1,
+)
 
 
 def _rank_of_true_class(y_score: np.ndarray, codes: np.ndarray) -> np.ndarray:
@@ -35,10 +37,26 @@ def _rank_of_true_class(y_score: np.ndarray, codes: np.ndarray) -> np.ndarray:
     return ahead.sum(axis=1)
 
 
-@validate_params({"y_true": [ARRAY_LIKE], "y_score": [ARRAY_LIKE], "k": [_K], "normalize": [BOOLEAN],
-                  "sample_weight": [ARRAY_LIKE, NONE], "labels": [ARRAY_LIKE, NONE]})
-def top_k_accuracy_score(y_true: Any, y_score: Any, *, k: int = 2, normalize: bool = True,
-                         sample_weight: Any = None, labels: Any = None, n_threads: Optional[int] = None) -> float:
+@validate_params(
+    {
+        "y_true": [ARRAY_LIKE],
+        "y_score": [ARRAY_LIKE],
+        "k": [_K],
+        "normalize": [BOOLEAN],
+        "sample_weight": [ARRAY_LIKE, NONE],
+        "labels": [ARRAY_LIKE, NONE],
+    }
+)
+def top_k_accuracy_score(
+    y_true: Any,
+    y_score: Any,
+    *,
+    k: int = 2,
+    normalize: bool = True,
+    sample_weight: Any = None,
+    labels: Any = None,
+    n_threads: int | None = None,
+) -> float:
     """Fraction (or count) of samples whose true class is among the k best.
 
     Same as :func:`sklearn.metrics.top_k_accuracy_score`: a row's classes are
@@ -84,29 +102,42 @@ def top_k_accuracy_score(y_true: Any, y_score: Any, *, k: int = 2, normalize: bo
     y_score = check_score_array(y_score)
     if kind == "binary":
         if y_score.ndim == 2 and y_score.shape[1] != 1:
-            raise ValueError(f"`y_true` is binary while y_score is 2d with {y_score.shape[1]} classes. If `y_true` "
-                             "does not contain all the labels, `labels` must be provided.")
+            raise ValueError(
+                f"`y_true` is binary while y_score is 2d with {y_score.shape[1]} classes. If `y_true` "
+                "does not contain all the labels, `labels` must be provided."
+            )
         y_score = column_or_1d(y_score)
     elif y_score.ndim != 2:
-        raise ValueError("`y_score` needs to be of shape `(n_samples, n_classes)`, since `y_true` contains multiple "
-                         f"classes. Got `y_score.shape={y_score.shape}`.")
+        raise ValueError(
+            "`y_score` needs to be of shape `(n_samples, n_classes)`, since `y_true` contains multiple "
+            f"classes. Got `y_score.shape={y_score.shape}`."
+        )
     check_consistent_length(y_true, y_score, sample_weight)
     n_score_classes = y_score.shape[1] if y_score.ndim == 2 else 2
     if labels is None:
         classes, codes = classes_and_codes(y_true)
         if classes.shape[0] != n_score_classes:
-            raise ValueError(f"Number of classes in 'y_true' ({classes.shape[0]}) not equal to the number of classes "
-                             f"in 'y_score' ({n_score_classes}).You can provide a list of all known classes by "
-                             "assigning it to the `labels` parameter.")
+            raise ValueError(
+                f"Number of classes in 'y_true' ({classes.shape[0]}) not equal to the number of classes "
+                f"in 'y_score' ({n_score_classes}).You can provide a list of all known classes by "
+                "assigning it to the `labels` parameter."
+            )
     else:
         classes = check_labels_parameter(
-            labels, n_score_classes,
-            "Number of given labels ({0}) not equal to the number of classes in 'y_score' ({1}).", suffix=".")
+            labels,
+            n_score_classes,
+            "Number of given labels ({0}) not equal to the number of classes in 'y_score' ({1}).",
+            suffix=".",
+        )
         codes = encode(y_true, classes, "'y_true' contains labels not in parameter 'labels'.")
     n_classes = classes.shape[0]
     if k >= n_classes:
-        warnings.warn(f"'k' ({k}) greater than or equal to 'n_classes' ({n_classes}) will result in a perfect score "
-                      "and is therefore meaningless.", scikit_learn_compatible(UndefinedMetricWarning), stacklevel=2)
+        warnings.warn(
+            f"'k' ({k}) greater than or equal to 'n_classes' ({n_classes}) will result in a perfect score "
+            "and is therefore meaningless.",
+            scikit_learn_compatible(UndefinedMetricWarning),
+            stacklevel=2,
+        )
     if kind == "binary":
         if k == 1:
             threshold = 0.5 if y_score.min() >= 0 and y_score.max() <= 1 else 0

@@ -18,7 +18,8 @@ exactly as scikit-learn does. The original function gets the call when
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 import numpy as np
 
@@ -53,6 +54,4 @@ def turbometrics_handles(values: Iterable[Any]) -> bool:
     values = list(values)
     if any(_for_scikit_learn(value) for value in values):
         return False
-    if any(_is_foreign_array(value) for value in values) and _array_api_dispatch():
-        return False
-    return True
+    return not (any(_is_foreign_array(value) for value in values) and _array_api_dispatch())

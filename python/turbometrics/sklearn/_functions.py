@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import functools
 import inspect
-from typing import Any, Callable, Dict
+from collections.abc import Callable
+from typing import Any
 
 import turbometrics
 
@@ -43,4 +44,4 @@ def _sklearn_facing(name: str) -> Callable[..., Any]:
     return metric
 
 
-FUNCTIONS: Dict[str, Callable[..., Any]] = {name: _sklearn_facing(name) for name in METRIC_NAMES}
+FUNCTIONS: dict[str, Callable[..., Any]] = {name: _sklearn_facing(name) for name in METRIC_NAMES}

@@ -7,9 +7,7 @@ Each name is both a public function of ``sklearn.metrics`` and one of
 
 from __future__ import annotations
 
-from typing import Tuple
-
-METRIC_NAMES: Tuple[str, ...] = (
+METRIC_NAMES: tuple[str, ...] = (
     # ranking
     "average_precision_score",
     "confusion_matrix_at_thresholds",
@@ -41,4 +39,4 @@ METRIC_NAMES: Tuple[str, ...] = (
 SCORING_CHECK = "check_scoring"
 
 # Every name of ``sklearn.metrics`` that the patch replaces.
-PATCHED_NAMES: Tuple[str, ...] = (*METRIC_NAMES, SCORING_CHECK)
+PATCHED_NAMES: tuple[str, ...] = (*METRIC_NAMES, SCORING_CHECK)

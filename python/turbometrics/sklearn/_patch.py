@@ -36,7 +36,8 @@ import functools
 import inspect
 import math
 import sys
-from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import turbometrics
 
@@ -47,14 +48,14 @@ from ._functions import FUNCTIONS
 from ._names import PATCHED_NAMES, SCORING_CHECK
 
 # How many calls of the wrappers went to turbometrics and to scikit-learn.
-calls: Dict[str, int] = {"turbometrics": 0, "scikit-learn": 0}
+calls: dict[str, int] = {"turbometrics": 0, "scikit-learn": 0}
 # id(wrapper) -> (wrapper, original), and the reverse, for every wrapper made.
-_wrapper_originals: Dict[int, Tuple[Callable[..., Any], Callable[..., Any]]] = {}
-_original_wrappers: Dict[int, Tuple[Callable[..., Any], Callable[..., Any]]] = {}
+_wrapper_originals: dict[int, tuple[Callable[..., Any], Callable[..., Any]]] = {}
+_original_wrappers: dict[int, tuple[Callable[..., Any], Callable[..., Any]]] = {}
 # (scorer, original score function) for each predefined scorer patched.
-_replaced_scorers: List[Tuple[Any, Callable[..., Any]]] = []
+_replaced_scorers: list[tuple[Any, Callable[..., Any]]] = []
 # name -> why the last patch() left the installed scikit-learn's function alone.
-_skipped: Dict[str, str] = {}
+_skipped: dict[str, str] = {}
 
 
 def _make_wrapper(name: str, original: Callable[..., Any]) -> Callable[..., Any]:
@@ -124,23 +125,26 @@ def original_of(function: Any) -> Any:
 
 def _same_parameters(a: inspect.Signature, b: inspect.Signature) -> bool:
     """Same parameter names, kinds and defaults (NaN defaults equal)."""
-    def key(signature: inspect.Signature) -> List[Tuple[str, Any, Any]]:
-        return [(p.name, p.kind, "nan" if isinstance(p.default, float) and math.isnan(p.default) else p.default)
-                for p in signature.parameters.values()]
+
+    def key(signature: inspect.Signature) -> list[tuple[str, Any, Any]]:
+        return [
+            (p.name, p.kind, "nan" if isinstance(p.default, float) and math.isnan(p.default) else p.default)
+            for p in signature.parameters.values()
+        ]
+
     return key(a) == key(b)
 
 
-def _skip_reason(name: str, original: Any) -> Optional[str]:
+def _skip_reason(name: str, original: Any) -> str | None:
     """Why the installed scikit-learn's ``name`` is not patched, or None."""
     if original is None:
         return "not in this scikit-learn version"
-    if name != SCORING_CHECK and not _same_parameters(inspect.signature(original),
-                                                      inspect.signature(FUNCTIONS[name])):
+    if name != SCORING_CHECK and not _same_parameters(inspect.signature(original), inspect.signature(FUNCTIONS[name])):
         return "its signature differs from scikit-learn 1.9.1's"
     return None
 
 
-def _current_originals() -> Dict[int, Tuple[str, Callable[..., Any]]]:
+def _current_originals() -> dict[int, tuple[str, Callable[..., Any]]]:
     """id -> (name, function) of the installed scikit-learn's functions to
     patch; :data:`_skipped` gets the others, with the reason."""
     import sklearn.metrics
@@ -157,7 +161,7 @@ def _current_originals() -> Dict[int, Tuple[str, Callable[..., Any]]]:
     return originals
 
 
-def _patchable_globals() -> Iterator[Tuple[Dict[str, Any], str, Any]]:
+def _patchable_globals() -> Iterator[tuple[dict[str, Any], str, Any]]:
     """(module globals, name, value) for every global of an imported
     scikit-learn module, and for the globals named as a patched function in
     other modules (turbometrics' excepted)."""
@@ -219,17 +223,18 @@ def is_patched() -> bool:
     return bool(patched())
 
 
-def patched() -> Tuple[str, ...]:
+def patched() -> tuple[str, ...]:
     """The names in ``sklearn.metrics`` that currently hold turbometrics'
     wrappers (in :data:`METRIC_NAMES` order, then ``check_scoring``)."""
     module = sys.modules.get("sklearn.metrics")
     if module is None:
         return ()
-    return tuple(name for name in PATCHED_NAMES
-                 if original_of(getattr(module, name, None)) is not getattr(module, name, None))
+    return tuple(
+        name for name in PATCHED_NAMES if original_of(getattr(module, name, None)) is not getattr(module, name, None)
+    )
 
 
-def skipped() -> Dict[str, str]:
+def skipped() -> dict[str, str]:
     """name -> reason, for the functions the last :func:`patch` left as
     scikit-learn's (empty on scikit-learn 1.9.1)."""
     return dict(_skipped)

@@ -19,7 +19,7 @@ count.
 from __future__ import annotations
 
 from numbers import Real
-from typing import Any, Optional, Union
+from typing import Any
 
 import numpy as np
 
@@ -38,7 +38,7 @@ __all__ = [
     "std",
 ]
 
-Result = Union[float, np.ndarray]
+Result = float | np.ndarray
 
 
 def _ensemble(P: Any, *, allow_classes: bool, min_models: int, function: str) -> np.ndarray:
@@ -51,17 +51,19 @@ def _ensemble(P: Any, *, allow_classes: bool, min_models: int, function: str) ->
     if array.dtype not in (np.float64, np.float32) or not array.dtype.isnative or not array.flags.aligned:
         array = array.astype(np.float64)
     if array.shape[0] < min_models:
-        raise ValueError(f"{function} compares models, so it needs at least {min_models} models "
-                         f"(rows of P); got {array.shape[0]}.")
+        raise ValueError(
+            f"{function} compares models, so it needs at least {min_models} models (rows of P); got {array.shape[0]}."
+        )
     if array.shape[0] < 1 or array.shape[1] < 1 or (array.ndim == 3 and array.shape[2] < 1):
         raise ValueError(f"P needs at least one model, one sample and one class, got shape {array.shape}.")
     return array
 
 
-def _run(array: np.ndarray, statistic: str, threshold: float, per_sample: bool, n_threads: Optional[int]) -> Result:
+def _run(array: np.ndarray, statistic: str, threshold: float, per_sample: bool, n_threads: int | None) -> Result:
     threads = resolve_threads(n_threads)
-    values, invalid = _core.stability.ensemble_per_sample(array, statistic, float(threshold),
-                                                threads_for(threads, array.size))
+    values, invalid = _core.stability.ensemble_per_sample(
+        array, statistic, float(threshold), threads_for(threads, array.size)
+    )
     # The kernel flags non-probabilities as it reads (no validation pass);
     # only then are they described.
     if invalid:
@@ -76,8 +78,9 @@ _PER_SAMPLE = [BOOLEAN]
 
 
 @validate_params({"P": [ARRAY_LIKE], "threshold": _THRESHOLD, "per_sample": _PER_SAMPLE}, bind_like_scikit_learn=False)
-def label_stability(P: Any, *, threshold: float = 0.5, per_sample: bool = False,
-                    n_threads: Optional[int] = None) -> Result:
+def label_stability(
+    P: Any, *, threshold: float = 0.5, per_sample: bool = False, n_threads: int | None = None
+) -> Result:
     """Agreement of the models' labels: ``|c1 - c0| / m`` per sample.
 
     ``c1`` and ``c0`` count the models whose label (``P >= threshold``) is
@@ -116,7 +119,7 @@ def label_stability(P: Any, *, threshold: float = 0.5, per_sample: bool = False,
 
 
 @validate_params({"P": [ARRAY_LIKE], "threshold": _THRESHOLD, "per_sample": _PER_SAMPLE}, bind_like_scikit_learn=False)
-def jitter(P: Any, *, threshold: float = 0.5, per_sample: bool = False, n_threads: Optional[int] = None) -> Result:
+def jitter(P: Any, *, threshold: float = 0.5, per_sample: bool = False, n_threads: int | None = None) -> Result:
     """Mean pairwise churn: the fraction of model pairs whose labels differ.
 
     Averaged over the m(m-1)/2 pairs of models, the churn of a pair (the
@@ -164,7 +167,7 @@ def jitter(P: Any, *, threshold: float = 0.5, per_sample: bool = False, n_thread
 
 
 @validate_params({"P": [ARRAY_LIKE], "per_sample": _PER_SAMPLE}, bind_like_scikit_learn=False)
-def aleatoric_uncertainty(P: Any, *, per_sample: bool = False, n_threads: Optional[int] = None) -> Result:
+def aleatoric_uncertainty(P: Any, *, per_sample: bool = False, n_threads: int | None = None) -> Result:
     """Expected entropy: the mean over models of each model's entropy, in bits.
 
     Binary: ``H(p) = -p log2 p - (1 - p) log2 (1 - p)``; class
@@ -201,10 +204,13 @@ def aleatoric_uncertainty(P: Any, *, per_sample: bool = False, n_threads: Option
     return _run(array, "aleatoric", 0.5, per_sample, n_threads)
 
 
-@validate_params({"P": [ARRAY_LIKE], "method": [str_options({"mutual_info", "variance"})], "per_sample": _PER_SAMPLE},
-                 bind_like_scikit_learn=False)
-def epistemic_uncertainty(P: Any, *, method: str = "mutual_info", per_sample: bool = False,
-                          n_threads: Optional[int] = None) -> Result:
+@validate_params(
+    {"P": [ARRAY_LIKE], "method": [str_options({"mutual_info", "variance"})], "per_sample": _PER_SAMPLE},
+    bind_like_scikit_learn=False,
+)
+def epistemic_uncertainty(
+    P: Any, *, method: str = "mutual_info", per_sample: bool = False, n_threads: int | None = None
+) -> Result:
     """Disagreement between models.
 
     ``method="mutual_info"``: the entropy (bits) of the mean prediction
@@ -247,7 +253,7 @@ def epistemic_uncertainty(P: Any, *, method: str = "mutual_info", per_sample: bo
 
 
 @validate_params({"P": [ARRAY_LIKE], "per_sample": _PER_SAMPLE}, bind_like_scikit_learn=False)
-def std(P: Any, *, per_sample: bool = False, n_threads: Optional[int] = None) -> Result:
+def std(P: Any, *, per_sample: bool = False, n_threads: int | None = None) -> Result:
     """Standard deviation of ``P`` across models, with ddof = 1.
 
     Parameters
@@ -284,7 +290,7 @@ def std(P: Any, *, per_sample: bool = False, n_threads: Optional[int] = None) ->
 
 
 @validate_params({"P": [ARRAY_LIKE], "per_sample": _PER_SAMPLE}, bind_like_scikit_learn=False)
-def iqr(P: Any, *, per_sample: bool = False, n_threads: Optional[int] = None) -> Result:
+def iqr(P: Any, *, per_sample: bool = False, n_threads: int | None = None) -> Result:
     """Interquartile range of ``P`` across models.
 
     ``q75 - q25`` with NumPy's default linear interpolation, computed as
@@ -323,14 +329,18 @@ def iqr(P: Any, *, per_sample: bool = False, n_threads: Optional[int] = None) ->
     return _run(array, "iqr", 0.5, per_sample, n_threads)
 
 
-_POS_LABEL = Constraint("an instance of 'float', 'int', 'str' or 'bool'",
-                        lambda value: isinstance(value, (Real, str, bool, np.bool_)))
+_POS_LABEL = Constraint(
+    "an instance of 'float', 'int', 'str' or 'bool'", lambda value: isinstance(value, (Real, str, bool, np.bool_))
+)
 
 
-@validate_params({"y_pred": [ARRAY_LIKE], "pos_label": [_POS_LABEL], "sample_weight": [ARRAY_LIKE, NONE]},
-                 bind_like_scikit_learn=False)
-def selection_rate(y_pred: Any, *, pos_label: Any = 1, sample_weight: Any = None,
-                   n_threads: Optional[int] = None) -> Result:
+@validate_params(
+    {"y_pred": [ARRAY_LIKE], "pos_label": [_POS_LABEL], "sample_weight": [ARRAY_LIKE, NONE]},
+    bind_like_scikit_learn=False,
+)
+def selection_rate(
+    y_pred: Any, *, pos_label: Any = 1, sample_weight: Any = None, n_threads: int | None = None
+) -> Result:
     """Fraction of predictions equal to ``pos_label``.
 
     Parameters
@@ -375,7 +385,7 @@ def selection_rate(y_pred: Any, *, pos_label: Any = 1, sample_weight: Any = None
     return float(rates[0] if np.ndim(rates) else rates) if labels.ndim == 1 else np.asarray(rates, dtype=np.float64)
 
 
-def _kernel_pos_label(labels: np.ndarray, pos_label: Any) -> Optional[np.ndarray]:
+def _kernel_pos_label(labels: np.ndarray, pos_label: Any) -> np.ndarray | None:
     """pos_label as a 0-d array of the labels' dtype when the compiled count
     compares exactly as ``labels == pos_label`` does (integer and bool labels
     with an integer or bool pos_label in their range, float labels with a

@@ -10,15 +10,21 @@ in-memory functions on the concatenated data.
 """
 
 from .. import _core
-from . import binned_ranking, calibration, confusion, parquet, ranking  # where the states lived before
-from ..ranking import BinnedRankingState, BinnedValue
 from ..calibration import CalibrationState
 from ..classification import ConfusionState
 from ..io import evaluate_parquet
-from ..ranking import RankingState
+from ..ranking import BinnedRankingState, BinnedValue, RankingState
+from . import binned_ranking, calibration, confusion, parquet, ranking  # where the states lived before
 
 #: ``RankingState.average_precision_part`` returns exact sums scaled by ``2**AP_SCALE``.
 AP_SCALE: int = _core.states.EXACT_SUM_SCALE_BITS
 
-__all__ = ["AP_SCALE", "BinnedRankingState", "BinnedValue", "CalibrationState", "ConfusionState", "RankingState",
-           "evaluate_parquet"]
+__all__ = [
+    "AP_SCALE",
+    "BinnedRankingState",
+    "BinnedValue",
+    "CalibrationState",
+    "ConfusionState",
+    "RankingState",
+    "evaluate_parquet",
+]

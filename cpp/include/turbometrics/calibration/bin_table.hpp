@@ -53,9 +53,7 @@ struct Matrix {
   int64_t cols = 0;
   int64_t row_stride = 0;  // bytes
   int64_t col_stride = 0;  // bytes
-  T at(int64_t i, int64_t k) const {
-    return *reinterpret_cast<const T*>(data + i * row_stride + k * col_stride);
-  }
+  T at(int64_t i, int64_t k) const { return *reinterpret_cast<const T*>(data + i * row_stride + k * col_stride); }
 };
 
 struct BinInput {
@@ -158,8 +156,8 @@ struct Labels {
 
 // Any layout: one element at a time through the strides.
 template <class T>
-void top_rows_strided(const Matrix<T>& prob, int64_t begin, int64_t count, const Labels& labels, RowOut out,
-                      bool& low, bool& label_bad) {
+void top_rows_strided(const Matrix<T>& prob, int64_t begin, int64_t count, const Labels& labels, RowOut out, bool& low,
+                      bool& label_bad) {
   const uint64_t classes = static_cast<uint64_t>(prob.cols);
   for (int64_t r = 0; r < count; ++r) {
     const char* row = prob.data + (begin + r) * prob.row_stride;
@@ -236,8 +234,12 @@ struct Avx<double> {
   TURBOMETRICS_TARGET_AVX2 static V zero() { return _mm256_setzero_pd(); }
   TURBOMETRICS_TARGET_AVX2 static V max(V a, V b) { return _mm256_max_pd(a, b); }
   TURBOMETRICS_TARGET_AVX2 static V or_(V a, V b) { return _mm256_or_pd(a, b); }
-  TURBOMETRICS_TARGET_AVX2 static V below_zero_or_nan(V v) { return _mm256_cmp_pd(v, _mm256_setzero_pd(), _CMP_NGE_UQ); }
-  TURBOMETRICS_TARGET_AVX2 static int equal_mask(V a, V b) { return _mm256_movemask_pd(_mm256_cmp_pd(a, b, _CMP_EQ_OQ)); }
+  TURBOMETRICS_TARGET_AVX2 static V below_zero_or_nan(V v) {
+    return _mm256_cmp_pd(v, _mm256_setzero_pd(), _CMP_NGE_UQ);
+  }
+  TURBOMETRICS_TARGET_AVX2 static int equal_mask(V a, V b) {
+    return _mm256_movemask_pd(_mm256_cmp_pd(a, b, _CMP_EQ_OQ));
+  }
   TURBOMETRICS_TARGET_AVX2 static bool any(V v) { return _mm256_movemask_pd(v) != 0; }
   TURBOMETRICS_TARGET_AVX2 static V spread_max(V m) {
     m = _mm256_max_pd(m, _mm256_permute2f128_pd(m, m, 1));
@@ -253,8 +255,12 @@ struct Avx<float> {
   TURBOMETRICS_TARGET_AVX2 static V zero() { return _mm256_setzero_ps(); }
   TURBOMETRICS_TARGET_AVX2 static V max(V a, V b) { return _mm256_max_ps(a, b); }
   TURBOMETRICS_TARGET_AVX2 static V or_(V a, V b) { return _mm256_or_ps(a, b); }
-  TURBOMETRICS_TARGET_AVX2 static V below_zero_or_nan(V v) { return _mm256_cmp_ps(v, _mm256_setzero_ps(), _CMP_NGE_UQ); }
-  TURBOMETRICS_TARGET_AVX2 static int equal_mask(V a, V b) { return _mm256_movemask_ps(_mm256_cmp_ps(a, b, _CMP_EQ_OQ)); }
+  TURBOMETRICS_TARGET_AVX2 static V below_zero_or_nan(V v) {
+    return _mm256_cmp_ps(v, _mm256_setzero_ps(), _CMP_NGE_UQ);
+  }
+  TURBOMETRICS_TARGET_AVX2 static int equal_mask(V a, V b) {
+    return _mm256_movemask_ps(_mm256_cmp_ps(a, b, _CMP_EQ_OQ));
+  }
   TURBOMETRICS_TARGET_AVX2 static bool any(V v) { return _mm256_movemask_ps(v) != 0; }
   TURBOMETRICS_TARGET_AVX2 static V spread_max(V m) {
     m = _mm256_max_ps(m, _mm256_permute2f128_ps(m, m, 1));
@@ -271,46 +277,45 @@ struct Avx<float> {
 // (no data-dependent branch). A trailing partial vector is read as the last
 // full vector of the row: overlapping lanes change neither the maximum nor
 // its first index. S is the instruction set's vector traits.
-#define TURBOMETRICS_TOP_ROWS_BODY                                                                             \
-  using V = typename S::V;                                                                                    \
-  constexpr int64_t W = S::lanes;                                                                             \
-  const int64_t cols = Cols ? Cols : prob.cols;                                                               \
-  const uint64_t classes = static_cast<uint64_t>(cols);                                                       \
-  const int64_t last = cols - W; /* start of the last (possibly overlapping) vector */                        \
-  V lows = S::zero();                                                                                         \
-  bool label_flag = false;                                                                                    \
-  for (int64_t r = 0; r < count; ++r) {                                                                       \
-    const T* row = reinterpret_cast<const T*>(prob.data + (begin + r) * prob.row_stride);                     \
-    V m = S::load(row + last);                                                                                \
-    lows = S::or_(lows, S::below_zero_or_nan(m));                                                             \
-    for (int64_t k = 0; k < last; k += W) {                                                                   \
-      const V v = S::load(row + k);                                                                           \
-      m = S::max(m, v);                                                                                       \
-      lows = S::or_(lows, S::below_zero_or_nan(v));                                                           \
-    }                                                                                                         \
-    const V all = S::spread_max(m);                                                                           \
-    int64_t arg;                                                                                              \
-    if (cols <= 64) {                                                                                         \
-      uint64_t mask = static_cast<uint64_t>(S::equal_mask(S::load(row + last), all)) << last;                 \
-      for (int64_t k = 0; k < last; k += W)                                                                   \
-        mask |= static_cast<uint64_t>(S::equal_mask(S::load(row + k), all)) << k;                             \
-      /* No lane equals a NaN maximum: the row is flagged, any index will do. */                              \
-      arg = __builtin_ctzll(mask | (uint64_t{1} << 63));                                                      \
-    } else {                                                                                                  \
-      const T best = static_cast<T>(S::first(all));                                                           \
-      arg = 0;                                                                                                \
-      while (arg < cols - 1 && !(row[arg] == best)) ++arg;                                                    \
-    }                                                                                                         \
-    out.conf[r] = S::first(all);                                                                              \
-    if (labels.data) {                                                                                        \
-      const int64_t y = labels.get(begin + r);                                                                \
-      label_flag |= static_cast<uint64_t>(y) >= classes;                                                      \
-      out.correct[r] = y == arg;                                                                              \
-    } else {                                                                                                  \
-      out.correct[r] = 0;                                                                                     \
-    }                                                                                                         \
-  }                                                                                                           \
-  low |= S::any(lows);                                                                                        \
+#define TURBOMETRICS_TOP_ROWS_BODY                                                                                    \
+  using V = typename S::V;                                                                                            \
+  constexpr int64_t W = S::lanes;                                                                                     \
+  const int64_t cols = Cols ? Cols : prob.cols;                                                                       \
+  const uint64_t classes = static_cast<uint64_t>(cols);                                                               \
+  const int64_t last = cols - W; /* start of the last (possibly overlapping) vector */                                \
+  V lows = S::zero();                                                                                                 \
+  bool label_flag = false;                                                                                            \
+  for (int64_t r = 0; r < count; ++r) {                                                                               \
+    const T* row = reinterpret_cast<const T*>(prob.data + (begin + r) * prob.row_stride);                             \
+    V m = S::load(row + last);                                                                                        \
+    lows = S::or_(lows, S::below_zero_or_nan(m));                                                                     \
+    for (int64_t k = 0; k < last; k += W) {                                                                           \
+      const V v = S::load(row + k);                                                                                   \
+      m = S::max(m, v);                                                                                               \
+      lows = S::or_(lows, S::below_zero_or_nan(v));                                                                   \
+    }                                                                                                                 \
+    const V all = S::spread_max(m);                                                                                   \
+    int64_t arg;                                                                                                      \
+    if (cols <= 64) {                                                                                                 \
+      uint64_t mask = static_cast<uint64_t>(S::equal_mask(S::load(row + last), all)) << last;                         \
+      for (int64_t k = 0; k < last; k += W) mask |= static_cast<uint64_t>(S::equal_mask(S::load(row + k), all)) << k; \
+      /* No lane equals a NaN maximum: the row is flagged, any index will do. */                                      \
+      arg = __builtin_ctzll(mask | (uint64_t{1} << 63));                                                              \
+    } else {                                                                                                          \
+      const T best = static_cast<T>(S::first(all));                                                                   \
+      arg = 0;                                                                                                        \
+      while (arg < cols - 1 && !(row[arg] == best)) ++arg;                                                            \
+    }                                                                                                                 \
+    out.conf[r] = S::first(all);                                                                                      \
+    if (labels.data) {                                                                                                \
+      const int64_t y = labels.get(begin + r);                                                                        \
+      label_flag |= static_cast<uint64_t>(y) >= classes;                                                              \
+      out.correct[r] = y == arg;                                                                                      \
+    } else {                                                                                                          \
+      out.correct[r] = 0;                                                                                             \
+    }                                                                                                                 \
+  }                                                                                                                   \
+  low |= S::any(lows);                                                                                                \
   label_bad |= label_flag;
 
 template <class T, int Cols>
@@ -323,7 +328,7 @@ void top_rows_sse2(const Matrix<T>& prob, int64_t begin, int64_t count, const La
 #ifdef TURBOMETRICS_HAS_CLONES
 template <class T, int Cols>
 TURBOMETRICS_TARGET_AVX2 void top_rows_avx2(const Matrix<T>& prob, int64_t begin, int64_t count, const Labels& labels,
-                                     RowOut out, bool& low, bool& label_bad) {
+                                            RowOut out, bool& low, bool& label_bad) {
   using S = Avx<T>;
   TURBOMETRICS_TOP_ROWS_BODY
 }
@@ -340,8 +345,10 @@ TopRows<T> unrolled_top_rows(bool avx2) {
     if (avx2) return top_rows_avx2<T, Cols>;
 #endif
   (void)avx2;
-  if constexpr (Cols == 0 || Cols >= Sse<T>::lanes) return top_rows_sse2<T, Cols>;
-  else return top_rows_strided<T>;
+  if constexpr (Cols == 0 || Cols >= Sse<T>::lanes)
+    return top_rows_sse2<T, Cols>;
+  else
+    return top_rows_strided<T>;
 }
 
 // The row kernel for this layout: unrolled for 2-16 contiguous columns,
@@ -353,8 +360,7 @@ TopRows<T> top_rows_for(const Matrix<T>& prob) {
   const bool avx2 = has_avx2();
   switch (prob.cols) {
 #define TURBOMETRICS_TOP_CASE(K) \
-  case K:                        \
-    return unrolled_top_rows<T, K>(avx2);
+  case K: return unrolled_top_rows<T, K>(avx2);
     TURBOMETRICS_TOP_CASE(2)
     TURBOMETRICS_TOP_CASE(3)
     TURBOMETRICS_TOP_CASE(4)
@@ -371,8 +377,7 @@ TopRows<T> top_rows_for(const Matrix<T>& prob) {
     TURBOMETRICS_TOP_CASE(15)
     TURBOMETRICS_TOP_CASE(16)
 #undef TURBOMETRICS_TOP_CASE
-    default:
-      return unrolled_top_rows<T, 0>(avx2);
+    default: return unrolled_top_rows<T, 0>(avx2);
   }
 }
 #else
@@ -437,7 +442,7 @@ inline bool linspace_cells(const double* conf, int64_t count, int64_t n_bins, in
 #ifdef TURBOMETRICS_HAS_CLONES
 template <bool Interleave = true>
 TURBOMETRICS_TARGET_AVX2 inline bool linspace_cells_avx2(const double* conf, int64_t count, int64_t n_bins,
-                                                   int32_t* cells) {
+                                                         int32_t* cells) {
   const double nb = static_cast<double>(n_bins), top = nb - 1.0, step = 1.0 / nb;
   const double copy_bins = Interleave ? nb : 0.0;
   const __m256d vnb = _mm256_set1_pd(nb), vtop = _mm256_set1_pd(top), vstep = _mm256_set1_pd(step);
@@ -496,8 +501,8 @@ bool for_each_binned_batch(const Matrix<T>& prob, Mode mode, const BinInput& in,
   const bool avx2 = has_avx2();
   (void)avx2;
   const uint8_t* mask = reinterpret_cast<const uint8_t*>(in.label);
-  const bool contiguous_double = mode == Mode::binary && std::is_same_v<T, double> &&
-                                 prob.row_stride == static_cast<int64_t>(sizeof(double));
+  const bool contiguous_double =
+      mode == Mode::binary && std::is_same_v<T, double> && prob.row_stride == static_cast<int64_t>(sizeof(double));
   bool low = false, flagged = false, label_flag = false;
   for (int64_t start = begin; start < end; start += kBatch) {
     const int64_t count = std::min(kBatch, end - start);
@@ -505,7 +510,8 @@ bool for_each_binned_batch(const Matrix<T>& prob, Mode mode, const BinInput& in,
     if (mode == Mode::top_label) {
       top_rows(prob, start, count, labels, RowOut{conf, correct}, low, label_flag);
     } else {
-      if (contiguous_double) values = reinterpret_cast<const double*>(prob.data) + start;
+      if (contiguous_double)
+        values = reinterpret_cast<const double*>(prob.data) + start;
       else
         for (int64_t r = 0; r < count; ++r) conf[r] = static_cast<double>(prob.at(start + r, 0));
       if (mask)
@@ -515,7 +521,8 @@ bool for_each_binned_batch(const Matrix<T>& prob, Mode mode, const BinInput& in,
     }
     if (linspace) {
 #ifdef TURBOMETRICS_HAS_CLONES
-      if (avx2) flagged |= linspace_cells_avx2(values, count, n_bins, cells);
+      if (avx2)
+        flagged |= linspace_cells_avx2(values, count, n_bins, cells);
       else
 #endif
         flagged |= linspace_cells(values, count, n_bins, cells);
@@ -533,8 +540,8 @@ bool for_each_binned_batch(const Matrix<T>& prob, Mode mode, const BinInput& in,
 // out as the table, copies added in copy order, at the end.
 
 template <class T, bool Weighted>
-void one_table_chunk(const Matrix<T>& prob, Mode mode, const BinInput& in, bool linspace, int64_t begin,
-                     int64_t end, double* table, bool& bad, bool& bad_label) {
+void one_table_chunk(const Matrix<T>& prob, Mode mode, const BinInput& in, bool linspace, int64_t begin, int64_t end,
+                     double* table, bool& bad, bool& bad_label) {
   const int64_t n_bins = in.n_bins;
   const int64_t n_cells = kCopies * n_bins;
   // Unweighted: the count and the correct count of a cell packed in one
@@ -550,32 +557,32 @@ void one_table_chunk(const Matrix<T>& prob, Mode mode, const BinInput& in, bool 
     }
   };
   int64_t since_flush = 0;
-  bad = for_each_binned_batch(prob, mode, in, linspace, begin, end, bad_label,
-                              [&](const double* values, const uint8_t* correct, const int32_t* cells, int64_t count,
-                                  int64_t start) {
-    if constexpr (Weighted) {
-      const char* w = in.weight + start * in.weight_stride;
-      for (int64_t r = 0; r < count; ++r) {
-        const double weight = *reinterpret_cast<const double*>(w + r * in.weight_stride);
-        const int32_t c = cells[r];
-        sum_weight[c] += weight;
-        sum_conf[c] += weight * values[r];
-        sum_correct[c] += keep_or_zero(weight, correct[r]);
-      }
-    } else {
-      (void)start;
-      for (int64_t r = 0; r < count; ++r) {
-        const int32_t c = cells[r];
-        packed[c] += 1 + (static_cast<uint64_t>(correct[r]) << 32);
-        sum_conf[c] += values[r];
-      }
-      since_flush += count;
-      if (since_flush >= (int64_t{1} << 30)) {
-        flush();
-        since_flush = 0;
-      }
-    }
-  });
+  bad = for_each_binned_batch(
+      prob, mode, in, linspace, begin, end, bad_label,
+      [&](const double* values, const uint8_t* correct, const int32_t* cells, int64_t count, int64_t start) {
+        if constexpr (Weighted) {
+          const char* w = in.weight + start * in.weight_stride;
+          for (int64_t r = 0; r < count; ++r) {
+            const double weight = *reinterpret_cast<const double*>(w + r * in.weight_stride);
+            const int32_t c = cells[r];
+            sum_weight[c] += weight;
+            sum_conf[c] += weight * values[r];
+            sum_correct[c] += keep_or_zero(weight, correct[r]);
+          }
+        } else {
+          (void)start;
+          for (int64_t r = 0; r < count; ++r) {
+            const int32_t c = cells[r];
+            packed[c] += 1 + (static_cast<uint64_t>(correct[r]) << 32);
+            sum_conf[c] += values[r];
+          }
+          since_flush += count;
+          if (since_flush >= (int64_t{1} << 30)) {
+            flush();
+            since_flush = 0;
+          }
+        }
+      });
   if constexpr (!Weighted) flush();
   for (int64_t b = 0; b < n_bins; ++b) {
     double w = sum_weight[b], c = sum_conf[b], k = sum_correct[b];
@@ -620,7 +627,8 @@ void classwise_chunk(const Matrix<T>& prob, const BinInput& in, bool linspace, i
     }
     if (linspace) {
 #ifdef TURBOMETRICS_HAS_CLONES
-      if (avx2) invalid |= linspace_cells_avx2<false>(conf, count, n_bins, bins.data());
+      if (avx2)
+        invalid |= linspace_cells_avx2<false>(conf, count, n_bins, bins.data());
       else
 #endif
         invalid |= linspace_cells<false>(conf, count, n_bins, bins.data());
@@ -687,8 +695,10 @@ BinTable bin_table(const Matrix<T>& prob, Mode mode, const BinInput& in, int n_t
       invalid_label[c] = bad_label;
     });
   };
-  if (in.weight) run(std::true_type{});
-  else run(std::false_type{});
+  if (in.weight)
+    run(std::true_type{});
+  else
+    run(std::false_type{});
 
   BinTable result;
   result.cells.assign(partial.begin(), partial.begin() + cells);

@@ -168,8 +168,10 @@ ExactBinTable exact_bin_table(const Matrix<T>& prob, Mode mode, const BinInput& 
   parallel_for_dynamic(chunks, n_threads, [&](int64_t c) {
     const auto [begin, end] = chunk_bounds(n, static_cast<int>(chunks), static_cast<int>(c));
     ExactBinTable& table = partial[static_cast<size_t>(c)];
-    if (bucketed) detail::exact_chunk<BucketedExactSum>(prob, mode, in, linspace, begin, end, table);
-    else detail::exact_chunk<PlainExactSum>(prob, mode, in, linspace, begin, end, table);
+    if (bucketed)
+      detail::exact_chunk<BucketedExactSum>(prob, mode, in, linspace, begin, end, table);
+    else
+      detail::exact_chunk<PlainExactSum>(prob, mode, in, linspace, begin, end, table);
   });
   ExactBinTable result;
   result.resize(n_bins, weighted);

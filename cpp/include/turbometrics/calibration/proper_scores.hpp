@@ -112,8 +112,7 @@ inline void flat_facts(Isa isa, const double* v, int64_t n, double* lanes) {
 
 }  // namespace detail
 
-inline ProbabilityFacts probability_facts(const ProbRows& p, bool check_rows, double rtol, double atol,
-                                          int n_threads) {
+inline ProbabilityFacts probability_facts(const ProbRows& p, bool check_rows, double rtol, double atol, int n_threads) {
   const int64_t n = p.m.rows;
   const int64_t cols = p.m.cols;
   const int64_t chunks = score_chunks(n);
@@ -185,8 +184,8 @@ inline ProbabilityFacts probability_facts(const ProbRows& p, bool check_rows, do
 enum class Score { brier, log };
 
 struct ScoreSums {
-  double total = 0.0;   // sum over rows of w * loss
-  double weight = 0.0;  // sum of w
+  double total = 0.0;          // sum over rows of w * loss
+  double weight = 0.0;         // sum of w
   bool unknown_label = false;  // some label is not among the classes
 };
 
@@ -278,7 +277,8 @@ ScoreSums score_sums(const ProbRows& p, const char* labels, int64_t label_stride
   });
   if (weights) {
     out.weight = numpy_sum(n, n_threads, [&](int64_t begin, int64_t end, double* values) {
-      for (int64_t i = begin; i < end; ++i) values[i - begin] = *reinterpret_cast<const double*>(weights + i * weight_stride);
+      for (int64_t i = begin; i < end; ++i)
+        values[i - begin] = *reinterpret_cast<const double*>(weights + i * weight_stride);
     });
   } else {
     out.weight = static_cast<double>(n);

@@ -84,8 +84,8 @@ struct BinarySums {
 // The sums over [begin, end): one pass, no data-dependent branch.
 template <class Label, class Weight>
 TURBOMETRICS_ALWAYS_INLINE inline BinarySums<Weight> binary_sums(const Label* y_true, const Label* y_pred,
-                                                                const Weight* weights, int64_t begin, int64_t end,
-                                                                Label lo, Label hi) {
+                                                                 const Weight* weights, int64_t begin, int64_t end,
+                                                                 Label lo, Label hi) {
   BinarySums<Weight> sums;
   int64_t bad = 0;
   if (weights) {
@@ -165,8 +165,8 @@ struct Agreement {
 
 template <class Label, class Weight>
 TURBOMETRICS_ALWAYS_INLINE inline Agreement<Label, Weight> agreement_chunk(const Label* y_true, const Label* y_pred,
-                                                                          const Weight* weights, int64_t begin,
-                                                                          int64_t end) {
+                                                                           const Weight* weights, int64_t begin,
+                                                                           int64_t end) {
   Agreement<Label, Weight> out;
   if (weights) {
     Weight agree{0}, total{0};
@@ -210,8 +210,7 @@ Agreement<Label, Weight> agreement(const Label* y_true, const Label* y_pred, int
 // sample.
 template <class Label, class Weight>
 std::vector<Weight> confusion_table(Strided y_true, Strided y_pred, int64_t n, const Weight* weights,
-                                    int64_t weight_stride, const labels::LabelEncoder<Label>& encoder,
-                                    int n_threads) {
+                                    int64_t weight_stride, const labels::LabelEncoder<Label>& encoder, int n_threads) {
   const int64_t k = encoder.size();
   const bool contiguous = y_true.stride == static_cast<int64_t>(sizeof(Label)) &&
                           y_pred.stride == static_cast<int64_t>(sizeof(Label)) &&
@@ -234,11 +233,11 @@ std::vector<Weight> confusion_table(Strided y_true, Strided y_pred, int64_t n, c
       auto true_at = [t](int64_t i) { return t[i]; };
       auto pred_at = [p](int64_t i) { return p[i]; };
       if (weights) {
-        accumulate_chunk<Label, Weight, true>(begin, end, true_at, pred_at,
-                                              [weights](int64_t i) { return weights[i]; }, encoder, table);
+        accumulate_chunk<Label, Weight, true>(
+            begin, end, true_at, pred_at, [weights](int64_t i) { return weights[i]; }, encoder, table);
       } else {
-        accumulate_chunk<Label, Weight, false>(begin, end, true_at, pred_at, [](int64_t) { return Weight{1}; },
-                                               encoder, table);
+        accumulate_chunk<Label, Weight, false>(
+            begin, end, true_at, pred_at, [](int64_t) { return Weight{1}; }, encoder, table);
       }
       return;
     }
@@ -251,8 +250,8 @@ std::vector<Weight> confusion_table(Strided y_true, Strided y_pred, int64_t n, c
           [w, weight_stride](int64_t i) { return *reinterpret_cast<const Weight*>(w + i * weight_stride); }, encoder,
           table);
     } else {
-      accumulate_chunk<Label, Weight, false>(begin, end, true_at, pred_at, [](int64_t) { return Weight{1}; },
-                                             encoder, table);
+      accumulate_chunk<Label, Weight, false>(
+          begin, end, true_at, pred_at, [](int64_t) { return Weight{1}; }, encoder, table);
     }
   });
   std::vector<Weight> total(partial.begin(), partial.begin() + k * k);
@@ -277,9 +276,9 @@ std::vector<Weight> indicator_sums(const char* y_true, int64_t true_row, int64_t
     auto [begin, end] = chunk_bounds(n, chunks, static_cast<int>(c));
     Weight* sums = partial.data() + c * 3 * n_labels;
     for (int64_t i = begin; i < end; ++i) {
-      const Weight w = weights ? *reinterpret_cast<const Weight*>(reinterpret_cast<const char*>(weights) +
-                                                                  i * weight_stride)
-                               : Weight{1};
+      const Weight w =
+          weights ? *reinterpret_cast<const Weight*>(reinterpret_cast<const char*>(weights) + i * weight_stride)
+                  : Weight{1};
       for (int64_t l = 0; l < n_labels; ++l) {
         const bool t = *reinterpret_cast<const Label*>(y_true + i * true_row + l * true_col) != Label{0};
         const bool p = *reinterpret_cast<const Label*>(y_pred + i * pred_row + l * pred_col) != Label{0};

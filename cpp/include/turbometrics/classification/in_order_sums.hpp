@@ -63,9 +63,8 @@ void encode_pairs(int64_t n, LoadTrue true_at, LoadPred pred_at, const labels::L
 // of -1 skipped) and, with `marginals`, into slots K*K + true and
 // K*K + K + pred (every sample whose code is not -1), each slot in input
 // order from +0.0. out has K*K (+ 2K) values.
-inline void add_codes_in_order(const int32_t* true_codes, const int32_t* pred_codes, const double* weights,
-                               int64_t n, int64_t k, bool marginals, int n_threads, const Interrupt& interrupt,
-                               double* out) {
+inline void add_codes_in_order(const int32_t* true_codes, const int32_t* pred_codes, const double* weights, int64_t n,
+                               int64_t k, bool marginals, int n_threads, const Interrupt& interrupt, double* out) {
   const int64_t cells = k * k;
   const int64_t slots = cells + (marginals ? 2 * k : 0);
   const int threads = in_order_threads(slots, n, n_threads);
@@ -109,8 +108,7 @@ std::vector<double> in_order_sums(int64_t n, LoadTrue true_at, LoadPred pred_at,
   encode_pairs<Label>(n, true_at, pred_at, encoder, true_codes.data(), pred_codes.data(), n_threads, interrupt);
   std::vector<double> out(static_cast<size_t>(k * k + (marginals ? 2 * k : 0)));
   if (interrupt.requested()) return out;
-  add_codes_in_order(true_codes.data(), pred_codes.data(), weights, n, k, marginals, n_threads, interrupt,
-                     out.data());
+  add_codes_in_order(true_codes.data(), pred_codes.data(), weights, n, k, marginals, n_threads, interrupt, out.data());
   return out;
 }
 
@@ -119,9 +117,9 @@ std::vector<double> in_order_sums(int64_t n, LoadTrue true_at, LoadPred pred_at,
 // added in row order from +0.0; out[0 * L + l] = true, out[1 * L + l] =
 // pred, out[2 * L + l] = both.
 template <class Label>
-std::vector<double> indicator_in_order_sums(const char* y_true, int64_t true_row, int64_t true_col,
-                                            const char* y_pred, int64_t pred_row, int64_t pred_col, int64_t n,
-                                            int64_t n_labels, const double* weights, int n_threads,
+std::vector<double> indicator_in_order_sums(const char* y_true, int64_t true_row, int64_t true_col, const char* y_pred,
+                                            int64_t pred_row, int64_t pred_col, int64_t n, int64_t n_labels,
+                                            const double* weights, int n_threads,
                                             const Interrupt& interrupt = Interrupt::never()) {
   std::vector<double> out(static_cast<size_t>(3 * n_labels), 0.0);
   const int threads = in_order_threads(n_labels, n * n_labels, n_threads);
@@ -153,15 +151,13 @@ std::vector<double> indicator_in_order_sums(const char* y_true, int64_t true_row
 // np.average(y_true == y_pred, weights=weights) as its two NumPy pairwise
 // sums: (sum of w * [y_true == y_pred], sum of w), contiguous arrays.
 template <class Label>
-std::pair<double, double> agreement_pairwise(const Label* y_true, const Label* y_pred, const double* weights,
-                                             int64_t n, int n_threads) {
+std::pair<double, double> agreement_pairwise(const Label* y_true, const Label* y_pred, const double* weights, int64_t n,
+                                             int n_threads) {
   const double agree = numpy_sum(n, n_threads, [&](int64_t begin, int64_t end, double* out) {
-    for (int64_t i = begin; i < end; ++i)
-      out[i - begin] = static_cast<double>(y_true[i] == y_pred[i]) * weights[i];
+    for (int64_t i = begin; i < end; ++i) out[i - begin] = static_cast<double>(y_true[i] == y_pred[i]) * weights[i];
   });
-  const double total = numpy_sum(n, n_threads, [&](int64_t begin, int64_t end, double* out) {
-    std::copy(weights + begin, weights + end, out);
-  });
+  const double total = numpy_sum(
+      n, n_threads, [&](int64_t begin, int64_t end, double* out) { std::copy(weights + begin, weights + end, out); });
   return {agree, total};
 }
 

@@ -26,7 +26,7 @@ TURBOMETRICS_ALWAYS_INLINE inline double exp_nonpositive(double x) {
   constexpr double ln2_hi = 6.93147180369123816490e-01;
   constexpr double ln2_lo = 1.90821492927058770002e-10;
   const double t = x * log2e + shifter;
-  const double k = t - shifter;  // nearest integer to x / ln 2
+  const double k = t - shifter;                    // nearest integer to x / ln 2
   const double r = (x - k * ln2_hi) - k * ln2_lo;  // |r| <= 0.347
   // Taylor series of exp(r) to degree 11.
   double p = 1.0 / 39916800.0;

@@ -150,12 +150,12 @@ struct SortedSample {
 namespace detail {
 
 constexpr int64_t kBlock = kSampleBlock;
-constexpr int64_t kTile = 32;    // query points per task
+constexpr int64_t kTile = 32;  // query points per task
 
 // r2[j] = squared distance from data point begin + j to p, coordinates
 // added in order (the order of scikit-learn's euclidean distance).
 TURBOMETRICS_ALWAYS_INLINE inline void squared_distances(const Sample& s, int64_t begin, int64_t len, const double* p,
-                                                  double* __restrict r2) {
+                                                         double* __restrict r2) {
   const double* __restrict col = s.columns + begin;
   const double p0 = p[0];
   for (int64_t j = 0; j < len; ++j) {
@@ -247,7 +247,8 @@ inline double box_squared_distance(const Sample& s, int64_t b, const double* p) 
 // window of the first coordinate, in d >= 2 the blocks whose box is within
 // radius.
 template <class Body>
-TURBOMETRICS_ALWAYS_INLINE inline void for_each_run_within(const Sample& s, const double* p, double radius, Body&& body) {
+TURBOMETRICS_ALWAYS_INLINE inline void for_each_run_within(const Sample& s, const double* p, double radius,
+                                                           Body&& body) {
   if (s.dims == 1) {
     const auto window = first_coordinate_window(s, p[0], radius);
     for (int64_t begin = window.first; begin < window.second; begin += kBlock)
@@ -255,8 +256,7 @@ TURBOMETRICS_ALWAYS_INLINE inline void for_each_run_within(const Sample& s, cons
     return;
   }
   for (int64_t b = 0; b < s.blocks(); ++b)
-    if (std::sqrt(box_squared_distance(s, b, p)) < radius)
-      body(b * kBlock, std::min(kBlock, s.size - b * kBlock));
+    if (std::sqrt(box_squared_distance(s, b, p)) < radius) body(b * kBlock, std::min(kBlock, s.size - b * kBlock));
 }
 
 // An upper bound of the smallest squared distance from the data to p: the
@@ -288,7 +288,7 @@ inline double nearest_bound(const Sample& s, const double* p, double* buffer) {
 // Query points [first, first + count) of a Gaussian or exponential kernel.
 template <class LogKernel, bool Weighted>
 TURBOMETRICS_ALWAYS_INLINE inline void exp_family_tile(const Sample& s, const Queries& q, int64_t first, int64_t count,
-                                                LogKernel log_kernel, double drop, double* out) {
+                                                       LogKernel log_kernel, double drop, double* out) {
   alignas(64) double r2[kBlock];
   alignas(64) double term[kBlock];
   for (int64_t i = first; i < first + count; ++i) {
@@ -334,7 +334,7 @@ struct Cosine {
 // data within h.
 template <class Profile, bool Weighted>
 TURBOMETRICS_ALWAYS_INLINE inline void compact_tile(const Sample& s, const Queries& q, int64_t first, int64_t count,
-                                             Profile profile, double* out) {
+                                                    Profile profile, double* out) {
   alignas(64) double r2[kBlock];
   alignas(64) double term[kBlock];
   const double h = profile.h;
@@ -357,21 +357,17 @@ TURBOMETRICS_ALWAYS_INLINE inline void compact_tile(const Sample& s, const Queri
 }
 
 template <bool Weighted>
-TURBOMETRICS_ALWAYS_INLINE inline void any_tile(const Sample& s, const Queries& q, int64_t first, int64_t count, Kernel kernel,
-                                         double h, double drop, double* out) {
+TURBOMETRICS_ALWAYS_INLINE inline void any_tile(const Sample& s, const Queries& q, int64_t first, int64_t count,
+                                                Kernel kernel, double h, double drop, double* out) {
   switch (kernel) {
     case Kernel::gaussian:
       return exp_family_tile<GaussianLog, Weighted>(s, q, first, count, GaussianLog{0.5 / (h * h)}, drop, out);
     case Kernel::exponential:
       return exp_family_tile<ExponentialLog, Weighted>(s, q, first, count, ExponentialLog{h}, drop, out);
-    case Kernel::tophat:
-      return compact_tile<Tophat, Weighted>(s, q, first, count, Tophat{h}, out);
-    case Kernel::epanechnikov:
-      return compact_tile<Epanechnikov, Weighted>(s, q, first, count, Epanechnikov{h}, out);
-    case Kernel::linear:
-      return compact_tile<Linear, Weighted>(s, q, first, count, Linear{h}, out);
-    case Kernel::cosine:
-      return compact_tile<Cosine, Weighted>(s, q, first, count, Cosine{h}, out);
+    case Kernel::tophat: return compact_tile<Tophat, Weighted>(s, q, first, count, Tophat{h}, out);
+    case Kernel::epanechnikov: return compact_tile<Epanechnikov, Weighted>(s, q, first, count, Epanechnikov{h}, out);
+    case Kernel::linear: return compact_tile<Linear, Weighted>(s, q, first, count, Linear{h}, out);
+    case Kernel::cosine: return compact_tile<Cosine, Weighted>(s, q, first, count, Cosine{h}, out);
   }
 }
 
@@ -381,9 +377,7 @@ TURBOMETRICS_ALWAYS_INLINE inline void any_tile(const Sample& s, const Queries& 
 template <bool Weighted>
 void tile(Isa isa, const Sample& s, const Queries& q, int64_t first, int64_t count, Kernel kernel, double h,
           double drop, double* out) {
-  dispatch(isa, [&](auto) TURBOMETRICS_ALWAYS_INLINE {
-    any_tile<Weighted>(s, q, first, count, kernel, h, drop, out);
-  });
+  dispatch(isa, [&](auto) TURBOMETRICS_ALWAYS_INLINE { any_tile<Weighted>(s, q, first, count, kernel, h, drop, out); });
 }
 
 }  // namespace detail

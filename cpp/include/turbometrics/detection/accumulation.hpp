@@ -48,7 +48,7 @@ struct AccumulationLayout {
   const int64_t* i_rows;
   int64_t n_entries;
   int64_t evaluated_areas, evaluated_images;  // A0, I0
-  const int64_t* max_detections;  // the m values (Python slices [0:m]: see kept_detections)
+  const int64_t* max_detections;              // the m values (Python slices [0:m]: see kept_detections)
   int64_t n_max_detections;
   const double* recall_thresholds;
   int64_t n_recall_thresholds;
@@ -79,10 +79,17 @@ class CellSweep {
  public:
   CellSweep(const MatchTable& table, const AccumulationLayout& layout, double* precision, double* recall,
             double* scores)
-      : table_(table), layout_(layout), precision_(precision), recall_(recall), scores_(scores),
-        largest_m_(largest_max_detections(layout)), groups_(table.n_groups()),
-        entry_block_(static_cast<size_t>(layout.n_entries)), entry_area_(static_cast<size_t>(layout.n_entries)),
-        tp_fp_(static_cast<size_t>(table.n_thresholds)), tp_score_(static_cast<size_t>(table.n_thresholds)),
+      : table_(table),
+        layout_(layout),
+        precision_(precision),
+        recall_(recall),
+        scores_(scores),
+        largest_m_(largest_max_detections(layout)),
+        groups_(table.n_groups()),
+        entry_block_(static_cast<size_t>(layout.n_entries)),
+        entry_area_(static_cast<size_t>(layout.n_entries)),
+        tp_fp_(static_cast<size_t>(table.n_thresholds)),
+        tp_score_(static_cast<size_t>(table.n_thresholds)),
         fp_(static_cast<size_t>(table.n_thresholds)) {}
 
   // Every output cell (k, a, m) of category k.
@@ -107,7 +114,7 @@ class CellSweep {
     int64_t largest_m = 0;
     for (int64_t mi = 0; mi < layout.n_max_detections; ++mi)
       largest_m = layout.max_detections[mi] < 0 ? std::numeric_limits<int64_t>::max()
-                                                 : std::max(largest_m, layout.max_detections[mi]);
+                                                : std::max(largest_m, layout.max_detections[mi]);
     return largest_m;
   }
 
@@ -116,8 +123,8 @@ class CellSweep {
     const AccumulationLayout& l = layout_;
     for (int64_t i = 0; i < l.n_entries; ++i) {
       const int64_t flat = (l.k_rows[k] * l.evaluated_areas + l.a_rows[a]) * l.evaluated_images + l.i_rows[i];
-      entry_block_[i] = flat / (l.evaluated_areas * l.evaluated_images) * l.evaluated_images +
-                        flat % l.evaluated_images;
+      entry_block_[i] =
+          flat / (l.evaluated_areas * l.evaluated_images) * l.evaluated_images + flat % l.evaluated_images;
       entry_area_[i] = flat / l.evaluated_images % l.evaluated_areas;
     }
   }

@@ -67,9 +67,8 @@ class BlockMatcher {
   // (column indices, and positions in `dts`) against the ground truths, or
   // returns false where pycocotools has no IoU matrix (then nothing matches).
   template <class FillIous>
-  void load(int64_t block, const GroundTruthColumns& gt_columns, const DetectionColumns& dt_columns,
-            const int64_t* gts, int64_t n_gt, const int64_t* dts, int64_t n_dt, const MatchingParams& params,
-            FillIous&& fill_ious) {
+  void load(int64_t block, const GroundTruthColumns& gt_columns, const DetectionColumns& dt_columns, const int64_t* gts,
+            int64_t n_gt, const int64_t* dts, int64_t n_dt, const MatchingParams& params, FillIous&& fill_ious) {
     gt_ = gt_columns;
     dt_ = dt_columns;
     params_ = &params;

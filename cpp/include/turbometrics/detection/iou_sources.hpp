@@ -71,8 +71,8 @@ struct MaskIous {
 struct PrecomputedIous {
   const double* values;
   const int64_t* offsets;
-  bool operator()(int64_t block, const int64_t*, const int64_t* positions, int64_t n_dt, const int64_t*,
-                  int64_t n_gt, double* out) const {
+  bool operator()(int64_t block, const int64_t*, const int64_t* positions, int64_t n_dt, const int64_t*, int64_t n_gt,
+                  double* out) const {
     if (offsets[block] < 0) return false;
     const double* matrix = values + offsets[block];
     for (int64_t d = 0; d < n_dt; ++d)

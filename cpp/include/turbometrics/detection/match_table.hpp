@@ -34,14 +34,14 @@ struct BlockMembers {
 
 struct MatchTable {
   int64_t n_blocks = 0, n_area_ranges = 0, n_thresholds = 0;
-  std::vector<int64_t> row_offsets;   // n_blocks + 1: the block's kept detections
-  std::vector<uint8_t> present;       // per block: it has a ground truth or a detection
-  std::vector<double> score;          // per row
+  std::vector<int64_t> row_offsets;  // n_blocks + 1: the block's kept detections
+  std::vector<uint8_t> present;      // per block: it has a ground truth or a detection
+  std::vector<double> score;         // per row
   // Per (area, row, group of 64 thresholds): bit t - 64 * group is set where
   // the row counts as a true (false) positive at threshold t; a row that is
   // neither is ignored there.
   std::vector<uint64_t> true_positive, false_positive;
-  std::vector<int64_t> regular_gts;   // [area][block]: ground truths not ignored
+  std::vector<int64_t> regular_gts;  // [area][block]: ground truths not ignored
 
   int64_t n_rows() const { return row_offsets.empty() ? 0 : row_offsets.back(); }
   int64_t n_groups() const { return (n_thresholds + 63) / 64; }
@@ -110,8 +110,7 @@ inline void check_match_table(const MatchTable& table) {
         std::fill(true_positives.begin(), true_positives.end(), 0);
         for (int64_t w = 0; w < n_words; w += G)
           for (int64_t g = 0; g < G; ++g)
-            for (uint64_t bits = block[w + g]; bits; bits &= bits - 1)
-              ++true_positives[64 * g + __builtin_ctzll(bits)];
+            for (uint64_t bits = block[w + g]; bits; bits &= bits - 1) ++true_positives[64 * g + __builtin_ctzll(bits)];
         for (int64_t t = 0; t < T; ++t) more |= true_positives[t] > regular;
       }
       if (more) fail("true_positive: a block has more true positives at an IoU threshold than regular_gts");

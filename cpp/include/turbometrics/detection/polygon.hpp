@@ -78,8 +78,10 @@ class BoundaryCollector {
         if (width_ == 0 || static_cast<uint64_t>(x) < width_) {
           const int64_t n = int64_t{std::min(v, prev_v_)} + 2;
           int64_t y = n >= 0 ? n / 5 : -((-n + 4) / 5);  // floor(n / 5)
-          if (y < 0) y = 0;
-          else if (static_cast<uint64_t>(y) > height_) y = static_cast<int64_t>(height_);
+          if (y < 0)
+            y = 0;
+          else if (static_cast<uint64_t>(y) > height_)
+            y = static_cast<int64_t>(height_);
           if (width_ == 0 && boundaries_.size() >= kMaxUnboundedBoundaries)
             throw std::invalid_argument("polygon in an image of width 0 crosses more than 2^24 columns");
           boundaries_.push_back(static_cast<uint32_t>(x) * height32_ + static_cast<uint32_t>(y));
@@ -152,8 +154,10 @@ int64_t first_true(int64_t lo, int64_t hi, Pred pred) {
   int64_t a = lo, b = hi + 1;
   while (a < b) {
     const int64_t mid = a + (b - a) / 2;
-    if (pred(mid)) b = mid;
-    else a = mid + 1;
+    if (pred(mid))
+      b = mid;
+    else
+      a = mid + 1;
   }
   return a;
 }
@@ -161,8 +165,7 @@ int64_t first_true(int64_t lo, int64_t hi, Pred pred) {
 // Walks the edge (x0, y0) -> (x1, y1) in scaled units. `lo` and `hi` bound
 // the scaled columns a kept step can touch: a step from u to u' keeps
 // something only if max(u, u') >= lo + 1 and min(u, u') <= hi - 1.
-inline void walk_edge(int32_t x0, int32_t y0, int32_t x1, int32_t y1, int64_t lo, int64_t hi,
-                      BoundaryCollector& out) {
+inline void walk_edge(int32_t x0, int32_t y0, int32_t x1, int32_t y1, int64_t lo, int64_t hi, BoundaryCollector& out) {
   const int64_t dx = std::llabs(int64_t{x1} - x0);
   const int64_t dy = std::llabs(int64_t{y1} - y0);
   if (dx == 0 && dy == 0) {
@@ -311,7 +314,7 @@ inline RunLengths from_polygon(const double* xy, size_t n_vertices, uint64_t hei
   // is 5 x + 2, so the step touches scaled columns within [2, 5 W - 2].
   const int64_t lo = 2;
   const int64_t hi = (width == 0 || width > (uint64_t{1} << 40)) ? std::numeric_limits<int64_t>::max() / 4
-                                                                  : static_cast<int64_t>(5 * width - 2);
+                                                                 : static_cast<int64_t>(5 * width - 2);
   BoundaryCollector collector(height, width);
   for (size_t j = 0; j < n_vertices; ++j) walk_edge(px[j], py[j], px[j + 1], py[j + 1], lo, hi, collector);
 

@@ -47,18 +47,18 @@ constexpr uint16_t keypoints = 1u << 5;
 constexpr uint16_t area = 1u << 6;
 constexpr uint16_t id = 1u << 7;
 constexpr uint16_t iscrowd = 1u << 8;
-constexpr uint16_t bbox_empty = 1u << 9;   // "bbox": [] (bbox is also set)
-constexpr uint16_t extra_key = 1u << 14;   // a key outside the known nine
-constexpr uint16_t unstored = 1u << 15;    // a known key's value is not in the columns
+constexpr uint16_t bbox_empty = 1u << 9;  // "bbox": [] (bbox is also set)
+constexpr uint16_t extra_key = 1u << 14;  // a key outside the known nine
+constexpr uint16_t unstored = 1u << 15;   // a known key's value is not in the columns
 }  // namespace present_bit
 
 // ResultsColumns::segmentation_kind values.
 enum class SegmentationKind : uint8_t {
   absent = 0,
-  rle = 1,          // {"size": [h, w], "counts": "<string>"}
-  rle_counts = 2,   // {"size": [h, w], "counts": [int, ...]}
-  polygons = 3,     // [[x, y, ...], ...]
-  other = 4,        // anything else (the row is flagged unstored)
+  rle = 1,         // {"size": [h, w], "counts": "<string>"}
+  rle_counts = 2,  // {"size": [h, w], "counts": [int, ...]}
+  polygons = 3,    // [[x, y, ...], ...]
+  other = 4,       // anything else (the row is flagged unstored)
 };
 
 // A malformed text. A std::invalid_argument, so Python sees a ValueError.
@@ -222,8 +222,18 @@ class RowOffsets {
   bool active_ = false;
 };
 
-enum Key : int { k_image_id, k_category_id, k_bbox, k_score, k_segmentation, k_keypoints, k_area, k_id, k_iscrowd,
-                 k_unknown };
+enum Key : int {
+  k_image_id,
+  k_category_id,
+  k_bbox,
+  k_score,
+  k_segmentation,
+  k_keypoints,
+  k_area,
+  k_id,
+  k_iscrowd,
+  k_unknown
+};
 
 inline int key_of(const char* s, std::size_t n) {
   switch (n) {
@@ -254,14 +264,14 @@ inline int hex_value(int c) {
 struct Number {
   const char* start;
   const char* stop;
-  uint64_t mantissa;    // the significant digits, when digits <= 19
-  int64_t exponent;     // value = mantissa * 10^exponent, when digits <= 19
-  int64_t magnitude;    // decimal exponent of the leading nonzero digit
-  int digits;           // significant digits (after leading zeros)
+  uint64_t mantissa;  // the significant digits, when digits <= 19
+  int64_t exponent;   // value = mantissa * 10^exponent, when digits <= 19
+  int64_t magnitude;  // decimal exponent of the leading nonzero digit
+  int digits;         // significant digits (after leading zeros)
   bool negative;
-  bool integer;         // no fraction and no exponent: Python reads an int
-  bool zero;            // every digit is 0
-  bool special;         // NaN or an infinity
+  bool integer;  // no fraction and no exponent: Python reads an int
+  bool zero;     // every digit is 0
+  bool special;  // NaN or an infinity
   double special_value;
 };
 
@@ -324,16 +334,26 @@ inline bool number_to_int64(const Number& n, int64_t& out) {
 class ResultsParser {
  public:
   ResultsParser(const char* data, std::size_t size)
-      : begin_(data), p_(data), end_(data + size),
-        image_id_(0), category_id_(0), score_(std::numeric_limits<double>::quiet_NaN()),
-        bbox_(std::numeric_limits<double>::quiet_NaN()), present_(0),
-        area_(std::numeric_limits<double>::quiet_NaN()), id_(0), iscrowd_(0), seg_kind_(0), seg_size_(0) {}
+      : begin_(data),
+        p_(data),
+        end_(data + size),
+        image_id_(0),
+        category_id_(0),
+        score_(std::numeric_limits<double>::quiet_NaN()),
+        bbox_(std::numeric_limits<double>::quiet_NaN()),
+        present_(0),
+        area_(std::numeric_limits<double>::quiet_NaN()),
+        id_(0),
+        iscrowd_(0),
+        seg_kind_(0),
+        seg_size_(0) {}
 
   ResultsColumns run() {
     if (end_ - p_ >= 3 && std::memcmp(p_, "\xEF\xBB\xBF", 3) == 0) p_ += 3;
     skip_ws();
-    if (at_end() || *p_ != '[') fail(at_end() ? "expected a JSON array, found the end of the text"
-                                              : "the top level must be a JSON array of result objects");
+    if (at_end() || *p_ != '[')
+      fail(at_end() ? "expected a JSON array, found the end of the text"
+                    : "the top level must be a JSON array of result objects");
     ++p_;
     // Rows are at least 3 bytes ("{},"); start at an estimate from typical
     // rows and grow by doubling (realloc of large blocks does not copy).
@@ -396,7 +416,7 @@ class ResultsParser {
 
   // The row's flags and where its variable-length data starts.
   uint16_t flags_ = 0;
-  uint16_t unstored_keys_ = 0;  // bit per Key whose last value is not stored
+  uint16_t unstored_keys_ = 0;      // bit per Key whose last value is not stored
   const char* bad_bbox_ = nullptr;  // the row's last "bbox" value, when not 4 numbers or []
   std::size_t row_chars_ = 0, row_counts_ = 0, row_coords_ = 0, row_polygons_ = 0, row_keypoints_ = 0;
 
@@ -440,8 +460,8 @@ class ResultsParser {
     if (!at_end() && (*p_ == 'I' || *p_ == 'N')) {
       n.special = true;
       if (literal("Infinity", 8)) {
-        n.special_value = n.negative ? -std::numeric_limits<double>::infinity()
-                                     : std::numeric_limits<double>::infinity();
+        n.special_value =
+            n.negative ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity();
       } else if (!n.negative && literal("NaN", 3)) {
         n.special_value = std::numeric_limits<double>::quiet_NaN();
       } else {
@@ -616,9 +636,7 @@ class ResultsParser {
   // The length of the UTF-8 sequence at p_ (a byte >= 0x80), validated as
   // Python's 'surrogatepass' UTF-8 decoder does (encoded surrogates pass).
   std::size_t utf8_length() const {
-    const auto byte = [&](std::ptrdiff_t i) -> int {
-      return p_ + i < end_ ? static_cast<unsigned char>(p_[i]) : -1;
-    };
+    const auto byte = [&](std::ptrdiff_t i) -> int { return p_ + i < end_ ? static_cast<unsigned char>(p_[i]) : -1; };
     const int c = byte(0);
     const auto cont = [&](std::ptrdiff_t i, int low, int high) {
       const int b = byte(i);
@@ -778,8 +796,10 @@ class ResultsParser {
   void stored(int key, bool ok) {
     const uint16_t bit = static_cast<uint16_t>(1u << key);
     flags_ |= bit;
-    if (ok) unstored_keys_ &= static_cast<uint16_t>(~bit);
-    else unstored_keys_ |= bit;
+    if (ok)
+      unstored_keys_ &= static_cast<uint16_t>(~bit);
+    else
+      unstored_keys_ |= bit;
   }
 
   template <class T, int W>
@@ -813,9 +833,7 @@ class ResultsParser {
         case k_bbox: read_bbox(); break;
         case k_segmentation: read_segmentation(); break;
         case k_keypoints: read_keypoints(); break;
-        default:
-          skip_value();
-          flags_ |= present_bit::extra_key;
+        default: skip_value(); flags_ |= present_bit::extra_key;
       }
       skip_ws();
       if (at_end()) fail("unexpected end of the text: expected ',' or '}'");
@@ -833,20 +851,28 @@ class ResultsParser {
   void read_int(int key, RowColumn<int64_t, 1>& column) {
     int64_t value = 0;
     bool ok = false;
-    if (starts_number()) ok = number_to_int64(scan_number(), value);
-    else skip_value();
-    if (ok) *lazy_row(column) = value;
-    else if (column.active()) column.fill_row(rows_);
+    if (starts_number())
+      ok = number_to_int64(scan_number(), value);
+    else
+      skip_value();
+    if (ok)
+      *lazy_row(column) = value;
+    else if (column.active())
+      column.fill_row(rows_);
     stored(key, ok);
   }
 
   void read_double(int key, RowColumn<double, 1>& column) {
     double value = 0.0;
     bool ok = false;
-    if (starts_number()) ok = number_to_double(scan_number(), value);
-    else skip_value();
-    if (ok) *lazy_row(column) = value;
-    else if (column.active()) column.fill_row(rows_);
+    if (starts_number())
+      ok = number_to_double(scan_number(), value);
+    else
+      skip_value();
+    if (ok)
+      *lazy_row(column) = value;
+    else if (column.active())
+      column.fill_row(rows_);
     stored(key, ok);
   }
 

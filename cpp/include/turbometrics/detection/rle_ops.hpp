@@ -134,8 +134,8 @@ inline PreparedRle prepare(const RunLengths& rle) {
   p.area = area(rle);
   const uint64_t pixels = rle.height * rle.width;
   const auto& c = rle.counts;
-  bool simple = !c.empty() && pixels < (uint64_t{1} << 31) &&
-                (rle.height == 0 || pixels / rle.height == rle.width) && pixel_count(rle) == pixels;
+  bool simple = !c.empty() && pixels < (uint64_t{1} << 31) && (rle.height == 0 || pixels / rle.height == rle.width) &&
+                pixel_count(rle) == pixels;
   for (size_t j = 1; simple && j < c.size(); ++j) simple = c[j] != 0;
   p.simple = simple;
   if (simple) {
@@ -167,8 +167,10 @@ inline uint64_t intersection(const PreparedRle& a, const PreparedRle& b, uint32_
     if (start >= hi) break;
     const uint32_t end = std::min(ae[i], be[j]);
     if (end > start) total += end - start;
-    if (ae[i] < be[j]) ++i;
-    else ++j;
+    if (ae[i] < be[j])
+      ++i;
+    else
+      ++j;
   }
   return total;
 }
@@ -259,21 +261,22 @@ inline void box_iou_matrix(const double* dt, int64_t n_dt, const double* gt, int
         o[d] = ((w <= 0) | (h <= 0)) ? 0.0 : ratio;
       }
     };
-    if (crowd != nullptr && crowd[g]) row(std::true_type{});
-    else row(std::false_type{});
+    if (crowd != nullptr && crowd[g])
+      row(std::true_type{});
+    else
+      row(std::false_type{});
   });
 }
 
 // out[g * n_dt + d] = rle_iou(dt[d], gt[g], crowd[g]), pycocotools' rleIou
 // layout; every RLE is prepared once.
-inline void rle_iou_matrix(const RunLengths* dt, int64_t n_dt, const RunLengths* gt, int64_t n_gt,
-                           const uint8_t* crowd, double* out, int n_threads) {
+inline void rle_iou_matrix(const RunLengths* dt, int64_t n_dt, const RunLengths* gt, int64_t n_gt, const uint8_t* crowd,
+                           double* out, int n_threads) {
   std::vector<PreparedRle> pd(static_cast<size_t>(n_dt)), pg(static_cast<size_t>(n_gt));
   for_each_index(n_dt, n_threads, [&](int64_t d) { pd[d] = prepare(dt[d]); });
   for_each_index(n_gt, n_threads, [&](int64_t g) { pg[g] = prepare(gt[g]); });
-  for_each_pair(n_dt, n_gt, n_threads, [&](int64_t g, int64_t d) {
-    out[g * n_dt + d] = rle_iou(pd[d], pg[g], crowd != nullptr && crowd[g]);
-  });
+  for_each_pair(n_dt, n_gt, n_threads,
+                [&](int64_t g, int64_t d) { out[g * n_dt + d] = rle_iou(pd[d], pg[g], crowd != nullptr && crowd[g]); });
 }
 
 // Union (or intersection) of two RLEs of the same size: pycocotools'

@@ -93,8 +93,8 @@ inline void check_covers_mask(const RunLengths& rle) {
   const uint64_t covered = pixel_count(rle);
   if (covered != n || (rle.height != 0 && n / rle.height != rle.width))
     throw std::invalid_argument("Invalid RLE mask representation: the counts cover " + std::to_string(covered) +
-                                " pixels, the size " + std::to_string(rle.height) + "x" +
-                                std::to_string(rle.width) + " has " + std::to_string(n));
+                                " pixels, the size " + std::to_string(rle.height) + "x" + std::to_string(rle.width) +
+                                " has " + std::to_string(n));
 }
 
 // Writes height * width column-major bytes (0 or 1) to `out`. Throws

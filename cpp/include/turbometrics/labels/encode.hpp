@@ -148,8 +148,8 @@ std::vector<Label> distinct_sorted(const char* data, int64_t stride, int64_t n, 
     parallel_for_dynamic(chunks, n_threads, [&](int64_t c) {
       auto [begin, end] = chunk_bounds(n, chunks, static_cast<int>(c));
       for (int64_t i = begin; i < end; ++i) {
-        const uint64_t slot = static_cast<uint64_t>(label_key(load_label<Label>(data, stride, i))) -
-                              static_cast<uint64_t>(lo);
+        const uint64_t slot =
+            static_cast<uint64_t>(label_key(load_label<Label>(data, stride, i))) - static_cast<uint64_t>(lo);
         if (!__atomic_load_n(table + slot, __ATOMIC_RELAXED)) __atomic_store_n(table + slot, 1, __ATOMIC_RELAXED);
       }
     });

@@ -75,7 +75,7 @@ struct KnownValues {
 // labels without SSE4.1's 64-bit compare).
 template <int Used, bool Wide, class Label, int Slots, class At>
 TURBOMETRICS_ALWAYS_INLINE inline bool first_slots_contain(const KnownValues<Label, Slots>& known, At at, int64_t start,
-                                                  int64_t stop) {
+                                                           int64_t stop) {
   Label slots[Used];
   for (int s = 0; s < Used; ++s) slots[s] = known.slots[s];
   if constexpr (Wide) {
@@ -103,7 +103,8 @@ TURBOMETRICS_ALWAYS_INLINE inline bool first_slots_contain(const KnownValues<Lab
 }
 
 template <bool Wide, class Label, int Slots, class At>
-TURBOMETRICS_ALWAYS_INLINE inline bool block_known(const KnownValues<Label, Slots>& known, At at, int64_t start, int64_t stop) {
+TURBOMETRICS_ALWAYS_INLINE inline bool block_known(const KnownValues<Label, Slots>& known, At at, int64_t start,
+                                                   int64_t stop) {
   switch (known.count - (known.nan ? 1 : 0)) {
     case 1: return first_slots_contain<1, Wide>(known, at, start, stop);
     case 2: return first_slots_contain<2, Wide>(known, at, start, stop);
@@ -129,7 +130,8 @@ struct ScanPart {
 // Scans values at(i), i in [begin, end), into `part`. Blocks whose values
 // are all known take a vectorisable fast path.
 template <bool Wide, class Label, class At>
-TURBOMETRICS_ALWAYS_INLINE inline void scan_range(ScanPart<Label>& part, At at, int64_t begin, int64_t end, int64_t limit) {
+TURBOMETRICS_ALWAYS_INLINE inline void scan_range(ScanPart<Label>& part, At at, int64_t begin, int64_t end,
+                                                  int64_t limit) {
   constexpr int64_t block = 1024;
   for (int64_t start = begin; start < end; start += block) {
     const int64_t stop = std::min(end, start + block);
@@ -155,8 +157,7 @@ TURBOMETRICS_ALWAYS_INLINE inline void scan_range(ScanPart<Label>& part, At at, 
 // float64 labels several times faster. The result is the same: only
 // equality and integrality are tested.
 template <class Label>
-void scan_contiguous(Isa isa, ScanPart<Label>& part, const Label* values, int64_t begin, int64_t end,
-                     int64_t limit) {
+void scan_contiguous(Isa isa, ScanPart<Label>& part, const Label* values, int64_t begin, int64_t end, int64_t limit) {
   dispatch_without_fma(isa, [&](auto copy) TURBOMETRICS_ALWAYS_INLINE {
     constexpr bool wide = decltype(copy)::value == Isa::avx2 || sizeof(Label) < 8;
     scan_range<wide>(part, [values](int64_t i) TURBOMETRICS_ALWAYS_INLINE { return values[i]; }, begin, end, limit);
@@ -180,8 +181,9 @@ LabelScan<Label> scan_labels(const char* data, int64_t stride, int64_t n, int64_
     if (contiguous) {
       scan_contiguous(isa, part, reinterpret_cast<const Label*>(data), begin, end, limit);
     } else {
-      scan_range<false>(part, [data, stride](int64_t i) { return *reinterpret_cast<const Label*>(data + i * stride); },
-                        begin, end, limit);
+      scan_range<false>(
+          part, [data, stride](int64_t i) { return *reinterpret_cast<const Label*>(data + i * stride); }, begin, end,
+          limit);
     }
   });
   KnownValues<Label, slots> merged;
@@ -191,7 +193,8 @@ LabelScan<Label> scan_labels(const char* data, int64_t stride, int64_t n, int64_
     result.overflowed = result.overflowed || part.overflowed;
     const int stored = part.known.count - (part.known.nan ? 1 : 0);
     for (int s = 0; s < stored && !result.overflowed; ++s) result.overflowed = !merged.add(part.known.slots[s], limit);
-    if (part.known.nan && !result.overflowed) result.overflowed = !merged.add(std::numeric_limits<Label>::quiet_NaN(), limit);
+    if (part.known.nan && !result.overflowed)
+      result.overflowed = !merged.add(std::numeric_limits<Label>::quiet_NaN(), limit);
   }
   if (!result.overflowed) {
     const int stored = merged.count - (merged.nan ? 1 : 0);

@@ -118,7 +118,9 @@ class ArrayTable {
     const int64_t r = row_begin(b);
     return TableRow{scores_[r], entry_positive_[b] + positive_[r], entry_negative_[b] + negative_[r]};
   }
-  TableRow last_row(int64_t b) const { return TableRow{scores_[row_end(b) - 1], entry_positive_[b + 1], entry_negative_[b + 1]}; }
+  TableRow last_row(int64_t b) const {
+    return TableRow{scores_[row_end(b) - 1], entry_positive_[b + 1], entry_negative_[b + 1]};
+  }
 
  private:
   int64_t row_begin(int64_t b) const { return b * block_rows_; }

@@ -37,8 +37,8 @@ void for_each_component_of_block(const Table& table, int64_t b, Visit&& visit) {
   double previous_negative = static_cast<double>(table.entry_negative(b));
   table.for_each_row_of_block(b, [&](const auto& row) {
     const double positive = static_cast<double>(row.positive), negative = static_cast<double>(row.negative);
-    visit(row, structural_components(table, previous_positive, previous_negative, row),
-          positive - previous_positive, negative - previous_negative);
+    visit(row, structural_components(table, previous_positive, previous_negative, row), positive - previous_positive,
+          negative - previous_negative);
     previous_positive = positive;
     previous_negative = negative;
   });
@@ -54,11 +54,11 @@ double delong_variance(const Table& table, double auc, int n_threads) {
   };
   const auto parts = sweep_blocks(table, n_threads, [&](int64_t b) {
     CompensatedSum positive, negative;
-    for_each_component_of_block(table, b, [&](const auto&, const StructuralComponents& v, double at_positive,
-                                             double at_negative) {
-      positive.add(at_positive * (v.of_positive - auc) * (v.of_positive - auc));
-      negative.add(at_negative * (v.of_negative - auc) * (v.of_negative - auc));
-    });
+    for_each_component_of_block(
+        table, b, [&](const auto&, const StructuralComponents& v, double at_positive, double at_negative) {
+          positive.add(at_positive * (v.of_positive - auc) * (v.of_positive - auc));
+          negative.add(at_negative * (v.of_negative - auc) * (v.of_negative - auc));
+        });
     return Sums{positive.value(), negative.value()};
   });
   std::vector<double> positive_parts, negative_parts;

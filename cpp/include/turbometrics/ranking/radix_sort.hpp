@@ -8,9 +8,9 @@
 
 #include <algorithm>
 #include <atomic>
-#include <memory>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <vector>
 
 #include "../buffer.hpp"

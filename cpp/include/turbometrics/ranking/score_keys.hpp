@@ -55,20 +55,24 @@ struct IntegerScoreKey {
   static_assert(std::is_integral_v<Int>);
   using Key = std::conditional_t<(sizeof(Int) > 4), uint64_t, uint32_t>;
   using Unsigned = std::make_unsigned_t<Int>;
-  static constexpr Key sign_flip =
-      std::is_signed_v<Int> ? Key{1} << (8 * sizeof(Key) - 1) : Key{0};
+  static constexpr Key sign_flip = std::is_signed_v<Int> ? Key{1} << (8 * sizeof(Key) - 1) : Key{0};
   static Key encode(Int x) {
-    Key widened = std::is_signed_v<Int> ? static_cast<Key>(static_cast<int64_t>(x))
-                                        : static_cast<Key>(static_cast<Unsigned>(x));
+    Key widened =
+        std::is_signed_v<Int> ? static_cast<Key>(static_cast<int64_t>(x)) : static_cast<Key>(static_cast<Unsigned>(x));
     return ~(widened ^ sign_flip);
   }
   static Int decode(Key key) { return static_cast<Int>(static_cast<std::make_signed_t<Key>>(~key ^ sign_flip)); }
 };
 
-template <> struct ScoreKey<int64_t> : IntegerScoreKey<int64_t> {};
-template <> struct ScoreKey<int32_t> : IntegerScoreKey<int32_t> {};
-template <> struct ScoreKey<uint64_t> : IntegerScoreKey<uint64_t> {};
-template <> struct ScoreKey<uint32_t> : IntegerScoreKey<uint32_t> {};
-template <> struct ScoreKey<uint8_t> : IntegerScoreKey<uint8_t> {};
+template <>
+struct ScoreKey<int64_t> : IntegerScoreKey<int64_t> {};
+template <>
+struct ScoreKey<int32_t> : IntegerScoreKey<int32_t> {};
+template <>
+struct ScoreKey<uint64_t> : IntegerScoreKey<uint64_t> {};
+template <>
+struct ScoreKey<uint32_t> : IntegerScoreKey<uint32_t> {};
+template <>
+struct ScoreKey<uint8_t> : IntegerScoreKey<uint8_t> {};
 
 }  // namespace turbometrics::ranking

@@ -98,8 +98,8 @@ inline std::atomic<TableStrategy>& table_strategy() {
 template <class Score>
 class DistinctScoreCounts {
  public:
-  using Bits = std::conditional_t<sizeof(Score) == 8, uint64_t,
-                                  std::conditional_t<sizeof(Score) == 4, uint32_t, uint8_t>>;
+  using Bits =
+      std::conditional_t<sizeof(Score) == 8, uint64_t, std::conditional_t<sizeof(Score) == 4, uint32_t, uint8_t>>;
   struct Slot {
     Bits bits;
     int64_t total;  // 0: empty
@@ -324,9 +324,7 @@ class SortedScores {
     }
   }
 
-  static Key low_mask(int bits) {
-    return bits >= key_bits ? ~Key{0} : static_cast<Key>((Key{1} << bits) - 1);
-  }
+  static Key low_mask(int bits) { return bits >= key_bits ? ~Key{0} : static_cast<Key>((Key{1} << bits) - 1); }
 
   Key high_bits(int64_t bucket) const { return base_ | (static_cast<Key>(bucket) << shift_); }
 
@@ -346,9 +344,16 @@ class SortedScores {
   // What the first pass finds, per chunk of the input.
   struct ChunkScan {
     ChunkScan(int chunks, int64_t buckets_per_chunk)
-        : lows(chunks, no_low), highs(chunks, 0), all_lows(chunks, no_low), all_highs(chunks, 0),
-          bad_weight(chunks, 0), kept(chunks, 0), last_zero(chunks, -1), buckets(buckets_per_chunk),
-          bucket_counts(static_cast<size_t>(chunks) * buckets_per_chunk, 0), outside(chunks, 0) {}
+        : lows(chunks, no_low),
+          highs(chunks, 0),
+          all_lows(chunks, no_low),
+          all_highs(chunks, 0),
+          bad_weight(chunks, 0),
+          kept(chunks, 0),
+          last_zero(chunks, -1),
+          buckets(buckets_per_chunk),
+          bucket_counts(static_cast<size_t>(chunks) * buckets_per_chunk, 0),
+          outside(chunks, 0) {}
     std::vector<Key> lows, highs;
     // Weighted: the key range of all samples (zero weights included), which
     // the value check of the scores reads, and non-finite weights.
@@ -547,10 +552,10 @@ class SortedScores {
     }
     if constexpr (std::is_floating_point_v<Score>) {
       constexpr Score infinity = std::numeric_limits<Score>::infinity();
-      if ((checks & check_scores) && input.size > 0 && (all_low <= ScoreKey<Score>::encode(infinity) ||
-                                                        all_high >= ScoreKey<Score>::encode(-infinity))) {
-        problems_.scores = nonfinite_status([&](int64_t i) { return static_cast<double>(input.score_at(i)); },
-                                            input.size);
+      if ((checks & check_scores) && input.size > 0 &&
+          (all_low <= ScoreKey<Score>::encode(infinity) || all_high >= ScoreKey<Score>::encode(-infinity))) {
+        problems_.scores =
+            nonfinite_status([&](int64_t i) { return static_cast<double>(input.score_at(i)); }, input.size);
       }
     }
     if constexpr (Weighted) {
@@ -647,8 +652,7 @@ class SortedScores {
 
   // Scatters the kept samples into their buckets, given the samples per
   // bucket of each chunk (which become the chunks' write offsets).
-  void scatter_into_buckets(const RankingInput<Score>& input, int chunks, int n_threads,
-                            std::vector<int64_t> offsets) {
+  void scatter_into_buckets(const RankingInput<Score>& input, int chunks, int n_threads, std::vector<int64_t> offsets) {
     const int64_t buckets = int64_t{1} << bucket_bits_;
     // Bucket of a key: its bucket digit (locals, so that loops keep them in
     // registers).
@@ -789,9 +793,9 @@ class SortedScores {
         entry_positive_[b + 1] = entry_positive_[b] + c.positive;
         entry_negative_[b + 1] = entry_negative_[b] + (blocks_[b].count - c.positive);
         const Run& block = blocks_[b];
-        first_rows_[b] = TableRow{score_of(high_bits(block.bucket) | (items[block.begin].packed >> 1)),
-                                  entry_positive_[b] + c.first_positive,
-                                  entry_negative_[b] + (c.first - c.first_positive)};
+        first_rows_[b] =
+            TableRow{score_of(high_bits(block.bucket) | (items[block.begin].packed >> 1)),
+                     entry_positive_[b] + c.first_positive, entry_negative_[b] + (c.first - c.first_positive)};
       }
     }
   }
@@ -804,8 +808,8 @@ class SortedScores {
     entry_row_ = {0, static_cast<int64_t>(counted_rows_.size())};
     entry_positive_ = {0, static_cast<Weight>(last.positive)};
     entry_negative_ = {0, static_cast<Weight>(last.negative)};
-    first_rows_.assign(1, TableRow{score_of(first.key), static_cast<Weight>(first.positive),
-                                   static_cast<Weight>(first.negative)});
+    first_rows_.assign(
+        1, TableRow{score_of(first.key), static_cast<Weight>(first.positive), static_cast<Weight>(first.negative)});
   }
 
   // A row of a counted table: a key and the cumulative counts at it.

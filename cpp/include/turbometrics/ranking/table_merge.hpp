@@ -74,13 +74,12 @@ int64_t merge_tables(const Score* scores_a, const Weight* positive_a, const Weig
 // access outside the arrays (the cuts are kept non-decreasing); integer
 // weights whose sums overflow throw std::invalid_argument.
 template <class Score, class Weight>
-int64_t merge_tables_parallel(const Score* scores_a, const Weight* positive_a, const Weight* negative_a,
-                              int64_t rows_a, const Score* scores_b, const Weight* positive_b,
-                              const Weight* negative_b, int64_t rows_b, Score* scores, Weight* positive,
-                              Weight* negative, int n_threads) {
+int64_t merge_tables_parallel(const Score* scores_a, const Weight* positive_a, const Weight* negative_a, int64_t rows_a,
+                              const Score* scores_b, const Weight* positive_b, const Weight* negative_b, int64_t rows_b,
+                              Score* scores, Weight* positive, Weight* negative, int n_threads) {
   constexpr int64_t min_piece = int64_t{1} << 16;
-  const int64_t pieces = std::max<int64_t>(1, std::min<int64_t>(int64_t{4} * std::max(1, n_threads),
-                                                                (rows_a + rows_b) / min_piece));
+  const int64_t pieces =
+      std::max<int64_t>(1, std::min<int64_t>(int64_t{4} * std::max(1, n_threads), (rows_a + rows_b) / min_piece));
   const Score* longer = rows_a >= rows_b ? scores_a : scores_b;
   const int64_t longer_rows = std::max(rows_a, rows_b);
   std::vector<int64_t> cut_a(pieces + 1, rows_a), cut_b(pieces + 1, rows_b);
@@ -98,9 +97,9 @@ int64_t merge_tables_parallel(const Score* scores_a, const Weight* positive_a, c
   parallel_for_dynamic(pieces, n_threads, [&](int64_t k) {
     const int64_t a = cut_a[k], b = cut_b[k], start = a + b;
     bool overflow = false;
-    written[k] = merge_tables(scores_a + a, positive_a + a, negative_a + a, cut_a[k + 1] - a, scores_b + b,
-                              positive_b + b, negative_b + b, cut_b[k + 1] - b, scores + start, positive + start,
-                              negative + start, overflow);
+    written[k] =
+        merge_tables(scores_a + a, positive_a + a, negative_a + a, cut_a[k + 1] - a, scores_b + b, positive_b + b,
+                     negative_b + b, cut_b[k + 1] - b, scores + start, positive + start, negative + start, overflow);
     overflowed[k] = overflow;
   });
   if (std::find(overflowed.begin(), overflowed.end(), 1) != overflowed.end()) {

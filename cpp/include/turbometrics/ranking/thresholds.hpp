@@ -18,7 +18,9 @@ enum class DecisionMetric { f_beta, youden, accuracy, balanced_accuracy, mcc };
 struct Confusion {
   double tp, fp, fn, tn;
 
-  static double ratio(double numerator, double denominator) { return denominator != 0.0 ? numerator / denominator : 0.0; }
+  static double ratio(double numerator, double denominator) {
+    return denominator != 0.0 ? numerator / denominator : 0.0;
+  }
   double precision() const { return ratio(tp, tp + fp); }
   double tpr() const { return ratio(tp, tp + fn); }  // recall
   double fpr() const { return ratio(fp, fp + tn); }
@@ -72,9 +74,8 @@ BestThreshold best_threshold(const Table& table, DecisionMetric metric, double b
   consider(best, std::numeric_limits<double>::infinity(), Confusion{0.0, 0.0, positives, negatives});
   const auto per_block = sweep_blocks(table, n_threads, [&](int64_t b) {
     BestThreshold block_best;
-    table.for_each_row_of_block(b, [&](const auto& row) {
-      consider(block_best, static_cast<double>(row.score), confusion_at(table, row));
-    });
+    table.for_each_row_of_block(
+        b, [&](const auto& row) { consider(block_best, static_cast<double>(row.score), confusion_at(table, row)); });
     return block_best;
   });
   for (const BestThreshold& candidate : per_block) {

@@ -92,10 +92,10 @@ namespace detail {
 // What a block kernel needs besides the data.
 struct Job {
   Statistic stat;
-  double threshold;       // label threshold (2-D)
-  float threshold_float;  // the smallest float >= threshold (float32 P)
+  double threshold;                         // label threshold (2-D)
+  float threshold_float;                    // the smallest float >= threshold (float32 P)
   const QuartilePlan* quartiles = nullptr;  // iqr (quartiles.hpp)
-  Isa isa = Isa::generic;  // the entropies' AVX-512 logarithm (log_table.hpp)
+  Isa isa = Isa::generic;                   // the entropies' AVX-512 logarithm (log_table.hpp)
 };
 
 // A block of contiguous data: value (model i, sample jj, class k) at
@@ -211,9 +211,7 @@ TURBOMETRICS_ALWAYS_INLINE inline bool binary_block(const Block<T>& b, const Job
       }
       break;
     }
-    case Statistic::iqr:
-      bad = order_statistics<T>(job.isa, b.rows, b.step, len, *job.quartiles, order);
-      break;
+    case Statistic::iqr: bad = order_statistics<T>(job.isa, b.rows, b.step, len, *job.quartiles, order); break;
   }
   return bad;
 }
@@ -334,8 +332,7 @@ bool per_sample(const Ensemble<T>& P, Statistic stat, double threshold, double* 
   }
   // Rows of contiguous samples (and classes) are read in place; any other
   // layout is copied block by block into a contiguous buffer.
-  const bool in_place = K == 1 ? P.sample_stride == item
-                               : (P.class_stride == item && P.sample_stride == K * item);
+  const bool in_place = K == 1 ? P.sample_stride == item : (P.class_stride == item && P.sample_stride == K * item);
   const bool double_counts = std::is_same_v<T, float> && m >= (int64_t{1} << 24);
   const Isa isa = best_isa();
   std::vector<char> flagged(static_cast<size_t>(blocks), 0);

@@ -79,7 +79,7 @@ TURBOMETRICS_ALWAYS_INLINE inline double binary_xlogx(double p) {
 // The same operations for every sample whatever the block or thread.
 template <class Row, class Fold>
 TURBOMETRICS_ALWAYS_INLINE inline void for_each_span_row(int64_t models, int64_t len, double* h, double* sum, Row&& row,
-                                               Fold&& fold) {
+                                                         Fold&& fold) {
   for (int64_t j0 = 0; j0 < len; j0 += kEntropySpan) {
     const int64_t span = std::min(kEntropySpan, len - j0);
     for (int64_t j = 0; j < span; ++j) h[j0 + j] = 0.0;
@@ -98,7 +98,7 @@ TURBOMETRICS_ALWAYS_INLINE inline void for_each_span_row(int64_t models, int64_t
 // h[jj] NaN.
 template <class T>
 TURBOMETRICS_ALWAYS_INLINE inline void entropy_sums_portable(const T* rows, int64_t step, int64_t models, int64_t len,
-                                                   double* h, double* sum) {
+                                                             double* h, double* sum) {
   constexpr double nan = std::numeric_limits<double>::quiet_NaN();
   EntropySpan s;
   s.restart();  // and after every fold

@@ -57,8 +57,8 @@ TURBOMETRICS_ALWAYS_INLINE inline void split(double x, double& k, double& f) {
   const uint64_t biased = u >> 52;  // k + 1023 (+ 54 for subnormals), in [0, 2047]
   // k as a double without an int64 conversion (none is vectorisable before
   // AVX-512): 2^52 + biased, minus 2^52 + 1023 (+ 54).
-  const double offset = from_bits((tiny & bits_of(4503599627370496.0 + 1023.0 + 54.0)) |
-                                  (~tiny & bits_of(4503599627370496.0 + 1023.0)));
+  const double offset =
+      from_bits((tiny & bits_of(4503599627370496.0 + 1023.0 + 54.0)) | (~tiny & bits_of(4503599627370496.0 + 1023.0)));
   k = from_bits(biased | uint64_t{0x4330000000000000}) - offset;
   f = from_bits((u & uint64_t{0x000fffffffffffff}) + (uint64_t{0x3fe6a09e} << 32)) - 1.0;
 }

@@ -101,10 +101,10 @@ constexpr double ln2_lo = -0x1.718432a1b0e26p-35;
 // g(r) = (log1p(r) - r) / r^2 ~ sum P[j] r^j: degree 6 on [-0.0304, 0.0304]
 // (relative error 2^-43.4, enough since |log x| >= ln 2 there), degree 7 on
 // [-0.0372, 0.0392] (2^-47.0).
-constexpr double PS[7] = {-0x1.ffffffffffffbp-2, 0x1.555555557f948p-2,  -0x1.000000003f61bp-2, 0x1.99998e70e66bcp-3,
-                          -0x1.5555490e9117bp-3, 0x1.24f0970df1ae6p-3,  -0x1.005b2b0abf913p-3};
-constexpr double PL[8] = {-0x1.fffffffffffc2p-2, 0x1.5555555555f82p-2,  -0x1.000000014e19fp-2, 0x1.99999978df0b6p-3,
-                          -0x1.555532364b218p-3, 0x1.24930c6a2982ap-3,  -0x1.00979853b2056p-3, 0x1.c4ff96206c2a4p-4};
+constexpr double PS[7] = {-0x1.ffffffffffffbp-2, 0x1.555555557f948p-2, -0x1.000000003f61bp-2, 0x1.99998e70e66bcp-3,
+                          -0x1.5555490e9117bp-3, 0x1.24f0970df1ae6p-3, -0x1.005b2b0abf913p-3};
+constexpr double PL[8] = {-0x1.fffffffffffc2p-2, 0x1.5555555555f82p-2, -0x1.000000014e19fp-2, 0x1.99999978df0b6p-3,
+                          -0x1.555532364b218p-3, 0x1.24930c6a2982ap-3, -0x1.00979853b2056p-3, 0x1.c4ff96206c2a4p-4};
 
 struct Tables {
   __m512d s_inv0, s_inv1, s_t0, s_t1;
@@ -112,10 +112,10 @@ struct Tables {
 };
 
 TURBOMETRICS_TARGET_AVX512 inline Tables load_tables() {
-  return {_mm512_load_pd(kSmallInv), _mm512_load_pd(kSmallInv + 8), _mm512_load_pd(kSmallT),
-          _mm512_load_pd(kSmallT + 8),
-          _mm512_load_pd(kLargeInv), _mm512_load_pd(kLargeInv + 8), _mm512_load_pd(kLargeHi),
-          _mm512_load_pd(kLargeHi + 8), _mm512_load_pd(kLargeLo), _mm512_load_pd(kLargeLo + 8)};
+  return {_mm512_load_pd(kSmallInv),   _mm512_load_pd(kSmallInv + 8), _mm512_load_pd(kSmallT),
+          _mm512_load_pd(kSmallT + 8), _mm512_load_pd(kLargeInv),     _mm512_load_pd(kLargeInv + 8),
+          _mm512_load_pd(kLargeHi),    _mm512_load_pd(kLargeHi + 8),  _mm512_load_pd(kLargeLo),
+          _mm512_load_pd(kLargeLo + 8)};
 }
 
 // log(x) for x in [0, 1/2] in every lane (x = 0 gives log(2^-1074), finite).
@@ -189,9 +189,8 @@ TURBOMETRICS_TARGET_AVX512 TURBOMETRICS_ALWAYS_INLINE inline __m512d load8(const
 
 // log P for P = 1 - C, as entropy_sums.hpp's log_product (lanes with P in
 // (0, 1]).
-TURBOMETRICS_TARGET_AVX512 TURBOMETRICS_ALWAYS_INLINE inline __m512d log_product8(__m512d product,
-                                                                                     __m512d complement,
-                                                                                     const Tables& t) {
+TURBOMETRICS_TARGET_AVX512 TURBOMETRICS_ALWAYS_INLINE inline __m512d log_product8(__m512d product, __m512d complement,
+                                                                                  const Tables& t) {
   const __m512d one = _mm512_set1_pd(1.0);
   const __m512d u = _mm512_sub_pd(one, complement);  // fl(1 - C), in (1/2, 1] when C < 1/2
   // 1 - C - u exactly (u - 1 is exact, and so is -C - (u - 1)).
@@ -208,8 +207,7 @@ struct EntropyLanes {
   __m512d ratio_terms, product, complement;
 };
 TURBOMETRICS_TARGET_AVX512 TURBOMETRICS_ALWAYS_INLINE inline void entropy_update8(__m512d p, EntropyLanes& e,
-                                                                                     __m512d& lowest,
-                                                                                     const Tables& t) {
+                                                                                  __m512d& lowest, const Tables& t) {
   const __m512d one = _mm512_set1_pd(1.0);
   const __m512d q = _mm512_sub_pd(one, p);
   const __m512d a = _mm512_min_pd(p, q), b = _mm512_max_pd(p, q);  // NaN p: q (NaN) in both
@@ -222,8 +220,8 @@ TURBOMETRICS_TARGET_AVX512 TURBOMETRICS_ALWAYS_INLINE inline void entropy_update
 // The update of the span's accumulators at j..j+8 (whole vectors: the
 // arrays hold kEntropySpan).
 TURBOMETRICS_TARGET_AVX512 TURBOMETRICS_ALWAYS_INLINE inline void entropy_update_span8(__m512d p, EntropySpan& s,
-                                                                                          int64_t j, __m512d& lowest,
-                                                                                          const Tables& t) {
+                                                                                       int64_t j, __m512d& lowest,
+                                                                                       const Tables& t) {
   EntropyLanes e{_mm512_load_pd(s.ratio_terms + j), _mm512_load_pd(s.product + j), _mm512_load_pd(s.complement + j)};
   entropy_update8(p, e, lowest, t);
   _mm512_store_pd(s.ratio_terms + j, e.ratio_terms);
@@ -277,8 +275,8 @@ TURBOMETRICS_TARGET_AVX512 inline void fold_products(EntropySpan& s, double* h, 
 // model order, chunks of kRowsPerProduct rows: the same operations for
 // every sample whatever the block or thread.
 template <class T>
-TURBOMETRICS_TARGET_AVX512 inline bool entropy_sums(const T* rows, int64_t step, int64_t models, int64_t len,
-                                                    double* h, double* sum) {
+TURBOMETRICS_TARGET_AVX512 inline bool entropy_sums(const T* rows, int64_t step, int64_t models, int64_t len, double* h,
+                                                    double* sum) {
   const Tables t = load_tables();
   EntropySpan s;
   s.restart();  // and after every fold

@@ -94,10 +94,10 @@ inline std::vector<std::pair<int32_t, int32_t>> selection_network(int64_t m, int
 struct ChainOp {
   enum Kind : int8_t { start, step, end };
   Kind kind;
-  bool carried_is_lo;   // step: the carried value enters as the comparator's lower wire
-  bool carry_lo;        // step: the smaller output is carried on (else the larger)
-  int32_t load = -1;    // start, step: the wire read
-  int32_t store = -1;   // step, end: the wire written
+  bool carried_is_lo;  // step: the carried value enters as the comparator's lower wire
+  bool carry_lo;       // step: the smaller output is carried on (else the larger)
+  int32_t load = -1;   // start, step: the wire read
+  int32_t store = -1;  // step, end: the wire written
 };
 
 // The network as chains: consecutive comparators that share a wire, the
@@ -308,7 +308,8 @@ struct SortNetwork {
   static constexpr std::array<Pair, count()> make() {
     std::array<Pair, count()> pairs{};
     int n = 0;
-    merge_exchange(S, [&](int64_t lo, int64_t hi, int64_t) { pairs[n++] = Pair{static_cast<int>(lo), static_cast<int>(hi)}; });
+    merge_exchange(
+        S, [&](int64_t lo, int64_t hi, int64_t) { pairs[n++] = Pair{static_cast<int>(lo), static_cast<int>(hi)}; });
     return pairs;
   }
   static constexpr std::array<Pair, count()> pairs = make();
@@ -329,8 +330,9 @@ TURBOMETRICS_ALWAYS_INLINE inline void sort_registers(typename P::V (&w)[S], std
 // two lines ahead 16 ms, four 17). The loads and stores are unrolled (fold
 // expressions), so that w lives in registers.
 template <class T, int W, bool Mixed, int S, size_t... K>
-TURBOMETRICS_ALWAYS_INLINE inline void sort_wires(const T* src, int64_t src_step, int64_t ahead, T* dst, int64_t dst_step,
-                                              typename Pack<T, W>::Seen& seen, std::index_sequence<K...>) {
+TURBOMETRICS_ALWAYS_INLINE inline void sort_wires(const T* src, int64_t src_step, int64_t ahead, T* dst,
+                                                  int64_t dst_step, typename Pack<T, W>::Seen& seen,
+                                                  std::index_sequence<K...>) {
   using P = Pack<T, W>;
   constexpr int64_t next_line = 64 / static_cast<int64_t>(sizeof(T));
   typename P::V w[S];
@@ -344,15 +346,15 @@ TURBOMETRICS_ALWAYS_INLINE inline void sort_wires(const T* src, int64_t src_step
 
 template <class T, int W, bool Mixed, int S>
 TURBOMETRICS_ALWAYS_INLINE inline void sort_class(const T* src, int64_t src_step, int64_t ahead, T* dst,
-                                              int64_t dst_step, typename Pack<T, W>::Seen& seen) {
+                                                  int64_t dst_step, typename Pack<T, W>::Seen& seen) {
   sort_wires<T, W, Mixed, S>(src, src_step, ahead, dst, dst_step, seen, std::make_index_sequence<S>{});
 }
 
 // sort_class for a run-time size 1 <= size <= MaxClass.
 template <class T, int W, bool Mixed, int... S>
 TURBOMETRICS_ALWAYS_INLINE inline void sort_class_of_size(int64_t size, const T* src, int64_t src_step, int64_t ahead,
-                                                      T* dst, int64_t dst_step, typename Pack<T, W>::Seen& seen,
-                                                      std::integer_sequence<int, S...>) {
+                                                          T* dst, int64_t dst_step, typename Pack<T, W>::Seen& seen,
+                                                          std::integer_sequence<int, S...>) {
   ((size == S + 1 ? sort_class<T, W, Mixed, S + 1>(src, src_step, ahead, dst, dst_step, seen) : void()), ...);
 }
 
@@ -373,8 +375,10 @@ TURBOMETRICS_ALWAYS_INLINE inline void chain_step(typename P::V (&x)[N], const T
   for (int64_t k = 0; k < N; ++k) {
     typename P::V y;
     P::load(y, in + k * P::lanes);
-    if constexpr (CarriedIsLo) P::template order<Mixed>(x[k], y);
-    else P::template order<Mixed>(y, x[k]);
+    if constexpr (CarriedIsLo)
+      P::template order<Mixed>(x[k], y);
+    else
+      P::template order<Mixed>(y, x[k]);
     if constexpr (CarriedIsLo == CarryLo) {
       P::store(out + k * P::lanes, y);
     } else {
@@ -408,11 +412,15 @@ TURBOMETRICS_ALWAYS_INLINE inline void run_chains(T* s, const ChainOp* program, 
     const T* in = s + op.load * L;
     T* out = s + op.store * L;
     if (op.carried_is_lo) {
-      if (op.carry_lo) chain_step<P, Mixed, true, true>(x, in, out);
-      else chain_step<P, Mixed, true, false>(x, in, out);
+      if (op.carry_lo)
+        chain_step<P, Mixed, true, true>(x, in, out);
+      else
+        chain_step<P, Mixed, true, false>(x, in, out);
     } else {
-      if (op.carry_lo) chain_step<P, Mixed, false, true>(x, in, out);
-      else chain_step<P, Mixed, false, false>(x, in, out);
+      if (op.carry_lo)
+        chain_step<P, Mixed, false, true>(x, in, out);
+      else
+        chain_step<P, Mixed, false, false>(x, in, out);
     }
   }
 }
@@ -459,7 +467,7 @@ TURBOMETRICS_ALWAYS_INLINE inline void select_merged(const T* s, int64_t m, int6
 // s + i * L); prefetches `ahead` values further along each row.
 template <class T, int W, bool Mixed, int MaxClass, int64_t L>
 TURBOMETRICS_ALWAYS_INLINE inline void sort_classes(const T* src, int64_t src_step, int64_t ahead, T* s,
-                                                const QuartilePlan& plan, typename Pack<T, W>::Seen& seen) {
+                                                    const QuartilePlan& plan, typename Pack<T, W>::Seen& seen) {
   constexpr int64_t per = Pack<T, W>::lanes;
   const int64_t g = plan.classes, m = plan.models;
   for (int64_t v = 0; v < L; v += per)
@@ -472,9 +480,9 @@ TURBOMETRICS_ALWAYS_INLINE inline void sort_classes(const T* src, int64_t src_st
 // chains run, and out[w] pointed at the L values of rank plan.ranks[w] (a
 // wire of s, or picked + w * L when the merge selects them).
 template <class T, int W, bool Mixed, int MaxClass, int64_t L>
-TURBOMETRICS_ALWAYS_INLINE inline void tile_order_statistics(const T* src, int64_t src_step, int64_t ahead, T* s, T* picked,
-                                                         const QuartilePlan& plan, typename Pack<T, W>::Seen& seen,
-                                                         const T* out[4]) {
+TURBOMETRICS_ALWAYS_INLINE inline void tile_order_statistics(const T* src, int64_t src_step, int64_t ahead, T* s,
+                                                             T* picked, const QuartilePlan& plan,
+                                                             typename Pack<T, W>::Seen& seen, const T* out[4]) {
   const int64_t m = plan.models;
   sort_classes<T, W, Mixed, MaxClass, L>(src, src_step, ahead, s, plan, seen);
   run_chains<T, W, L, Mixed>(s, plan.program.data(), static_cast<int64_t>(plan.program.size()));
@@ -490,8 +498,8 @@ TURBOMETRICS_ALWAYS_INLINE inline void tile_order_statistics(const T* src, int64
 // i's at rows[i * step ..]) to order[0..3][j]; returns whether some value
 // was not a probability (NaN, or outside [0, 1]).
 template <class T, int W, bool Mixed, int MaxClass>
-TURBOMETRICS_ALWAYS_INLINE inline bool quartile_block(const T* rows, int64_t step, int64_t len, const QuartilePlan& plan,
-                                                  T* order[4]) {
+TURBOMETRICS_ALWAYS_INLINE inline bool quartile_block(const T* rows, int64_t step, int64_t len,
+                                                      const QuartilePlan& plan, T* order[4]) {
   constexpr int64_t L = kTileBytes / sizeof(T);
   using P = Pack<T, W>;
   const int64_t m = plan.models;
@@ -536,9 +544,12 @@ template <class T>
 bool order_statistics(Isa isa, const T* rows, int64_t step, int64_t len, const QuartilePlan& plan, T* order[4]) {
   return dispatch(isa, [&](auto copy) TURBOMETRICS_ALWAYS_INLINE {
     constexpr Isa target = decltype(copy)::value;
-    if constexpr (target == Isa::avx512) return quartile_block<T, 64, true, 32>(rows, step, len, plan, order);
-    else if constexpr (target != Isa::generic) return quartile_block<T, 32, false, 16>(rows, step, len, plan, order);
-    else return quartile_block<T, 16, false, 16>(rows, step, len, plan, order);
+    if constexpr (target == Isa::avx512)
+      return quartile_block<T, 64, true, 32>(rows, step, len, plan, order);
+    else if constexpr (target != Isa::generic)
+      return quartile_block<T, 32, false, 16>(rows, step, len, plan, order);
+    else
+      return quartile_block<T, 16, false, 16>(rows, step, len, plan, order);
   });
 }
 
