@@ -178,7 +178,8 @@ def test_state_equals_in_memory(data):
         )
     else:
         assert got.exc is None, (expected.describe(), got.describe())
-        _assert_same(expected.value, got.value, exact=weight is None)
+        # the state averages 'samples' over groups of equal rows: equal to rounding
+        _assert_same(expected.value, got.value, exact=weight is None and kwargs.get("average") != "samples")
     assert [(c.__name__, m) for c, m in got.warnings] == [(c.__name__, m) for c, m in expected.warnings]
 
 
