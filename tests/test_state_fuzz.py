@@ -10,8 +10,10 @@ file under ASan and UBSan.
 """
 
 import contextlib
+import io
 import pickle
 import warnings
+import zipfile
 
 import numpy as np
 import pytest
@@ -387,6 +389,17 @@ def test_from_bytes_refuses_other_kinds_and_pickles():
         tm.RankingState.from_bytes(pickle.dumps(RANKING))
     with pytest.raises(TypeError):
         tm.RankingState.from_bytes("text")
+
+
+def test_from_bytes_refuses_a_member_that_is_not_an_npy_array():
+    """A member named ``*.npy`` whose content is not an .npy array (a
+    corrupted magic with a consistent CRC) comes back from np.load as raw
+    bytes: refused, not read."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("__header__.npy", b"not an array")
+    with pytest.raises(ValueError, match=r"not a serialised RankingState: member '__header__' is not an \.npy array"):
+        tm.RankingState.from_bytes(buffer.getvalue())
 
 
 # -- extreme weights ---------------------------------------------------------------------------

@@ -99,6 +99,9 @@ def load_state(data: Any, kind: str, version: int) -> tuple[dict[str, Any], dict
             members = {name: archive[name] for name in archive.files}
     except (ValueError, OSError, EOFError, zipfile.BadZipFile, KeyError) as error:
         raise ValueError(f"not a serialised {kind}: {error}") from None
+    for name, value in members.items():
+        if not isinstance(value, np.ndarray):  # np.load returns a member not named *.npy as its raw bytes
+            raise ValueError(f"not a serialised {kind}: member {name!r} is not an .npy array")
     raw = members.pop(_HEADER, None)
     if raw is None or raw.dtype != np.uint8 or raw.ndim != 1:
         raise ValueError(f"not a serialised {kind}: no header")
