@@ -277,75 +277,63 @@ struct Avx<float> {
 // (no data-dependent branch). A trailing partial vector is read as the last
 // full vector of the row: overlapping lanes change neither the maximum nor
 // its first index. S is the instruction set's vector traits.
-//
-// Always inlined into one caller per instruction set, each compiled for its
-// set (top_rows_sse2, top_rows_avx2). GCC's -Wpsabi note that a function
-// compiled without AVX passes AVX vectors differently does not apply to a
-// body that is always inlined, so it is silenced here.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wpsabi"
-#endif
-template <class S, class T, int Cols>
-TURBOMETRICS_ALWAYS_INLINE inline void top_rows_body(const Matrix<T>& prob, int64_t begin, int64_t count,
-                                                     const Labels& labels, RowOut out, bool& low, bool& label_bad) {
-  using V = typename S::V;
-  constexpr int64_t W = S::lanes;
-  const int64_t cols = Cols ? Cols : prob.cols;
-  const uint64_t classes = static_cast<uint64_t>(cols);
-  const int64_t last = cols - W;  // start of the last (possibly overlapping) vector
-  V lows = S::zero();
-  bool label_flag = false;
-  for (int64_t r = 0; r < count; ++r) {
-    const T* row = reinterpret_cast<const T*>(prob.data + (begin + r) * prob.row_stride);
-    V m = S::load(row + last);
-    lows = S::or_(lows, S::below_zero_or_nan(m));
-    for (int64_t k = 0; k < last; k += W) {
-      const V v = S::load(row + k);
-      m = S::max(m, v);
-      lows = S::or_(lows, S::below_zero_or_nan(v));
-    }
-    const V all = S::spread_max(m);
-    int64_t arg;
-    if (cols <= 64) {
-      uint64_t mask = static_cast<uint64_t>(S::equal_mask(S::load(row + last), all)) << last;
-      for (int64_t k = 0; k < last; k += W) mask |= static_cast<uint64_t>(S::equal_mask(S::load(row + k), all)) << k;
-      // No lane equals a NaN maximum: the row is flagged, any index will do.
-      arg = __builtin_ctzll(mask | (uint64_t{1} << 63));
-    } else {
-      const T best = static_cast<T>(S::first(all));
-      arg = 0;
-      while (arg < cols - 1 && !(row[arg] == best)) ++arg;
-    }
-    out.conf[r] = S::first(all);
-    if (labels.data) {
-      const int64_t y = labels.get(begin + r);
-      label_flag |= static_cast<uint64_t>(y) >= classes;
-      out.correct[r] = y == arg;
-    } else {
-      out.correct[r] = 0;
-    }
-  }
-  low |= S::any(lows);
+#define TURBOMETRICS_TOP_ROWS_BODY                                                                                    \
+  using V = typename S::V;                                                                                            \
+  constexpr int64_t W = S::lanes;                                                                                     \
+  const int64_t cols = Cols ? Cols : prob.cols;                                                                       \
+  const uint64_t classes = static_cast<uint64_t>(cols);                                                               \
+  const int64_t last = cols - W; /* start of the last (possibly overlapping) vector */                                \
+  V lows = S::zero();                                                                                                 \
+  bool label_flag = false;                                                                                            \
+  for (int64_t r = 0; r < count; ++r) {                                                                               \
+    const T* row = reinterpret_cast<const T*>(prob.data + (begin + r) * prob.row_stride);                             \
+    V m = S::load(row + last);                                                                                        \
+    lows = S::or_(lows, S::below_zero_or_nan(m));                                                                     \
+    for (int64_t k = 0; k < last; k += W) {                                                                           \
+      const V v = S::load(row + k);                                                                                   \
+      m = S::max(m, v);                                                                                               \
+      lows = S::or_(lows, S::below_zero_or_nan(v));                                                                   \
+    }                                                                                                                 \
+    const V all = S::spread_max(m);                                                                                   \
+    int64_t arg;                                                                                                      \
+    if (cols <= 64) {                                                                                                 \
+      uint64_t mask = static_cast<uint64_t>(S::equal_mask(S::load(row + last), all)) << last;                         \
+      for (int64_t k = 0; k < last; k += W) mask |= static_cast<uint64_t>(S::equal_mask(S::load(row + k), all)) << k; \
+      /* No lane equals a NaN maximum: the row is flagged, any index will do. */                                      \
+      arg = __builtin_ctzll(mask | (uint64_t{1} << 63));                                                              \
+    } else {                                                                                                          \
+      const T best = static_cast<T>(S::first(all));                                                                   \
+      arg = 0;                                                                                                        \
+      while (arg < cols - 1 && !(row[arg] == best)) ++arg;                                                            \
+    }                                                                                                                 \
+    out.conf[r] = S::first(all);                                                                                      \
+    if (labels.data) {                                                                                                \
+      const int64_t y = labels.get(begin + r);                                                                        \
+      label_flag |= static_cast<uint64_t>(y) >= classes;                                                              \
+      out.correct[r] = y == arg;                                                                                      \
+    } else {                                                                                                          \
+      out.correct[r] = 0;                                                                                             \
+    }                                                                                                                 \
+  }                                                                                                                   \
+  low |= S::any(lows);                                                                                                \
   label_bad |= label_flag;
-}
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
 
 template <class T, int Cols>
 void top_rows_sse2(const Matrix<T>& prob, int64_t begin, int64_t count, const Labels& labels, RowOut out, bool& low,
                    bool& label_bad) {
-  top_rows_body<Sse<T>, T, Cols>(prob, begin, count, labels, out, low, label_bad);
+  using S = Sse<T>;
+  TURBOMETRICS_TOP_ROWS_BODY
 }
 
 #ifdef TURBOMETRICS_HAS_CLONES
 template <class T, int Cols>
 TURBOMETRICS_TARGET_AVX2 void top_rows_avx2(const Matrix<T>& prob, int64_t begin, int64_t count, const Labels& labels,
                                             RowOut out, bool& low, bool& label_bad) {
-  top_rows_body<Avx<T>, T, Cols>(prob, begin, count, labels, out, low, label_bad);
+  using S = Avx<T>;
+  TURBOMETRICS_TOP_ROWS_BODY
 }
 #endif
+#undef TURBOMETRICS_TOP_ROWS_BODY
 
 template <class T>
 using TopRows = void (*)(const Matrix<T>&, int64_t, int64_t, const Labels&, RowOut, bool&, bool&);
