@@ -63,6 +63,18 @@ void parallel_for_dynamic(int64_t count, int n_threads, const Interrupt& interru
   });
 }
 
+// Calls body(from, to) over [begin, end) in order, in stretches of at most
+// `stretch` items, and stops between stretches once `interrupt` is
+// requested (so that a long pass over the input notices Ctrl-C within a
+// fraction of a millisecond of work).
+template <class Body>
+void for_each_stretch(int64_t begin, int64_t end, const Interrupt& interrupt, Body&& body,
+                      int64_t stretch = int64_t{1} << 16) {
+  for (int64_t from = begin; from < end && !interrupt.requested(); from += stretch) {
+    body(from, std::min(end, from + stretch));
+  }
+}
+
 inline bool openmp_enabled() {
 #ifdef TURBOMETRICS_HAS_OPENMP
   return true;

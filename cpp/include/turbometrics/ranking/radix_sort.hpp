@@ -162,9 +162,11 @@ void lsd_radix_sort(Item* data, Item* temp, int64_t count) {
 }
 
 // Splits data[run] stably on its highest varying bits with all threads,
-// appending the resulting sub-runs (in order) to `out`.
+// appending the resulting sub-runs (in order) to `out`; appends nothing
+// once `interrupt` is requested (the data is then unspecified).
 template <class Item>
-void parallel_split(Item* data, Item* temp, Run run, int digit_bits, int n_threads, std::vector<Run>& out) {
+void parallel_split(Item* data, Item* temp, Run run, int digit_bits, int n_threads, std::vector<Run>& out,
+                    const Interrupt& interrupt) {
   using Key = decltype(data->packed);
   Item* base = data + run.begin;
   const int chunks = std::max(1, n_threads) * 4;
@@ -172,9 +174,12 @@ void parallel_split(Item* data, Item* temp, Run run, int digit_bits, int n_threa
   parallel_for_dynamic(chunks, n_threads, [&](int64_t c) {
     auto [begin, end] = chunk_bounds(run.count, chunks, static_cast<int>(c));
     Key varying = 0;
-    for (int64_t i = begin; i < end; ++i) varying |= base[i].packed ^ base[0].packed;
+    for_each_stretch(begin, end, interrupt, [&](int64_t from, int64_t to) {
+      for (int64_t i = from; i < to; ++i) varying |= base[i].packed ^ base[0].packed;
+    });
     partial_varying[c] = varying;
   });
+  if (interrupt.requested()) return;
   Key varying = 0;
   for (Key v : partial_varying) varying |= v;
   varying &= ~Key{1};
@@ -187,8 +192,11 @@ void parallel_split(Item* data, Item* temp, Run run, int digit_bits, int n_threa
   parallel_for_dynamic(chunks, n_threads, [&](int64_t c) {
     auto [begin, end] = chunk_bounds(run.count, chunks, static_cast<int>(c));
     int64_t* local = offsets.data() + c * digit.radix;
-    for (int64_t i = begin; i < end; ++i) ++local[digit(base[i].packed)];
+    for_each_stretch(begin, end, interrupt, [&](int64_t from, int64_t to) {
+      for (int64_t i = from; i < to; ++i) ++local[digit(base[i].packed)];
+    });
   });
+  if (interrupt.requested()) return;
   std::vector<int64_t> starts(digit.radix + 1, 0);
   int64_t running = 0;
   for (int64_t d = 0; d < digit.radix; ++d) {
@@ -203,8 +211,11 @@ void parallel_split(Item* data, Item* temp, Run run, int digit_bits, int n_threa
   parallel_for_dynamic(chunks, n_threads, [&](int64_t c) {
     auto [begin, end] = chunk_bounds(run.count, chunks, static_cast<int>(c));
     int64_t* local = offsets.data() + c * digit.radix;
-    for (int64_t i = begin; i < end; ++i) temp[local[digit(base[i].packed)]++] = base[i];
+    for_each_stretch(begin, end, interrupt, [&](int64_t from, int64_t to) {
+      for (int64_t i = from; i < to; ++i) temp[local[digit(base[i].packed)]++] = base[i];
+    });
   });
+  if (interrupt.requested()) return;
   parallel_for_dynamic(chunks, n_threads, [&](int64_t c) {
     auto [begin, end] = chunk_bounds(run.count, chunks, static_cast<int>(c));
     std::memcpy(base + begin, temp + begin, sizeof(Item) * (end - begin));
@@ -217,14 +228,17 @@ void parallel_split(Item* data, Item* temp, Run run, int digit_bits, int n_threa
 // Splits the runs of `runs` (disjoint ranges of data) that are longer than
 // `parallel_run`, in parallel on their top digit (never separating equal
 // keys), until none is, and returns the runs, in order, that the data then
-// falls into. Runs of one key are left whole.
+// falls into. Runs of one key are left whole. Once `interrupt` is
+// requested it stops between stretches of a pass and returns no runs (the
+// data is then unspecified).
 template <class Item>
-std::vector<Run> split_long_runs(Item* data, std::vector<Run> runs, int64_t parallel_run, int n_threads) {
+std::vector<Run> split_long_runs(Item* data, std::vector<Run> runs, int64_t parallel_run, int n_threads,
+                                 const Interrupt& interrupt) {
   int64_t largest = 0;
   for (const Run& run : runs) largest = std::max(largest, run.count);
   if (largest <= parallel_run) return runs;
   Buffer<Item> temp = make_buffer<Item>(largest);
-  prefault_huge_pages(temp.get(), sizeof(Item) * static_cast<size_t>(largest), n_threads);
+  prefault_huge_pages(temp.get(), sizeof(Item) * static_cast<size_t>(largest), n_threads, interrupt);
   std::vector<Run> pending = std::move(runs), done;
   while (!pending.empty()) {
     std::vector<Run> next;
@@ -233,7 +247,8 @@ std::vector<Run> split_long_runs(Item* data, std::vector<Run> runs, int64_t para
         done.push_back(run);
       } else {
         std::vector<Run> parts;
-        parallel_split(data, temp.get(), run, 11, n_threads, parts);
+        parallel_split(data, temp.get(), run, 11, n_threads, parts, interrupt);
+        if (interrupt.requested()) return {};
         if (parts.size() == 1) {
           done.push_back(run);  // all keys equal
         } else {

@@ -222,7 +222,7 @@ class SortedScores {
     // held, else the buckets are planned again and counted in a pass of
     // their own).
     const bool planned = input.size >= sample_planning_from && plan_buckets_from_sample(input);
-    std::vector<int64_t> counts = scan_key_range(input, chunks, n_threads, try_counting, checks, planned);
+    std::vector<int64_t> counts = scan_key_range(input, chunks, n_threads, try_counting, checks, planned, interrupt);
     if (interrupt.requested()) return;
     if (problems_.any()) {  // the caller reports them; the table stays empty
       counted_ = false;
@@ -240,12 +240,13 @@ class SortedScores {
       if (!counts.empty() && shift_ >= fine_shift && shift_ + bucket_bits_ <= fine_shift + fine_bits) {
         counts = coarsen(counts, chunks, fine_shift, fine_bits);
       } else {
-        counts = count_buckets(input, chunks, n_threads);
+        counts = count_buckets(input, chunks, n_threads, interrupt);
       }
       if (interrupt.requested()) return;
-      scatter_into_buckets(input, chunks, n_threads, std::move(counts));
+      scatter_into_buckets(input, chunks, n_threads, std::move(counts), interrupt);
       if (interrupt.requested()) return;
-      blocks_ = split_long_runs(items_.get(), bucket_runs(), parallel_run, n_threads);
+      blocks_ = split_long_runs(items_.get(), bucket_runs(), parallel_run, n_threads, interrupt);
+      if (interrupt.requested()) return;
     }
     sort_and_index_blocks(n_threads, interrupt);
   }
@@ -376,14 +377,15 @@ class SortedScores {
   // `try_counting`, the per-score counts instead while there are few
   // distinct scores (count_chunks).
   std::vector<int64_t> scan_key_range(const RankingInput<Score>& input, int chunks, int n_threads, bool try_counting,
-                                      int checks, bool planned) {
+                                      int checks, bool planned, const Interrupt& interrupt) {
     ChunkScan scan(chunks, planned ? int64_t{1} << bucket_bits_ : 0);
     scan.outside_mask = planned ? static_cast<Key>(~low_mask(shift_ + bucket_bits_)) : Key{0};
     scan.reference = base_;
     scan.shift = shift_;
     scan.bucket_mask = low_mask(bucket_bits_);
     std::vector<std::unique_ptr<Counts>> tables;
-    const bool counted_all = count_chunks(input, scan, chunks, n_threads, try_counting, planned, tables);
+    const bool counted_all = count_chunks(input, scan, chunks, n_threads, try_counting, planned, tables, interrupt);
+    if (interrupt.requested()) return {};  // the scan is incomplete
     for (int c = 0; c < chunks; ++c) {
       kept_ += scan.kept[c];
       if constexpr (std::is_floating_point_v<Score>) {
@@ -445,11 +447,19 @@ class SortedScores {
     scan.last_zero[c] = zero;
   }
 
+  // scan_samples in stretches, until `interrupt` is requested.
+  static void scan_stretches(const RankingInput<Score>& input, ChunkScan& scan, int c, int64_t begin, int64_t end,
+                             bool planned, const Interrupt& interrupt) {
+    for_each_stretch(begin, end, interrupt,
+                     [&](int64_t from, int64_t to) { scan_samples(input, scan, c, from, to, planned); });
+  }
+
   // Chunk c scanned from its start (again).
-  static void rescan_chunk(const RankingInput<Score>& input, ChunkScan& scan, int chunks, int c, bool planned) {
+  static void rescan_chunk(const RankingInput<Score>& input, ChunkScan& scan, int chunks, int c, bool planned,
+                           const Interrupt& interrupt) {
     auto [begin, end] = chunk_bounds(input.size, chunks, c);
     scan.last_zero[c] = -1;
-    scan_samples(input, scan, c, begin, end, planned);
+    scan_stretches(input, scan, c, begin, end, planned, interrupt);
   }
 
   // The first pass over the chunks. With `try_counting`, each thread counts
@@ -457,7 +467,8 @@ class SortedScores {
   // overflow stops all counting, and every sample a table had counted is
   // scanned again. Returns whether every sample was counted.
   static bool count_chunks(const RankingInput<Score>& input, ChunkScan& scan, int chunks, int n_threads,
-                           bool try_counting, bool planned, std::vector<std::unique_ptr<Counts>>& tables) {
+                           bool try_counting, bool planned, std::vector<std::unique_ptr<Counts>>& tables,
+                           const Interrupt& interrupt) {
     const int threads = std::max(1, n_threads);
     tables.clear();
     tables.resize(threads);
@@ -472,16 +483,17 @@ class SortedScores {
       // Gives up counting: what the table counted is scanned again.
       auto stop_counting = [&](int c, int64_t begin, int64_t counted_to) {
         table.reset();
-        for (int whole : counted_chunks[thread]) rescan_chunk(input, scan, chunks, whole, planned);
+        for (int whole : counted_chunks[thread]) rescan_chunk(input, scan, chunks, whole, planned, interrupt);
         counted_chunks[thread].clear();
         scan.last_zero[c] = -1;
-        scan_samples(input, scan, c, begin, counted_to, planned);
+        scan_stretches(input, scan, c, begin, counted_to, planned, interrupt);
       };
       for (int c = next_chunk++; c < chunks; c = next_chunk++) {
         auto [begin, end] = chunk_bounds(input.size, chunks, c);
         int64_t i = begin;
         constexpr int64_t stretch = 1 << 14;  // samples between checks of the shared flag
         while (table && i < end) {
+          if (interrupt.requested()) return;
           if (overflowed.load(std::memory_order_relaxed)) {
             stop_counting(c, begin, i);
             break;
@@ -497,7 +509,7 @@ class SortedScores {
         if (table) {
           counted_chunks[thread].push_back(c);
         } else {
-          scan_samples(input, scan, c, i, end, planned);
+          scan_stretches(input, scan, c, i, end, planned, interrupt);
         }
       }
       tables[thread] = std::move(table);
@@ -510,7 +522,7 @@ class SortedScores {
       tables[t].reset();
     }
     parallel_for_dynamic(static_cast<int64_t>(rest.size()), n_threads,
-                         [&](int64_t r) { rescan_chunk(input, scan, chunks, rest[r], planned); });
+                         [&](int64_t r) { rescan_chunk(input, scan, chunks, rest[r], planned, interrupt); });
     return false;
   }
 
@@ -635,7 +647,8 @@ class SortedScores {
   }
 
   // Kept samples per bucket, per chunk (chunk-major).
-  std::vector<int64_t> count_buckets(const RankingInput<Score>& input, int chunks, int n_threads) const {
+  std::vector<int64_t> count_buckets(const RankingInput<Score>& input, int chunks, int n_threads,
+                                     const Interrupt& interrupt) const {
     const int64_t buckets = int64_t{1} << bucket_bits_;
     const int shift = shift_;
     const Key bucket_mask = low_mask(bucket_bits_);
@@ -643,16 +656,19 @@ class SortedScores {
     parallel_for_dynamic(chunks, n_threads, [&](int64_t c) {
       auto [begin, end] = chunk_bounds(input.size, chunks, static_cast<int>(c));
       int64_t* local = counts.data() + c * buckets;
-      for (int64_t i = begin; i < end; ++i) {
-        if (kept_sample(input, i)) ++local[(ScoreKey<Score>::encode(input.score_at(i)) >> shift) & bucket_mask];
-      }
+      for_each_stretch(begin, end, interrupt, [&](int64_t from, int64_t to) {
+        for (int64_t i = from; i < to; ++i) {
+          if (kept_sample(input, i)) ++local[(ScoreKey<Score>::encode(input.score_at(i)) >> shift) & bucket_mask];
+        }
+      });
     });
     return counts;
   }
 
   // Scatters the kept samples into their buckets, given the samples per
   // bucket of each chunk (which become the chunks' write offsets).
-  void scatter_into_buckets(const RankingInput<Score>& input, int chunks, int n_threads, std::vector<int64_t> offsets) {
+  void scatter_into_buckets(const RankingInput<Score>& input, int chunks, int n_threads, std::vector<int64_t> offsets,
+                            const Interrupt& interrupt) {
     const int64_t buckets = int64_t{1} << bucket_bits_;
     // Bucket of a key: its bucket digit (locals, so that loops keep them in
     // registers).
@@ -671,19 +687,21 @@ class SortedScores {
     }
     bucket_start_[buckets] = running;
     items_ = make_buffer<Item>(kept_);  // left uninitialised: every slot is written below
-    prefault_huge_pages(items_.get(), sizeof(Item) * static_cast<size_t>(kept_), n_threads);
+    prefault_huge_pages(items_.get(), sizeof(Item) * static_cast<size_t>(kept_), n_threads, interrupt);
     const Key remainder_mask = low_mask(shift_);
     Item* const items = items_.get();
     parallel_for_dynamic(chunks, n_threads, [&](int64_t c) {
       auto [begin, end] = chunk_bounds(input.size, chunks, static_cast<int>(c));
       int64_t* local = offsets.data() + c * buckets;
-      for (int64_t i = begin; i < end; ++i) {
-        if (!kept_sample(input, i)) continue;
-        const Key key = ScoreKey<Score>::encode(input.score_at(i));
-        Item& item = items[local[bucket_of(key)]++];
-        item.packed = static_cast<Key>(((key & remainder_mask) << 1) | (input.positive_at(i) ? 1 : 0));
-        if constexpr (Weighted) item.weight = input.weight_at(i);
-      }
+      for_each_stretch(begin, end, interrupt, [&](int64_t from, int64_t to) {
+        for (int64_t i = from; i < to; ++i) {
+          if (!kept_sample(input, i)) continue;
+          const Key key = ScoreKey<Score>::encode(input.score_at(i));
+          Item& item = items[local[bucket_of(key)]++];
+          item.packed = static_cast<Key>(((key & remainder_mask) << 1) | (input.positive_at(i) ? 1 : 0));
+          if constexpr (Weighted) item.weight = input.weight_at(i);
+        }
+      });
     });
   }
 
