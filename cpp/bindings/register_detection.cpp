@@ -176,7 +176,7 @@ std::shared_ptr<MatchTable> table_from_arrays(int64_t n_thresholds, Array<int64_
   table->present = from_array(present, B, "present");
   table->score = from_array(score, rows, "score");
   int64_t masks = 0;
-  if (__builtin_mul_overflow(A, rows, &masks) || __builtin_mul_overflow(masks, G, &masks))
+  if (mul_overflow(A, rows, &masks) || mul_overflow(masks, G, &masks))
     throw std::invalid_argument("true_positive has the wrong size");
   table->true_positive = from_array(true_positive, masks, "true_positive");
   table->false_positive = from_array(false_positive, masks, "false_positive");

@@ -111,13 +111,9 @@ py::object state_roc_auc_delong(const py::array& scores, const py::array& positi
 }
 
 // An unsigned 128-bit count as a Python int.
-py::object python_int(ranking::WideCount value) {
-#ifdef __SIZEOF_INT128__
-  const py::int_ high(static_cast<uint64_t>(value >> 64)), low(static_cast<uint64_t>(value));
+py::object python_int(const ranking::WideCount& value) {
+  const py::int_ high(high64(value)), low(low64(value));
   return (high.attr("__lshift__")(64)).attr("__or__")(low);
-#else
-  return py::int_(static_cast<uint64_t>(value));  // exact below 2^64 only
-#endif
 }
 
 py::object state_roc_auc_part(const py::array& scores, const py::array& positive, const py::array& negative,

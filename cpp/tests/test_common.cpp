@@ -13,6 +13,7 @@
 #include "turbometrics/interrupt.hpp"
 #include "turbometrics/numpy_sum.hpp"
 #include "turbometrics/parallel.hpp"
+#include "turbometrics/portable.hpp"
 
 using turbometrics::testing::bits;
 
@@ -194,3 +195,142 @@ TEST_CASE("Interrupt polls on its own thread only and stays stopped") {
   turbometrics::parallel_for_dynamic(100, 1, interrupt, [&](int64_t) { ++bodies; });
   CHECK(bodies == 0);
 }
+
+// portable.hpp's plain C++ fallbacks (what a compiler without unsigned
+// __int128 or GCC's builtins, such as MSVC, runs) against the builtins, bit
+// for bit, on edge values (0, 1, powers of two and their neighbours, the
+// maxima, carries) and random values of every magnitude.
+namespace {
+
+namespace portable = turbometrics::portable;
+
+std::vector<uint64_t> edge_and_random_words(uint64_t seed, int n_random) {
+  std::vector<uint64_t> words = {0, 1, 2, 3, ~uint64_t{0}, ~uint64_t{0} - 1, uint64_t{1} << 63, (uint64_t{1} << 63) - 1,
+                                 (uint64_t{1} << 63) + 1, 0xFFFFFFFFu, uint64_t{0xFFFFFFFFu} + 1,
+                                 0xFFFFFFFF00000000ull, 0x00000000FFFFFFFFull, uint64_t{1} << 53,
+                                 (uint64_t{1} << 53) + 1, (uint64_t{1} << 53) - 1};
+  for (int k = 0; k < 64; ++k) {
+    words.push_back(uint64_t{1} << k);
+    words.push_back((uint64_t{1} << k) - 1);
+    words.push_back((uint64_t{1} << k) + 1);
+  }
+  turbometrics::testing::SplitMix random(seed);
+  for (int i = 0; i < n_random; ++i) {
+    const uint64_t x = random.next();
+    words.push_back(x >> (random.next() % 64));  // every magnitude
+  }
+  return words;
+}
+
+#ifdef __SIZEOF_INT128__
+using Native = unsigned __int128;
+Native native(const portable::UInt128& x) { return (static_cast<Native>(x.hi) << 64) | x.lo; }
+bool same(const portable::UInt128& x, Native y) {
+  return x.lo == static_cast<uint64_t>(y) && x.hi == static_cast<uint64_t>(y >> 64);
+}
+#endif
+
+}  // namespace
+
+#ifdef __SIZEOF_INT128__
+TEST_CASE("portable UInt128 gives unsigned __int128's results: product, sum with carry, negation, shift, double") {
+  const std::vector<uint64_t> words = edge_and_random_words(128, 300);
+  turbometrics::testing::SplitMix random(7);
+  int64_t checked = 0;
+  for (const uint64_t a : words) {
+    for (size_t j = 0; j < words.size(); j += 1 + random.next() % 7) {
+      const uint64_t b = words[j];
+      const portable::UInt128 product = portable::mul_wide(a, b);
+      const Native native_product = static_cast<Native>(a) * b;
+      REQUIRE(same(product, native_product));
+      // A 128-bit value of both halves (carries out of the low half, wrap
+      // past 2^128).
+      const portable::UInt128 x(a, b), y(b, a);
+      REQUIRE(same(x + y, native(x) + native(y)));
+      REQUIRE(same(x + product, native(x) + native_product));
+      REQUIRE(same(-x, -native(x)));
+      const int shift = static_cast<int>(random.next() % 128);
+      REQUIRE(same(x >> shift, native(x) >> shift));
+      REQUIRE(bits(portable::to_double(x)) == bits(static_cast<double>(native(x))));
+      REQUIRE(bits(portable::to_double(product)) == bits(static_cast<double>(native_product)));
+      REQUIRE(bits(portable::to_double(x >> shift)) == bits(static_cast<double>(native(x) >> shift)));
+      REQUIRE(((x == y) == (native(x) == native(y))));
+      checked += 8;
+    }
+  }
+  // Every shift of a few values, and rounding ties to even around 2^k.
+  for (const uint64_t a : {~uint64_t{0}, uint64_t{1} << 63, uint64_t{0x8000000000000401ull}, uint64_t{0x401}}) {
+    for (int shift = 0; shift < 128; ++shift) {
+      const portable::UInt128 x(a, ~a);
+      REQUIRE(same(x >> shift, native(x) >> shift));
+      REQUIRE(bits(portable::to_double(x >> shift)) == bits(static_cast<double>(native(x) >> shift)));
+    }
+  }
+  for (int k = 54; k < 128; ++k) {
+    // 2^k + j * 2^(k - 53) / 2 + tail: exact ties (j odd, tail 0), just above
+    // and below them.
+    for (int j = 0; j < 8; ++j) {
+      for (const int tail : {-1, 0, 1}) {
+        Native value = (Native{1} << k) + (static_cast<Native>(j) << (k - 54));
+        value += static_cast<Native>(static_cast<__int128>(tail));
+        const portable::UInt128 x(static_cast<uint64_t>(value >> 64), static_cast<uint64_t>(value));
+        REQUIRE(bits(portable::to_double(x)) == bits(static_cast<double>(value)));
+      }
+    }
+  }
+  // Signed buckets (calibration's BucketedExactSum): sums of +-53-bit
+  // significands that cross zero, as two's complement 128-bit integers.
+  portable::UInt128 bucket;
+  __int128 native_bucket = 0;
+  for (int i = 0; i < 100000; ++i) {
+    const int64_t significand = static_cast<int64_t>((random.next() >> 11) | (uint64_t{1} << 52));
+    const int64_t addend = (random.next() & 1) ? -significand : significand;
+    const uint64_t low = static_cast<uint64_t>(addend);
+    bucket += addend < 0 ? -portable::UInt128(0 - low) : portable::UInt128(low);
+    native_bucket += addend;
+    REQUIRE(same(bucket, static_cast<Native>(native_bucket)));
+  }
+  CHECK(checked > 100000);
+}
+
+TEST_CASE("portable ctz64, clz64, add_overflow and mul_overflow give the builtins' results") {
+  const std::vector<uint64_t> words = edge_and_random_words(64, 2000);
+  for (const uint64_t x : words) {
+    if (x == 0) continue;
+    REQUIRE(portable::ctz64(x) == __builtin_ctzll(x));
+    REQUIRE(portable::clz64(x) == __builtin_clzll(x));
+    REQUIRE(turbometrics::ctz64(x) == __builtin_ctzll(x));
+  }
+  std::vector<int64_t> values;
+  for (const uint64_t x : words) {
+    values.push_back(static_cast<int64_t>(x));
+    values.push_back(-static_cast<int64_t>(x >> 1));
+  }
+  values.push_back(std::numeric_limits<int64_t>::min());
+  values.push_back(std::numeric_limits<int64_t>::max());
+  values.push_back(-1);
+  turbometrics::testing::SplitMix random(3);
+  for (const int64_t a : values) {
+    for (size_t j = 0; j < values.size(); j += 1 + random.next() % 13) {
+      const int64_t b = values[j];
+      int64_t portable_result = 0, builtin_result = 0;
+      REQUIRE(portable::add_overflow(a, b, &portable_result) == __builtin_add_overflow(a, b, &builtin_result));
+      REQUIRE(portable_result == builtin_result);
+      REQUIRE(portable::mul_overflow(a, b, &portable_result) == __builtin_mul_overflow(a, b, &builtin_result));
+      REQUIRE(portable_result == builtin_result);
+    }
+  }
+  // This build's uint128 helpers (the struct under TURBOMETRICS_PORTABLE_INT128).
+  for (const uint64_t a : words) {
+    const uint64_t b = ~a ^ (a << 7);
+    REQUIRE(turbometrics::mul_high(a, b) == static_cast<uint64_t>((static_cast<Native>(a) * b) >> 64));
+    REQUIRE(turbometrics::low64(turbometrics::mul_wide(a, b)) == a * b);
+    const int64_t s = static_cast<int64_t>(a);
+    const turbometrics::uint128 extended = turbometrics::sign_extend(s);
+    REQUIRE(turbometrics::low64(extended) == a);
+    REQUIRE(turbometrics::high64(extended) == (s < 0 ? ~uint64_t{0} : 0));
+    REQUIRE(bits(turbometrics::to_double(turbometrics::mul_wide(a, b))) ==
+            bits(static_cast<double>(static_cast<Native>(a) * b)));
+  }
+}
+#endif

@@ -25,6 +25,7 @@
 
 #include "../isa.hpp"
 #include "../parallel.hpp"
+#include "../portable.hpp"
 
 // SSE2 versions of the row and bin loops, and AVX2 versions (without FMA)
 // picked at run time. They use the same exact operations (max, compare,
@@ -300,7 +301,7 @@ struct Avx<float> {
       uint64_t mask = static_cast<uint64_t>(S::equal_mask(S::load(row + last), all)) << last;                         \
       for (int64_t k = 0; k < last; k += W) mask |= static_cast<uint64_t>(S::equal_mask(S::load(row + k), all)) << k; \
       /* No lane equals a NaN maximum: the row is flagged, any index will do. */                                      \
-      arg = __builtin_ctzll(mask | (uint64_t{1} << 63));                                                              \
+      arg = ctz64(mask | (uint64_t{1} << 63));                                                                        \
     } else {                                                                                                          \
       const T best = static_cast<T>(S::first(all));                                                                   \
       arg = 0;                                                                                                        \

@@ -16,13 +16,15 @@
 
 #include "../exact_sum.hpp"
 #include "../parallel.hpp"
+#include "../portable.hpp"
 #include "bin_table.hpp"
 
 namespace turbometrics::calibration {
 
 // An exact sum that is fast for addends of similar magnitude: the 53-bit
 // significand of an addend whose binary exponent lies in a window of
-// kWindow exponents is added to a 128-bit integer bucket of that exponent
+// kWindow exponents is added to a signed 128-bit integer bucket (two's
+// complement in a turbometrics::uint128) of that exponent
 // (exact; 2^74 addends before a bucket could overflow); other addends (and
 // infinities, NaN) go to an ExactSum directly. sum() folds the buckets into
 // the ExactSum, exactly. The window covers [2^-100, 2^28): probabilities and
@@ -41,23 +43,24 @@ class BucketedExactSum {
       rest_.add(x);
       return;
     }
-    const __int128 significand = static_cast<__int128>((bits & ((uint64_t{1} << 52) - 1)) | (uint64_t{1} << 52));
-    buckets_[slot] += (bits >> 63) ? -significand : significand;
+    const int64_t significand = static_cast<int64_t>((bits & ((uint64_t{1} << 52) - 1)) | (uint64_t{1} << 52));
+    buckets_[slot] += sign_extend((bits >> 63) ? -significand : significand);
   }
 
   // The exact sum of every addend.
   ExactSum sum() const {
     ExactSum out = rest_;
     for (int slot = 0; slot < kWindow; ++slot) {
-      const __int128 bucket = buckets_[slot];
-      if (bucket == 0) continue;
+      const uint128 bucket = buckets_[slot];
+      if (bucket == uint128(0)) continue;
       // bucket * 2^(exponent - 1075), added as three exact doubles of at
       // most 50 significant bits each.
-      unsigned __int128 magnitude = bucket < 0 ? -static_cast<unsigned __int128>(bucket) : bucket;
-      const double sign = bucket < 0 ? -1.0 : 1.0;
+      const bool negative = (high64(bucket) >> 63) != 0;
+      uint128 magnitude = negative ? -bucket : bucket;
+      const double sign = negative ? -1.0 : 1.0;
       int scale = slot + kLowest - 1075;
       for (int part = 0; part < 3; ++part, scale += 50, magnitude >>= 50) {
-        const uint64_t piece = static_cast<uint64_t>(magnitude & ((uint64_t{1} << 50) - 1));
+        const uint64_t piece = low64(magnitude) & ((uint64_t{1} << 50) - 1);
         if (piece != 0) out.add(sign * std::ldexp(static_cast<double>(piece), scale));
       }
     }
@@ -65,7 +68,7 @@ class BucketedExactSum {
   }
 
  private:
-  __int128 buckets_[kWindow] = {};
+  uint128 buckets_[kWindow] = {};  // signed, two's complement
   ExactSum rest_;
 };
 

@@ -33,6 +33,7 @@
 #include "turbometrics/detection/match_table.hpp"
 #include "turbometrics/detection/score_order.hpp"
 #include "turbometrics/parallel.hpp"
+#include "turbometrics/portable.hpp"
 
 namespace turbometrics::detection {
 
@@ -209,11 +210,11 @@ class CellSweep {
           continue;
         }
         for (uint64_t bits = tp; bits; bits &= bits - 1) {
-          const int64_t t = t0 + __builtin_ctzll(bits);
+          const int64_t t = t0 + ctz64(bits);
           tp_fp_[t].push_back(fp_[t] + fp_everywhere);
           tp_score_[t].push_back(table_.score[row_of_[sorted_[j].sequence]]);
         }
-        for (uint64_t bits = fps; bits; bits &= bits - 1) ++fp_[t0 + __builtin_ctzll(bits)];
+        for (uint64_t bits = fps; bits; bits &= bits - 1) ++fp_[t0 + ctz64(bits)];
       }
     }
     kept_ = nd;

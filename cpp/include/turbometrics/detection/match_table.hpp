@@ -19,6 +19,7 @@
 #include "turbometrics/detection/image_matching.hpp"
 #include "turbometrics/detection/score_order.hpp"
 #include "turbometrics/parallel.hpp"
+#include "turbometrics/portable.hpp"
 
 namespace turbometrics::detection {
 
@@ -65,7 +66,7 @@ inline void check_match_table(const MatchTable& table) {
   int64_t total = 0;
   for (const int64_t n : table.regular_gts) {
     if (n < 0) fail("regular_gts must be non-negative");
-    if (__builtin_add_overflow(total, n, &total)) fail("regular_gts sum past the int64 range");
+    if (add_overflow(total, n, &total)) fail("regular_gts sum past the int64 range");
   }
   for (int64_t b = 0; b < B; ++b) {
     const int64_t first = table.row_offsets[b], end = table.row_offsets[b + 1];
@@ -110,7 +111,7 @@ inline void check_match_table(const MatchTable& table) {
         std::fill(true_positives.begin(), true_positives.end(), 0);
         for (int64_t w = 0; w < n_words; w += G)
           for (int64_t g = 0; g < G; ++g)
-            for (uint64_t bits = block[w + g]; bits; bits &= bits - 1) ++true_positives[64 * g + __builtin_ctzll(bits)];
+            for (uint64_t bits = block[w + g]; bits; bits &= bits - 1) ++true_positives[64 * g + ctz64(bits)];
         for (int64_t t = 0; t < T; ++t) more |= true_positives[t] > regular;
       }
       if (more) fail("true_positive: a block has more true positives at an IoU threshold than regular_gts");

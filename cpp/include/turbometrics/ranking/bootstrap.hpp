@@ -15,6 +15,7 @@
 
 #include "../interrupt.hpp"
 #include "../parallel.hpp"
+#include "../portable.hpp"
 #include "array_table.hpp"
 #include "sweeps.hpp"
 #include "thresholds.hpp"
@@ -36,11 +37,7 @@ class SplitMix64 {
   }
   // Uniform in [0, bound) by the multiply-high method (bias below bound / 2^64).
   int64_t below(int64_t bound) {
-#ifdef __SIZEOF_INT128__
-    return static_cast<int64_t>((static_cast<unsigned __int128>(next()) * static_cast<uint64_t>(bound)) >> 64);
-#else
-    return static_cast<int64_t>(next() % static_cast<uint64_t>(bound));
-#endif
+    return static_cast<int64_t>(mul_high(next(), static_cast<uint64_t>(bound)));
   }
 
  private:

@@ -19,6 +19,7 @@
 
 #include "../exact_sum.hpp"
 #include "../parallel.hpp"
+#include "../portable.hpp"
 #include "score_table.hpp"
 
 namespace turbometrics::ranking {
@@ -90,11 +91,8 @@ double roc_area_up_to(const Table& table, double max_fpr, int n_threads) {
   return sum_in_order(parts);
 }
 
-#ifdef __SIZEOF_INT128__
-using WideCount = unsigned __int128;
-#else
-using WideCount = long double;
-#endif
+// Unsigned __int128, or a portable struct with the same results (portable.hpp).
+using WideCount = uint128;
 
 // Twice the area under the (unnormalised) ROC step curve of the table's
 // rows: the sum over rows of negative_r * (positive_above_r + positive_at_or_above_r),
@@ -111,8 +109,8 @@ auto twice_rank_area(const Table& table, int n_threads) {
     if constexpr (std::is_integral_v<Weight>) {
       WideCount twice_area = 0;
       table.for_each_row_of_block(b, [&](const auto& row) {
-        twice_area += static_cast<WideCount>(static_cast<uint64_t>(row.negative - previous_negative)) *
-                      static_cast<uint64_t>(row.positive + previous_positive);
+        twice_area += mul_wide(static_cast<uint64_t>(row.negative - previous_negative),
+                               static_cast<uint64_t>(row.positive + previous_positive));
         previous_positive = row.positive;
         previous_negative = row.negative;
       });
@@ -144,7 +142,7 @@ template <class Table>
 double roc_auc(const Table& table, int n_threads) {
   using Weight = typename Table::Weight;
   if constexpr (std::is_integral_v<Weight>) {
-    return static_cast<double>(twice_rank_area(table, n_threads)) /
+    return to_double(twice_rank_area(table, n_threads)) /
            (2.0 * static_cast<double>(table.total_positive()) * static_cast<double>(table.total_negative()));
   } else {
     return roc_area_up_to(table, std::numeric_limits<double>::infinity(), n_threads);

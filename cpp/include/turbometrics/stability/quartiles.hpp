@@ -38,14 +38,10 @@
 #include <vector>
 
 #include "../isa.hpp"
+#include "../portable.hpp"
 
-#if defined(__GNUC__)
-#define TURBOMETRICS_QUARTILES_PREFETCH_L2(ADDRESS) __builtin_prefetch(ADDRESS, 0, 2)
-#define TURBOMETRICS_QUARTILES_PREFETCH_L1(ADDRESS) __builtin_prefetch(ADDRESS, 0, 3)
-#else
-#define TURBOMETRICS_QUARTILES_PREFETCH_L2(ADDRESS) ((void)0)
-#define TURBOMETRICS_QUARTILES_PREFETCH_L1(ADDRESS) ((void)0)
-#endif
+#define TURBOMETRICS_QUARTILES_PREFETCH_L2(ADDRESS) TURBOMETRICS_PREFETCH(ADDRESS, 2)
+#define TURBOMETRICS_QUARTILES_PREFETCH_L1(ADDRESS) TURBOMETRICS_PREFETCH(ADDRESS, 3)
 
 namespace turbometrics::stability::detail {
 
