@@ -251,9 +251,9 @@ TEST_CASE("portable UInt128 gives unsigned __int128's results: product, sum with
       REQUIRE(same(-x, -native(x)));
       const int shift = static_cast<int>(random.next() % 128);
       REQUIRE(same(x >> shift, native(x) >> shift));
-      REQUIRE(bits(portable::to_double(x)) == bits(static_cast<double>(native(x))));
-      REQUIRE(bits(portable::to_double(product)) == bits(static_cast<double>(native_product)));
-      REQUIRE(bits(portable::to_double(x >> shift)) == bits(static_cast<double>(native(x) >> shift)));
+      REQUIRE(bits(portable::round_to_double(x)) == bits(static_cast<double>(native(x))));
+      REQUIRE(bits(portable::round_to_double(product)) == bits(static_cast<double>(native_product)));
+      REQUIRE(bits(portable::round_to_double(x >> shift)) == bits(static_cast<double>(native(x) >> shift)));
       REQUIRE(((x == y) == (native(x) == native(y))));
       checked += 8;
     }
@@ -263,7 +263,7 @@ TEST_CASE("portable UInt128 gives unsigned __int128's results: product, sum with
     for (int shift = 0; shift < 128; ++shift) {
       const portable::UInt128 x(a, ~a);
       REQUIRE(same(x >> shift, native(x) >> shift));
-      REQUIRE(bits(portable::to_double(x >> shift)) == bits(static_cast<double>(native(x) >> shift)));
+      REQUIRE(bits(portable::round_to_double(x >> shift)) == bits(static_cast<double>(native(x) >> shift)));
     }
   }
   for (int k = 54; k < 128; ++k) {
@@ -274,7 +274,7 @@ TEST_CASE("portable UInt128 gives unsigned __int128's results: product, sum with
         Native value = (Native{1} << k) + (static_cast<Native>(j) << (k - 54));
         value += static_cast<Native>(static_cast<__int128>(tail));
         const portable::UInt128 x(static_cast<uint64_t>(value >> 64), static_cast<uint64_t>(value));
-        REQUIRE(bits(portable::to_double(x)) == bits(static_cast<double>(value)));
+        REQUIRE(bits(portable::round_to_double(x)) == bits(static_cast<double>(value)));
       }
     }
   }

@@ -104,7 +104,7 @@ inline UInt128 mul_wide(uint64_t a, uint64_t b) {
 
 // x rounded to the nearest double, ties to even (as a conversion of an
 // unsigned __int128 in the default rounding mode).
-inline double to_double(const UInt128& x) {
+inline double round_to_double(const UInt128& x) {
   if (x.hi == 0) return static_cast<double>(x.lo);
   // The top 64 bits, with a sticky bit for the rest in bit 0: the 64-bit
   // conversion rounds at bit 11, so bit 0 only breaks exact ties.
@@ -158,7 +158,7 @@ inline uint128 mul_wide(uint64_t a, uint64_t b) {
 }
 inline uint64_t low64(const uint128& x) { return x.lo; }
 inline uint64_t high64(const uint128& x) { return x.hi; }
-inline double to_double(const uint128& x) { return portable::to_double(x); }
+inline double to_double(const uint128& x) { return portable::round_to_double(x); }
 #endif
 
 // x sign-extended to 128 bits (two's complement).

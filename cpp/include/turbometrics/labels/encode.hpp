@@ -92,7 +92,9 @@ bool distinct_in_window(const char* data, int64_t stride, int64_t n, int n_threa
   std::vector<std::vector<uint8_t>> seen(chunks);
   std::vector<uint8_t> outside(chunks, 0);
   parallel_for_dynamic(chunks, n_threads, [&](int64_t c) {
-    auto [begin, end] = chunk_bounds(n, chunks, static_cast<int>(c));
+    // Plain copies: lambdas capture structured bindings only from C++20.
+    const auto bounds = chunk_bounds(n, chunks, static_cast<int>(c));
+    const int64_t begin = bounds.first, end = bounds.second;
     std::vector<uint8_t> local(window, 0);
     bool out_of_window = false;
     auto scan = [&](auto at) {

@@ -112,7 +112,7 @@ struct Block {
 // Adds 1 to bad[jj] for a value that is not a probability (NaN fails both).
 template <class T, class A>
 TURBOMETRICS_ALWAYS_INLINE inline A not_probability(T v) {
-  return (v >= T(0)) & (v <= T(1)) ? A(0) : A(1);
+  return ((v >= T(0)) & (v <= T(1))) ? A(0) : A(1);
 }
 
 // out[j] = statistic of sample j of a 2-D block; returns whether some value
@@ -143,7 +143,7 @@ TURBOMETRICS_ALWAYS_INLINE inline bool binary_block(const Block<T>& b, const Job
         const T* row = b.rows + i * b.step;
         for (int64_t jj = 0; jj < len; ++jj) {
           const T v = row[jj];
-          ones[jj] += (v >= thr ? A(1) : A(0)) + ((v >= T(0)) & (v <= T(1)) ? A(0) : flag);
+          ones[jj] += (v >= thr ? A(1) : A(0)) + (((v >= T(0)) & (v <= T(1))) ? A(0) : flag);
         }
       }
       for (int64_t jj = 0; jj < len; ++jj) {
@@ -193,7 +193,7 @@ TURBOMETRICS_ALWAYS_INLINE inline bool binary_block(const Block<T>& b, const Job
       for (int64_t jj = 0; jj < len; ++jj) {
         const T v = first[jj];
         s1[jj] = 0.0;
-        s2[jj] = (v >= T(0)) & (v <= T(1)) ? 0.0 : nan;
+        s2[jj] = ((v >= T(0)) & (v <= T(1))) ? 0.0 : nan;
       }
       for (int64_t i = 1; i < m; ++i) {
         const T* row = b.rows + i * b.step;
@@ -201,7 +201,7 @@ TURBOMETRICS_ALWAYS_INLINE inline bool binary_block(const Block<T>& b, const Job
           const T v = row[jj];
           const double d = static_cast<double>(v) - static_cast<double>(first[jj]);
           s1[jj] += d;
-          s2[jj] += d * d + ((v >= T(0)) & (v <= T(1)) ? 0.0 : nan);
+          s2[jj] += d * d + (((v >= T(0)) & (v <= T(1))) ? 0.0 : nan);
         }
       }
       for (int64_t jj = 0; jj < len; ++jj) {

@@ -110,7 +110,7 @@ TURBOMETRICS_ALWAYS_INLINE inline void entropy_sums_portable(const T* rows, int6
           const double p = static_cast<double>(row[j]);
           double a, b;
           order(p, 1.0 - p, a, b);
-          s.ratio_terms[j] += a * log_positive(a / b) + ((p >= 0.0) & (p <= 1.0) ? 0.0 : nan);
+          s.ratio_terms[j] += a * log_positive(a / b) + (((p >= 0.0) & (p <= 1.0)) ? 0.0 : nan);
           s.complement[j] += (1.0 - b) * s.product[j];
           s.product[j] *= b;
         }
