@@ -70,7 +70,9 @@ inline void add_codes_in_order(const int32_t* true_codes, const int32_t* pred_co
   const int threads = in_order_threads(slots, n, n_threads);
   std::fill(out, out + slots, 0.0);
   parallel_region(threads, [&](int index, int parts) {
-    const auto [lo, hi] = owned_slots(slots, parts, index);
+    // Plain copies: lambdas capture structured bindings only from C++20.
+    const auto owned = owned_slots(slots, parts, index);
+    const int64_t lo = owned.first, hi = owned.second;
     if (lo >= hi) return;
     // slot s is owned when (uint64)(s - lo) < span; other slots go to the
     // scratch slot sums[span]

@@ -28,7 +28,7 @@ int64_t merge_tables(const Score* scores_a, const Weight* positive_a, const Weig
                      const Score* scores_b, const Weight* positive_b, const Weight* negative_b, int64_t rows_b,
                      Score* scores, Weight* positive, Weight* negative, bool& overflow) {
   int64_t out = 0;
-  auto add = [&overflow](Weight& into, Weight value) {
+  auto add = [&](Weight& into, Weight value) {  // `overflow` is unused for floating weights
     if constexpr (std::is_integral_v<Weight>) {
       if (value > 0 ? into > std::numeric_limits<Weight>::max() - value
                     : into < std::numeric_limits<Weight>::min() - value) {
