@@ -66,7 +66,14 @@ Buffer<T> make_buffer(std::size_t count) {
   void* pointer = nullptr;
   if (bytes >= 2 * huge_page) {
     const std::size_t rounded = (bytes + huge_page - 1) / huge_page * huge_page;
+#ifdef _WIN32
+    // No posix_memalign, and _aligned_malloc's memory cannot go to
+    // std::free (Buffer's deleter, shared with malloc'ed columns): plain
+    // malloc, unaligned to the huge page (a matter of speed only).
+    pointer = std::malloc(rounded);
+#else
     if (posix_memalign(&pointer, huge_page, rounded) != 0) pointer = nullptr;
+#endif
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
     if (pointer) madvise(pointer, rounded, MADV_HUGEPAGE);
 #endif
