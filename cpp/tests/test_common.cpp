@@ -210,9 +210,8 @@ TEST_CASE("dispatch: x86 copies where the build has them, the generic loops only
   Isa ran = Isa::avx512;
   turbometrics::dispatch(best, [&](auto tag) TURBOMETRICS_ALWAYS_INLINE { ran = decltype(tag)::value; });
   Isa ran_without_fma = Isa::avx512;
-  turbometrics::dispatch_without_fma(best, [&](auto tag) TURBOMETRICS_ALWAYS_INLINE {
-    ran_without_fma = decltype(tag)::value;
-  });
+  turbometrics::dispatch_without_fma(
+      best, [&](auto tag) TURBOMETRICS_ALWAYS_INLINE { ran_without_fma = decltype(tag)::value; });
 #ifdef TURBOMETRICS_HAS_CLONES
   CHECK(compiled == std::vector<std::string>{"generic", "avx2", "avx2_fma", "avx512"});
   CHECK(ran == turbometrics::dispatch_copy(best));
