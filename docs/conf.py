@@ -44,7 +44,28 @@ napoleon_use_ivar = True
 # * the prose types of NumPy docstrings ("array-like of shape (n_samples,)",
 #   "{'micro', 'macro'}, default=None"), which Sphinx reads as class names;
 # * other projects' objects (no intersphinx: the build runs without network).
-EXTERNAL = r"(sklearn|numpy|np|scipy|math|dask|distributed|os|pathlib|matplotlib|pycocotools|pandas|polars|pyarrow|torch|ray|pyspark|faster_coco_eval|torchmetrics)(\..*)?"
+EXTERNAL_PACKAGES = [
+    "sklearn",
+    "numpy",
+    "np",
+    "scipy",
+    "math",
+    "dask",
+    "distributed",
+    "os",
+    "pathlib",
+    "matplotlib",
+    "pycocotools",
+    "pandas",
+    "polars",
+    "pyarrow",
+    "torch",
+    "ray",
+    "pyspark",
+    "faster_coco_eval",
+    "torchmetrics",
+]
+EXTERNAL = rf"({'|'.join(EXTERNAL_PACKAGES)})(\..*)?"
 nitpicky = True
 nitpick_ignore_regex = [
     ("py:class", r"(?!turbometrics\.).*"),
