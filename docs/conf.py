@@ -35,9 +35,10 @@ autosummary_generate = False
 napoleon_google_docstring = False
 napoleon_numpy_docstring = True
 napoleon_use_rtype = False
-# "Attributes" sections as fields, so that autodoc's entries for the same
-# attributes (named tuples, dataclasses) are the only descriptions.
-napoleon_use_ivar = True
+# "Attributes" sections render like "Parameters" (a list of names, types and
+# descriptions, "a, b : float" included), not as attribute entries that would
+# duplicate autodoc's entries for the same attributes.
+napoleon_custom_sections = [("Attributes", "params_style")]
 
 # Warnings are errors (sphinx-build -W) and every cross reference to
 # turbometrics must resolve (nitpicky), except:
@@ -74,3 +75,15 @@ nitpick_ignore_regex = [
 
 html_theme = "furo"
 html_title = f"turbometrics {release}"
+
+
+def _skip_named_tuple_fields(app, what, name, obj, skip, options):  # noqa: ARG001
+    """Leave out a named tuple's field accessors ("Alias for field number 0"):
+    the class's Attributes section describes the fields."""
+    if (getattr(obj, "__doc__", None) or "").startswith("Alias for field number"):
+        return True
+    return None
+
+
+def setup(app):
+    app.connect("autodoc-skip-member", _skip_named_tuple_fields)
