@@ -348,6 +348,6 @@ def test_any_chunking_and_ranges_equal_in_memory(problem, name, drop_intermediat
         )
     assert ok, got
     if name in ("roc_auc_score", "average_precision_score") and problem["partitions"] != 1:
-        _assert_same(got, want, exact=False)  # range parts: the correctly rounded sum (docs/guide/exactness.md, "Exactness")
+        _assert_same(got, want, exact=False)  # range parts: the correctly rounded sum (docs/guide/exactness.md)
         return
     _assert_same(got, want, exact=w is None)
