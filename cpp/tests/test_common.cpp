@@ -233,3 +233,24 @@ TEST_CASE("dispatch: x86 copies where the build has them, the generic loops only
 #endif
 #endif
 }
+
+#if defined(TURBOMETRICS_HAS_CLONES) && defined(__GNUC__) && !defined(__clang__)
+// best_isa() asks CPUID and XGETBV itself (a Zig build's
+// __builtin_cpu_supports reads every processor as baseline); with GCC, whose
+// libgcc initialises the CPU model, both must agree.
+TEST_CASE("best_isa agrees with GCC's __builtin_cpu_supports") {
+  using turbometrics::Isa;
+  __builtin_cpu_init();
+  Isa expected = Isa::generic;
+  if (__builtin_cpu_supports("avx2")) {
+    expected = Isa::avx2;
+    if (__builtin_cpu_supports("fma")) {
+      const bool avx512 =
+          __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
+      expected = avx512 ? Isa::avx512 : Isa::avx2_fma;
+    }
+  }
+  MESSAGE("best_isa: " << std::string(turbometrics::isa_name(turbometrics::best_isa())));
+  CHECK(turbometrics::best_isa() == expected);
+}
+#endif
