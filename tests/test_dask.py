@@ -3,7 +3,7 @@ in-memory turbometrics function on the same data, computed separately.
 
 Unweighted results (and weights whose sums are exact in any order) are
 compared for exact equality (the range plan's AUC and AP with the correctly
-rounded exact sum, README "Exactness"); weighted ones and calibration errors (float
+rounded exact sum, docs/guide/exactness.md, "Exactness"); weighted ones and calibration errors (float
 sums of confidences) at rtol 1e-12. The large tests
 run on a real two-process ``LocalCluster``; the property tests use dask's
 synchronous scheduler so that hypothesis can try many chunkings quickly.
@@ -106,7 +106,7 @@ def _correctly_rounded(name, y, s):
 def test_lazy_ranking_scores_equal_in_memory(client, distinct_data, partitions):
     (y, s, w), (y_np, s_np, w_np) = distinct_data
     # One partition: the in-memory bits; range partitions: the correctly
-    # rounded exact sum, the in-memory value to rounding (README "Exactness").
+    # rounded exact sum, the in-memory value to rounding (docs/guide/exactness.md, "Exactness").
     exact = partitions == 1
     want_auc = tm.roc_auc_score(y_np, s_np) if exact else _correctly_rounded("roc_auc_score", y_np, s_np)
     want_ap = (
@@ -348,6 +348,6 @@ def test_any_chunking_and_ranges_equal_in_memory(problem, name, drop_intermediat
         )
     assert ok, got
     if name in ("roc_auc_score", "average_precision_score") and problem["partitions"] != 1:
-        _assert_same(got, want, exact=False)  # range parts: the correctly rounded sum (README "Exactness")
+        _assert_same(got, want, exact=False)  # range parts: the correctly rounded sum (docs/guide/exactness.md)
         return
     _assert_same(got, want, exact=w is None)

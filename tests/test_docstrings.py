@@ -4,8 +4,10 @@
   starting with ``_``) and every object it exports in ``__all__`` has its
   docstring examples run by :mod:`doctest`, as ``help()`` shows them.
   Public modules whose optional dependency is not installed are skipped.
-* Every ```` ```python ```` block of README.md is run, unless the line before
-  it is ``<!-- not run: REASON -->`` (a block that needs your own files).
+* Every ```` ```python ```` block of README.md and of the documentation
+  site's Markdown pages (``docs/**/*.md``) is run, unless the line before it
+  is ``<!-- not run: REASON -->`` (a block that needs your own files).
+* Every public name is documented in the site's API reference (``docs/api/``).
 """
 
 from __future__ import annotations
@@ -22,7 +24,10 @@ import pytest
 
 import turbometrics
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
+# The Markdown files whose Python blocks run: README.md and the site's pages.
+MARKDOWN = [README, *sorted((ROOT / "docs").rglob("*.md"))]
 OPTIONS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 # Modules that only run as programs.
 NOT_LIBRARY = {"turbometrics.__main__"}
@@ -76,9 +81,9 @@ def test_public_functions_have_examples() -> None:
     assert not missing, f"no example in the docstring of {missing}"
 
 
-def readme_python_blocks() -> Iterator[tuple[int, str, str]]:
+def markdown_python_blocks(path: Path) -> Iterator[tuple[int, str, str]]:
     """(line number, code, skip reason or '') of each ```python block."""
-    lines = README.read_text(encoding="utf-8").splitlines()
+    lines = path.read_text(encoding="utf-8").splitlines()
     i = 0
     while i < len(lines):
         if lines[i].strip() == "```python":
@@ -93,10 +98,42 @@ def readme_python_blocks() -> Iterator[tuple[int, str, str]]:
         i += 1
 
 
+def all_python_blocks() -> Iterator[tuple[str, int, str, str]]:
+    """(file relative to the repository, line, code, skip reason) of every block."""
+    for path in MARKDOWN:
+        name = path.relative_to(ROOT).as_posix()
+        for line, code, skip in markdown_python_blocks(path):
+            yield name, line, code, skip
+
+
 @pytest.mark.parametrize(
-    "line, code, skip", [pytest.param(*block, id=f"README.md:{block[0]}") for block in readme_python_blocks()]
+    "name, line, code, skip", [pytest.param(*block, id=f"{block[0]}:{block[1]}") for block in all_python_blocks()]
 )
-def test_readme_python_blocks_run(line: int, code: str, skip: str) -> None:
+def test_markdown_python_blocks_run(name: str, line: int, code: str, skip: str) -> None:
     if skip:
-        pytest.skip(f"README.md line {line}: {skip}")
-    exec(compile(code, f"README.md:{line}", "exec"), {"__name__": "readme"})
+        pytest.skip(f"{name} line {line}: {skip}")
+    exec(compile(code, f"{name}:{line}", "exec"), {"__name__": "docs_example"})
+
+
+def test_markdown_examples_found() -> None:
+    """The collection above sees the site's pages (a moved docs/ would leave them untested)."""
+    assert any(path.parts[-3:-1] == ("docs", "guide") for path in MARKDOWN)
+    assert sum(1 for _ in all_python_blocks()) >= 10
+
+
+def test_api_reference_lists_every_public_name() -> None:
+    """Each name in a public module's __all__ has an entry in docs/api/*.rst."""
+    text = "\n".join(path.read_text(encoding="utf-8") for path in sorted((ROOT / "docs" / "api").glob("*.rst")))
+    documented = set(re.findall(r"^\.\. (?:auto\w+|py:\w+):: ([\w.]+)", text, re.MULTILINE))
+    missing = []
+    for module_name in public_module_names():
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError:
+            continue
+        for name in getattr(module, "__all__", []):
+            if inspect.ismodule(getattr(module, name)):
+                continue
+            if name not in documented and f"{module_name}.{name}" not in documented:
+                missing.append(f"{module_name}.{name}")
+    assert not missing, f"not in docs/api/: {missing}"

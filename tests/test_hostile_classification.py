@@ -299,3 +299,19 @@ def test_string_probabilities_are_converted(name, y_proba):
     """scikit-learn converts string probabilities to float64 (NumPy's
     ValueError for a string that is no number)."""
     check_against_sklearn(name, [0, 1, 1], y_proba, compare=_exact)
+
+
+@pytest.mark.parametrize(
+    ("y_true", "y_pred", "weights"),
+    [
+        # a cell past int64 (3 + 2**63 - 1) and a total that the rounded cells put at zero
+        ([0, 0, 0, 0], [0, 0, 1, 1], [3, 2**63 - 1, -(2**62), -(2**62)]),
+        # correct samples' weight -2**63 and a total of 3 that float cell sums lose
+        ([0, 0, 0, 0, 0, 0, 1, 0], [0, 0, 0, 0, 0, 1, 0, 1], [0, 0, 0, -(2**62), -(2**62), 3, 1, 2**63 - 1]),
+    ],
+)
+def test_accuracy_sums_integer_weights_exactly_past_int64(y_true, y_pred, weights):
+    """Found by hypothesis: the accuracy came from the float64 table's rounded cells."""
+    correct = sum(w for t, p, w in zip(y_true, y_pred, weights) if t == p)
+    got = tm.accuracy_score(y_true, y_pred, sample_weight=np.array(weights, dtype=np.int64))
+    assert got == correct / sum(weights)

@@ -1,4 +1,4 @@
-"""The dependency direction of python/turbometrics/ (README, "Layout").
+"""The dependency direction of python/turbometrics/ (docs/guide/layout.md).
 
 Each area (ranking, classification, calibration, density, stability, coco,
 io) and each adapter (states, dask, plot, sklearn, cli) uses another package

@@ -233,7 +233,7 @@ def test_split_parts_add_up(p, data):
     if w is None:
         # The parts are exact: any split gives the one-piece sums, rounded
         # once; the state's (= in-memory) areas are NumPy's rounded sums of
-        # rounded terms, equal to rounding (README "Exactness").
+        # rounded terms, equal to rounding (docs/guide/exactness.md, "Exactness").
         assert ap == state.average_precision_part(0, 0, total_p)
         assert expected_ap == in_memory_ap
         assert max(0.0, ap / 2**AP_SCALE) == pytest.approx(expected_ap, rel=RTOL, abs=1e-300)

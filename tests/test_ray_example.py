@@ -1,4 +1,4 @@
-"""The README's Ray example: turbometrics states as a ray.data aggregation
+"""The Ray example of docs/guide/states.md: turbometrics states as a ray.data aggregation
 (``AggregateFnV2``) equal the in-memory functions. Skipped without ray."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from turbometrics.states import RankingState  # noqa: E402
 
 
 def ranking_state_aggregate(label: str, score: str, weight: str | None = None):
-    """The README example: an AggregateFnV2 whose accumulator is a RankingState."""
+    """The documented example (docs/guide/states.md): an AggregateFnV2 whose accumulator is a RankingState."""
     from ray.data.aggregate import AggregateFnV2
 
     class RankingStateAggregate(AggregateFnV2):

@@ -4,7 +4,7 @@ with 0.1.0).
 
 One change of numbers is by design: since issue 15 a whole RankingState's
 ``roc_auc`` and ``average_precision`` are scikit-learn's floats (NumPy's
-pairwise summation of its terms, see the README's "Exactness"), where 0.1.0
+pairwise summation of its terms, see "Exactness" in docs/guide/exactness.md), where 0.1.0
 returned the correctly rounded exact sums; those two may differ from 0.1.0's
 value by at most 2 ulps and must equal today's value for the same data.
 

@@ -5,12 +5,14 @@
 #include <atomic>
 #include <cmath>
 #include <limits>
+#include <string>
 #include <thread>
 #include <vector>
 
 #include "support.hpp"
 #include "turbometrics/exact_sum.hpp"
 #include "turbometrics/interrupt.hpp"
+#include "turbometrics/isa.hpp"
 #include "turbometrics/numpy_sum.hpp"
 #include "turbometrics/parallel.hpp"
 #include "turbometrics/portable.hpp"
@@ -332,5 +334,63 @@ TEST_CASE("portable ctz64, clz64, add_overflow and mul_overflow give the builtin
     REQUIRE(bits(turbometrics::to_double(turbometrics::mul_wide(a, b))) ==
             bits(static_cast<double>(static_cast<Native>(a) * b)));
   }
+}
+#endif
+
+// The dispatch a build has: on x86 with GCC or Clang, copies for AVX2 and
+// AVX-512 and the copy dispatch() runs for this processor; everywhere else
+// (aarch64, other architectures, TURBOMETRICS_FORCE_GENERIC) the portable
+// loops only, whatever the processor. .ci/cross-aarch64 relies on this case
+// to show that the x86 paths are compiled out of the aarch64 build.
+TEST_CASE("dispatch: x86 copies where the build has them, the generic loops only elsewhere") {
+  using turbometrics::Isa;
+  const Isa best = turbometrics::best_isa();
+  const auto compiled = turbometrics::compiled_isas();
+  MESSAGE("best_isa: " << std::string(turbometrics::isa_name(best)) << ", compiled copies: " << compiled.size());
+  Isa ran = Isa::avx512;
+  turbometrics::dispatch(best, [&](auto tag) TURBOMETRICS_ALWAYS_INLINE { ran = decltype(tag)::value; });
+  Isa ran_without_fma = Isa::avx512;
+  turbometrics::dispatch_without_fma(
+      best, [&](auto tag) TURBOMETRICS_ALWAYS_INLINE { ran_without_fma = decltype(tag)::value; });
+#ifdef TURBOMETRICS_HAS_CLONES
+  CHECK(compiled == std::vector<std::string>{"generic", "avx2", "avx2_fma", "avx512"});
+  CHECK(ran == turbometrics::dispatch_copy(best));
+  CHECK(ran_without_fma == turbometrics::dispatch_without_fma_copy(best));
+#else
+  CHECK(compiled == std::vector<std::string>{"generic"});
+  CHECK(best == Isa::generic);
+  CHECK(ran == Isa::generic);
+  CHECK(ran_without_fma == Isa::generic);
+#endif
+#if !defined(__x86_64__) && !defined(__i386__)
+  // No x86 path can exist on another architecture.
+  CHECK(std::string(turbometrics::isa_name(best)) == "generic");
+#ifdef TURBOMETRICS_HAS_SSE2
+  FAIL("TURBOMETRICS_HAS_SSE2 is defined on a build that is not x86");
+#endif
+#ifdef TURBOMETRICS_HAS_CLONES
+  FAIL("TURBOMETRICS_HAS_CLONES is defined on a build that is not x86");
+#endif
+#endif
+}
+
+#if defined(TURBOMETRICS_HAS_CLONES) && defined(__GNUC__) && !defined(__clang__)
+// best_isa() asks CPUID and XGETBV itself (a Zig build's
+// __builtin_cpu_supports reads every processor as baseline); with GCC, whose
+// libgcc initialises the CPU model, both must agree.
+TEST_CASE("best_isa agrees with GCC's __builtin_cpu_supports") {
+  using turbometrics::Isa;
+  __builtin_cpu_init();
+  Isa expected = Isa::generic;
+  if (__builtin_cpu_supports("avx2")) {
+    expected = Isa::avx2;
+    if (__builtin_cpu_supports("fma")) {
+      const bool avx512 =
+          __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
+      expected = avx512 ? Isa::avx512 : Isa::avx2_fma;
+    }
+  }
+  MESSAGE("best_isa: " << std::string(turbometrics::isa_name(turbometrics::best_isa())));
+  CHECK(turbometrics::best_isa() == expected);
 }
 #endif

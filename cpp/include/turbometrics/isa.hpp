@@ -32,7 +32,7 @@
 // results must be the baseline's bit for bit on every machine.
 //
 // Copies exist for GCC and Clang on x86 (the target attribute and
-// __builtin_cpu_supports); other compilers and architectures build the
+// CPUID); other compilers and architectures build the
 // portable code only. TURBOMETRICS_FORCE_GENERIC (CMake option
 // TURBOMETRICS_FORCE_GENERIC=ON) does the same on x86: no copies, no x86
 // intrinsics, best_isa() == Isa::generic; the code a build for another
@@ -53,6 +53,7 @@
 
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__)) && !defined(TURBOMETRICS_FORCE_GENERIC)
 #define TURBOMETRICS_HAS_CLONES 1
+#include <cpuid.h>
 #define TURBOMETRICS_TARGET_AVX2 __attribute__((target("avx2")))
 #define TURBOMETRICS_TARGET_AVX2_FMA __attribute__((target("avx2,fma")))
 #define TURBOMETRICS_TARGET_AVX512 __attribute__((target("avx512f,avx512dq,avx512vl,avx2,fma")))
@@ -82,18 +83,34 @@ inline const char* isa_name(Isa isa) {
 
 namespace isa_detail {
 
-inline Isa detect() {
 #ifdef TURBOMETRICS_HAS_CLONES
-  __builtin_cpu_init();
-  if (!__builtin_cpu_supports("avx2")) return Isa::generic;
-  if (!__builtin_cpu_supports("fma")) return Isa::avx2;
-  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
-    return Isa::avx512;
-  return Isa::avx2_fma;
-#else
-  return Isa::generic;
-#endif
+// Whether bit `bit` of a register is set.
+inline bool has_bit(unsigned int bits, int bit) { return ((bits >> bit) & 1u) != 0; }
+
+// The processor's instruction sets from CPUID, and the register state the
+// operating system saves from XGETBV (XCR0), as GCC's __builtin_cpu_supports
+// decides them. Asked directly, not through __builtin_cpu_supports: that
+// needs the compiler runtime's CPU model (libgcc's, or compiler-rt's), which
+// a build with Zig's clang (the portable wheel) does not initialise, so every
+// processor read as baseline there.
+inline Isa detect() {
+  unsigned int eax = 0, ebx = 0, ecx = 0, edx = 0;
+  if (__get_cpuid_max(0, nullptr) < 7 || !__get_cpuid(1, &eax, &ebx, &ecx, &edx)) return Isa::generic;
+  const bool fma = has_bit(ecx, 12), os_saves_state = has_bit(ecx, 27), avx = has_bit(ecx, 28);
+  if (!os_saves_state || !avx) return Isa::generic;
+  unsigned int xcr0_low = 0, xcr0_high = 0;
+  __asm__ volatile("xgetbv" : "=a"(xcr0_low), "=d"(xcr0_high) : "c"(0));
+  constexpr unsigned int sse_avx_state = 0x6, avx512_state = 0xE6;  // XMM, YMM; and opmask, ZMM
+  if ((xcr0_low & sse_avx_state) != sse_avx_state) return Isa::generic;
+  __cpuid_count(7, 0, eax, ebx, ecx, edx);
+  if (!has_bit(ebx, 5)) return Isa::generic;  // AVX2
+  if (!fma) return Isa::avx2;
+  const bool avx512 = has_bit(ebx, 16) && has_bit(ebx, 17) && has_bit(ebx, 31);  // F, DQ, VL
+  return avx512 && (xcr0_low & avx512_state) == avx512_state ? Isa::avx512 : Isa::avx2_fma;
 }
+#else
+inline Isa detect() { return Isa::generic; }
+#endif
 
 }  // namespace isa_detail
 

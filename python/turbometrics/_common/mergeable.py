@@ -143,8 +143,8 @@ class Serialisable:
     def to_bytes(self) -> bytes:
         """The state as bytes that :meth:`from_bytes` reads back: a NumPy
         ``.npz`` archive of the state's arrays and a JSON header of its
-        other fields (layout: ``turbometrics._common.serial``; README,
-        "Serialising states"). Nothing in it is pickled."""
+        other fields (layout: ``turbometrics._common.serial``;
+        docs/guide/states.md, "Serialising states"). Nothing in it is pickled."""
         parts = self._parts()
         arrays = {key: value for key, value in parts.items() if isinstance(value, np.ndarray)}
         fields = {key: value for key, value in parts.items() if key not in arrays}

@@ -168,7 +168,7 @@ def calibration_error(
         ``np.quantile(conf, np.linspace(0, 1, n_bins + 1))`` (first edge 0,
         last edge 1; tied edges give empty bins, which are skipped).
     norm : {"l1", "l2", "max"}, default="l1"
-        ``l1`` = sum_b w_b |acc_b - conf_b| (ECE); ``l2`` =
+        ``l1`` = ``sum_b w_b |acc_b - conf_b|`` (ECE); ``l2`` =
         sqrt(sum_b w_b (acc_b - conf_b)^2); ``max`` = the largest gap over
         non-empty bins (MCE). ``w_b`` is bin b's share of the total weight.
     mode : {"auto", "binary", "top_label", "classwise"}, default="auto"

@@ -121,8 +121,14 @@ def accuracy_score(
             return float(np.dot(correct, weight))
         return float(np.sum(correct.astype(np.float64)))
     table = confusion_counts(targets, threads)
-    total = exact_sum(table) if weight is not None else targets.y_true.shape[0]
-    return accuracy_from_counts(exact_sum(np.diagonal(table)), total, normalize, weight is not None)
+    if weight is not None and table.dtype.kind == "f":
+        # Integer weights whose cell sums pass int64: the table's cells are rounded, so the correct samples'
+        # weight and the total are summed exactly from the weights themselves.
+        correct, total = exact_sum(weight[targets.y_true == targets.y_pred]), exact_sum(weight)
+    else:
+        correct = exact_sum(np.diagonal(table))
+        total = exact_sum(table) if weight is not None else targets.y_true.shape[0]
+    return accuracy_from_counts(correct, total, normalize, weight is not None)
 
 
 def accuracy_from_counts(correct: Any, total: Any, normalize: bool, weighted: bool) -> float:

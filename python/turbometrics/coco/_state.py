@@ -500,7 +500,7 @@ class DetectionState:
     # -- bytes ---------------------------------------------------------------------
     def to_bytes(self) -> bytes:
         """The state as versioned bytes that hold only arrays and JSON (no
-        pickle): see ``DetectionState`` in the README for the layout.
+        pickle): see ``DetectionState`` in docs/guide/coco.md for the layout.
         :meth:`from_bytes` reads them back, accumulating to the same bits."""
         p = self.params
         fields = {name: _plain(getattr(p, name)) for name in _PARAM_FIELDS}

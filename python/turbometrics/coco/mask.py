@@ -12,7 +12,7 @@ RLE
     ``{'size': [h, w], 'counts': bytes}``. The ``h x w`` mask is read in
     column-major (Fortran) order and ``counts`` lists the lengths of
     alternating runs of 0s and 1s, starting with 0s, in pycocotools'
-    compressed text form (signed 5-bit groups, characters ``'0'``..``'o'``,
+    compressed text form (signed 5-bit groups, characters ``'0'`` to ``'o'``,
     from the fourth count on as differences to the count two places
     earlier). ``counts`` may also be given as a ``str``. An *uncompressed*
     RLE has a list of ints as ``counts`` and is only read by
@@ -33,7 +33,7 @@ Fortran contiguous"``). Where pycocotools would crash, hang or return
 uninitialised memory, a ``ValueError`` saying why is raised instead:
 
 * a ``counts`` string that is not a valid encoding (characters outside
-  ``'0'``..``'o'``, a truncated last value, a count outside 0 .. 2^32 - 1);
+  ``'0'`` to ``'o'``, a truncated last value, a count outside 0 .. 2^32 - 1);
 * ``decode`` of RLEs whose counts do not cover exactly ``h * w`` pixels,
   of RLEs of different sizes, or of an empty list;
 * ``iou`` or ``merge`` of two RLEs of the same size whose counts cover

@@ -169,7 +169,7 @@ def kde(
     with the profiles ``K`` exp(-u^2/2) (gaussian), 1 (tophat), 1 - u^2
     (epanechnikov), exp(-u) (exponential), 1 - u (linear) and cos(pi u / 2)
     (cosine), the compact ones zero for ``u >= 1``, and ``c_{k,d}`` the
-    constant making ``K`` a density in R^d (see :func:`log_kernel_norm`).
+    constant making ``K`` a density in R^d (see ``turbometrics.density._kde.log_kernel_norm``).
 
     Parameters
     ----------
@@ -186,7 +186,7 @@ def kde(
         its spread; scipy's spread-scaled rule is
         :class:`turbometrics.gaussian_kde`'s), or "isj", the improved
         Sheather-Jones plug-in for 1-D data (see
-        :mod:`turbometrics.density._bandwidth`).
+        ``turbometrics.density._bandwidth``).
     kernel : {"gaussian", "tophat", "epanechnikov", "exponential", "linear", "cosine"}, default="gaussian"
     weights : array-like of shape (n,), default=None
         Non-negative weights, not all zero (None: all 1).
@@ -203,7 +203,7 @@ def kde(
         16 nodes per bandwidth, FFT convolution with a second-order binning
         correction, cubic interpolation to the points. Stated bound:
         ``|binned - exact| <= 1e-3 * exact`` wherever ``exact >= 1e-3 *``
-        the density's peak (see :mod:`turbometrics.density._binned`).
+        the density's peak (see ``turbometrics.density._binned``).
     n_threads : int, default=None
         Threads (over evaluation points); None uses
         :func:`turbometrics.get_num_threads`. Results are bit-identical for
