@@ -207,10 +207,22 @@ namespace {
 namespace portable = turbometrics::portable;
 
 std::vector<uint64_t> edge_and_random_words(uint64_t seed, int n_random) {
-  std::vector<uint64_t> words = {0, 1, 2, 3, ~uint64_t{0}, ~uint64_t{0} - 1, uint64_t{1} << 63, (uint64_t{1} << 63) - 1,
-                                 (uint64_t{1} << 63) + 1, 0xFFFFFFFFu, uint64_t{0xFFFFFFFFu} + 1,
-                                 0xFFFFFFFF00000000ull, 0x00000000FFFFFFFFull, uint64_t{1} << 53,
-                                 (uint64_t{1} << 53) + 1, (uint64_t{1} << 53) - 1};
+  std::vector<uint64_t> words = {0,
+                                 1,
+                                 2,
+                                 3,
+                                 ~uint64_t{0},
+                                 ~uint64_t{0} - 1,
+                                 uint64_t{1} << 63,
+                                 (uint64_t{1} << 63) - 1,
+                                 (uint64_t{1} << 63) + 1,
+                                 0xFFFFFFFFu,
+                                 uint64_t{0xFFFFFFFFu} + 1,
+                                 0xFFFFFFFF00000000ull,
+                                 0x00000000FFFFFFFFull,
+                                 uint64_t{1} << 53,
+                                 (uint64_t{1} << 53) + 1,
+                                 (uint64_t{1} << 53) - 1};
   for (int k = 0; k < 64; ++k) {
     words.push_back(uint64_t{1} << k);
     words.push_back((uint64_t{1} << k) - 1);

@@ -36,9 +36,7 @@ class SplitMix64 {
     return z ^ (z >> 31);
   }
   // Uniform in [0, bound) by the multiply-high method (bias below bound / 2^64).
-  int64_t below(int64_t bound) {
-    return static_cast<int64_t>(mul_high(next(), static_cast<uint64_t>(bound)));
-  }
+  int64_t below(int64_t bound) { return static_cast<int64_t>(mul_high(next(), static_cast<uint64_t>(bound))); }
 
  private:
   uint64_t state_;
