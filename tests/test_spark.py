@@ -93,6 +93,209 @@ def test_coco_evaluate_refuses_bad_npartitions(spark):
         tms.coco_evaluate(gt, fixture("keypoints_dt.json"), iouType="keypoints", npartitions=0, spark=spark)
 
 
+# -- evaluate -----------------------------------------------------------------------------------
+BINARY = ["roc_auc", "average_precision", "best_f1", "accuracy", "balanced_accuracy", "precision", "recall", "f1"]
+BINARY += ["mcc", "ece", "brier", "log_loss"]
+MULTICLASS = ["roc_auc", "accuracy", "balanced_accuracy", "f1_macro", "f1_weighted", "mcc", "ece", "brier", "log_loss"]
+GROUPS = np.array(["north", "south", "east", "west"], dtype=object)
+
+
+def _binary_columns(n: int, seed: int) -> dict[str, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n).astype(np.int8)
+    return {
+        "label": y,
+        "score": np.clip(np.round(rng.normal(0.35 + 0.3 * y, 0.2), 3), 0.0, 1.0),  # ties
+        "w": rng.integers(1, 5, n) * 0.25,  # sums exact in any order
+        "region": GROUPS[rng.integers(0, len(GROUPS), n)],
+    }
+
+
+def _multiclass_columns(n: int, seed: int, k: int = 3) -> dict[str, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, k, n)
+    logits = rng.normal(size=(n, k)) + 1.5 * np.eye(k)[y]
+    p = np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)
+    return {
+        "y": y,
+        **{f"p{c}": p[:, c] for c in range(k)},
+        "w": rng.integers(1, 4, n).astype(np.float64),
+        "region": GROUPS[rng.integers(0, len(GROUPS), n)],
+    }
+
+
+def _frame(spark, tmp_path: Path, columns: dict[str, np.ndarray]):
+    """The columns as a Spark DataFrame, through a Parquet file written by pyarrow (exact values)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    path = tmp_path / "frame.parquet"
+    pq.write_table(pa.table(columns), path)
+    return spark.read.parquet(str(path))
+
+
+def _partitionings(frame):
+    from pyspark.sql import functions
+
+    return {
+        "1": frame.repartition(1),
+        "3": frame.repartition(3),
+        "7": frame.repartition(7),
+        "random": frame.repartition(5, functions.rand(seed=11)),
+    }
+
+
+def _in_memory(metrics, y, score, weight=None, groups=None, **options):
+    """One Evaluator updated with all the rows at once."""
+    import turbometrics as tm
+
+    by = None if groups is None else "region"
+    return tm.Evaluator(metrics, by=by, **options).update(y, score, sample_weight=weight, groups=groups).compute()
+
+
+def test_evaluate_binary_equals_in_memory(spark, tmp_path):
+    import turbometrics as tm
+
+    columns = _binary_columns(20_000, 0)
+    y, score, w, region = columns["label"], columns["score"], columns["w"], columns["region"]
+    want = _in_memory(BINARY, y, score, w, region)
+    unweighted = _in_memory(BINARY, y, score)
+    for name, frame in _partitionings(_frame(spark, tmp_path, columns)).items():
+        assert tms.evaluate(frame, BINARY, weight="w", group="region") == want, name
+        assert tms.evaluate(frame, BINARY) == unweighted, name
+    # and the metric functions themselves
+    overall = unweighted["overall"]
+    assert overall["roc_auc"] == tm.roc_auc_score(y, score)
+    assert overall["average_precision"] == tm.average_precision_score(y, score)
+    assert overall["f1"] == tm.f1_score(y, score >= 0.5)
+    assert overall["accuracy"] == tm.accuracy_score(y, score >= 0.5)
+    for group in GROUPS:
+        mine = region == group
+        got = want["by_group"][group]
+        assert got["roc_auc"] == tm.roc_auc_score(y[mine], score[mine], sample_weight=w[mine])
+        assert got["average_precision"] == tm.average_precision_score(y[mine], score[mine], sample_weight=w[mine])
+        assert got["mcc"] == tm.matthews_corrcoef(y[mine], score[mine] >= 0.5, sample_weight=w[mine])
+
+
+def test_evaluate_multiclass_equals_in_memory(spark, tmp_path):
+    import turbometrics as tm
+
+    columns = _multiclass_columns(6_000, 1)
+    probabilities = np.column_stack([columns["p0"], columns["p1"], columns["p2"]])
+    want = _in_memory(MULTICLASS, columns["y"], probabilities, columns["w"], columns["region"], classes=3)
+    frame = _frame(spark, tmp_path, columns)
+    for name, partitioned in _partitionings(frame).items():
+        got = tms.evaluate(partitioned, MULTICLASS, label="y", score=["p0", "p1", "p2"], weight="w", group="region")
+        assert got == want, name
+    overall = want["overall"]
+    y, w = columns["y"], columns["w"]
+    assert overall["accuracy"] == tm.accuracy_score(y, probabilities.argmax(axis=1), sample_weight=w)
+    assert overall["roc_auc"] == tm.roc_auc_score(y, probabilities, multi_class="ovr", sample_weight=w)
+
+
+def test_evaluate_parquet_dataset_partitioned_by_group(spark, tmp_path):
+    """1e7 rows written by pyarrow as a dataset partitioned by group (hive
+    directories, several files each), read by Spark; equal to the in-memory
+    functions on the same arrays read back by pyarrow."""
+    import pyarrow as pa
+    import pyarrow.dataset as ds
+
+    import turbometrics as tm
+
+    n = 10_000_000
+    rng = np.random.default_rng(2)
+    y = rng.integers(0, 2, n).astype(np.int8)
+    table = pa.table(
+        {
+            "label": y,
+            "score": np.round(rng.normal(0.4 * y, 1.0), 4),
+            "segment": np.array(["a", "b", "c"], dtype=object)[rng.integers(0, 3, n)],
+        }
+    )
+    root = tmp_path / "predictions"
+    ds.write_dataset(
+        table,
+        root,
+        format="parquet",
+        partitioning=["segment"],
+        partitioning_flavor="hive",
+        max_rows_per_file=1_000_000,
+        max_rows_per_group=1_000_000,
+    )
+    del table
+    assert len(list(root.rglob("*.parquet"))) >= 10
+    metrics = ["roc_auc", "average_precision", "accuracy", "f1"]
+    got = tms.evaluate(spark.read.parquet(str(root)), metrics, group="segment")
+    back = ds.dataset(root, format="parquet", partitioning="hive").to_table()
+    y, score = back["label"].to_numpy(), back["score"].to_numpy()
+    segment = back["segment"].to_numpy(zero_copy_only=False)
+    assert len(y) == n
+    assert got["overall"]["roc_auc"] == tm.roc_auc_score(y, score)
+    assert got["overall"]["average_precision"] == tm.average_precision_score(y, score)
+    assert got["overall"]["f1"] == tm.f1_score(y, score >= 0.5)
+    for group in ("a", "b", "c"):
+        mine = segment == group
+        assert got["by_group"][group]["roc_auc"] == tm.roc_auc_score(y[mine], score[mine])
+        assert got["by_group"][group]["average_precision"] == tm.average_precision_score(y[mine], score[mine])
+        assert got["by_group"][group]["accuracy"] == tm.accuracy_score(y[mine], score[mine] >= 0.5)
+
+
+# -- bad input ----------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def small_frame(spark, tmp_path_factory):
+    columns = _binary_columns(200, 3)
+    columns["text"] = columns["region"]
+    columns["flag"] = columns["label"].astype(bool)
+    return _frame(spark, tmp_path_factory.mktemp("small"), columns)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "match"),
+    [
+        ({"label": "y"}, ValueError, r"label: no column 'y' in the DataFrame \(columns: label, score, w, region"),
+        ({"score": ["p0", "p1"]}, ValueError, r"score: no column 'p0'"),
+        ({"weight": "weights"}, ValueError, r"weight: no column 'weights'"),
+        ({"group": "segment"}, ValueError, r"group: no column 'segment'"),
+        ({"score": "text"}, TypeError, r"score: column 'text' is string; a score column must be one of"),
+        ({"weight": "region"}, TypeError, r"weight: column 'region' is string"),
+        ({"score": ["score"]}, TypeError, r"score must be a column name \(binary\) or a list of two or more"),
+        ({"score": 3}, TypeError, r"score must be a column name"),
+        ({"label": 3}, TypeError, r"label must name columns as str, got 3"),
+    ],
+)
+def test_evaluate_refuses_bad_columns(small_frame, kwargs, error, match):
+    with pytest.raises(error, match=match):
+        tms.evaluate(small_frame, ["roc_auc"], **kwargs)
+
+
+def test_evaluate_refuses_bad_values_with_the_evaluators_errors(spark, tmp_path):
+    import turbometrics as tm
+
+    columns = _binary_columns(100, 4)
+    columns["score"][17] = np.nan
+    with pytest.raises(ValueError) as expected:
+        tm.Evaluator(["roc_auc"]).update(columns["label"], columns["score"])
+    with pytest.raises(ValueError) as raised:
+        tms.evaluate(_frame(spark, tmp_path, columns).repartition(3), ["roc_auc"])
+    assert str(raised.value) == str(expected.value)
+
+
+def test_evaluate_refuses_nulls(spark):
+    frame = spark.createDataFrame([(1, 0.5), (0, None), (1, 0.7)], "label int, score double")
+    with pytest.raises(ValueError, match=r"column 'score' holds missing values \(null\)"):
+        tms.evaluate(frame, ["roc_auc"])
+
+
+def test_evaluate_refuses_unknown_metric_before_running(small_frame):
+    import turbometrics as tm
+
+    with pytest.raises(ValueError) as expected:
+        tm.Evaluator(["roc_auc", "nope"])
+    with pytest.raises(ValueError) as raised:
+        tms.evaluate(small_frame, ["roc_auc", "nope"])
+    assert str(raised.value) == str(expected.value)
+
+
 # -- packaging ----------------------------------------------------------------------------------
 def test_import_turbometrics_never_imports_pyspark():
     code = "import sys, turbometrics, turbometrics.spark; assert 'pyspark' not in sys.modules, 'pyspark imported'"

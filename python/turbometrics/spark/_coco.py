@@ -18,26 +18,23 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from ..coco import DetectionState, sharded
-from ._plan import merged_state, session_or_active, state_batch
+from ._plan import merged_state, session_or_active
 
 CocoEvaluation = sharded.CocoEvaluation
 _SHARD_SCHEMA = "shard int, payload binary"
 
 
-def _shard_states(params: Any, n_threads: int | None) -> Callable[[Iterator[Any]], Iterator[Any]]:
-    """The ``mapInArrow`` function: each row's shard (pickled by the
-    driver) -> its state's bytes."""
+def _shard_states(params: Any, n_threads: int | None) -> Callable[[Iterator[Any]], Iterator[bytes]]:
+    """What each partition runs: each row's shard (pickled by the driver)
+    -> its state's bytes."""
 
-    def run(batches: Iterator[Any]) -> Iterator[Any]:
+    def build(batches: Iterator[Any]) -> Iterator[bytes]:
         for batch in batches:
-            states = []
             for payload in batch.column("payload").to_pylist():
                 gt, dt, image_ids = pickle.loads(payload)
-                states.append(sharded.shard_state(gt, dt, image_ids, params, n_threads).to_bytes())
-            if states:
-                yield state_batch(states)
+                yield sharded.shard_state(gt, dt, image_ids, params, n_threads).to_bytes()
 
-    return run
+    return build
 
 
 def coco_evaluate(

@@ -1,7 +1,12 @@
 """What every ``turbometrics.spark`` function does: one state per partition
 (or per row of a partition), built on the executors by a ``mapInArrow``
 function and shipped back as ``to_bytes()``; the driver reads them back and
-merges them in a balanced tree. Only states reach the driver, never rows."""
+merges them in a balanced tree. Only states reach the driver, never rows.
+
+A ValueError or TypeError raised on an executor (bad input) comes back as a
+row of its own and is raised again on the driver with the same type and
+message, as the in-memory functions raise it.
+"""
 
 from __future__ import annotations
 
@@ -10,23 +15,58 @@ from typing import Any
 
 from .._common.mergeable import merge_balanced
 
-# The schema of what the partition functions yield: one serialised state per row.
-STATE_SCHEMA = "state binary"
+# What the partition functions yield: a serialised state per row, or the
+# type name and message of the input error that stopped the partition.
+STATE_SCHEMA = "state binary, error_type string, error string"
+_ERRORS: dict[str, type[Exception]] = {"ValueError": ValueError, "TypeError": TypeError}
 
 
-def state_batch(states: list[bytes]) -> Any:
-    """An Arrow record batch of serialised states (one column, ``state``)."""
+def _batch(states: list[bytes | None], error_type: str | None = None, error: str | None = None) -> Any:
     import pyarrow as pa
 
-    return pa.RecordBatch.from_arrays([pa.array(states, type=pa.binary())], names=["state"])
+    return pa.RecordBatch.from_arrays(
+        [
+            pa.array(states, type=pa.binary()),
+            pa.array([error_type] * len(states), type=pa.string()),
+            pa.array([error] * len(states), type=pa.string()),
+        ],
+        names=["state", "error_type", "error"],
+    )
 
 
-def merged_state(frame: Any, partition: Callable[[Iterator[Any]], Iterator[Any]], from_bytes: Callable) -> Any:
-    """``partition`` run on every partition of ``frame`` (``mapInArrow``,
-    yielding :func:`state_batch` batches), the states read back with
-    ``from_bytes`` on the driver, in partition order, and merged pairwise
-    level by level. None when no partition yielded a state."""
-    rows = frame.mapInArrow(partition, STATE_SCHEMA).collect()
+def on_executors(build: Callable[[Iterator[Any]], Iterator[bytes]]) -> Callable[[Iterator[Any]], Iterator[Any]]:
+    """The ``mapInArrow`` function that yields what ``build(batches)``
+    yields (serialised states) as record batches of :data:`STATE_SCHEMA`,
+    and, when ``build`` raises ValueError or TypeError (or a subclass), one
+    row that carries it to the driver instead."""
+
+    def run(batches: Iterator[Any]) -> Iterator[Any]:
+        try:
+            states = list(build(batches))
+        except (ValueError, TypeError) as error:
+            yield _batch([None], "ValueError" if isinstance(error, ValueError) else "TypeError", str(error))
+            return
+        if states:
+            yield _batch(states)
+
+    return run
+
+
+def merged_state(frame: Any, build: Callable[[Iterator[Any]], Iterator[bytes]], from_bytes: Callable) -> Any:
+    """``build`` run on every partition of ``frame`` (see
+    :func:`on_executors`), the states read back with ``from_bytes`` on the
+    driver, in partition order, and merged pairwise level by level. None
+    when no partition yielded a state.
+
+    Raises
+    ------
+    ValueError, TypeError
+        The first input error raised on an executor, with its message.
+    """
+    rows = frame.mapInArrow(on_executors(build), STATE_SCHEMA).collect()
+    for row in rows:
+        if row.error_type is not None:
+            raise _ERRORS[row.error_type](row.error)
     states = [from_bytes(bytes(row.state)) for row in rows]
     return merge_balanced(states) if states else None
 

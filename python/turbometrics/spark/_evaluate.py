@@ -1,0 +1,212 @@
+"""Several metrics of a Spark DataFrame at once, optionally per group: one
+:class:`turbometrics.Evaluator` per partition, fed through Arrow
+(``mapInArrow``), serialised with ``to_bytes()`` and merged on the driver."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import numpy as np
+
+from ._plan import merged_state
+
+# Arrow batches are buffered up to this many rows before an update (Spark's
+# batches hold 10,000 rows by default; fewer, larger updates are faster).
+ROWS_PER_UPDATE = 1 << 20
+
+# Spark SQL type names (DataType.typeName()) each column may have.
+_NUMBERS = frozenset({"byte", "short", "integer", "long", "float", "double"})
+_KINDS = {
+    "label": _NUMBERS | {"boolean", "string"},
+    "score": _NUMBERS,
+    "weight": _NUMBERS,
+    "group": _NUMBERS | {"boolean", "string"},
+}
+
+
+def _checked_columns(frame: Any, named: dict[str, tuple[str, list[str]]]) -> None:
+    """Each column of ``named`` (role -> (argument, column names)) is in
+    ``frame`` once, with a type its role accepts.
+
+    Raises
+    ------
+    ValueError
+        For a column that is not in the DataFrame, or is in it twice.
+    TypeError
+        For a column name that is not a str, or a column whose type the
+        role refuses.
+    """
+    fields = frame.schema.fields
+    names = [field.name for field in fields]
+    for role, (argument, columns) in named.items():
+        for column in columns:
+            if not isinstance(column, str):
+                raise TypeError(f"{argument} must name columns as str, got {column!r}")
+            count = names.count(column)
+            if count == 0:
+                raise ValueError(f"{argument}: no column {column!r} in the DataFrame (columns: {', '.join(names)})")
+            if count > 1:
+                raise ValueError(f"{argument}: the DataFrame has {count} columns named {column!r}; rename the copies")
+            kind = fields[names.index(column)].dataType
+            if kind.typeName() not in _KINDS[role]:
+                raise TypeError(
+                    f"{argument}: column {column!r} is {kind.simpleString()}; a {role} column must be one of "
+                    f"{', '.join(sorted(_KINDS[role]))} (cast it)"
+                )
+
+
+def _quoted(column: str) -> Any:
+    """The column named ``column`` exactly (dots and backticks in the name
+    are not read as struct fields or quotes)."""
+    from pyspark.sql import functions
+
+    return functions.col("`" + column.replace("`", "``") + "`")
+
+
+def _score_columns(score: str | Sequence[str]) -> list[str]:
+    if isinstance(score, str):
+        return [score]
+    if isinstance(score, Sequence) and len(score) >= 2:
+        return list(score)
+    raise TypeError(
+        f"score must be a column name (binary) or a list of two or more columns (multiclass), got {score!r}"
+    )
+
+
+def _array(batch: Any, column: str) -> np.ndarray:
+    values = batch.column(column)
+    if values.null_count:
+        raise ValueError(f"column {column!r} holds missing values (null); drop or fill them before evaluating")
+    return values.to_numpy(zero_copy_only=False)
+
+
+def _partition_evaluator(
+    options: dict[str, Any], label: str, scores: list[str], weight: str | None, group: str | None, multiclass: bool
+) -> Any:
+    """What each partition runs: its Arrow batches -> one Evaluator's bytes
+    (nothing for an empty partition)."""
+
+    def update(evaluator: Any, batches: list[Any]) -> None:
+        import pyarrow as pa
+
+        table = pa.Table.from_batches(batches)
+        score = np.column_stack([_array(table, c) for c in scores]) if multiclass else _array(table, scores[0])
+        evaluator.update(
+            _array(table, label),
+            score,
+            sample_weight=None if weight is None else _array(table, weight),
+            groups=None if group is None else _array(table, group),
+        )
+
+    def build(batches: Iterator[Any]) -> Iterator[bytes]:
+        from .. import Evaluator
+
+        evaluator = Evaluator(**options)
+        pending: list[Any] = []
+        rows = updated = 0
+        for batch in batches:
+            if batch.num_rows:
+                pending.append(batch)
+                rows += batch.num_rows
+            if rows >= ROWS_PER_UPDATE:
+                update(evaluator, pending)
+                pending, rows, updated = [], 0, updated + 1
+        if pending:
+            update(evaluator, pending)
+            updated += 1
+        if updated:
+            yield evaluator.to_bytes()
+
+    return build
+
+
+def evaluate(
+    df: Any,
+    metrics: Sequence[str] | None = None,
+    *,
+    label: str = "label",
+    score: str | Sequence[str] = "score",
+    weight: str | None = None,
+    group: str | None = None,
+    threshold: float = 0.5,
+    classes: Any = None,
+    n_bins: int = 15,
+    confidence: float = 0.95,
+    n_threads: int | None = None,
+) -> dict[str, Any]:
+    """Evaluate the predictions in a Spark DataFrame: ``metrics`` at once,
+    overall and per group, as :class:`turbometrics.Evaluator` computes them.
+
+    Each partition's rows become an Evaluator on its executor (Arrow
+    batches through ``mapInArrow``; no pandas), which travels to the driver
+    as ``Evaluator.to_bytes()``; the driver merges them in a balanced tree
+    and computes. Raw rows never reach the driver.
+
+    Parameters
+    ----------
+    df : pyspark.sql.DataFrame
+        The predictions, one row each.
+    metrics : sequence of str, default=None
+        Metric names, as ``turbometrics.Evaluator`` and the command line
+        take them; None: the Evaluator's default.
+    label : str, default="label"
+        The column of true labels (numbers, booleans or strings).
+    score : str or sequence of str, default="score"
+        Binary: the column of scores. Multiclass: the columns of the class
+        probabilities, in the order of ``classes``.
+    weight : str, default=None
+        The column of sample weights (numbers); None: unweighted.
+    group : str, default=None
+        The column whose values split the rows into groups (numbers,
+        booleans or strings); None: overall only.
+    threshold, classes, n_bins, confidence, n_threads
+        As :class:`turbometrics.Evaluator` takes them. ``classes`` defaults
+        to the number of score columns when several are given.
+        ``n_threads`` applies to each task (see :mod:`turbometrics.spark`)
+        and to the computation on the driver.
+
+    Returns
+    -------
+    dict
+        What ``Evaluator.compute()`` returns for all the rows:
+        ``{"overall": {...}, "by_group": {...}, "gap": {...}}``, equal to
+        one Evaluator updated with the collected rows wherever the
+        Evaluator's merges are exact (see its documentation).
+
+    Raises
+    ------
+    ValueError
+        For a column that is not in ``df`` (or is in it twice), missing
+        values (nulls) in a column used, and whatever
+        ``Evaluator.update`` refuses (NaN scores, negative weights, labels
+        outside ``classes``...), with the Evaluator's message.
+    TypeError
+        For a column of a type its role refuses (e.g. string scores).
+    """
+    from .. import Evaluator
+
+    scores = _score_columns(score)
+    multiclass = not isinstance(score, str)
+    if multiclass and classes is None:
+        classes = len(scores)
+    named = {"label": ("label", [label]), "score": ("score", scores)}
+    if weight is not None:
+        named["weight"] = ("weight", [weight])
+    if group is not None:
+        named["group"] = ("group", [group])
+    _checked_columns(df, named)
+    options = dict(
+        metrics=metrics,
+        classes=classes,
+        threshold=threshold,
+        n_bins=n_bins,
+        confidence=confidence,
+        by=group,
+        n_threads=n_threads,
+    )
+    empty = Evaluator(**options)  # checks the options on the driver before any task runs
+    columns = dict.fromkeys(column for _, names in named.values() for column in names)
+    build = _partition_evaluator(options, label, scores, weight, group, multiclass)
+    merged = merged_state(df.select(*(_quoted(column) for column in columns)), build, Evaluator.from_bytes)
+    return (empty if merged is None else merged).compute()
