@@ -88,6 +88,7 @@ def main() -> None:
         SparkSession.builder.master(f"local[{args.cores}]")
         .appName("bench_spark")
         .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
         .config("spark.driver.memory", args.driver_memory)
         .config("spark.sql.shuffle.partitions", str(args.cores))
         .getOrCreate()

@@ -42,6 +42,7 @@ def spark():
         SparkSession.builder.master("local[2]")
         .appName("turbometrics-tests")
         .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
         .config("spark.sql.shuffle.partitions", "4")
         .getOrCreate()
     )
@@ -225,7 +226,13 @@ def test_evaluate_parquet_dataset_partitioned_by_group(spark, tmp_path):
     del table
     assert len(list(root.rglob("*.parquet"))) >= 10
     metrics = ["roc_auc", "average_precision", "accuracy", "f1"]
-    got = tms.evaluate(spark.read.parquet(str(root)), metrics, group="segment")
+    spark.conf.set("spark.sql.files.maxPartitionBytes", "8m")  # a dozen partitions, not 2
+    try:
+        frame = spark.read.parquet(str(root))
+        assert frame.rdd.getNumPartitions() >= 6
+        got = tms.evaluate(frame, metrics, group="segment")
+    finally:
+        spark.conf.unset("spark.sql.files.maxPartitionBytes")
     back = ds.dataset(root, format="parquet", partitioning="hive").to_table()
     y, score = back["label"].to_numpy(), back["score"].to_numpy()
     segment = back["segment"].to_numpy(zero_copy_only=False)

@@ -11,15 +11,16 @@ runs: ``import turbometrics.spark`` works without it. The executors need
 turbometrics installed in their Python.
 
 n_threads : int, default=None
-    Threads per task for the turbometrics kernels. None uses the executor
-    process's default (``OMP_NUM_THREADS`` where set, else the CPUs it may
-    run on). Spark runs one task per core: keep ``tasks per executor x
-    n_threads <= cores``, e.g. ``n_threads=1`` with the default
-    ``spark.task.cpus=1``.
+    Threads per task for the turbometrics kernels. None uses the executor's
+    Python worker's default: ``OMP_NUM_THREADS``, which Spark sets in its
+    Python workers (1 in a ``local[N]`` session), else the CPUs the worker
+    may run on. Spark runs one task per core (``spark.task.cpus=1``): keep
+    ``tasks per executor x n_threads <= cores``.
 """
 
 from __future__ import annotations
 
 from ._coco import CocoEvaluation, coco_evaluate
+from ._evaluate import evaluate
 
-__all__ = ["CocoEvaluation", "coco_evaluate"]
+__all__ = ["CocoEvaluation", "coco_evaluate", "evaluate"]
