@@ -6,7 +6,8 @@ The data (``--rows`` rows, default 1e7): probabilities ``p ~ U(0, 1)``
 (rounded to ``--decimals`` when given, for ties), labels ``y ~
 Bernoulli(p)``, written with pyarrow as ``--files`` Parquet files, read by
 Spark and cached in its memory (so that neither side is timed reading
-files). Then, alternately, ``--repeats`` times each:
+files). After one untimed call of each (Python workers start, the JVM
+warms up), alternately, ``--repeats`` times each:
 
 * ``turbometrics.spark.evaluate(df, ["roc_auc", "average_precision"],
   label="y", score="p")``: one Spark job (an Evaluator per partition,
@@ -41,7 +42,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from timing import timed_pair  # noqa: E402
+from timing import timed_pair
 
 
 def data(rows: int, seed: int, decimals: int | None) -> dict[str, np.ndarray]:
@@ -120,6 +121,10 @@ def main() -> None:
         def spark_mllib() -> dict[str, float]:
             return {name: evaluator.evaluate(df) for name, evaluator in mllib.items()}
 
+        for name, function in (("turbometrics.spark", turbometrics_spark), ("MLlib", spark_mllib)):
+            start = time.perf_counter()
+            function()  # starts the Python workers / warms the JVM; not counted
+            print(f"first call, not counted: {name} {time.perf_counter() - start:.2f} s", flush=True)
         ours, theirs = timed_pair(turbometrics_spark, spark_mllib, args.repeats)
         df.unpersist()
     spark.stop()
