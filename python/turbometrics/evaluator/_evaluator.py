@@ -224,6 +224,11 @@ class Evaluator(Serialisable):
         return self._overall.n_samples
 
     @property
+    def n_samples_by_group(self) -> dict[Any, int]:
+        """Rows added per group, in natural order."""
+        return {key: self._groups[key].n_samples for key in self.groups}
+
+    @property
     def groups(self) -> list[Any]:
         """The group labels seen, in natural order (numbers, then text)."""
         return sorted(self._groups, key=_natural)
@@ -238,6 +243,15 @@ class Evaluator(Serialisable):
     def _part(self) -> Part:
         p = self.problem
         return Part(p.n_classes, p.n_bins, p.multiclass, self._needs())
+
+    def _drop_metrics(self, names: Iterable[str]) -> None:
+        """Stop computing ``names`` (for the command line, which drops the
+        probability metrics at the first scores outside [0, 1]); the states
+        only they read are dropped."""
+        self.metrics = tuple(name for name in self.metrics if name not in set(names))
+        needs = self._needs()
+        for part in (self._overall, *self._groups.values()):
+            part.keep_only(needs)
 
     def reset(self) -> Evaluator:
         """Forget every row (the metrics and options stay); returns self."""

@@ -60,7 +60,7 @@ def _one_vs_rest_roc_auc(part: Part, p: Problem) -> dict[str, Any]:
     the plain mean of the classes' one-vs-rest AUCs."""
     assert part.class_ranking is not None
     if p.n_classes < 3:  # roc_auc_score refuses two probability columns
-        raise ValueError("y should be a 1d array, got an array of shape (n, 2) instead.")
+        raise ValueError(f"y should be a 1d array, got an array of shape ({part.n_samples}, 2) instead.")
     scores = np.array([state.roc_auc(n_threads=p.n_threads) for state in part.class_ranking])
     return {"roc_auc": float(np.average(scores))}
 

@@ -149,9 +149,13 @@ class Part:
         self.sums = {score: ScoreSum(score) for score in ("brier", "log") if score in needs}
         self.n_samples = 0
 
-    def empty(self) -> Part:
-        """A part of the same kind without rows."""
-        return Part(self.n_classes, self.n_bins, self.multiclass, self.needs)
+    def keep_only(self, needs: Collection[str]) -> None:
+        """Drop the states that ``needs`` leaves out."""
+        self.needs = self.needs & frozenset(needs)
+        for kind in ("ranking", "class_ranking", "confusion", "calibration"):
+            if kind not in self.needs:
+                setattr(self, kind, None)
+        self.sums = {score: sums for score, sums in self.sums.items() if score in self.needs}
 
     def update(
         self,
