@@ -25,7 +25,6 @@ from typing import Any
 import numpy as np
 
 from .._common.input_error import InputError, finite_float, first_line, positive_int, shown
-from ..io import FORMATS, Table, labels_array, missing, numeric, open_table
 from ..evaluator import (
     BINARY_METRICS,
     DEFAULT_BINARY,
@@ -34,6 +33,7 @@ from ..evaluator import (
     PROBABILITY_METRICS,
     Evaluator,
 )
+from ..io import FORMATS, Table, labels_array, missing, numeric, open_table
 from ._labels import as_text, binary_labels, class_indices, classes_from_columns, positive_label
 
 DEFAULT_CHUNK_ROWS = 1_000_000
@@ -343,9 +343,7 @@ class Evaluation:
             return
         for name in dict.fromkeys(v for v in groups.tolist() if v is not None):
             rows = groups == name
-            self.group_rows.setdefault(name, Rows()).add(
-                y[rows], score[rows], None if weight is None else weight[rows]
-            )
+            self.group_rows.setdefault(name, Rows()).add(y[rows], score[rows], None if weight is None else weight[rows])
 
 
 def _factorize(values: np.ndarray) -> tuple[list[str], np.ndarray]:
