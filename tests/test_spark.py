@@ -154,6 +154,18 @@ def _in_memory(metrics, y, score, weight=None, groups=None, **options):
     return tm.Evaluator(metrics, by=by, **options).update(y, score, sample_weight=weight, groups=groups).compute()
 
 
+def _assert_same(got, want, where=""):
+    """Equal dicts: the same keys and values, floats bit for bit (NaN equal to NaN)."""
+    if isinstance(want, dict):
+        assert isinstance(got, dict) and list(got) == list(want), where
+        for key in want:
+            _assert_same(got[key], want[key], f"{where}[{key!r}]")
+    elif isinstance(want, float):
+        assert type(got) is float and (got == want or (np.isnan(got) and np.isnan(want))), (where, got, want)
+    else:
+        assert got == want, (where, got, want)
+
+
 def test_evaluate_binary_equals_in_memory(spark, tmp_path):
     import turbometrics as tm
 
@@ -162,36 +174,72 @@ def test_evaluate_binary_equals_in_memory(spark, tmp_path):
     want = _in_memory(BINARY, y, score, w, region)
     unweighted = _in_memory(BINARY, y, score)
     for name, frame in _partitionings(_frame(spark, tmp_path, columns)).items():
-        assert tms.evaluate(frame, BINARY, weight="w", group="region") == want, name
-        assert tms.evaluate(frame, BINARY) == unweighted, name
-    # and the metric functions themselves
+        _assert_same(tms.evaluate(frame, BINARY, weight="w", group="region"), want, name)
+        _assert_same(tms.evaluate(frame, BINARY), unweighted, name)
+    # the in-memory functions: unweighted ranking and confusion metrics bit for bit, weighted to rounding
     overall = unweighted["overall"]
     assert overall["roc_auc"] == tm.roc_auc_score(y, score)
     assert overall["average_precision"] == tm.average_precision_score(y, score)
     assert overall["f1"] == tm.f1_score(y, score >= 0.5)
     assert overall["accuracy"] == tm.accuracy_score(y, score >= 0.5)
+    assert overall["mcc"] == tm.matthews_corrcoef(y, score >= 0.5)
     for group in GROUPS:
         mine = region == group
         got = want["by_group"][group]
-        assert got["roc_auc"] == tm.roc_auc_score(y[mine], score[mine], sample_weight=w[mine])
-        assert got["average_precision"] == tm.average_precision_score(y[mine], score[mine], sample_weight=w[mine])
-        assert got["mcc"] == tm.matthews_corrcoef(y[mine], score[mine] >= 0.5, sample_weight=w[mine])
+        expected = [
+            tm.roc_auc_score(y[mine], score[mine], sample_weight=w[mine]),
+            tm.average_precision_score(y[mine], score[mine], sample_weight=w[mine]),
+            tm.matthews_corrcoef(y[mine], score[mine] >= 0.5, sample_weight=w[mine]),
+        ]
+        np.testing.assert_allclose([got["roc_auc"], got["average_precision"], got["mcc"]], expected, rtol=1e-12)
 
 
 def test_evaluate_multiclass_equals_in_memory(spark, tmp_path):
     import turbometrics as tm
 
     columns = _multiclass_columns(6_000, 1)
+    y, w, region = columns["y"], columns["w"], columns["region"]
     probabilities = np.column_stack([columns["p0"], columns["p1"], columns["p2"]])
-    want = _in_memory(MULTICLASS, columns["y"], probabilities, columns["w"], columns["region"], classes=3)
+    want = _in_memory(MULTICLASS, y, probabilities, w, region, classes=3)
+    unweighted = _in_memory(MULTICLASS, y, probabilities, classes=3)
     frame = _frame(spark, tmp_path, columns)
     for name, partitioned in _partitionings(frame).items():
         got = tms.evaluate(partitioned, MULTICLASS, label="y", score=["p0", "p1", "p2"], weight="w", group="region")
-        assert got == want, name
-    overall = want["overall"]
-    y, w = columns["y"], columns["w"]
-    assert overall["accuracy"] == tm.accuracy_score(y, probabilities.argmax(axis=1), sample_weight=w)
-    assert overall["roc_auc"] == tm.roc_auc_score(y, probabilities, multi_class="ovr", sample_weight=w)
+        _assert_same(got, want, name)
+        _assert_same(tms.evaluate(partitioned, MULTICLASS, label="y", score=["p0", "p1", "p2"]), unweighted, name)
+    overall = unweighted["overall"]
+    assert overall["accuracy"] == tm.accuracy_score(y, probabilities.argmax(axis=1))
+    assert overall["f1_macro"] == tm.f1_score(y, probabilities.argmax(axis=1), average="macro")
+    assert overall["roc_auc"] == tm.roc_auc_score(y, probabilities, multi_class="ovr")
+
+
+def test_evaluate_labels_by_name_and_null_groups(spark, tmp_path):
+    """String class labels (classes=[...]), and an integer group column
+    with nulls: those rows count overall only, as in the Evaluator."""
+    columns = _multiclass_columns(3_000, 5)
+    names = np.array(["cat", "dog", "emu"], dtype=object)
+    columns["y"] = names[columns["y"]]
+    rng = np.random.default_rng(6)
+    shop = rng.integers(0, 3, len(columns["y"])).astype(object)
+    shop[rng.random(len(shop)) < 0.1] = None
+    columns["region"] = shop
+    probabilities = np.column_stack([columns["p0"], columns["p1"], columns["p2"]])
+    want = _in_memory(
+        ["accuracy", "f1_macro", "log_loss"], columns["y"], probabilities, None, shop, classes=list(names)
+    )
+    import pyarrow as pa
+
+    columns["region"] = pa.array(shop.tolist(), type=pa.int32())
+    got = tms.evaluate(
+        _frame(spark, tmp_path, columns).repartition(4),
+        ["accuracy", "f1_macro", "log_loss"],
+        label="y",
+        score=["p0", "p1", "p2"],
+        group="region",
+        classes=list(names),
+    )
+    _assert_same(got, want)
+    assert list(got["by_group"]) == [0, 1, 2]
 
 
 def test_evaluate_parquet_dataset_partitioned_by_group(spark, tmp_path):

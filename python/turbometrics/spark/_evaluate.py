@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from ..evaluator import Evaluator
 from ._plan import merged_state
 
 # Arrow batches are buffered up to this many rows before an update (Spark's
@@ -74,11 +75,26 @@ def _score_columns(score: str | Sequence[str]) -> list[str]:
     )
 
 
-def _array(batch: Any, column: str) -> np.ndarray:
-    values = batch.column(column)
+def _array(table: Any, column: str) -> np.ndarray:
+    """A label, score or weight column as NumPy (nulls refused)."""
+    values = table.column(column)
     if values.null_count:
         raise ValueError(f"column {column!r} holds missing values (null); drop or fill them before evaluating")
-    return values.to_numpy(zero_copy_only=False)
+    return values.to_numpy()
+
+
+def _groups(table: Any, column: str) -> np.ndarray:
+    """The group column as NumPy, nulls as None (or NaN in a float column):
+    the Evaluator counts those rows overall only. Integers with nulls stay
+    integers (an object array), not floats."""
+    import pyarrow as pa
+
+    values = table.column(column)
+    if values.null_count and pa.types.is_integer(values.type):
+        groups = values.fill_null(0).to_numpy().astype(object)
+        groups[values.is_null().to_numpy()] = None
+        return groups
+    return values.to_numpy()
 
 
 def _partition_evaluator(
@@ -96,12 +112,10 @@ def _partition_evaluator(
             _array(table, label),
             score,
             sample_weight=None if weight is None else _array(table, weight),
-            groups=None if group is None else _array(table, group),
+            groups=None if group is None else _groups(table, group),
         )
 
     def build(batches: Iterator[Any]) -> Iterator[bytes]:
-        from .. import Evaluator
-
         evaluator = Evaluator(**options)
         pending: list[Any] = []
         rows = updated = 0
@@ -139,53 +153,55 @@ def evaluate(
     overall and per group, as :class:`turbometrics.Evaluator` computes them.
 
     Each partition's rows become an Evaluator on its executor (Arrow
-    batches through ``mapInArrow``; no pandas), which travels to the driver
-    as ``Evaluator.to_bytes()``; the driver merges them in a balanced tree
-    and computes. Raw rows never reach the driver.
+    batches through ``mapInArrow``, no pandas conversion), which travels to
+    the driver as ``Evaluator.to_bytes()``; the driver merges them in a
+    balanced tree and computes. Raw rows never reach the driver.
 
     Parameters
     ----------
     df : pyspark.sql.DataFrame
         The predictions, one row each.
     metrics : sequence of str, default=None
-        Metric names, as ``turbometrics.Evaluator`` and the command line
-        take them; None: the Evaluator's default.
+        Metric names, as ``turbometrics.Evaluator`` (and ``turbometrics
+        evaluate``) take them; None: the Evaluator's defaults.
     label : str, default="label"
-        The column of true labels (numbers, booleans or strings).
+        The column of true labels: numbers or booleans (binary 0/1, class
+        indices), or strings among ``classes``.
     score : str or sequence of str, default="score"
-        Binary: the column of scores. Multiclass: the columns of the class
-        probabilities, in the order of ``classes``.
+        Binary: the column of scores. Multiclass: two or more columns of
+        class probabilities, in the order of the classes.
     weight : str, default=None
         The column of sample weights (numbers); None: unweighted.
     group : str, default=None
-        The column whose values split the rows into groups (numbers,
-        booleans or strings); None: overall only.
-    threshold, classes, n_bins, confidence, n_threads
+        The column of group labels (numbers, booleans or strings); rows
+        whose group is null count overall only. None: no groups.
+    threshold, classes, n_bins, confidence
         As :class:`turbometrics.Evaluator` takes them. ``classes`` defaults
         to the number of score columns when several are given.
-        ``n_threads`` applies to each task (see :mod:`turbometrics.spark`)
-        and to the computation on the driver.
+    n_threads : int, default=None
+        Threads of each task's kernels (see :mod:`turbometrics.spark`).
 
     Returns
     -------
     dict
-        What ``Evaluator.compute()`` returns for all the rows:
-        ``{"overall": {...}, "by_group": {...}, "gap": {...}}``, equal to
-        one Evaluator updated with the collected rows wherever the
-        Evaluator's merges are exact (see its documentation).
+        ``{"overall": {...}, "by_group": {...}, "gap": {...}}``: what
+        ``Evaluator.compute()`` returns for all the rows. The Evaluator's
+        merges are exact, so this equals, bit for bit, one Evaluator
+        updated with the collected rows, whatever the partitioning; against
+        the in-memory functions it is what the Evaluator promises
+        (unweighted ranking and confusion metrics bit for bit).
 
     Raises
     ------
     ValueError
-        For a column that is not in ``df`` (or is in it twice), missing
-        values (nulls) in a column used, and whatever
-        ``Evaluator.update`` refuses (NaN scores, negative weights, labels
-        outside ``classes``...), with the Evaluator's message.
+        For a column that is not in ``df`` (or is in it twice), a null in
+        the label, score or weight column, whatever ``Evaluator.update``
+        refuses (labels that are not the problem's, NaN scores, invalid
+        weights...; its message, raised on the driver), and without rows.
     TypeError
-        For a column of a type its role refuses (e.g. string scores).
+        For a column name that is not a str, or a column of a type its
+        role refuses (e.g. string scores).
     """
-    from .. import Evaluator
-
     scores = _score_columns(score)
     multiclass = not isinstance(score, str)
     if multiclass and classes is None:
