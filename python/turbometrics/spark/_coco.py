@@ -77,7 +77,7 @@ def coco_evaluate(
 
     Returns
     -------
-    CocoEvaluation
+    turbometrics.dask.CocoEvaluation
         ``(stats, eval, summary)``, bit-identical to pycocotools'
         ``COCOeval`` run through evaluate, accumulate and summarize.
 

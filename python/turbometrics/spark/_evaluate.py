@@ -1,5 +1,5 @@
 """Several metrics of a Spark DataFrame at once, optionally per group: one
-:class:`turbometrics.Evaluator` per partition, fed through Arrow
+``turbometrics.Evaluator`` per partition, fed through Arrow
 (``mapInArrow``), serialised with ``to_bytes()`` and merged on the driver."""
 
 from __future__ import annotations
@@ -150,7 +150,7 @@ def evaluate(
     n_threads: int | None = None,
 ) -> dict[str, Any]:
     """Evaluate the predictions in a Spark DataFrame: ``metrics`` at once,
-    overall and per group, as :class:`turbometrics.Evaluator` computes them.
+    overall and per group, as ``turbometrics.Evaluator`` computes them.
 
     Each partition's rows become an Evaluator on its executor (Arrow
     batches through ``mapInArrow``, no pandas conversion), which travels to
@@ -176,7 +176,7 @@ def evaluate(
         The column of group labels (numbers, booleans or strings); rows
         whose group is null count overall only. None: no groups.
     threshold, classes, n_bins, confidence
-        As :class:`turbometrics.Evaluator` takes them. ``classes`` defaults
+        As ``turbometrics.Evaluator`` takes them. ``classes`` defaults
         to the number of score columns when several are given.
     n_threads : int, default=None
         Threads of each task's kernels (see :mod:`turbometrics.spark`).

@@ -10,7 +10,7 @@ message, as the in-memory functions raise it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from .._common.mergeable import merge_balanced
@@ -21,7 +21,7 @@ STATE_SCHEMA = "state binary, error_type string, error string"
 _ERRORS: dict[str, type[Exception]] = {"ValueError": ValueError, "TypeError": TypeError}
 
 
-def _batch(states: list[bytes | None], error_type: str | None = None, error: str | None = None) -> Any:
+def _batch(states: Sequence[bytes | None], error_type: str | None = None, error: str | None = None) -> Any:
     import pyarrow as pa
 
     return pa.RecordBatch.from_arrays(
