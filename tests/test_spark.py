@@ -335,6 +335,12 @@ def test_evaluate_refuses_bad_values_with_the_evaluators_errors(spark, tmp_path)
     assert str(raised.value) == str(expected.value)
 
 
+def test_evaluate_refuses_what_is_not_a_spark_dataframe():
+    columns = _binary_columns(10, 0)
+    with pytest.raises(TypeError, match=r"df must be a pyspark\.sql\.DataFrame, got dict"):
+        tms.evaluate(columns, ["roc_auc"])
+
+
 def test_evaluate_refuses_nulls(spark):
     frame = spark.createDataFrame([(1, 0.5), (0, None), (1, 0.7)], "label int, score double")
     with pytest.raises(ValueError, match=r"column 'score' holds missing values \(null\)"):

@@ -199,9 +199,12 @@ def evaluate(
         refuses (labels that are not the problem's, NaN scores, invalid
         weights...; its message, raised on the driver), and without rows.
     TypeError
-        For a column name that is not a str, or a column of a type its
-        role refuses (e.g. string scores).
+        For a ``df`` that is not a Spark DataFrame, a column name that is
+        not a str, or a column of a type its role refuses (e.g. string
+        scores).
     """
+    if not (hasattr(df, "mapInArrow") and hasattr(df, "schema")):
+        raise TypeError(f"df must be a pyspark.sql.DataFrame, got {type(df).__name__}")
     scores = _score_columns(score)
     multiclass = not isinstance(score, str)
     if multiclass and classes is None:
