@@ -180,7 +180,7 @@ class Evaluator(Serialisable):
             resolve_threads(n_threads)  # its ValueError / TypeError for a bad count
         self.classes = _checked_classes(classes)
         multiclass = self.classes is not None
-        n_classes = (self.classes if isinstance(self.classes, int) else len(self.classes)) if multiclass else 2
+        n_classes = 2 if self.classes is None else self.classes if isinstance(self.classes, int) else len(self.classes)
         self.problem = Problem(
             multiclass=multiclass,
             n_classes=n_classes,
@@ -317,9 +317,17 @@ class Evaluator(Serialisable):
         predicted = None
         if "confusion" in needs:
             predicted = score.argmax(axis=1) if self.multiclass else (score >= self.threshold).view(np.int8)
-        self._overall.update(y, score, predicted, weight, rows_sum_to_one, self.n_threads)
-        if groups is not None:
-            self._update_groups(groups, y, score, predicted, weight, rows_sum_to_one)
+        coded = None if groups is None else _factorize(groups)
+        # The batch's parts are built first and merged once all are built, so a batch that a state
+        # refuses leaves the Evaluator as it was.
+        batch = self._part()
+        batch.update(y, score, predicted, weight, rows_sum_to_one, self.n_threads)
+        by_group = (
+            {} if coded is None else self._group_parts(*coded, batch, y, score, predicted, weight, rows_sum_to_one)
+        )
+        self._overall.merge(batch)
+        for key, part in by_group.items():
+            self._group(key).merge(part)
         return self
 
     def _labels(self, y_true: Any) -> np.ndarray:
@@ -356,7 +364,7 @@ class Evaluator(Serialisable):
         for label in unique.tolist():
             code = self._lookup.get(label, -1) if isinstance(label, _KEY_TYPES) else -1
             if code < 0:
-                raise ValueError(f"y_true holds {shown(label)}, which is not one of the classes {list(self.classes)}")
+                raise ValueError(f"y_true holds {shown(label)}, which is not one of the classes {list(self._lookup)}")
             codes.append(code)
         table = np.asarray(codes, dtype=np.int64)
         if inverse is None:
@@ -387,26 +395,29 @@ class Evaluator(Serialisable):
         assert_all_finite(array)
         return array
 
-    def _update_groups(
+    def _group_parts(
         self,
-        values: Any,
+        keys: list[Any],
+        codes: np.ndarray,
+        whole: Part,
         y: np.ndarray,
         score: np.ndarray,
         predicted: np.ndarray | None,
         weight: np.ndarray | None,
         rows_sum_to_one: bool,
-    ) -> None:
-        keys, codes = _factorize(values)
+    ) -> dict[Any, Part]:
+        """The parts of the batch's groups (``whole``, the batch's part,
+        when one group holds every row)."""
         counts = np.bincount(codes[codes >= 0], minlength=len(keys))
-        if len(keys) == 1 and counts[0] == y.shape[0]:  # one group: no copies
-            self._group(keys[0]).update(y, score, predicted, weight, rows_sum_to_one, self.n_threads)
-            return
+        if len(keys) == 1 and counts[0] == y.shape[0]:
+            return {keys[0]: whole}
         order = np.argsort(codes, kind="stable")[int(np.count_nonzero(codes < 0)) :]
-        stops = np.cumsum(counts)
-        for key, stop, count in zip(keys, stops, counts):
+        parts = {}
+        for key, stop, count in zip(keys, np.cumsum(counts), counts):
             if count:
                 rows = order[stop - count : stop]
-                self._group(key).update(
+                parts[key] = part = self._part()
+                part.update(
                     y[rows],
                     score[rows],
                     None if predicted is None else predicted[rows],
@@ -414,6 +425,7 @@ class Evaluator(Serialisable):
                     rows_sum_to_one,
                     self.n_threads,
                 )
+        return parts
 
     def _group(self, key: Any) -> Part:
         part = self._groups.get(key)
