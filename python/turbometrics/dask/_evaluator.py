@@ -66,7 +66,7 @@ def evaluate(
     Parameters
     ----------
     y_true, y_score, sample_weight, groups : dask arrays, dask Series or NumPy arrays
-        As :meth:`Evaluator.update`. Multiclass ``y_score`` is a 2-D dask
+        As :meth:`turbometrics.Evaluator.update`. Multiclass ``y_score`` is a 2-D dask
         array (for DataFrame columns: ``df[columns].to_dask_array(lengths=True)``,
         with the other inputs as dask arrays too).
     metrics, classes, threshold, n_bins, confidence, by, n_threads
