@@ -409,6 +409,8 @@ def test_bad_parameters_are_refused(kwargs, error, message):
         (dict(), ([0, 1], [[0.1, 0.9], [0.5, 0.5]]), {}, ValueError, "must be 1-D for a binary Evaluator"),
         (dict(), ([0, 1], [0.1, np.nan]), {}, ValueError, "Input contains NaN"),
         (dict(), ([0, 1], ["a", "b"]), {}, ValueError, "y_score must be numbers"),
+        (dict(), ([0, 1], [0.1 + 1j, 0.2]), {}, ValueError, "Complex data not supported"),
+        (dict(metrics=["ece"]), ([0, 1], [0.1, 0.2]), dict(sample_weight=[1, -1]), ValueError, "non-negative"),
         (dict(), ([0, 1], [0.1]), {}, ValueError, "inconsistent numbers of samples"),
         (dict(metrics=["ece"]), ([0, 1], [0.1, 1.5]), {}, ValueError, "greater than 1: 1.5"),
         (dict(metrics=["log_loss"]), ([0, 1], [-0.1, 0.5]), {}, ValueError, "lower than 0: -0.1"),
@@ -447,7 +449,8 @@ def test_weighted_roc_auc_ci_is_nan_with_a_warning():
     "a, b, error, message",
     [
         (dict(metrics=["roc_auc"]), dict(metrics=["f1"]), ValueError, "different metrics"),
-        (dict(threshold=0.5), dict(threshold=0.4), ValueError, "different problem"),
+        (dict(threshold=0.5), dict(threshold=0.4), ValueError, "different threshold: 0.5 and 0.4"),
+        (dict(n_bins=10), dict(n_bins=15), ValueError, "different n_bins"),
         (dict(classes=3), dict(classes=["a", "b", "c"]), ValueError, "different classes"),
         (dict(by="x"), dict(by="y"), ValueError, "different by"),
     ],

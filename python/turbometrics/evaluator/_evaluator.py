@@ -18,7 +18,13 @@ from .._common.input_error import first_line, shown
 from .._common.mergeable import Serialisable, check_keys
 from .._common.params import NONE, REAL, STRING, Constraint, real_interval, validate_params
 from .._common.threads import resolve_threads
-from .._common.validation import assert_all_finite, check_consistent_length, check_sample_weight, column_or_1d
+from .._common.validation import (
+    assert_all_finite,
+    check_consistent_length,
+    check_dimensions,
+    check_sample_weight,
+    column_or_1d,
+)
 from ..calibration import checked_probabilities
 from ..io import missing
 from ..ranking import check_probability_rows
@@ -383,6 +389,7 @@ class Evaluator(Serialisable):
             return np.zeros((0, self.problem.n_classes) if self.multiclass else 0)
         if array.dtype.kind in "USV" or (array.dtype.kind == "O" and not _numbers(array)):
             raise ValueError("y_score must be numbers")
+        check_dimensions(array)  # complex numbers: scikit-learn's error
         array = array.astype(np.float64, copy=False)
         if self.multiclass:
             k = self.problem.n_classes
@@ -441,7 +448,7 @@ class Evaluator(Serialisable):
     def _check_mergeable(self, other: Any) -> None:
         if not isinstance(other, Evaluator):
             raise TypeError(f"cannot merge an Evaluator with {type(other).__name__}")
-        for name in ("metrics", "classes", "problem", "by"):
+        for name in ("metrics", "classes", "threshold", "n_bins", "confidence", "by"):
             mine, theirs = getattr(self, name), getattr(other, name)
             if mine != theirs:
                 raise ValueError(f"cannot merge Evaluators with different {name}: {mine!r} and {theirs!r}")
