@@ -149,3 +149,42 @@ TEST_CASE("bin tables are bit-identical at 1 and N threads") {
   const BinTable more = bin_table(column(p), Mode::binary, in, turbometrics::testing::many_threads);
   CHECK(one.cells == more.cells);
 }
+
+namespace {
+
+// Stage 1 of the top label for a rows x cols matrix of T, through the row
+// kernel that top_rows_for picks (unrolled, SSE2 or AVX2) and through the
+// strided one: the confidences, the correctness and both flags must agree.
+template <class T>
+void check_top_rows_agree(int64_t cols, turbometrics::testing::SplitMix& random) {
+  using namespace turbometrics::calibration::detail;
+  const int64_t rows = 97;
+  std::vector<T> p(static_cast<size_t>(rows * cols));
+  std::vector<int64_t> y(static_cast<size_t>(rows));
+  for (auto& v : p) v = static_cast<T>(std::floor(random.uniform() * 4.0) / 4.0);  // many ties
+  for (int64_t r = 0; r < rows; ++r) y[r] = static_cast<int64_t>(random.uniform() * static_cast<double>(cols));
+  const Matrix<T> m{reinterpret_cast<const char*>(p.data()), rows, cols, cols * static_cast<int64_t>(sizeof(T)),
+                    static_cast<int64_t>(sizeof(T))};
+  const Labels labels{reinterpret_cast<const char*>(y.data()), sizeof(int64_t)};
+  std::vector<double> conf_fast(static_cast<size_t>(rows)), conf_strided(static_cast<size_t>(rows));
+  std::vector<uint8_t> correct_fast(static_cast<size_t>(rows)), correct_strided(static_cast<size_t>(rows));
+  bool low_fast = false, low_strided = false, bad_fast = false, bad_strided = false;
+  top_rows_for(m)(m, 0, rows, labels, RowOut{conf_fast.data(), correct_fast.data()}, low_fast, bad_fast);
+  top_rows_strided(m, 0, rows, labels, RowOut{conf_strided.data(), correct_strided.data()}, low_strided,
+                   bad_strided);
+  CHECK(conf_fast == conf_strided);
+  CHECK(correct_fast == correct_strided);
+  CHECK(low_fast == low_strided);
+  CHECK(bad_fast == bad_strided);
+}
+
+}  // namespace
+
+TEST_CASE("every top-label row kernel (unrolled widths, SSE2, AVX2) agrees with the strided one") {
+  turbometrics::testing::SplitMix random(7);
+  for (int64_t cols : {1, 2, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17, 31, 64, 65, 100}) {
+    CAPTURE(cols);
+    check_top_rows_agree<double>(cols, random);
+    check_top_rows_agree<float>(cols, random);
+  }
+}

@@ -3,6 +3,7 @@ each one reads (:class:`Part`) and how it computes its value from them."""
 
 from __future__ import annotations
 
+import math
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -43,8 +44,8 @@ Compute = Callable[[Part, Problem], dict[str, Any]]
 def _roc_auc_ci(part: Part, p: Problem) -> dict[str, Any]:
     assert part.ranking is not None
     if part.ranking.weighted:
-        warnings.warn("DeLong's interval is for unweighted data; not computed with sample weights")
-        return {"roc_auc_ci": None}
+        warnings.warn("DeLong's interval is for unweighted data; NaN with sample weights")
+        return {"roc_auc_ci": [math.nan, math.nan]}
     ci = part.ranking.roc_auc_ci(confidence=p.confidence, method="delong", n_threads=p.n_threads)
     return {"roc_auc_ci": [ci.lower, ci.upper]}
 
@@ -89,7 +90,12 @@ def _proper(name: str, score: str) -> tuple[tuple[str, ...], Compute]:
     return (score,), compute
 
 
-_ECE: tuple[tuple[str, ...], Compute] = (("calibration",), lambda part, p: {"ece": part.calibration.ece()})
+def _ece(part: Part, p: Problem) -> dict[str, Any]:
+    assert part.calibration is not None
+    return {"ece": part.calibration.ece()}
+
+
+_ECE: tuple[tuple[str, ...], Compute] = (("calibration",), _ece)
 
 # name -> (the states it reads, how it is computed)
 BINARY_METRICS: dict[str, tuple[tuple[str, ...], Compute]] = {

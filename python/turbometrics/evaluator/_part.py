@@ -184,14 +184,13 @@ class Part:
 
     def merge(self, other: Part) -> None:
         """Add ``other``'s rows (a part of the same kind) in place."""
-        if self.ranking is not None:
+        if self.ranking is not None and other.ranking is not None:
             self.ranking = self.ranking.merge(other.ranking)
-        if self.class_ranking is not None:
-            assert other.class_ranking is not None
+        if self.class_ranking is not None and other.class_ranking is not None:
             self.class_ranking = [a.merge(b) for a, b in zip(self.class_ranking, other.class_ranking)]
-        if self.confusion is not None:
+        if self.confusion is not None and other.confusion is not None:
             self.confusion = self.confusion.merge(other.confusion)
-        if self.calibration is not None:
+        if self.calibration is not None and other.calibration is not None:
             self.calibration = self.calibration.merge(other.calibration)
         for score, sums in self.sums.items():
             sums.merge(other.sums[score])

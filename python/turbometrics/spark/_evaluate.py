@@ -150,7 +150,7 @@ def evaluate(
     n_threads: int | None = None,
 ) -> dict[str, Any]:
     """Evaluate the predictions in a Spark DataFrame: ``metrics`` at once,
-    overall and per group, as ``turbometrics.Evaluator`` computes them.
+    overall and per group, as :class:`turbometrics.Evaluator` computes them.
 
     Each partition's rows become an Evaluator on its executor (Arrow
     batches through ``mapInArrow``, no pandas conversion), which travels to
