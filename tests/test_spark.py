@@ -341,6 +341,17 @@ def test_evaluate_refuses_what_is_not_a_spark_dataframe():
         tms.evaluate(columns, ["roc_auc"])
 
 
+def test_evaluate_empty_dataframe_raises_as_the_evaluator(spark):
+    import turbometrics as tm
+
+    with pytest.raises(ValueError) as expected:
+        tm.Evaluator(["roc_auc"]).compute()
+    frame = spark.createDataFrame([], "label int, score double").repartition(2)
+    with pytest.raises(ValueError) as raised:
+        tms.evaluate(frame, ["roc_auc"])
+    assert str(raised.value) == str(expected.value)
+
+
 def test_evaluate_refuses_nulls(spark):
     frame = spark.createDataFrame([(1, 0.5), (0, None), (1, 0.7)], "label int, score double")
     with pytest.raises(ValueError, match=r"column 'score' holds missing values \(null\)"):
