@@ -170,8 +170,7 @@ void check_top_rows_agree(int64_t cols, turbometrics::testing::SplitMix& random)
   std::vector<uint8_t> correct_fast(static_cast<size_t>(rows)), correct_strided(static_cast<size_t>(rows));
   bool low_fast = false, low_strided = false, bad_fast = false, bad_strided = false;
   top_rows_for(m)(m, 0, rows, labels, RowOut{conf_fast.data(), correct_fast.data()}, low_fast, bad_fast);
-  top_rows_strided(m, 0, rows, labels, RowOut{conf_strided.data(), correct_strided.data()}, low_strided,
-                   bad_strided);
+  top_rows_strided(m, 0, rows, labels, RowOut{conf_strided.data(), correct_strided.data()}, low_strided, bad_strided);
   CHECK(conf_fast == conf_strided);
   CHECK(correct_fast == correct_strided);
   CHECK(low_fast == low_strided);
