@@ -346,7 +346,9 @@ class Evaluator(Serialisable):
         if not self.multiclass:
             if y.dtype.kind == "b":
                 return y.view(np.int8)
-            if y.dtype.kind in "iuf" and bool(np.all((y == 0) | (y == 1))):
+            if y.dtype.kind in "iu" and (y.shape[0] == 0 or (y.min() >= 0 and y.max() <= 1)):
+                return y.astype(np.int8)
+            if y.dtype.kind == "f" and bool(np.all((y == 0) | (y == 1))):
                 return y.astype(np.int8)
             bad = y[0] if y.dtype.kind not in "iuf" else y[np.argmax((y != 0) & (y != 1))]
             raise ValueError(
