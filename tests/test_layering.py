@@ -23,7 +23,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "python" / "turbometrics"
 SHARED = {"_common", "_core"}
-ADAPTERS = {"states", "dask", "plot", "sklearn", "cli"}
+ADAPTERS = {"states", "evaluator", "dask", "plot", "sklearn", "cli"}
 
 
 def _module_name(path: Path) -> str:
