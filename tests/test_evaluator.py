@@ -328,7 +328,7 @@ def test_a_group_metric_that_raises_is_nan_with_a_warning_and_the_whole_raises()
 
 
 def test_gap_to_pandas_and_reset():
-    pd = pytest.importorskip("pandas")
+    pytest.importorskip("pandas")
     rng = np.random.default_rng(2)
     y = rng.integers(0, 2, 300)
     s = rng.random(300)
@@ -344,8 +344,10 @@ def test_gap_to_pandas_and_reset():
     assert list(frame.columns) == ["roc_auc", "roc_auc_ci_lower", "roc_auc_ci_upper", "accuracy", "n_samples"]
     assert frame.loc["overall", "roc_auc"] == result["overall"]["roc_auc"]
     assert frame["n_samples"].tolist() == [300, *(int((g == k).sum()) for k in (1, 2, 10))]
-    assert isinstance(pd.DataFrame, type)
     assert ev.reset().n_samples == 0 and ev.groups == []
+    clash = tm.Evaluator(["accuracy"]).update([0, 1], [0.2, 0.7], groups=["overall", "x"])
+    with pytest.raises(ValueError, match="a group is labelled 'overall'"):
+        clash.to_pandas()
 
 
 def test_empty_batches_and_tiny_data():
@@ -386,6 +388,9 @@ def test_sum_of_evaluators_and_merge_with_itself():
         (dict(metrics=[1]), TypeError, "metric names must be str"),
         (dict(classes=1), ValueError, "at least 2"),
         (dict(classes=["a", "a"]), ValueError, "names 'a' twice"),
+        (dict(classes=[1, True]), ValueError, "names 1 twice"),
+        (dict(classes=[0.5, float("nan")]), ValueError, "NaN"),
+        (dict(threshold=True), ValueError, "finite number"),
         (dict(classes=[{"a": 1}, "b"]), TypeError, "text, numbers or booleans"),
         (dict(classes="abc"), TypeError, "classes must be None, an int or a sequence"),
         (dict(threshold=float("nan")), ValueError, "finite"),
@@ -417,6 +422,14 @@ def test_bad_parameters_are_refused(kwargs, error, message):
         (dict(), ([0, 1], [0.1, 0.2]), dict(sample_weight=[1.0, np.inf]), ValueError, "sample_weight"),
         (dict(), ([0, 1], [0.1, 0.2]), dict(groups=[[1], [2]]), ValueError, "groups must be 1-D"),
         (dict(), ([0, 1], [0.1, 0.2]), dict(groups=[{"a"}, "b"]), TypeError, "text, numbers or booleans"),
+        (
+            dict(),
+            ([0, 1], [0.1, 0.2]),
+            dict(groups=np.array(["2020-01-01", "2020-01-02"], dtype="datetime64[D]")),
+            TypeError,
+            "text, numbers or booleans, not date",
+        ),
+        (dict(), ([0, np.nan], [0.1, 0.2]), {}, ValueError, "got nan"),
         (dict(classes=3), ([0, 3], [[0.2, 0.3, 0.5]] * 2), {}, ValueError, "class indices 0 .. 2, got 3"),
         (dict(classes=3), ([0, 1], [[0.2, 0.8]] * 2), {}, ValueError, r"shape \(n, 3\)"),
         (dict(classes=["x", "y", "z"]), (["x", "w"], [[0.2, 0.3, 0.5]] * 2), {}, ValueError, "'w', which is not"),

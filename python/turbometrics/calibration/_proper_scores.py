@@ -531,8 +531,8 @@ def exact_score_sums(
     sample_weight : ndarray of float64 or None
     """
     prob = np.ascontiguousarray(y_prob, dtype=np.float64)
-    labels = np.ascontiguousarray(y_index, dtype=np.int64)
-    classes = np.arange(2 if prob.ndim == 1 else prob.shape[1], dtype=np.int64)
+    labels = y_index if y_index.dtype.kind in "biu" and y_index.dtype.isnative else y_index.astype(np.int64)
+    classes = np.arange(2 if prob.ndim == 1 else prob.shape[1], dtype=labels.dtype)
     threads = threads_for(resolve_threads(n_threads), prob.size)
     eps = float(np.finfo(np.float64).eps)
     limbs, _ = _core.calibration.exact_score_sums(

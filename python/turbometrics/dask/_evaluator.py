@@ -89,7 +89,7 @@ def evaluate(
         the Evaluator raises them.
     """
     every = check_split_every(split_every)
-    options = dict(
+    options: dict[str, Any] = dict(
         metrics=metrics,
         classes=classes,
         threshold=threshold,

@@ -346,7 +346,9 @@ class Evaluator(Serialisable):
         if not self.multiclass:
             if y.dtype.kind == "b":
                 return y.view(np.int8)
-            if y.dtype.kind in "iuf" and bool(np.all((y == 0) | (y == 1))):
+            if y.dtype.kind in "iu" and (y.shape[0] == 0 or (y.min() >= 0 and y.max() <= 1)):
+                return y.astype(np.int8)
+            if y.dtype.kind == "f" and bool(np.all((y == 0) | (y == 1))):
                 return y.astype(np.int8)
             bad = y[0] if y.dtype.kind not in "iuf" else y[np.argmax((y != 0) & (y != 1))]
             raise ValueError(
@@ -700,7 +702,7 @@ def _checked_metrics(metrics: Any, multiclass: bool) -> tuple[str, ...]:
     return tuple(dict.fromkeys(names))
 
 
-def _null_groups(values: np.ndarray, original: Any) -> np.ndarray:
+def _null_groups(values: np.ndarray) -> np.ndarray:
     """Which group values are null: None, NaN, and pandas' NA and NaT when
     pandas is imported."""
     pandas = sys.modules.get("pandas")
@@ -726,7 +728,7 @@ def _factorize(groups: Any) -> tuple[list[Any], np.ndarray]:
     values = np.asarray(groups)
     if values.ndim != 1:
         raise ValueError(f"groups must be 1-D, got shape {values.shape}")
-    null = _null_groups(values, groups)
+    null = _null_groups(values)
     present = ~null if null.any() else None
     kept = values if present is None else values[present]
     if kept.dtype.kind in "biufU":

@@ -310,8 +310,8 @@ struct ExactScoreSums {
 // are then added.
 template <class Label>
 ExactScoreSums exact_score_sums(const ProbRows& p, const char* labels, int64_t label_stride,
-                                const labels::LabelEncoder<Label>& encoder, const char* weights,
-                                int64_t weight_stride, Score score, double eps, int n_threads) {
+                                const labels::LabelEncoder<Label>& encoder, const char* weights, int64_t weight_stride,
+                                Score score, double eps, int n_threads) {
   const int64_t n = p.m.rows;
   const Isa isa = best_isa();
   const int64_t chunks = score_chunks(n);
