@@ -239,7 +239,7 @@ def test_evaluate_labels_by_name_and_null_groups(spark, tmp_path):
         classes=list(names),
     )
     _assert_same(got, want)
-    assert list(got["by_group"]) == [0, 1, 2]
+    assert [(type(key), key) for key in got["by_group"]] == [(int, 0), (int, 1), (int, 2)]
 
 
 def test_evaluate_parquet_dataset_partitioned_by_group(spark, tmp_path):
