@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -99,7 +99,7 @@ def _groups(table: Any, column: str) -> np.ndarray:
 
 def _partition_evaluator(
     options: dict[str, Any], label: str, scores: list[str], weight: str | None, group: str | None, multiclass: bool
-) -> Any:
+) -> Callable[[Iterator[Any]], Iterator[bytes]]:
     """What each partition runs: its Arrow batches -> one Evaluator's bytes
     (nothing for an empty partition)."""
 
@@ -118,18 +118,16 @@ def _partition_evaluator(
     def build(batches: Iterator[Any]) -> Iterator[bytes]:
         evaluator = Evaluator(**options)
         pending: list[Any] = []
-        rows = updated = 0
+        rows = 0
         for batch in batches:
-            if batch.num_rows:
-                pending.append(batch)
-                rows += batch.num_rows
+            pending.append(batch)
+            rows += batch.num_rows
             if rows >= ROWS_PER_UPDATE:
                 update(evaluator, pending)
-                pending, rows, updated = [], 0, updated + 1
-        if pending:
+                pending, rows = [], 0
+        if rows:
             update(evaluator, pending)
-            updated += 1
-        if updated:
+        if evaluator.n_samples:
             yield evaluator.to_bytes()
 
     return build
