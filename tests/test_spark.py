@@ -107,7 +107,8 @@ def _binary_columns(n: int, seed: int) -> dict[str, np.ndarray]:
     return {
         "label": y,
         "score": np.clip(np.round(rng.normal(0.35 + 0.3 * y, 0.2), 3), 0.0, 1.0),  # ties
-        "w": rng.integers(1, 5, n) * 0.25,  # sums exact in any order
+        "w": rng.integers(1, 5, n) * 0.25,  # sums exact in any order: the Evaluator is bit for bit
+        "w_float": rng.random(n) + 0.1,  # float sums: ranking and confusion metrics to rounding
         "region": GROUPS[rng.integers(0, len(GROUPS), n)],
     }
 
@@ -173,9 +174,15 @@ def test_evaluate_binary_equals_in_memory(spark, tmp_path):
     y, score, w, region = columns["label"], columns["score"], columns["w"], columns["region"]
     want = _in_memory(BINARY, y, score, w, region)
     unweighted = _in_memory(BINARY, y, score)
+    float_weighted = _in_memory(BINARY, y, score, columns["w_float"])["overall"]
     for name, frame in _partitionings(_frame(spark, tmp_path, columns)).items():
         _assert_same(tms.evaluate(frame, BINARY, weight="w", group="region"), want, name)
         _assert_same(tms.evaluate(frame, BINARY), unweighted, name)
+        got = tms.evaluate(frame, BINARY, weight="w_float")["overall"]
+        assert [got[m] for m in ("ece", "brier", "log_loss")] == [
+            float_weighted[m] for m in ("ece", "brier", "log_loss")
+        ]
+        np.testing.assert_allclose([got[m] for m in got], [float_weighted[m] for m in got], rtol=1e-12, err_msg=name)
     # the in-memory functions: unweighted ranking and confusion metrics bit for bit, weighted to rounding
     overall = unweighted["overall"]
     assert overall["roc_auc"] == tm.roc_auc_score(y, score)

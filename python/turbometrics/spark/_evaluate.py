@@ -183,9 +183,12 @@ def evaluate(
     -------
     dict
         ``{"overall": {...}, "by_group": {...}, "gap": {...}}``: what
-        ``Evaluator.compute()`` returns for all the rows. The Evaluator's
-        merges are exact, so this equals, bit for bit, one Evaluator
-        updated with the collected rows, whatever the partitioning; against
+        ``Evaluator.compute()`` returns for all the rows. Whatever the
+        partitioning it equals, bit for bit, one Evaluator updated with the
+        collected rows without weights, or with weights whose sums are
+        exact (integers, dyadic fractions); with other float weights
+        ``ece``, ``brier`` and ``log_loss`` still do, the ranking and
+        confusion metrics to rounding (the Evaluator's promise). Against
         the in-memory functions it is what the Evaluator promises
         (unweighted ranking and confusion metrics bit for bit).
 
