@@ -314,7 +314,7 @@ def small_frame(spark, tmp_path_factory):
 @pytest.mark.parametrize(
     ("kwargs", "error", "match"),
     [
-        ({"label": "y"}, ValueError, r"label: no column 'y' in the DataFrame \(columns: label, score, w, region"),
+        ({"label": "y"}, ValueError, r"label: no column 'y' in the DataFrame \(columns: label, score, w, w_float, "),
         ({"score": ["p0", "p1"]}, ValueError, r"score: no column 'p0'"),
         ({"weight": "weights"}, ValueError, r"weight: no column 'weights'"),
         ({"group": "segment"}, ValueError, r"group: no column 'segment'"),
