@@ -206,6 +206,52 @@ def test_dataframe_columns(client):
     assert tmd.roc_auc_score(ddf.y, other.score) == tm.roc_auc_score(frame.y, frame.score)
 
 
+def test_evaluate_equals_the_in_memory_evaluator(client):
+    """One Evaluator per partition, shipped as bytes and tree-merged: the in-memory Evaluator's bits."""
+    rng = np.random.default_rng(4)
+    n = 100_000
+    frame = pd.DataFrame(
+        {
+            "y": rng.integers(0, 2, n),
+            "score": np.round(rng.random(n), 3),
+            "w": rng.random(n),
+            "region": rng.choice(np.array(["north", "south", "east", None], dtype=object), n),
+        }
+    )
+    ddf = dd.from_pandas(frame, npartitions=5)
+    metrics = ["roc_auc", "average_precision", "best_f1", "f1", "mcc", "ece", "brier", "log_loss"]
+    in_memory = tm.Evaluator(metrics, by="region")
+    expected = in_memory.update(frame.y, frame.score, sample_weight=frame.w, groups=frame.region).compute()
+    for split_every in (2, None):
+        got = tmd.evaluate(
+            ddf.y, ddf.score, metrics, sample_weight=ddf.w, groups=ddf.region, by="region", split_every=split_every
+        )
+        assert list(got["by_group"]) == list(expected["by_group"])
+        for values, reference in [(got["overall"], expected["overall"])] + [
+            (got["by_group"][key], expected["by_group"][key]) for key in expected["by_group"]
+        ]:
+            # Weighted: the exact sums (ece, brier, log_loss) are split-invariant; the ranking and
+            # confusion states sum float weights per block, so they agree to rounding.
+            assert {k: values[k] for k in ("ece", "brier", "log_loss")} == {
+                k: reference[k] for k in ("ece", "brier", "log_loss")
+            }
+            assert values == pytest.approx(reference, rel=RTOL)
+    assert list(expected["by_group"]) == ["east", "north", "south"]
+    unweighted = tm.Evaluator(by="region").update(frame.y, frame.score, groups=frame.region).compute()
+    assert tmd.evaluate(ddf.y, ddf.score, groups=ddf.region, by="region") == unweighted
+    assert unweighted["overall"]["roc_auc"] == tm.roc_auc_score(frame.y, frame.score)
+
+    prob = rng.dirichlet(np.ones(3), n)
+    y = rng.integers(0, 3, n)
+    lazy = tmd.evaluate(
+        da.from_array(y, chunks=30_000), da.from_array(prob, chunks=(20_000, 3)), classes=3, compute=False
+    )
+    assert isinstance(lazy, Delayed)
+    assert lazy.compute() == tm.Evaluator(classes=3).update(y, prob).compute()
+    with pytest.raises(ValueError, match="unknown binary metric 'nope'"):
+        tmd.evaluate(ddf.y, ddf.score, ["nope"])
+
+
 def test_coco_evaluate_equals_cocoeval(client):
     pytest.importorskip("pycocotools")
     from coco_helpers import both, fixture

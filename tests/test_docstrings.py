@@ -6,7 +6,8 @@
   Public modules whose optional dependency is not installed are skipped.
 * Every ```` ```python ```` block of README.md and of the documentation
   site's Markdown pages (``docs/**/*.md``) is run, unless the line before it
-  is ``<!-- not run: REASON -->`` (a block that needs your own files).
+  is ``<!-- not run: REASON -->`` (a block that needs your own files); one
+  after ``<!-- needs: MODULE -->`` runs where MODULE imports, else skips.
 * Every public name is documented in the site's API reference (``docs/api/``).
 """
 
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import doctest
 import importlib
+import importlib.util
 import inspect
 import pkgutil
 import re
@@ -81,6 +83,17 @@ def test_public_functions_have_examples() -> None:
     assert not missing, f"no example in the docstring of {missing}"
 
 
+def _skip_reason(comment: str) -> str:
+    """Why the block after this comment line is skipped here ('' if it runs)."""
+    not_run = re.fullmatch(r"<!-- not run: (.*) -->", comment)
+    if not_run:
+        return not_run.group(1)
+    needs = re.fullmatch(r"<!-- needs: (\S+) -->", comment)
+    if needs and importlib.util.find_spec(needs.group(1)) is None:
+        return f"needs {needs.group(1)}, not installed"
+    return ""
+
+
 def markdown_python_blocks(path: Path) -> Iterator[tuple[int, str, str]]:
     """(line number, code, skip reason or '') of each ```python block."""
     lines = path.read_text(encoding="utf-8").splitlines()
@@ -89,11 +102,10 @@ def markdown_python_blocks(path: Path) -> Iterator[tuple[int, str, str]]:
         if lines[i].strip() == "```python":
             start = i + 1
             previous = lines[i - 1].strip() if i > 0 else ""
-            skip = re.fullmatch(r"<!-- not run: (.*) -->", previous)
             end = start
             while lines[end].strip() != "```":
                 end += 1
-            yield start + 1, "\n".join(lines[start:end]) + "\n", skip.group(1) if skip else ""
+            yield start + 1, "\n".join(lines[start:end]) + "\n", _skip_reason(previous)
             i = end
         i += 1
 

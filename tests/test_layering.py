@@ -1,7 +1,7 @@
 """The dependency direction of python/turbometrics/ (docs/guide/layout.md).
 
 Each area (ranking, classification, calibration, density, stability, coco,
-io) and each adapter (states, dask, plot, sklearn, cli) uses another package
+io) and each adapter (states, dask, plot, sklearn, spark, cli) uses another package
 only through what that package exports: never its private modules
 (``from ..ranking._scores import x``), never its private names
 (``from ..ranking import _x``). ``_common`` (private utilities) and the
@@ -23,7 +23,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "python" / "turbometrics"
 SHARED = {"_common", "_core"}
-ADAPTERS = {"states", "dask", "plot", "sklearn", "cli"}
+ADAPTERS = {"states", "evaluator", "dask", "plot", "sklearn", "spark", "cli"}
 
 
 def _module_name(path: Path) -> str:

@@ -1,5 +1,6 @@
-"""Static types of the public functions: mypy --strict accepts the usual
-annotations (a float from an averaged score, an array from average=None)."""
+"""Static types of the public functions: mypy --strict and pyright accept the
+usual annotations (a float from an averaged score, an array from
+average=None), and refuse a wrong one."""
 
 from __future__ import annotations
 
@@ -8,8 +9,6 @@ import sys
 import textwrap
 
 import pytest
-
-pytest.importorskip("mypy")
 
 _SNIPPET = textwrap.dedent("""
     from typing import Optional, Union
@@ -38,6 +37,7 @@ _SNIPPET = textwrap.dedent("""
 
 
 def test_mypy_strict_accepts_float_and_array_annotations(tmp_path):
+    pytest.importorskip("mypy")
     (tmp_path / "snippet.py").write_text(_SNIPPET)
     result = subprocess.run(
         [sys.executable, "-m", "mypy", "--strict", "--follow-imports=silent", "--no-incremental", "snippet.py"],
@@ -46,3 +46,26 @@ def test_mypy_strict_accepts_float_and_array_annotations(tmp_path):
         text=True,
     )
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def _pyright(tmp_path, source: str) -> subprocess.CompletedProcess[str]:
+    (tmp_path / "snippet.py").write_text(source)
+    return subprocess.run(
+        [sys.executable, "-m", "pyright", "--pythonpath", sys.executable, "snippet.py"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
+
+
+def test_pyright_accepts_float_and_array_annotations(tmp_path):
+    pytest.importorskip("pyright")
+    result = _pyright(tmp_path, _SNIPPET)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_pyright_refuses_a_wrong_annotation(tmp_path):
+    """The check above sees turbometrics' types (a missing package would be Unknown)."""
+    pytest.importorskip("pyright")
+    result = _pyright(tmp_path, _SNIPPET + "wrong: str = tm.roc_auc_score(y, s)\n")
+    assert result.returncode == 1 and '"float" is not assignable to declared type "str"' in result.stdout

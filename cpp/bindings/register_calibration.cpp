@@ -214,8 +214,12 @@ py::tuple probability_facts(const py::array& y_prob, bool check_rows, double rto
   return py::make_tuple(facts.status, facts.min, facts.max, facts.rows_sum_to_one);
 }
 
-py::tuple score_sums(const py::array& y_prob, const py::array& labels, const py::array& classes,
-                     const std::optional<py::array>& weight, const std::string& score, double eps, int n_threads) {
+// Calls f(sums) with the kernel that `exact` picks (score_sums or
+// exact_score_sums), after checking and encoding the arguments.
+template <class F>
+py::tuple with_score_input(const py::array& y_prob, const py::array& labels, const py::array& classes,
+                           const std::optional<py::array>& weight, const std::string& score, double eps, int n_threads,
+                           bool exact, F&& f) {
   const auto rows = prob_rows(y_prob, y_prob.ndim() == 1);
   if (!labels.dtype().equal(classes.dtype())) throw py::type_error("classes must share the dtype of the labels");
   if (!labels.dtype().attr("isnative").cast<bool>()) throw py::type_error("labels must be native-endian");
@@ -249,17 +253,47 @@ py::tuple score_sums(const py::array& y_prob, const py::array& labels, const py:
         if (!std::is_sorted(class_list.begin(), class_list.end()) ||
             std::adjacent_find(class_list.begin(), class_list.end()) != class_list.end())
           throw std::invalid_argument("classes must be sorted and distinct");
+        if (exact) {
+          calibration::ExactScoreSums sums;
+          {
+            py::gil_scoped_release release;
+            labels::LabelEncoder<Label> encoder(class_list);
+            sums = calibration::exact_score_sums<Label>(rows, l.data, l.stride, encoder, w, w_stride, kind, eps,
+                                                        n_threads);
+          }
+          return f(sums);
+        }
         calibration::ScoreSums sums;
         {
           py::gil_scoped_release release;
           labels::LabelEncoder<Label> encoder(class_list);
           sums = calibration::score_sums<Label>(rows, l.data, l.stride, encoder, w, w_stride, kind, eps, n_threads);
         }
-        return py::make_tuple(sums.total, sums.weight, sums.unknown_label);
+        return f(sums);
       },
       [](const py::dtype& other) -> py::tuple {
         throw py::type_error("score kernels read integer or bool labels, got " + std::string(py::str(other)));
       });
+}
+
+struct ScoreSumsResult {
+  py::tuple operator()(const calibration::ScoreSums& sums) const {
+    return py::make_tuple(sums.total, sums.weight, sums.unknown_label);
+  }
+  py::tuple operator()(const calibration::ExactScoreSums& sums) const {
+    return py::make_tuple(limbs_array({sums.total, sums.weight}), sums.unknown_label);
+  }
+};
+
+py::tuple score_sums(const py::array& y_prob, const py::array& labels, const py::array& classes,
+                     const std::optional<py::array>& weight, const std::string& score, double eps, int n_threads) {
+  return with_score_input(y_prob, labels, classes, weight, score, eps, n_threads, false, ScoreSumsResult{});
+}
+
+py::tuple exact_score_sums(const py::array& y_prob, const py::array& labels, const py::array& classes,
+                           const std::optional<py::array>& weight, const std::string& score, double eps,
+                           int n_threads) {
+  return with_score_input(y_prob, labels, classes, weight, score, eps, n_threads, true, ScoreSumsResult{});
 }
 
 py::tuple smooth_deposit(const py::array& prob, const std::string& mode_name, const py::array& labels,
@@ -313,6 +347,11 @@ void register_calibration(py::module_& m) {
         "(sum of w * loss, sum of w, some label not a class): Brier ('brier') or log loss ('log', probabilities "
         "clipped to [eps, 1 - eps]) of float64 probabilities (1-D: columns 1 - p, p) against integer labels "
         "encoded by the sorted distinct classes.");
+  m.def("exact_score_sums", &exact_score_sums, py::arg("y_prob"), py::arg("labels"), py::arg("classes"),
+        py::arg("sample_weight"), py::arg("score"), py::arg("eps"), py::arg("n_threads"),
+        "(limbs, some label not a class): score_sums' two sums as exact sums, a (2, limbs) uint64 array of "
+        "ExactSum limbs (row 0: sum of w * loss, each term as score_sums computes it; row 1: sum of w, zero when "
+        "unweighted), independent of the order and split of the rows.");
   m.def("smooth_deposit", &smooth_deposit, py::arg("y_prob"), py::arg("mode"), py::arg("y_true"),
         py::arg("sample_weight"), py::arg("grid"), py::arg("n_threads"),
         "(mass, residual, total weight, invalid, invalid_label): the smECE grid deposit by linear interpolation.");

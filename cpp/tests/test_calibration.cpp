@@ -9,6 +9,7 @@
 
 #include "support.hpp"
 #include "turbometrics/calibration/bin_table.hpp"
+#include "turbometrics/calibration/proper_scores.hpp"
 
 using namespace turbometrics::calibration;
 
@@ -148,4 +149,82 @@ TEST_CASE("bin tables are bit-identical at 1 and N threads") {
   const BinTable one = bin_table(column(p), Mode::binary, in, 1);
   const BinTable more = bin_table(column(p), Mode::binary, in, turbometrics::testing::many_threads);
   CHECK(one.cells == more.cells);
+}
+
+namespace {
+
+// Stage 1 of the top label for a rows x cols matrix of T, through the row
+// kernel that top_rows_for picks (unrolled, SSE2 or AVX2) and through the
+// strided one: the confidences, the correctness and both flags must agree.
+template <class T>
+void check_top_rows_agree(int64_t cols, turbometrics::testing::SplitMix& random) {
+  using namespace turbometrics::calibration::detail;
+  const int64_t rows = 97;
+  std::vector<T> p(static_cast<size_t>(rows * cols));
+  std::vector<int64_t> y(static_cast<size_t>(rows));
+  for (auto& v : p) v = static_cast<T>(std::floor(random.uniform() * 4.0) / 4.0);  // many ties
+  for (int64_t r = 0; r < rows; ++r) y[r] = static_cast<int64_t>(random.uniform() * static_cast<double>(cols));
+  const Matrix<T> m{reinterpret_cast<const char*>(p.data()), rows, cols, cols * static_cast<int64_t>(sizeof(T)),
+                    static_cast<int64_t>(sizeof(T))};
+  const Labels labels{reinterpret_cast<const char*>(y.data()), sizeof(int64_t)};
+  std::vector<double> conf_fast(static_cast<size_t>(rows)), conf_strided(static_cast<size_t>(rows));
+  std::vector<uint8_t> correct_fast(static_cast<size_t>(rows)), correct_strided(static_cast<size_t>(rows));
+  bool low_fast = false, low_strided = false, bad_fast = false, bad_strided = false;
+  top_rows_for(m)(m, 0, rows, labels, RowOut{conf_fast.data(), correct_fast.data()}, low_fast, bad_fast);
+  top_rows_strided(m, 0, rows, labels, RowOut{conf_strided.data(), correct_strided.data()}, low_strided, bad_strided);
+  CHECK(conf_fast == conf_strided);
+  CHECK(correct_fast == correct_strided);
+  CHECK(low_fast == low_strided);
+  CHECK(bad_fast == bad_strided);
+}
+
+}  // namespace
+
+TEST_CASE("every top-label row kernel (unrolled widths, SSE2, AVX2) agrees with the strided one") {
+  turbometrics::testing::SplitMix random(7);
+  for (int64_t cols : {1, 2, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17, 31, 64, 65, 100}) {
+    CAPTURE(cols);
+    check_top_rows_agree<double>(cols, random);
+    check_top_rows_agree<float>(cols, random);
+  }
+}
+
+TEST_CASE("exact score sums: any split adds up to the whole, at 1 and N threads") {
+  turbometrics::testing::SplitMix random(43);
+  const int64_t n = 100000;  // several chunks
+  std::vector<double> p(static_cast<size_t>(n)), w(static_cast<size_t>(n));
+  std::vector<int64_t> y(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) {
+    p[i] = random.uniform();
+    w[i] = random.uniform() * 3.0;
+    y[i] = random.uniform() < p[i];
+  }
+  const turbometrics::labels::LabelEncoder<int64_t> encoder(std::vector<int64_t>{0, 1});
+  const auto rows = [&](int64_t begin, int64_t end) {
+    ProbRows r;
+    r.m = Matrix<double>{reinterpret_cast<const char*>(p.data() + begin), end - begin, 1, sizeof(double), 0};
+    r.two_column = true;
+    return r;
+  };
+  const auto sums = [&](int64_t begin, int64_t end, Score score, int threads) {
+    return exact_score_sums<int64_t>(rows(begin, end), reinterpret_cast<const char*>(y.data() + begin), sizeof(int64_t),
+                                     encoder, reinterpret_cast<const char*>(w.data() + begin), sizeof(double), score,
+                                     std::numeric_limits<double>::epsilon(), threads);
+  };
+  for (Score score : {Score::brier, Score::log}) {
+    const ExactScoreSums whole = sums(0, n, score, 1);
+    const ExactScoreSums more = sums(0, n, score, turbometrics::testing::many_threads);
+    ExactScoreSums split = sums(0, 12345, score, 1);
+    split.add(sums(12345, n, score, 1));
+    CHECK(whole.total.limbs() == more.total.limbs());
+    CHECK(whole.total.limbs() == split.total.limbs());
+    CHECK(whole.weight.limbs() == split.weight.limbs());
+    CHECK_FALSE(whole.unknown_label);
+    // The rounded quotient is the float kernel's to a few ulps.
+    const ScoreSums rounded = score_sums<int64_t>(rows(0, n), reinterpret_cast<const char*>(y.data()), sizeof(int64_t),
+                                                  encoder, reinterpret_cast<const char*>(w.data()), sizeof(double),
+                                                  score, std::numeric_limits<double>::epsilon(), 1);
+    CHECK(whole.total.value() == doctest::Approx(rounded.total).epsilon(1e-13));
+    CHECK(whole.weight.value() == doctest::Approx(rounded.weight).epsilon(1e-13));
+  }
 }

@@ -50,6 +50,7 @@ from .classification import (
     recall_score,
 )
 from .density import gaussian_kde, kde
+from .evaluator import Evaluator
 from .io import evaluate_parquet
 from .ranking import (
     BestThreshold,
@@ -80,6 +81,7 @@ __all__ = [
     "ConfidenceInterval",
     "ConfusionState",
     "DeLongTest",
+    "Evaluator",
     "InvalidParameterError",
     "RankingState",
     "ReliabilityDiagram",

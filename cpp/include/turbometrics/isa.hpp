@@ -18,7 +18,9 @@
 // instruction set at compile time, for loops whose vector width or unrolling
 // depends on it. Loops written with x86 intrinsics instead carry a
 // TURBOMETRICS_TARGET_* attribute themselves, under TURBOMETRICS_HAS_CLONES
-// (AVX2, AVX-512) or TURBOMETRICS_HAS_SSE2.
+// (AVX2, AVX-512) or TURBOMETRICS_HAS_SSE2; one written once for several
+// instruction sets is compiled for AVX2 between TURBOMETRICS_BEGIN_AVX2_REGION
+// and TURBOMETRICS_END_AVX2_REGION.
 //
 // The instruction sets, each including the ones before it:
 //   Isa::generic   the build's baseline (x86-64: SSE2); every other build
@@ -57,6 +59,18 @@
 #define TURBOMETRICS_TARGET_AVX2 __attribute__((target("avx2")))
 #define TURBOMETRICS_TARGET_AVX2_FMA __attribute__((target("avx2,fma")))
 #define TURBOMETRICS_TARGET_AVX512 __attribute__((target("avx512f,avx512dq,avx512vl,avx2,fma")))
+// A region of declarations compiled for AVX2, as if each function in it were
+// marked TURBOMETRICS_TARGET_AVX2: for a function template written once with
+// vector traits and compiled for each instruction set (an attribute cannot
+// differ per instantiation), e.g. calibration/top_rows_body.inc.
+#if defined(__clang__)
+#define TURBOMETRICS_BEGIN_AVX2_REGION \
+  _Pragma("clang attribute push(__attribute__((target(\"avx2\"))), apply_to = function)")
+#define TURBOMETRICS_END_AVX2_REGION _Pragma("clang attribute pop")
+#else
+#define TURBOMETRICS_BEGIN_AVX2_REGION _Pragma("GCC push_options") _Pragma("GCC target(\"avx2\")")
+#define TURBOMETRICS_END_AVX2_REGION _Pragma("GCC pop_options")
+#endif
 #endif
 
 // SSE2 intrinsics (the x86-64 baseline).

@@ -36,6 +36,18 @@ class Mergeable:
         return NotImplemented
 
 
+def merge_balanced(states: list[Any]) -> Any:
+    """``states`` (a non-empty list) merged pairwise, level by level: each
+    row is copied about log2(len(states)) times (a left fold would copy the
+    first ones len(states) times). The merge order depends only on the
+    list's order."""
+    while len(states) > 1:
+        states = [
+            states[i].merge(states[i + 1]) if i + 1 < len(states) else states[i] for i in range(0, len(states), 2)
+        ]
+    return states[0]
+
+
 class CountedSamples(Mergeable):
     """Mixin for states that count their samples and note weights."""
 

@@ -28,9 +28,13 @@ from typing import Any
 
 import numpy as np
 
+from .. import _core
+
 FORMAT = "turbometrics-state"
 FORMAT_VERSION = 1
 _HEADER = "__header__"
+#: uint64 limbs of an exact sum (``ExactSum``: a fixed-point integer worth ``2**-1100`` per unit).
+EXACT_SUM_LIMBS: int = _core.calibration.EXACT_SUM_LIMBS
 
 
 def _json_default(value: Any) -> Any:
@@ -126,3 +130,21 @@ def load_state(data: Any, kind: str, version: int) -> tuple[dict[str, Any], dict
     if not isinstance(fields, dict):
         raise ValueError(f"not a serialised {kind}: the header has no fields")
     return fields, members
+
+
+def ints_from_limbs(limbs: np.ndarray) -> list[int]:
+    """Exact sums (fixed-point ints) from (n, limbs) little-endian two's
+    complement uint64 limbs."""
+    return [int.from_bytes(row.astype("<u8").tobytes(), "little", signed=True) for row in limbs]
+
+
+def limbs_from_ints(values: list[int]) -> np.ndarray:
+    """The (n, limbs) uint64 limbs of exact sums (the inverse of :func:`ints_from_limbs`).
+
+    Raises
+    ------
+    OverflowError
+        For an int too large for the limbs.
+    """
+    data = b"".join(value.to_bytes(8 * EXACT_SUM_LIMBS, "little", signed=True) for value in values)
+    return np.frombuffer(data, dtype="<u8").reshape(len(values), EXACT_SUM_LIMBS).copy()

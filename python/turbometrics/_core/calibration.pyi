@@ -33,6 +33,15 @@ def score_sums(
     eps: float,
     n_threads: int,
 ) -> tuple[float, float, bool]: ...
+def exact_score_sums(
+    y_prob: np.ndarray,
+    labels: np.ndarray,
+    classes: np.ndarray,
+    sample_weight: np.ndarray | None,
+    score: str,
+    eps: float,
+    n_threads: int,
+) -> tuple[np.ndarray, bool]: ...
 def smooth_deposit(
     y_prob: np.ndarray, mode: str, y_true: np.ndarray, sample_weight: np.ndarray | None, grid: int, n_threads: int
 ) -> tuple[np.ndarray, np.ndarray, float, bool, bool]: ...

@@ -13,7 +13,7 @@ from ._metrics import (
     mean_max_confidence,
     reliability_diagram,
 )
-from ._proper_scores import brier_score_loss, log_loss
+from ._proper_scores import brier_score_loss, checked_probabilities, exact_score_sums, log_loss
 from ._smooth import smooth_calibration_error
 from ._state import CalibrationState
 

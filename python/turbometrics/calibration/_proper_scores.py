@@ -34,6 +34,7 @@ from .._common.params import (
     str_options,
     validate_params,
 )
+from .._common.serial import ints_from_limbs
 from .._common.threads import resolve_threads, threads_for
 from .._common.validation import (
     Target,
@@ -487,3 +488,55 @@ def log_loss(
         terms = encoded * np.log(y_proba)
     terms = np.where(encoded == 0.0, np.asarray(0.0, dtype=terms.dtype), terms)
     return _average(-np.sum(terms, axis=1), sample_weight, normalize)
+
+
+def checked_probabilities(y_prob: np.ndarray, n_threads: int | None = None) -> bool:
+    """Check float64 probabilities (1-D, or (n, K) rows) as :func:`log_loss`
+    checks them, in one compiled pass; returns whether every row sums to one
+    (1-D: always), as :func:`log_loss` judges it before its warning.
+
+    Raises
+    ------
+    ValueError
+        For NaN or infinity (scikit-learn's message) and for values above
+        1 or below 0 (:func:`log_loss`'s messages).
+    """
+    if y_prob.size == 0:
+        return True
+    facts = _facts(np.ascontiguousarray(y_prob, dtype=np.float64), resolve_threads(n_threads))
+    assert_all_finite(y_prob, status=facts.status)
+    if facts.high > 1:
+        raise ValueError(f"y_prob contains values greater than 1: {facts.high}")
+    if facts.low < 0:
+        raise ValueError(f"y_prob contains values lower than 0: {facts.low}")
+    return y_prob.ndim == 1 or facts.rows_sum_to_one
+
+
+def exact_score_sums(
+    y_index: np.ndarray, y_prob: np.ndarray, sample_weight: np.ndarray | None, score: str, n_threads: int | None = None
+) -> tuple[int, int]:
+    """The Brier score's (``score="brier"``) or the log loss's (``"log"``)
+    sums as exact fixed-point ints (worth ``2**-1100`` per unit): the sum
+    over rows of ``w * loss``, each term computed as :func:`brier_score_loss`
+    and :func:`log_loss` compute it, and the sum of the weights (0 when
+    ``sample_weight`` is None). Sums of batches add up to the sums of their
+    concatenation, whatever the split.
+
+    Parameters
+    ----------
+    y_index : ndarray of int
+        Class indices 0 .. K-1 (binary: 0 or 1).
+    y_prob : ndarray of float64, checked by :func:`checked_probabilities`
+        1-D: the probability of class 1; (n, K): one column per class.
+    sample_weight : ndarray of float64 or None
+    """
+    prob = np.ascontiguousarray(y_prob, dtype=np.float64)
+    labels = y_index if y_index.dtype.kind in "biu" and y_index.dtype.isnative else y_index.astype(np.int64)
+    classes = np.arange(2 if prob.ndim == 1 else prob.shape[1], dtype=labels.dtype)
+    threads = threads_for(resolve_threads(n_threads), prob.size)
+    eps = float(np.finfo(np.float64).eps)
+    limbs, _ = _core.calibration.exact_score_sums(
+        prob, labels, classes, _kernel_weights(sample_weight), score, eps, threads
+    )
+    total, weight = ints_from_limbs(limbs)
+    return total, weight

@@ -30,6 +30,7 @@ from .._common.mergeable import (
     part_label,
 )
 from .._common.params import BOOLEAN, NONE, REAL, STRING, str_options, validate_params
+from .._common.serial import EXACT_SUM_LIMBS, ints_from_limbs, limbs_from_ints
 from .._common.threads import resolve_threads, threads_for
 from .._common.validation import ALL_ZERO_WEIGHTS, as_array, check_consistent_length, num_samples
 from ._input import calibration_input
@@ -38,21 +39,9 @@ from ._metrics import POSITIVE_INT, ReliabilityDiagram, diagram_from_table, erro
 _SUMS = ("_weight", "_confidence", "_correct")
 _PARTS = ("n_bins", "mode", "pos_label", "_resolved", "_n_classes", "_n", "_weighted") + _SUMS
 _SCALE_BITS = _core.states.EXACT_SUM_SCALE_BITS  # an exact sum's integer is worth 2**-_SCALE_BITS
-_LIMBS = _core.calibration.EXACT_SUM_LIMBS
 _ONE = 1 << _SCALE_BITS
 _LARGEST = int(np.finfo(np.float64).max) << _SCALE_BITS  # an exact sum above it is no float
 _EMPTY = "Found array with 0 sample(s) (shape=(0,)) while a minimum of 1 is required."
-
-
-def _from_limbs(limbs: np.ndarray) -> list[int]:
-    """Exact sums (fixed-point ints) from (n, limbs) little-endian two's
-    complement uint64 limbs."""
-    return [int.from_bytes(row.astype("<u8").tobytes(), "little", signed=True) for row in limbs]
-
-
-def _to_limbs(values: list[int]) -> np.ndarray:
-    data = b"".join(value.to_bytes(8 * _LIMBS, "little", signed=True) for value in values)
-    return np.frombuffer(data, dtype="<u8").reshape(len(values), _LIMBS).copy()
 
 
 def _times_power_of_two(value: int, exponent: int) -> float:
@@ -206,12 +195,12 @@ class CalibrationState(CountedSamples, Serialisable):
             weights = [int(count) << _SCALE_BITS for count in weight]
             corrects = [int(count) << _SCALE_BITS for count in correct]
         else:
-            weights, corrects = _from_limbs(weight), _from_limbs(correct)
+            weights, corrects = ints_from_limbs(weight), ints_from_limbs(correct)
         self._resolved, self._n_classes = data.mode, n_classes
         self._n += data.n_samples
         self._weighted |= data.weights is not None
         self._weight = [a + b for a, b in zip(self._weight, weights)]
-        self._confidence = [a + b for a, b in zip(self._confidence, _from_limbs(confidence))]
+        self._confidence = [a + b for a, b in zip(self._confidence, ints_from_limbs(confidence))]
         self._correct = [a + b for a, b in zip(self._correct, corrects)]
         return self
 
@@ -309,7 +298,7 @@ class CalibrationState(CountedSamples, Serialisable):
         complement limbs."""
         parts = dict(self.__dict__)
         for name in _SUMS:
-            parts[name] = _to_limbs(parts[name])
+            parts[name] = limbs_from_ints(parts[name])
         return parts
 
     @classmethod
@@ -337,9 +326,9 @@ class CalibrationState(CountedSamples, Serialisable):
         sums = {}
         for name in _SUMS:
             limbs = part_array(parts, name, "u", 2)
-            if limbs.shape != (state.n_bins, _LIMBS):
-                raise ValueError(f"{name} must have shape ({state.n_bins}, {_LIMBS}), got {limbs.shape}")
-            sums[name] = _from_limbs(limbs)
+            if limbs.shape != (state.n_bins, EXACT_SUM_LIMBS):
+                raise ValueError(f"{name} must have shape ({state.n_bins}, {EXACT_SUM_LIMBS}), got {limbs.shape}")
+            sums[name] = ints_from_limbs(limbs)
         _check_bins(sums["_weight"], sums["_confidence"], sums["_correct"], n, state._weighted)
         state._weight, state._confidence, state._correct = sums["_weight"], sums["_confidence"], sums["_correct"]
         return state

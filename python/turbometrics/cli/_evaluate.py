@@ -1,10 +1,11 @@
 """``turbometrics evaluate FILE``: metrics of a table of predictions.
 
-Reads Parquet, CSV, NPY or JSON Lines in chunks (``_table_reader``), feeds
-each chunk to the mergeable states of the whole file and of its group
-(``--group``; ``_metrics``), then reports the chosen metrics (``_metrics``) as a
-table, JSON or Markdown (``_report``), with the largest gap between
-groups, and optionally writes plots (``--plots DIR``).
+Reads Parquet, CSV, NPY or JSON Lines in chunks (``_table_reader``), turns
+each chunk's columns into labels, scores, weights and groups, and feeds
+them to one :class:`~turbometrics.Evaluator` (overall and per group,
+``--group``), whose values are reported as a table, JSON or Markdown
+(``_report``), with the largest gap between groups. The rows themselves are
+kept only for ``--plots DIR``.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import argparse
 import fnmatch
 import functools
+import math
 import os
 import sys
 import time
@@ -23,18 +25,16 @@ from typing import Any
 import numpy as np
 
 from .._common.input_error import InputError, finite_float, first_line, positive_int, shown
-from ..io import FORMATS, Table, labels_array, missing, numeric, open_table
-from ._labels import as_text, binary_labels, class_indices, classes_from_columns, positive_label
-from ._metrics import (
+from ..evaluator import (
     BINARY_METRICS,
     DEFAULT_BINARY,
     DEFAULT_MULTICLASS,
     MULTICLASS_METRICS,
     PROBABILITY_METRICS,
-    Accumulator,
-    Problem,
-    report,
+    Evaluator,
 )
+from ..io import FORMATS, Table, labels_array, missing, numeric, open_table
+from ._labels import as_text, binary_labels, class_indices, classes_from_columns, positive_label
 
 DEFAULT_CHUNK_ROWS = 1_000_000
 MAX_CHUNK_ROWS = 1_000_000_000
@@ -183,9 +183,31 @@ def metric_names(text: str | None, multiclass: bool, weighted: bool) -> tuple[li
 # --------------------------------------------------------------------------
 
 
+class Rows:
+    """The rows of the file or of one group, kept for the plots only."""
+
+    def __init__(self) -> None:
+        self._chunks: list[tuple[np.ndarray, np.ndarray, np.ndarray | None]] = []
+        self.n_samples = 0
+
+    def add(self, y: np.ndarray, score: np.ndarray, weight: np.ndarray | None) -> None:
+        self._chunks.append((y, score, weight))
+        self.n_samples += y.shape[0]
+
+    def rows(self) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+        """Labels, scores, weights (or None), concatenated."""
+        ys, scores, weights = zip(*self._chunks) if self._chunks else ((), (), ())
+        weight = None if not weights or weights[0] is None else np.concatenate(weights)
+        return (
+            np.concatenate(ys) if ys else np.zeros(0, np.int8),
+            np.concatenate(scores) if scores else np.zeros(0),
+            weight,
+        )
+
+
 class Evaluation:
-    """The accumulators of the whole file and of each group, fed chunk by
-    chunk, and the metrics to report.
+    """The columns of the file turned into labels, scores, weights and
+    groups, chunk by chunk, and fed to one :class:`~turbometrics.Evaluator`.
 
     With the default metric set, probability metrics (ece, brier, log_loss)
     are dropped, with a warning, at the first chunk whose scores are not in
@@ -193,7 +215,8 @@ class Evaluation:
 
     Rows whose group is null (None, NaN) count in the whole file but in no
     group, as with pandas' ``groupby(dropna=True)``; :meth:`finish` warns
-    how many. ``seconds_metrics`` is the time spent in the states.
+    how many. With ``keep_rows`` (plots) the rows are kept too.
+    ``seconds_metrics`` is the time spent in the evaluator.
     """
 
     def __init__(
@@ -204,35 +227,36 @@ class Evaluation:
         group: str | None,
         pos_label: Any,
         classes: tuple[str, ...] | None,
-        problem: Problem,
-        metrics: list[str],
+        evaluator: Evaluator,
         default: bool,
         keep_rows: bool,
     ) -> None:
         self.label, self.scores, self.weight, self.group = label, scores, weight, group
-        self.multiclass = problem.multiclass
+        self.evaluator = evaluator
+        self.multiclass = evaluator.multiclass
         self.given_pos_label = pos_label
         self.pos_label: Any = None
         self.labels_seen: set[Any] = set()  # binary labels of the chunks so far (without --pos-label)
         self.classes = classes
-        self.problem, self.metrics, self.default, self.keep_rows = problem, metrics, default, keep_rows
+        self.default = default
         self.probabilities = True  # every score so far in [0, 1]
-        self.overall = self._accumulator()
-        self.groups: dict[str, Accumulator] = {}
+        self.overall_rows = Rows() if keep_rows else None
+        self.group_rows: dict[str, Rows] = {}
         self.positives = 0
         self.rows_read = 0
         self.null_groups = 0
         self.seconds_metrics = 0.0
 
-    def _accumulator(self) -> Accumulator:
-        return Accumulator(self.problem, self.metrics, self.keep_rows)
+    @property
+    def metrics(self) -> tuple[str, ...]:
+        return self.evaluator.metrics
 
     def columns(self) -> list[str]:
         extra = [c for c in (self.weight, self.group) if c is not None]
         return list(dict.fromkeys([self.label, *self.scores, *extra]))
 
     def update(self, chunk: dict[str, np.ndarray]) -> None:
-        """Convert one chunk's columns and add it to the accumulators."""
+        """Convert one chunk's columns and add it to the evaluator."""
         first = self.rows_read + 1
         raw = labels_array(self.label, chunk[self.label], first)
         if self.multiclass:
@@ -252,16 +276,17 @@ class Evaluation:
             if self.given_pos_label is not None and self.positives == 0:  # for finish()'s message
                 self.labels_seen.update(np.unique(raw)[:MAX_LISTED].tolist())
         weight = None if self.weight is None else numeric(self.weight, chunk[self.weight], first)
-        probabilities = self._check_probabilities(score)
+        self._check_probabilities(score)
+        groups = None if self.group is None else self._group_names(chunk[self.group])
         self.rows_read += y.shape[0]
         start = time.perf_counter()
         try:
-            self.overall.update(y, score, weight, probabilities)
-            if self.group is not None:
-                self._update_groups(chunk[self.group], y, score, weight, probabilities)
-        except ValueError as exc:  # rejected by a state, as the metric functions reject it
+            self.evaluator.update(y, score, sample_weight=weight, groups=groups)
+        except ValueError as exc:  # rejected as the metric functions reject it
             raise InputError(f"rows {first:,}-{self.rows_read:,}: {first_line(exc)}") from None
         self.seconds_metrics += time.perf_counter() - start
+        if self.overall_rows is not None:
+            self._keep_rows(y, score, weight, groups)
 
     def finish(self) -> None:
         """The checks that need the whole file: a ``--pos-label`` that is
@@ -282,45 +307,43 @@ class Evaluation:
                 f"{self.null_groups:,} rows with a null {self.group!r} are in no group (they count in 'overall')"
             )
 
-    def _check_probabilities(self, score: np.ndarray) -> bool:
+    def _check_probabilities(self, score: np.ndarray) -> None:
         wanted = [m for m in self.metrics if m in PROBABILITY_METRICS]
         if not wanted or not self.probabilities:
-            return self.probabilities
+            return
         outside = (score < 0) | (score > 1)
         if not outside.any():
-            return True
+            return
         value = float(score[outside][0])
         if not self.default:
             verb = "needs" if len(wanted) == 1 else "need"
             raise InputError(f"{', '.join(wanted)} {verb} probabilities in [0, 1]; found a score of {value:.6g}")
         warnings.warn(f"scores outside [0, 1] (such as {value:.6g}): skipping {', '.join(wanted)}")
-        self.metrics = [m for m in self.metrics if m not in PROBABILITY_METRICS]
+        self.evaluator._drop_metrics(PROBABILITY_METRICS)
         self.probabilities = False
-        return False
 
-    def _update_groups(
-        self, values: np.ndarray, y: np.ndarray, score: np.ndarray, weight: np.ndarray | None, probabilities: bool
-    ) -> None:
+    def _group_names(self, values: np.ndarray) -> np.ndarray:
+        """Each row's group as text (an object array; None for a null group)."""
         absent = missing(values)
-        if absent.any():  # null groups: in no group
-            self.null_groups += int(absent.sum())
-            present = ~absent
-            values, y, score = values[present], y[present], score[present]
-            weight = None if weight is None else weight[present]
+        names_of_rows = np.full(values.shape[0], None, dtype=object)
+        present = ~absent
+        self.null_groups += int(absent.sum())
         try:
-            names, codes = _factorize(values)
+            names, codes = _factorize(values[present] if absent.any() else values)
         except TypeError:  # unhashable: a JSON list or object
             odd = next(v for v in values.tolist() if isinstance(v, (list, dict)))
             raise InputError(f"column {self.group!r}: a group must be text or a number, not {shown(odd)}") from None
-        counts = np.bincount(codes, minlength=len(names))
-        order = np.argsort(codes, kind="stable")  # a radix sort for small integer codes
-        stops = np.cumsum(counts)
-        for name, stop, count in zip(names, stops, counts):
-            if count:
-                rows = order[stop - count : stop]
-                if name not in self.groups:
-                    self.groups[name] = self._accumulator()
-                self.groups[name].update(y[rows], score[rows], None if weight is None else weight[rows], probabilities)
+        names_of_rows[present] = np.asarray(names, dtype=object)[codes]
+        return names_of_rows
+
+    def _keep_rows(self, y: np.ndarray, score: np.ndarray, weight: np.ndarray | None, groups: Any) -> None:
+        assert self.overall_rows is not None
+        self.overall_rows.add(y, score, weight)
+        if groups is None:
+            return
+        for name in dict.fromkeys(v for v in groups.tolist() if v is not None):
+            rows = groups == name
+            self.group_rows.setdefault(name, Rows()).add(y[rows], score[rows], None if weight is None else weight[rows])
 
 
 def _factorize(values: np.ndarray) -> tuple[list[str], np.ndarray]:
@@ -391,11 +414,29 @@ def gaps(groups: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
     return out
 
 
+def _scalar(value: Any) -> Any:
+    """A metric value for the report: a float (None when NaN or
+    infinite), or a list of them."""
+    if value is None:
+        return None
+    if isinstance(value, list):
+        return [_scalar(v) for v in value]
+    return value if math.isfinite(value) else None
+
+
+def _reported(values: dict[str, Any]) -> dict[str, Any]:
+    return {name: _scalar(value) for name, value in values.items()}
+
+
 def build_report(table: Table, fmt: str, evaluation: Evaluation) -> dict[str, Any]:
     """The JSON-ready report of an evaluation (without its "seconds")."""
-    if evaluation.overall.n_samples == 0:
+    evaluator = evaluation.evaluator
+    if evaluator.n_samples == 0:
         raise InputError(f"{table.path}: no rows")
-    overall = report(evaluation.overall, evaluation.metrics, strict=True)
+    try:
+        result = evaluator.compute()
+    except ValueError as exc:  # a metric that rejects the whole file
+        raise InputError(first_line(exc)) from None
     out: dict[str, Any] = {
         "source": str(table.path),
         "format": fmt,
@@ -406,23 +447,20 @@ def build_report(table: Table, fmt: str, evaluation: Evaluation) -> dict[str, An
             "weight": evaluation.weight,
             "group": evaluation.group,
         },
-        "n_samples": evaluation.overall.n_samples,
+        "n_samples": evaluator.n_samples,
     }
     if evaluation.multiclass:
         out["classes"] = list(evaluation.classes or range(len(evaluation.scores)))
     else:
         out["pos_label"] = evaluation.pos_label
         out["n_positive"] = evaluation.positives
-        out["threshold"] = evaluation.problem.threshold
-    out["metrics"] = overall
+        out["threshold"] = evaluator.threshold
+    out["metrics"] = _reported(result["overall"])
     if evaluation.group is not None:
+        sizes = evaluator.n_samples_by_group
         groups: dict[str, dict[str, Any]] = {}
-        for key in sorted(evaluation.groups, key=_natural):
-            acc = evaluation.groups[key]
-            groups[key] = {
-                "n_samples": acc.n_samples,
-                "metrics": report(acc, evaluation.metrics, strict=False, where=f"group {key}: "),
-            }
+        for key in sorted(result["by_group"], key=_natural):
+            groups[key] = {"n_samples": sizes[key], "metrics": _reported(result["by_group"][key])}
         out["groups"] = groups
         out["gaps"] = gaps(groups)
         out["n_group_null"] = evaluation.null_groups
@@ -474,11 +512,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         if len(set(classes)) != len(classes):
             twice = next(c for c in classes if classes.count(c) > 1)
             raise InputError(f"--classes names {twice!r} twice")
-    problem = Problem(
-        multiclass=multiclass,
-        n_classes=max(2, len(scores)),
+    evaluator = Evaluator(
+        metrics,
+        classes=len(scores) if multiclass else None,
         threshold=args.threshold,
         n_bins=args.n_bins,
+        by=group,
         n_threads=args.n_threads,
     )
     evaluation = Evaluation(
@@ -488,8 +527,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         group,
         args.pos_label,
         classes,
-        problem,
-        metrics,
+        evaluator,
         default,
         keep_rows=args.plots is not None,
     )

@@ -40,7 +40,7 @@ def write_plots(directory: Path, evaluation: Any, args: argparse.Namespace) -> l
         directory.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise InputError(f"{directory}: cannot create ({exc.strerror})") from None
-    labels, score, weight = evaluation.overall.rows()
+    labels, score, weight = evaluation.overall_rows.rows()
     common = dict(sample_weight=weight, n_threads=args.n_threads)
     classes = list(evaluation.classes or range(len(evaluation.scores))) if evaluation.multiclass else None
     y = np.asarray(classes)[labels] if classes is not None and evaluation.classes is not None else labels
@@ -55,7 +55,7 @@ def write_plots(directory: Path, evaluation: Any, args: argparse.Namespace) -> l
             directory / "reliability.png",
             written,
         )
-    if evaluation.groups and not evaluation.multiclass:
+    if evaluation.group_rows and not evaluation.multiclass:
         for name, draw in (("roc", plot.roc), ("precision_recall", plot.precision_recall)):
             ax = _by_group(evaluation, draw, args)
             if ax is None:
@@ -68,7 +68,7 @@ def write_plots(directory: Path, evaluation: Any, args: argparse.Namespace) -> l
 def _by_group(evaluation: Any, draw: Callable[..., Any], args: argparse.Namespace) -> Any:
     """One curve per group (the largest ones) on one Axes; None when no
     group has both classes."""
-    largest = sorted(evaluation.groups.items(), key=lambda item: -item[1].n_samples)[:MAX_GROUP_CURVES]
+    largest = sorted(evaluation.group_rows.items(), key=lambda item: -item[1].n_samples)[:MAX_GROUP_CURVES]
     ax = None
     for key, acc in sorted(largest):
         labels, score, weight = acc.rows()

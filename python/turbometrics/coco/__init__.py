@@ -7,8 +7,9 @@ drop-in for ``pycocotools.mask`` (run-length encoded masks, polygons, boxes
 and their IoU), computed by turbometrics' own C++ kernels.
 """
 
-# For the adapters (cli, dask, plot), not part of the public API:
+# For the adapters (cli, dask, plot, spark), not part of the public API:
 from . import _results_reader as results_reader
+from . import _sharded as sharded
 from . import mask
 from ._coco import COCO
 from ._cocoeval import COCOeval

@@ -48,6 +48,7 @@ from ._classification import (
     recall_score,
 )
 from ._coco import CocoEvaluation, coco_evaluate
+from ._evaluator import evaluate
 from ._ranking import average_precision_score, best_threshold, precision_recall_curve, roc_auc_score, roc_curve
 
 __all__ = [
@@ -60,6 +61,7 @@ __all__ = [
     "coco_evaluate",
     "cohen_kappa_score",
     "confusion_matrix",
+    "evaluate",
     "f1_score",
     "fbeta_score",
     "jaccard_score",

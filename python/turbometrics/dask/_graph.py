@@ -16,6 +16,8 @@ import dask
 import dask.array as da
 import numpy as np
 
+from .._common.mergeable import merge_balanced
+
 DEFAULT_SPLIT_EVERY = 8
 # NumPy input is cut into blocks of this many rows.
 NUMPY_BLOCK_ROWS = 1 << 22
@@ -124,17 +126,6 @@ def check_split_every(split_every: int | None) -> int:
     if isinstance(split_every, bool) or not isinstance(split_every, Integral) or split_every < 2:
         raise ValueError(f"split_every must be an int >= 2 or None, got {split_every!r}")
     return int(split_every)
-
-
-def merge_balanced(states: list[Any]) -> Any:
-    """``states`` merged pairwise, level by level: each row is copied about
-    log2(len(states)) times (a left fold would copy the first ones
-    len(states) times)."""
-    while len(states) > 1:
-        states = [
-            states[i].merge(states[i + 1]) if i + 1 < len(states) else states[i] for i in range(0, len(states), 2)
-        ]
-    return states[0]
 
 
 def _merge_all(*states: Any) -> Any:

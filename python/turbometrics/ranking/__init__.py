@@ -13,6 +13,7 @@ from ._binned_state import BinnedRankingState, BinnedValue
 from ._intervals import ConfidenceInterval, DeLongTest, bootstrap_ci, delong_test, roc_auc_ci
 from ._scores import (
     average_precision_score,
+    check_probability_rows,
     confusion_matrix_at_thresholds,
     det_curve,
     precision_recall_curve,

@@ -444,6 +444,21 @@ def _indicator_column_roc_auc(
     return _binary_roc_auc(type_of_target(y_true), as_array(y_score), sample_weight, max_fpr, n_threads)
 
 
+def check_probability_rows(scores: np.ndarray) -> None:
+    """scikit-learn's check that multiclass scores are probabilities: every
+    row of ``scores`` (n, K) sums to 1 (``np.allclose``).
+
+    Raises
+    ------
+    ValueError
+        scikit-learn's message, otherwise.
+    """
+    if not np.allclose(1, scores.sum(axis=1)):
+        raise ValueError(
+            "Target scores need to be probabilities for multiclass roc_auc, i.e. they should sum up to 1.0 over classes"
+        )
+
+
 def _multiclass_roc_auc(
     y_true: np.ndarray,
     scores: np.ndarray,
@@ -460,10 +475,7 @@ def _multiclass_roc_auc(
             "`y_score` needs to be of shape `(n_samples, n_classes)`, since `y_true` contains multiple "
             f"classes. Got `y_score.shape={scores.shape}`."
         )
-    if not np.allclose(1, scores.sum(axis=1)):
-        raise ValueError(
-            "Target scores need to be probabilities for multiclass roc_auc, i.e. they should sum up to 1.0 over classes"
-        )
+    check_probability_rows(scores)
     average_options: tuple = ("macro", "weighted", None)
     if multi_class == "ovr":
         average_options = ("micro",) + average_options

@@ -21,6 +21,7 @@
 #include <cstring>
 #include <limits>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "../isa.hpp"
@@ -184,6 +185,10 @@ void top_rows_strided(const Matrix<T>& prob, int64_t begin, int64_t count, const
   }
 }
 
+// A row kernel: rows [begin, begin + count) of `prob` into `out`.
+template <class T>
+using TopRows = void (*)(const Matrix<T>&, int64_t, int64_t, const Labels&, RowOut, bool&, bool&);
+
 #ifdef TURBOMETRICS_HAS_SSE2
 template <class T>
 struct Sse;
@@ -272,84 +277,47 @@ struct Avx<float> {
 };
 #endif
 
-// Contiguous rows of Cols >= lanes values (Cols a compile-time constant, so
-// the loops unroll), or of `cols` values when Cols == 0 (any width >= lanes).
-// The maximum by vector max, then its first index from the comparison masks
-// (no data-dependent branch). A trailing partial vector is read as the last
-// full vector of the row: overlapping lanes change neither the maximum nor
-// its first index. S is the instruction set's vector traits.
-#define TURBOMETRICS_TOP_ROWS_BODY                                                                                    \
-  using V = typename S::V;                                                                                            \
-  constexpr int64_t W = S::lanes;                                                                                     \
-  const int64_t cols = Cols ? Cols : prob.cols;                                                                       \
-  const uint64_t classes = static_cast<uint64_t>(cols);                                                               \
-  const int64_t last = cols - W; /* start of the last (possibly overlapping) vector */                                \
-  V lows = S::zero();                                                                                                 \
-  bool label_flag = false;                                                                                            \
-  for (int64_t r = 0; r < count; ++r) {                                                                               \
-    const T* row = reinterpret_cast<const T*>(prob.data + (begin + r) * prob.row_stride);                             \
-    V m = S::load(row + last);                                                                                        \
-    lows = S::or_(lows, S::below_zero_or_nan(m));                                                                     \
-    for (int64_t k = 0; k < last; k += W) {                                                                           \
-      const V v = S::load(row + k);                                                                                   \
-      m = S::max(m, v);                                                                                               \
-      lows = S::or_(lows, S::below_zero_or_nan(v));                                                                   \
-    }                                                                                                                 \
-    const V all = S::spread_max(m);                                                                                   \
-    int64_t arg;                                                                                                      \
-    if (cols <= 64) {                                                                                                 \
-      uint64_t mask = static_cast<uint64_t>(S::equal_mask(S::load(row + last), all)) << last;                         \
-      for (int64_t k = 0; k < last; k += W) mask |= static_cast<uint64_t>(S::equal_mask(S::load(row + k), all)) << k; \
-      /* No lane equals a NaN maximum: the row is flagged, any index will do. */                                      \
-      arg = ctz64(mask | (uint64_t{1} << 63));                                                                        \
-    } else {                                                                                                          \
-      const T best = static_cast<T>(S::first(all));                                                                   \
-      arg = 0;                                                                                                        \
-      while (arg < cols - 1 && !(row[arg] == best)) ++arg;                                                            \
-    }                                                                                                                 \
-    out.conf[r] = S::first(all);                                                                                      \
-    if (labels.data) {                                                                                                \
-      const int64_t y = labels.get(begin + r);                                                                        \
-      label_flag |= static_cast<uint64_t>(y) >= classes;                                                              \
-      out.correct[r] = y == arg;                                                                                      \
-    } else {                                                                                                          \
-      out.correct[r] = 0;                                                                                             \
-    }                                                                                                                 \
-  }                                                                                                                   \
-  low |= S::any(lows);                                                                                                \
-  label_bad |= label_flag;
-
-template <class T, int Cols>
-void top_rows_sse2(const Matrix<T>& prob, int64_t begin, int64_t count, const Labels& labels, RowOut out, bool& low,
-                   bool& label_bad) {
-  using S = Sse<T>;
-  TURBOMETRICS_TOP_ROWS_BODY
-}
+// The top-label rows' kernel, written once (top_rows_body.inc) and compiled
+// per instruction set: a function template cannot carry a target attribute
+// per instantiation, and clang refuses AVX vectors in a function compiled
+// without AVX, so the AVX2 copy is compiled inside an AVX2 target region.
+namespace sse2_rows {
+template <class T>
+using Simd = Sse<T>;
+#include "top_rows_body.inc"
+}  // namespace sse2_rows
 
 #ifdef TURBOMETRICS_HAS_CLONES
-template <class T, int Cols>
-TURBOMETRICS_TARGET_AVX2 void top_rows_avx2(const Matrix<T>& prob, int64_t begin, int64_t count, const Labels& labels,
-                                            RowOut out, bool& low, bool& label_bad) {
-  using S = Avx<T>;
-  TURBOMETRICS_TOP_ROWS_BODY
-}
-#endif
-#undef TURBOMETRICS_TOP_ROWS_BODY
-
+TURBOMETRICS_BEGIN_AVX2_REGION
+namespace avx2_rows {
 template <class T>
-using TopRows = void (*)(const Matrix<T>&, int64_t, int64_t, const Labels&, RowOut, bool&, bool&);
+using Simd = Avx<T>;
+#include "top_rows_body.inc"
+}  // namespace avx2_rows
+TURBOMETRICS_END_AVX2_REGION
+#endif
 
 template <class T, int Cols>
 TopRows<T> unrolled_top_rows(bool avx2) {
 #ifdef TURBOMETRICS_HAS_CLONES
   if constexpr (Cols == 0 || Cols >= Avx<T>::lanes)
-    if (avx2) return top_rows_avx2<T, Cols>;
+    if (avx2) return avx2_rows::top_rows<T, Cols>;
 #endif
   (void)avx2;
   if constexpr (Cols == 0 || Cols >= Sse<T>::lanes)
-    return top_rows_sse2<T, Cols>;
+    return sse2_rows::top_rows<T, Cols>;
   else
     return top_rows_strided<T>;
+}
+
+// The kernel unrolled for `cols` columns (Unrolled + 2, for each Unrolled),
+// or for any width when `cols` is none of those.
+template <class T, int... Unrolled>
+TopRows<T> unrolled_top_rows_for(int64_t cols, bool avx2, std::integer_sequence<int, Unrolled...>) {
+  TopRows<T> chosen = unrolled_top_rows<T, 0>(avx2);
+  ((cols == Unrolled + 2 ? static_cast<void>(chosen = unrolled_top_rows<T, Unrolled + 2>(avx2)) : static_cast<void>(0)),
+   ...);
+  return chosen;
 }
 
 // The row kernel for this layout: unrolled for 2-16 contiguous columns,
@@ -358,32 +326,9 @@ template <class T>
 TopRows<T> top_rows_for(const Matrix<T>& prob) {
   constexpr int64_t W = Sse<T>::lanes;
   if (prob.col_stride != static_cast<int64_t>(sizeof(T)) || prob.cols < W) return top_rows_strided<T>;
-  const bool avx2 = has_avx2();
-  switch (prob.cols) {
-#define TURBOMETRICS_TOP_CASE(K) \
-  case K: return unrolled_top_rows<T, K>(avx2);
-    TURBOMETRICS_TOP_CASE(2)
-    TURBOMETRICS_TOP_CASE(3)
-    TURBOMETRICS_TOP_CASE(4)
-    TURBOMETRICS_TOP_CASE(5)
-    TURBOMETRICS_TOP_CASE(6)
-    TURBOMETRICS_TOP_CASE(7)
-    TURBOMETRICS_TOP_CASE(8)
-    TURBOMETRICS_TOP_CASE(9)
-    TURBOMETRICS_TOP_CASE(10)
-    TURBOMETRICS_TOP_CASE(11)
-    TURBOMETRICS_TOP_CASE(12)
-    TURBOMETRICS_TOP_CASE(13)
-    TURBOMETRICS_TOP_CASE(14)
-    TURBOMETRICS_TOP_CASE(15)
-    TURBOMETRICS_TOP_CASE(16)
-#undef TURBOMETRICS_TOP_CASE
-    default: return unrolled_top_rows<T, 0>(avx2);
-  }
+  return unrolled_top_rows_for<T>(prob.cols, has_avx2(), std::make_integer_sequence<int, 15>{});
 }
 #else
-template <class T>
-using TopRows = void (*)(const Matrix<T>&, int64_t, int64_t, const Labels&, RowOut, bool&, bool&);
 template <class T>
 TopRows<T> top_rows_for(const Matrix<T>&) {
   return top_rows_strided<T>;

@@ -13,6 +13,11 @@
 // A 1-D array of positive-class probabilities stands for the two columns
 // (1 - p, p), with 1 - p computed in floating point as scikit-learn does.
 //
+// * exact_score_sums: the same two sums as exact sums (ExactSum), every
+//   row's term computed as score_sums computes it, so that sums of batches
+//   merge exactly: the totals do not depend on how the rows are split or
+//   ordered.
+//
 // Determinism: probability_facts cuts rows into a chunk count that depends
 // only on the number of rows; score_sums adds in NumPy's order
 // (numpy_sum.hpp), so both are independent of the thread count.
@@ -26,6 +31,7 @@
 #include <limits>
 #include <vector>
 
+#include "../exact_sum.hpp"
 #include "../isa.hpp"
 #include "../labels/encode.hpp"
 #include "../numpy_sum.hpp"
@@ -284,6 +290,54 @@ ScoreSums score_sums(const ProbRows& p, const char* labels, int64_t label_stride
     out.weight = static_cast<double>(n);
   }
   out.unknown_label = unknown.load();
+  return out;
+}
+
+struct ExactScoreSums {
+  ExactSum total;   // sum over rows of w * loss
+  ExactSum weight;  // sum of w (zero when unweighted: the caller counts rows)
+  bool unknown_label = false;
+
+  void add(const ExactScoreSums& other) {
+    total.add(other.total);
+    weight.add(other.weight);
+    unknown_label |= other.unknown_label;
+  }
+};
+
+// score_sums as exact sums: each chunk of rows writes its terms (row_losses)
+// to a buffer and adds them, and its weights, to its own ExactSums, which
+// are then added.
+template <class Label>
+ExactScoreSums exact_score_sums(const ProbRows& p, const char* labels, int64_t label_stride,
+                                const labels::LabelEncoder<Label>& encoder, const char* weights, int64_t weight_stride,
+                                Score score, double eps, int n_threads) {
+  const int64_t n = p.m.rows;
+  const Isa isa = best_isa();
+  const int64_t chunks = score_chunks(n);
+  std::vector<ExactScoreSums> partial(static_cast<size_t>(chunks));
+  parallel_for_dynamic(chunks, n_threads, [&](int64_t c) {
+    const auto [begin, end] = chunk_bounds(n, static_cast<int>(chunks), static_cast<int>(c));
+    constexpr int64_t kBuffer = 4096;
+    std::vector<double> losses(static_cast<size_t>(std::min(kBuffer, std::max<int64_t>(end - begin, 1))));
+    BufferedExactSum total, weight;
+    bool unknown = false;
+    for (int64_t from = begin; from < end; from += kBuffer) {
+      const int64_t to = std::min(end, from + kBuffer);
+      unknown |= row_losses(p, labels, label_stride, encoder, weights, weight_stride, score, eps, isa, from, to,
+                            losses.data());
+      for (int64_t i = 0; i < to - from; ++i) total.add(losses[static_cast<size_t>(i)]);
+      if (weights) {
+        for (int64_t i = from; i < to; ++i) weight.add(*reinterpret_cast<const double*>(weights + i * weight_stride));
+      }
+    }
+    ExactScoreSums& part = partial[static_cast<size_t>(c)];
+    part.total = total.total();
+    part.weight = weight.total();
+    part.unknown_label = unknown;
+  });
+  ExactScoreSums out;
+  for (const ExactScoreSums& part : partial) out.add(part);
   return out;
 }
 

@@ -1,0 +1,9 @@
+"""The Evaluator: several metrics at once, overall and per group, fed batch
+by batch and merged across processes, on the mergeable states
+(``_evaluator``); the metrics by name and the states each reads
+(``_metrics``, ``_part``), whose tables the command line uses too."""
+
+from ._evaluator import Evaluator
+from ._metrics import BINARY_METRICS, DEFAULT_BINARY, DEFAULT_MULTICLASS, MULTICLASS_METRICS, PROBABILITY_METRICS
+
+__all__ = ["Evaluator"]

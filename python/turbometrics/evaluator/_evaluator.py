@@ -1,0 +1,753 @@
+"""``turbometrics.Evaluator``: several metrics at once, per group, fed batch
+by batch, mergeable across processes, on the mergeable states."""
+
+from __future__ import annotations
+
+import copy
+import math
+import sys
+import warnings
+from collections.abc import Iterable, Mapping, Sequence
+from numbers import Integral, Real
+from typing import Any
+
+import numpy as np
+
+from .._common.array_inputs import as_numpy_input
+from .._common.input_error import first_line, shown
+from .._common.mergeable import Serialisable, check_keys
+from .._common.params import NONE, REAL, STRING, Constraint, real_interval, validate_params
+from .._common.threads import resolve_threads
+from .._common.validation import (
+    assert_all_finite,
+    check_consistent_length,
+    check_dimensions,
+    check_sample_weight,
+    column_or_1d,
+)
+from ..calibration import checked_probabilities
+from ..io import missing
+from ..ranking import check_probability_rows
+from ._metrics import BINARY_METRICS, DEFAULT_BINARY, DEFAULT_MULTICLASS, MULTICLASS_METRICS, Problem
+from ._part import Part
+
+__all__ = ["Evaluator"]
+
+_POSITIVE_INT = Constraint(
+    "an int in the range [1, inf)",
+    lambda value: isinstance(value, Integral) and not isinstance(value, (bool, np.bool_)) and int(value) >= 1,
+)
+_KEY_TYPES = (str, int, float, bool)  # group labels and class labels: JSON values
+_OVERALL = "overall"
+
+
+def _natural(key: Any) -> tuple[int, Any]:
+    """Sort key of group labels: booleans and numbers in order, then text."""
+    if isinstance(key, (bool, int, float)):
+        return (0, key)
+    return (1, str(key))
+
+
+def _as_label(value: Any, what: str) -> Any:
+    """A group or class label as a Python str, int, float or bool.
+
+    Raises
+    ------
+    TypeError
+        For any other value (it could not be serialised).
+    """
+    if isinstance(value, np.generic):
+        value = value.item()
+    if not isinstance(value, _KEY_TYPES):
+        raise TypeError(f"{what} must be text, numbers or booleans, not {type(value).__name__} ({shown(value)})")
+    return value
+
+
+class Evaluator(Serialisable):
+    """Several metrics at once, overall and per group, fed batch by batch,
+    merged across processes and computed exactly.
+
+    An Evaluator holds the mergeable states its metrics read, one set for
+    all rows and one per group: :class:`~turbometrics.RankingState`
+    (``roc_auc``, ``roc_auc_ci``, ``average_precision``, ``best_f1``; for
+    multiclass ``roc_auc`` one per class, one-vs-rest),
+    :class:`~turbometrics.ConfusionState` of the predicted classes
+    (``accuracy``, ``precision``, ``f1``, ``mcc``...),
+    :class:`~turbometrics.CalibrationState` (``ece``), and exact sums
+    (``brier``, ``log_loss``). No metric keeps the rows: memory grows with
+    the distinct scores (ranking metrics) and the groups, not the rows.
+
+    Parameters
+    ----------
+    metrics : sequence of str, default=None
+        Metric names. Binary: ``roc_auc``, ``roc_auc_ci``,
+        ``average_precision``, ``best_f1`` (also gives
+        ``best_f1_threshold``), ``accuracy``, ``balanced_accuracy``,
+        ``precision``, ``recall``, ``f1``, ``mcc``, ``ece``, ``brier``,
+        ``log_loss``. Multiclass: ``roc_auc`` (one-vs-rest, macro),
+        ``accuracy``, ``balanced_accuracy``, ``f1_macro``, ``f1_weighted``,
+        ``mcc``, ``ece`` (top label), ``brier``, ``log_loss``. None: the
+        defaults of ``turbometrics evaluate`` (binary: every metric but
+        ``balanced_accuracy``, ``mcc``, ``brier`` and ``log_loss``;
+        multiclass: ``roc_auc``, ``accuracy``, ``balanced_accuracy``,
+        ``f1_macro``, ``ece``, ``brier``, ``log_loss``).
+    classes : int or sequence, default=None
+        None: binary, labels 0 and 1 (or booleans) with 1-D scores, the
+        score or probability of class 1. An int K (at least 2): multiclass,
+        labels 0 .. K-1 with (n, K) probabilities. A sequence of K distinct
+        labels (text or numbers): multiclass, column k the probability of
+        ``classes[k]``. Multiclass metrics are those of the class indices
+        (``labels=range(K)``), so a class absent from a group still counts.
+    threshold : float, default=0.5
+        Binary: a row is predicted positive when its score is at or above
+        it (compared in float64).
+    n_bins : int, default=15
+        Uniform bins of ``ece``.
+    confidence : float, default=0.95
+        Level of ``roc_auc_ci`` (DeLong).
+    by : str, default=None
+        The name of the group dimension: the index name of :meth:`to_pandas`.
+    n_threads : int, default=None
+        Threads of the kernels (results do not depend on it); not saved.
+
+    Notes
+    -----
+    **Exactness.** The states merge exactly, so without weights every
+    value is the same, bit for bit, for any split of the rows into batches
+    and any order of updates and merges; with weights so are ``ece``,
+    ``brier`` and ``log_loss`` (exact sums), while the ranking and
+    confusion states add float weights per batch, so their values agree
+    across splits to rounding (bit for bit when the weights' sums are exact:
+    integers, dyadic fractions). Against the in-memory functions on the
+    concatenated rows (and so scikit-learn 1.9.1):
+
+    * ``roc_auc``, ``average_precision``, ``best_f1`` (value and
+      threshold), ``roc_auc_ci``, the multiclass ``roc_auc`` and every
+      confusion metric are equal bit for bit without weights, and to
+      rounding (rtol 1e-12) with weights, as the states are
+      (docs/guide/states.md);
+    * ``ece`` to rounding (rtol 1e-12): the state's bin sums are exact,
+      the function's are float sums;
+    * ``brier`` and ``log_loss`` are the exact sum of the function's own
+      per-row terms divided by the exact sum of the weights, correctly
+      rounded; the function rounds both sums as it adds them, so the two
+      differ by a few ulps (at most 3 on 400 random inputs of up to 1e5
+      rows; docs/guide/evaluator.md).
+
+    **Undefined values and errors.** A metric that the in-memory function
+    leaves undefined is NaN with that function's warning (one class in a
+    group: ``roc_auc`` is NaN with ``UndefinedMetricWarning``). A metric
+    that raises on the whole data (all weights zero) raises ValueError
+    naming it from :meth:`compute`; for one group its value is NaN and a
+    warning names the group and the metric. Warnings of a group's metrics
+    are re-issued as ``"group <label>: <metric>: <message>"`` (same
+    category), those of the whole data as ``"<metric>: <message>"``.
+
+    **Groups.** Any str, int, float or bool labels; rows whose group is
+    null (None, NaN, pandas' NA) count in the overall values only, as
+    pandas' ``groupby(dropna=True)`` leaves them out.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import turbometrics as tm
+    >>> ev = tm.Evaluator(["roc_auc", "accuracy", "log_loss"])
+    >>> y = np.array([0, 1, 1, 0, 1, 0])
+    >>> p = np.array([0.2, 0.8, 0.6, 0.4, 0.3, 0.1])
+    >>> _ = ev.update(y[:3], p[:3], groups=["a", "a", "b"]).update(y[3:], p[3:], groups=["b", "a", "b"])
+    >>> result = ev.compute()
+    >>> result["overall"]["roc_auc"] == tm.roc_auc_score(y, p)
+    True
+    >>> sorted(result["by_group"])
+    ['a', 'b']
+    """
+
+    _VERSION = 1
+
+    @validate_params(
+        {
+            "threshold": [REAL],
+            "n_bins": [_POSITIVE_INT],
+            "confidence": [real_interval(0, 1, "neither")],
+            "by": [STRING, NONE],
+        },
+        bind_like_scikit_learn=False,
+    )
+    def __init__(
+        self,
+        metrics: Sequence[str] | None = None,
+        *,
+        classes: int | Sequence[Any] | None = None,
+        threshold: float = 0.5,
+        n_bins: int = 15,
+        confidence: float = 0.95,
+        by: str | None = None,
+        n_threads: int | None = None,
+    ) -> None:
+        if isinstance(threshold, (bool, np.bool_)) or not math.isfinite(threshold):
+            raise ValueError(f"threshold must be a finite number, got {threshold!r}")
+        if n_threads is not None:
+            resolve_threads(n_threads)  # its ValueError / TypeError for a bad count
+        self.classes = _checked_classes(classes)
+        multiclass = self.classes is not None
+        n_classes = 2 if self.classes is None else self.classes if isinstance(self.classes, int) else len(self.classes)
+        self.problem = Problem(
+            multiclass=multiclass,
+            n_classes=n_classes,
+            threshold=float(threshold),
+            n_bins=int(n_bins),
+            confidence=float(confidence),
+            n_threads=n_threads,
+        )
+        self.metrics: tuple[str, ...] = _checked_metrics(metrics, multiclass)
+        self.by = by
+        self._lookup = (
+            None if not isinstance(self.classes, tuple) else {label: k for k, label in enumerate(self.classes)}
+        )
+        self.reset()
+
+    # -- parameters ----------------------------------------------------------------------
+    @property
+    def threshold(self) -> float:
+        return self.problem.threshold
+
+    @property
+    def n_bins(self) -> int:
+        return self.problem.n_bins
+
+    @property
+    def confidence(self) -> float:
+        return self.problem.confidence
+
+    @property
+    def n_threads(self) -> int | None:
+        return self.problem.n_threads
+
+    @property
+    def multiclass(self) -> bool:
+        """Whether the evaluator is multiclass (``classes`` given)."""
+        return self.problem.multiclass
+
+    @property
+    def n_samples(self) -> int:
+        """Rows added (null groups included)."""
+        return self._overall.n_samples
+
+    @property
+    def n_samples_by_group(self) -> dict[Any, int]:
+        """Rows added per group, in natural order."""
+        return {key: self._groups[key].n_samples for key in self.groups}
+
+    @property
+    def groups(self) -> list[Any]:
+        """The group labels seen, in natural order (numbers, then text)."""
+        return sorted(self._groups, key=_natural)
+
+    def _table(self) -> dict[str, Any]:
+        return MULTICLASS_METRICS if self.multiclass else BINARY_METRICS
+
+    def _needs(self) -> set[str]:
+        table = self._table()
+        return {kind for name in self.metrics for kind in table[name][0]}
+
+    def _part(self) -> Part:
+        p = self.problem
+        return Part(p.n_classes, p.n_bins, p.multiclass, self._needs())
+
+    def _drop_metrics(self, names: Iterable[str]) -> None:
+        """Stop computing ``names`` (for the command line, which drops the
+        probability metrics at the first scores outside [0, 1]); the states
+        only they read are dropped."""
+        self.metrics = tuple(name for name in self.metrics if name not in set(names))
+        needs = self._needs()
+        for part in (self._overall, *self._groups.values()):
+            part.keep_only(needs)
+
+    def reset(self) -> Evaluator:
+        """Forget every row (the metrics and options stay); returns self."""
+        self._overall = self._part()
+        self._groups: dict[Any, Part] = {}
+        return self
+
+    def __repr__(self) -> str:
+        classes = "" if self.classes is None else f", classes={self.classes!r}"
+        return f"Evaluator({list(self.metrics)!r}{classes}, n_samples={self.n_samples}, groups={len(self._groups)})"
+
+    # -- input -----------------------------------------------------------------------------
+    def update(self, y_true: Any, y_score: Any, *, sample_weight: Any = None, groups: Any = None) -> Evaluator:
+        """Add a batch of rows in place; returns self.
+
+        Parameters
+        ----------
+        y_true : array-like of shape (n,)
+            Binary: 0 and 1 (or booleans). Multiclass: class indices
+            0 .. K-1 (``classes=K``) or labels among ``classes``.
+        y_score : array-like of shape (n,) or (n, K)
+            Binary: the score or probability of class 1 (probabilities in
+            [0, 1] for ``ece``, ``brier``, ``log_loss``). Multiclass: the
+            probability of each class. Read as float64.
+        sample_weight : array-like of shape (n,), default=None
+        groups : array-like of shape (n,), default=None
+            The group of each row: str, int, float or bool labels; null
+            (None, NaN, pandas' NA) rows count overall only.
+
+        NumPy arrays, lists, pandas, polars and pyarrow columns, and torch
+        CPU tensors are accepted. An empty batch is accepted.
+
+        Raises
+        ------
+        ValueError
+            For labels that are not those of the problem, scores of the
+            wrong shape, NaN or infinite values, probabilities outside
+            [0, 1] when a probability metric is asked for, multiclass rows
+            that do not sum to one for ``roc_auc``, inconsistent lengths,
+            and as the states reject their input (invalid weights).
+        TypeError
+            For group labels that are not text, numbers or booleans.
+        """
+        y_true, y_score, sample_weight, groups = (
+            as_numpy_input(value) for value in (y_true, y_score, sample_weight, groups)
+        )
+        check_consistent_length(y_true, y_score, sample_weight, groups)
+        y = self._labels(y_true)
+        score = self._scores(y_score, y.shape[0])
+        n = y.shape[0]
+        if n == 0:
+            return self
+        weight = None
+        if sample_weight is not None:
+            weight = check_sample_weight(sample_weight, n, check_values=False).astype(np.float64, copy=False)
+            assert_all_finite(weight, input_name="sample_weight")
+        needs = self._needs()
+        rows_sum_to_one = True
+        if needs & {"calibration", "brier", "log"}:
+            rows_sum_to_one = checked_probabilities(score, self.n_threads)
+        if "class_ranking" in needs:
+            check_probability_rows(score)
+        predicted = None
+        if "confusion" in needs:
+            predicted = score.argmax(axis=1) if self.multiclass else (score >= self.threshold).view(np.int8)
+        coded = None if groups is None else _factorize(groups)
+        # The batch's parts are built first and merged once all are built, so a batch that a state
+        # refuses leaves the Evaluator as it was.
+        batch = self._part()
+        batch.update(y, score, predicted, weight, rows_sum_to_one, self.n_threads)
+        by_group = (
+            {} if coded is None else self._group_parts(*coded, batch, y, score, predicted, weight, rows_sum_to_one)
+        )
+        self._overall.merge(batch)
+        for key, part in by_group.items():
+            self._group(key).merge(part)
+        return self
+
+    def _labels(self, y_true: Any) -> np.ndarray:
+        """Class indices: int8 0/1 (binary) or int64 0 .. K-1."""
+        y = column_or_1d(y_true)
+        if not self.multiclass:
+            if y.dtype.kind == "b":
+                return y.view(np.int8)
+            if y.dtype.kind in "iu" and (y.shape[0] == 0 or (y.min() >= 0 and y.max() <= 1)):
+                return y.astype(np.int8)
+            if y.dtype.kind == "f" and bool(np.all((y == 0) | (y == 1))):
+                return y.astype(np.int8)
+            bad = y[0] if y.dtype.kind not in "iuf" else y[np.argmax((y != 0) & (y != 1))]
+            raise ValueError(
+                f"y_true must be 0 or 1 (or booleans) for a binary Evaluator, got {shown(bad)}; "
+                "pass classes= for multiclass labels"
+            )
+        if self._lookup is None:
+            k = self.problem.n_classes
+            if y.dtype.kind in "biu" or (y.dtype.kind == "f" and bool(np.all(y == np.round(y)))):
+                indices = y.astype(np.int64)
+                outside = (indices < 0) | (indices >= k)
+                if not outside.any():
+                    return indices
+                bad = y[np.argmax(outside)]
+            else:
+                bad = y[0] if y.dtype.kind not in "f" else y[np.argmax(y != np.round(y))]
+            raise ValueError(f"y_true must hold class indices 0 .. {k - 1}, got {shown(bad)}")
+        if y.shape[0] == 0:
+            return np.zeros(0, np.int64)
+        try:
+            unique, inverse = np.unique(y, return_inverse=True)
+        except TypeError:  # labels that do not sort: look each one up
+            unique, inverse = np.array(list(dict.fromkeys(y.tolist())), dtype=object), None
+        codes = []
+        for label in unique.tolist():
+            code = self._lookup.get(label, -1) if isinstance(label, _KEY_TYPES) else -1
+            if code < 0:
+                raise ValueError(f"y_true holds {shown(label)}, which is not one of the classes {list(self._lookup)}")
+            codes.append(code)
+        table = np.asarray(codes, dtype=np.int64)
+        if inverse is None:
+            positions = {label: i for i, label in enumerate(unique.tolist())}
+            return table[np.fromiter((positions[v] for v in y.tolist()), dtype=np.int64, count=y.shape[0])]
+        return table[inverse.reshape(-1)]
+
+    def _scores(self, y_score: Any, n: int) -> np.ndarray:
+        """float64 scores: 1-D (binary) or (n, K), finite."""
+        array = np.asarray(y_score)
+        if n == 0 and array.size == 0:
+            return np.zeros((0, self.problem.n_classes) if self.multiclass else 0)
+        if array.dtype.kind in "USV" or (array.dtype.kind == "O" and not _numbers(array)):
+            raise ValueError("y_score must be numbers")
+        check_dimensions(array)  # complex numbers: scikit-learn's error
+        array = array.astype(np.float64, copy=False)
+        if self.multiclass:
+            k = self.problem.n_classes
+            if array.ndim != 2 or array.shape[1] != k:
+                raise ValueError(f"y_score must have shape (n, {k}) (one probability per class), got {array.shape}")
+        else:
+            if array.ndim == 2 and array.shape[1] == 1:
+                array = array.reshape(-1)
+            if array.ndim != 1:
+                raise ValueError(
+                    f"y_score must be 1-D for a binary Evaluator (the score of class 1), got shape {array.shape}; "
+                    "pass classes= for multiclass probabilities"
+                )
+        assert_all_finite(array)
+        return array
+
+    def _group_parts(
+        self,
+        keys: list[Any],
+        codes: np.ndarray,
+        whole: Part,
+        y: np.ndarray,
+        score: np.ndarray,
+        predicted: np.ndarray | None,
+        weight: np.ndarray | None,
+        rows_sum_to_one: bool,
+    ) -> dict[Any, Part]:
+        """The parts of the batch's groups (``whole``, the batch's part,
+        when one group holds every row)."""
+        counts = np.bincount(codes[codes >= 0], minlength=len(keys))
+        if len(keys) == 1 and counts[0] == y.shape[0]:
+            return {keys[0]: whole}
+        order = np.argsort(codes, kind="stable")[int(np.count_nonzero(codes < 0)) :]
+        parts = {}
+        for key, stop, count in zip(keys, np.cumsum(counts), counts):
+            if count:
+                rows = order[stop - count : stop]
+                parts[key] = part = self._part()
+                part.update(
+                    y[rows],
+                    score[rows],
+                    None if predicted is None else predicted[rows],
+                    None if weight is None else weight[rows],
+                    rows_sum_to_one,
+                    self.n_threads,
+                )
+        return parts
+
+    def _group(self, key: Any) -> Part:
+        part = self._groups.get(key)
+        if part is None:
+            part = self._groups[key] = self._part()
+        return part
+
+    # -- merging -----------------------------------------------------------------------------
+    def _check_mergeable(self, other: Any) -> None:
+        if not isinstance(other, Evaluator):
+            raise TypeError(f"cannot merge an Evaluator with {type(other).__name__}")
+        for name in ("metrics", "classes", "threshold", "n_bins", "confidence", "by"):
+            mine, theirs = getattr(self, name), getattr(other, name)
+            if mine != theirs:
+                raise ValueError(f"cannot merge Evaluators with different {name}: {mine!r} and {theirs!r}")
+
+    def merge(self, other: Evaluator) -> Evaluator:
+        """Add ``other``'s rows (an Evaluator of the same metrics, classes
+        and options) in place; returns self.
+
+        Raises
+        ------
+        TypeError
+            If ``other`` is not an Evaluator.
+        ValueError
+            If it has other metrics, classes, threshold, n_bins,
+            confidence or ``by``.
+        """
+        self._check_mergeable(other)
+        if other is self:
+            other = copy.deepcopy(other)
+        self._overall.merge(other._overall)
+        for key, part in other._groups.items():
+            self._group(key).merge(part)
+        return self
+
+    def __add__(self, other: Any) -> Evaluator:
+        if not isinstance(other, Evaluator):
+            return NotImplemented
+        return copy.deepcopy(self).merge(other)
+
+    def __radd__(self, other: Any) -> Evaluator:
+        if isinstance(other, int) and other == 0:  # sum(evaluators) starts from 0
+            return copy.deepcopy(self)
+        return NotImplemented
+
+    # -- results -----------------------------------------------------------------------------
+    def compute(self) -> dict[str, dict[str, Any]]:
+        """The metrics: ``{"overall": {name: value}, "by_group": {group:
+        {name: value}}, "gap": {name: max - min over groups}}``.
+
+        Values are Python floats (NaN where undefined), ``[lower, upper]``
+        for ``roc_auc_ci``; ``best_f1`` adds ``best_f1_threshold``. Groups
+        come in natural order (numbers, then text). ``gap`` holds every
+        scalar metric when there are groups: the largest minus the smallest
+        finite group value (NaN with fewer than two); ``{}`` without groups.
+
+        Raises
+        ------
+        ValueError
+            Without rows, or naming a metric that raises on the whole
+            data (for a group, it is NaN with a warning instead).
+        """
+        if self.n_samples == 0:
+            raise ValueError("the Evaluator has no rows: call update() first")
+        overall = self._values(self._overall, None)
+        by_group = {key: self._values(self._groups[key], key) for key in self.groups}
+        return {"overall": overall, "by_group": by_group, "gap": _gaps(by_group)}
+
+    def _values(self, part: Part, group: Any) -> dict[str, Any]:
+        """The metrics of one part; ``group`` None for the whole data."""
+        table = self._table()
+        where = "" if group is None else f"group {group}: "
+        values: dict[str, Any] = {}
+        for name in self.metrics:
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                try:
+                    result = table[name][1](part, self.problem)
+                except (ValueError, TypeError, ZeroDivisionError) as error:
+                    if group is None:
+                        raise ValueError(f"{name}: {first_line(error)}") from None
+                    caught.append(warnings.WarningMessage(first_line(error), UserWarning, "", 0))
+                    result = {name: math.nan} if name != "best_f1" else {name: math.nan, f"{name}_threshold": math.nan}
+            for warning in caught:
+                warnings.warn(f"{where}{name}: {first_line(warning.message)}", warning.category, stacklevel=3)
+            values.update({key: _python(value) for key, value in result.items()})
+        return values
+
+    def to_pandas(self) -> Any:
+        """The values as a pandas DataFrame: one row per group, in natural
+        order, after a first row ``"overall"``; the index is named ``by``
+        (or "group"); ``roc_auc_ci`` becomes ``roc_auc_ci_lower`` and
+        ``roc_auc_ci_upper``; ``n_samples`` is the last column. Needs pandas.
+
+        Raises
+        ------
+        ValueError
+            As :meth:`compute`, or when a group is labelled "overall".
+        """
+        import pandas as pd
+
+        result = self.compute()
+        if _OVERALL in result["by_group"]:
+            raise ValueError(f"a group is labelled {_OVERALL!r}: use compute()")
+        rows = {_OVERALL: result["overall"], **result["by_group"]}
+        counts = {_OVERALL: self.n_samples, **{key: part.n_samples for key, part in self._groups.items()}}
+        records = []
+        for key, values in rows.items():
+            record = {}
+            for name, value in values.items():
+                if isinstance(value, list):
+                    record[f"{name}_lower"], record[f"{name}_upper"] = value
+                else:
+                    record[name] = value
+            record["n_samples"] = counts[key]
+            records.append(record)
+        frame = pd.DataFrame.from_records(records, index=pd.Index(list(rows), name=self.by or "group", dtype=object))
+        return frame
+
+    # -- serialisation ---------------------------------------------------------------------------
+    def _fields(self) -> dict[str, Any]:
+        return {
+            "metrics": list(self.metrics),
+            "classes": list(self.classes) if isinstance(self.classes, tuple) else self.classes,
+            "threshold": self.threshold,
+            "n_bins": self.n_bins,
+            "confidence": self.confidence,
+            "by": self.by,
+        }
+
+    def _parts(self) -> dict[str, Any]:
+        keys = self.groups
+        parts: dict[str, Any] = {**self._fields(), "groups": keys}
+        parts.update(self._overall.parts("overall."))
+        for index, key in enumerate(keys):
+            parts.update(self._groups[key].parts(f"group{index}."))
+        return parts
+
+    @classmethod
+    def _from_parts(cls, parts: dict[str, Any]) -> Evaluator:
+        """An Evaluator of its parts: the options are checked as the
+        constructor checks them, each state by its ``from_bytes``."""
+        absent = [name for name in (*_field_names(), "groups") if name not in parts]
+        if absent:
+            raise ValueError(f"Evaluator: missing fields {absent}")
+        fields = {name: parts[name] for name in _field_names()}
+        if isinstance(fields["classes"], list):
+            fields["classes"] = tuple(fields["classes"])
+        if not isinstance(fields["metrics"], list):
+            raise ValueError(f"metrics must be a list of names, got {fields['metrics']!r}")
+        try:
+            evaluator = cls(**fields)
+        except (TypeError, ValueError) as error:
+            raise ValueError(f"Evaluator: {first_line(error)}") from None
+        keys = parts["groups"]
+        if not isinstance(keys, list):
+            raise ValueError("groups must be a list of labels")
+        labels = [_as_label(key, "groups") if isinstance(key, _KEY_TYPES) else None for key in keys]
+        if None in labels or len(set(labels)) != len(labels):
+            raise ValueError("groups must be distinct str, int, float or bool labels")
+        expected = {*_field_names(), "groups", *evaluator._overall.part_names("overall.")}
+        for index in range(len(keys)):
+            expected.update(evaluator._part().part_names(f"group{index}."))
+        check_keys("Evaluator", parts, expected)
+        evaluator._overall.load(parts, "overall.")
+        for index, key in enumerate(labels):
+            evaluator._group(key).load(parts, f"group{index}.")
+        total = sum(part.n_samples for part in evaluator._groups.values())
+        if total > evaluator.n_samples:
+            raise ValueError(f"the groups hold {total} rows, more than the {evaluator.n_samples} of the whole")
+        return evaluator
+
+
+def _field_names() -> tuple[str, ...]:
+    return ("metrics", "classes", "threshold", "n_bins", "confidence", "by")
+
+
+def _numbers(array: np.ndarray) -> bool:
+    return all(isinstance(v, (Real, np.number, np.bool_)) for v in array.flat)
+
+
+def _python(value: Any) -> Any:
+    """A metric value as a Python float (a list of them for intervals)."""
+    if value is None:
+        return None
+    if isinstance(value, (list, tuple)):
+        return [_python(v) for v in value]
+    return float(value)
+
+
+def _gaps(by_group: Mapping[Any, Mapping[str, Any]]) -> dict[str, float]:
+    """Per scalar metric: the largest minus the smallest finite group value
+    (NaN with fewer than two)."""
+    if not by_group:
+        return {}
+    names = dict.fromkeys(name for values in by_group.values() for name, v in values.items() if isinstance(v, float))
+    gaps = {}
+    for name in names:
+        finite = [v for values in by_group.values() if isinstance(v := values.get(name), float) and math.isfinite(v)]
+        gaps[name] = max(finite) - min(finite) if len(finite) >= 2 else math.nan
+    return gaps
+
+
+def _checked_classes(classes: Any) -> int | tuple[Any, ...] | None:
+    """``classes`` as None, an int K >= 2 or a tuple of K >= 2 distinct labels.
+
+    Raises
+    ------
+    ValueError
+        For fewer than two classes or repeated labels.
+    TypeError
+        For labels that are not text, numbers or booleans.
+    """
+    if classes is None:
+        return None
+    if isinstance(classes, Integral) and not isinstance(classes, (bool, np.bool_)):
+        if int(classes) < 2:
+            raise ValueError(f"classes must be at least 2, got {int(classes)}")
+        return int(classes)
+    if isinstance(classes, (str, bytes)) or not isinstance(classes, Iterable):
+        raise TypeError(f"classes must be None, an int or a sequence of labels, not {type(classes).__name__}")
+    labels = tuple(_as_label(c, "classes") for c in as_numpy_input(classes))
+    if len(labels) < 2:
+        raise ValueError(f"classes must name at least 2 classes, got {list(labels)}")
+    if len(set(labels)) != len(labels):
+        twice = next(c for c in labels if labels.count(c) > 1)
+        raise ValueError(f"classes names {twice!r} twice")
+    if any(isinstance(c, float) and not math.isfinite(c) for c in labels):
+        raise ValueError("classes must not be NaN or infinite")
+    return labels
+
+
+def _checked_metrics(metrics: Any, multiclass: bool) -> tuple[str, ...]:
+    """The metric names (duplicates dropped), all of the problem's kind.
+
+    Raises
+    ------
+    ValueError
+        For an empty list, an unknown name, or a metric of the other kind.
+    TypeError
+        For a str (a list of names is needed) or names that are not str.
+    """
+    if metrics is None:
+        return DEFAULT_MULTICLASS if multiclass else DEFAULT_BINARY
+    if isinstance(metrics, str):
+        raise TypeError(f"metrics must be a list of names, not a str (write [{metrics!r}])")
+    names = list(metrics)
+    known, other = (MULTICLASS_METRICS, BINARY_METRICS) if multiclass else (BINARY_METRICS, MULTICLASS_METRICS)
+    task = "multiclass" if multiclass else "binary"
+    for name in names:
+        if not isinstance(name, str):
+            raise TypeError(f"metric names must be str, got {name!r}")
+        if name not in known:
+            hint = ""
+            if name in other:
+                hint = " (a multiclass metric: pass classes=)" if not multiclass else " (a binary metric: classes=None)"
+            raise ValueError(f"unknown {task} metric {name!r}{hint} (known: {', '.join(known)})")
+    if not names:
+        raise ValueError("metrics is empty")
+    return tuple(dict.fromkeys(names))
+
+
+def _null_groups(values: np.ndarray) -> np.ndarray:
+    """Which group values are null: None, NaN, and pandas' NA and NaT when
+    pandas is imported."""
+    pandas = sys.modules.get("pandas")
+    if pandas is not None and values.dtype.kind in "OmM":
+        return np.asarray(pandas.isna(values), dtype=bool)
+    if values.dtype.kind in "mM":
+        return np.isnat(values)
+    return missing(values)
+
+
+def _factorize(groups: Any) -> tuple[list[Any], np.ndarray]:
+    """The distinct non-null group labels and each row's code (-1 for a
+    null group). Numbers are sorted by NumPy; other values are looked up in
+    a dict.
+
+    Raises
+    ------
+    TypeError
+        For labels that are not text, numbers or booleans.
+    ValueError
+        For groups that are not 1-D.
+    """
+    values = np.asarray(groups)
+    if values.ndim != 1:
+        raise ValueError(f"groups must be 1-D, got shape {values.shape}")
+    null = _null_groups(values)
+    present = ~null if null.any() else None
+    kept = values if present is None else values[present]
+    if kept.dtype.kind in "biufU":
+        unique, inverse = np.unique(kept, return_inverse=True)
+        keys = [_as_label(v, "groups") for v in unique.tolist()]
+        codes = inverse.reshape(-1).astype(np.int64)
+    else:
+        lookup: dict[Any, int] = {}
+        try:
+            codes = np.fromiter(
+                (lookup.setdefault(v, len(lookup)) for v in kept.tolist()), dtype=np.int64, count=kept.shape[0]
+            )
+        except TypeError:  # unhashable
+            odd = next(v for v in kept.tolist() if not isinstance(v, _KEY_TYPES))
+            _as_label(odd, "groups")
+            raise
+        keys = [_as_label(v, "groups") for v in lookup]
+    if present is None:
+        return keys, codes
+    all_codes = np.full(values.shape[0], -1, dtype=np.int64)
+    all_codes[present] = codes
+    return keys, all_codes
