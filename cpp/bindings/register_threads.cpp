@@ -9,7 +9,8 @@
 namespace py = pybind11;
 
 void register_threads(py::module_& m) {
-  m.def("openmp_enabled", &turbometrics::openmp_enabled, "Whether the kernels were built with OpenMP.");
+  m.def("openmp_enabled", &turbometrics::openmp_enabled,
+        "Whether the kernels were built with OpenMP (otherwise they run on std::thread).");
   m.def(
       "cpu_dispatch",
       [] {

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -170,6 +171,76 @@ TEST_CASE("parallel_for_dynamic visits every index once at 1 and N threads") {
     CHECK(bodies.load() >= 1);
     CHECK(bodies.load() <= threads);
   }
+}
+
+TEST_CASE("parallel_region and parallel_for_dynamic at 1..8 threads: every index once, identical sums") {
+  const int64_t n = 200000;  // 13 leaves of numpy_sum_grain
+  const std::vector<double> x = cancelling(n);
+  auto fill = [&](int64_t begin, int64_t end, double* out) {
+    for (int64_t i = begin; i < end; ++i) out[i - begin] = x[i];
+  };
+  const double serial = turbometrics::numpy_sum(n, 1, fill);
+  for (int threads = 1; threads <= 8; ++threads) {
+    CAPTURE(threads);
+    for (int64_t count : {int64_t{0}, int64_t{1}, int64_t{3}, int64_t{1000}}) {
+      std::vector<std::atomic<int>> visits(static_cast<size_t>(count));
+      turbometrics::parallel_for_dynamic(count, threads, [&](int64_t i) { ++visits[i]; });
+      bool once = true;
+      for (auto& v : visits) once = once && v.load() == 1;
+      CHECK(once);
+    }
+    std::vector<std::atomic<int>> bodies(8);
+    std::atomic<int> counts_seen{0};
+    turbometrics::parallel_region(threads, [&](int thread, int count) {
+      CHECK(thread < count);
+      ++bodies[thread];
+      counts_seen = count;
+    });
+    const int count = counts_seen.load();
+    CHECK(count >= 1);
+    CHECK(count <= threads);
+    if (!turbometrics::openmp_enabled()) CHECK(count == threads);  // the std::thread backend: exactly n_threads
+    for (int t = 0; t < 8; ++t) CHECK(bodies[t].load() == (t < count ? 1 : 0));
+    CHECK(bits(turbometrics::numpy_sum(n, threads, fill)) == bits(serial));
+  }
+}
+
+TEST_CASE("thread_region (the backend without OpenMP): caller is index 0, nesting is serial, errors rethrown") {
+  using turbometrics::detail::thread_region;
+  for (int threads = 1; threads <= 8; ++threads) {
+    CAPTURE(threads);
+    std::vector<std::atomic<int>> bodies(static_cast<size_t>(threads));
+    std::atomic<int> nested{0}, wrong_count{0};
+    std::thread::id index_zero;
+    thread_region(threads, [&](int thread, int count) {
+      if (count != threads) ++wrong_count;
+      ++bodies[thread];
+      if (thread == 0) index_zero = std::this_thread::get_id();
+      thread_region(4, [&](int inner, int inner_count) {  // inside a region: this thread alone
+        if (inner == 0 && inner_count == 1) ++nested;
+      });
+      turbometrics::parallel_for_dynamic(5, 4, [&](int64_t) {});
+    });
+    CHECK(wrong_count.load() == 0);
+    for (auto& b : bodies) CHECK(b.load() == 1);
+    const bool caller_is_index_zero = index_zero == std::this_thread::get_id();
+    CHECK(caller_is_index_zero);
+    CHECK(nested.load() == (threads > 1 ? threads : 0));  // one thread: no region, as with OpenMP
+    // Every body runs; the exception of the lowest throwing index comes out.
+    std::atomic<int> ran{0};
+    auto throwing = [&] {
+      thread_region(threads, [&](int thread, int) {
+        ++ran;
+        if (thread >= threads / 2) throw std::runtime_error("index " + std::to_string(thread));
+      });
+    };
+    CHECK_THROWS_WITH_AS(throwing(), ("index " + std::to_string(threads / 2)).c_str(), std::runtime_error);
+    CHECK(ran.load() == threads);
+  }
+  // After a region the calling thread opens parallel regions again.
+  std::atomic<int> after{0};
+  thread_region(3, [&](int, int count) { after = count; });
+  CHECK(after.load() == 3);
 }
 
 namespace {

@@ -1,10 +1,18 @@
 // Thread helpers shared by every kernel. Kernels receive their thread count
-// as an argument; nothing here holds global state.
+// as an argument; nothing here holds global state. With OpenMP
+// (TURBOMETRICS_HAS_OPENMP) the regions are OpenMP's; without it they run on
+// std::threads started for the call and joined before it returns (no pool
+// outlives a call, so a fork afterwards is safe).
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
+#include <exception>
+#include <system_error>
+#include <thread>
 #include <utility>
+#include <vector>
 
 #include "interrupt.hpp"
 
@@ -24,9 +32,63 @@ inline std::pair<int64_t, int64_t> chunk_bounds(int64_t n, int parts, int index)
   return {begin, end};
 }
 
+namespace detail {
+
+// True on a thread that runs a body of thread_region: a region opened there
+// runs on that thread alone, as a nested OpenMP region does by default.
+inline bool& inside_thread_region() {
+  static thread_local bool inside = false;
+  return inside;
+}
+
+// The std::thread backend of parallel_region: body(index, n_threads) for
+// every index in [0, n_threads), index 0 on the calling thread (the one that
+// polls an Interrupt), the others on std::threads joined before returning.
+// An index whose thread cannot be started runs on the calling thread after
+// its own, so every index runs whatever the system allows. An exception
+// thrown by a body is rethrown here once all have finished, that of the
+// lowest index when several throw. Used without OpenMP; compiled in every
+// build so that the kernel tests check it.
+template <class Body>
+void thread_region(int n_threads, Body&& body) {
+  if (n_threads <= 1 || inside_thread_region()) {
+    body(0, 1);
+    return;
+  }
+  std::vector<std::exception_ptr> errors(static_cast<std::size_t>(n_threads));
+  auto run = [&](int index) {
+    inside_thread_region() = true;
+    try {
+      body(index, n_threads);
+    } catch (...) {
+      errors[static_cast<std::size_t>(index)] = std::current_exception();
+    }
+    inside_thread_region() = false;
+  };
+  std::vector<std::thread> workers;
+  workers.reserve(static_cast<std::size_t>(n_threads - 1));
+  int started = 1;
+  for (; started < n_threads; ++started) {
+    try {
+      workers.emplace_back(run, started);
+    } catch (const std::system_error&) {
+      break;  // no more threads: the caller runs the rest
+    }
+  }
+  run(0);
+  for (int index = started; index < n_threads; ++index) run(index);
+  for (std::thread& worker : workers) worker.join();
+  for (const std::exception_ptr& error : errors)
+    if (error) std::rethrow_exception(error);
+}
+
+}  // namespace detail
+
 // Runs body(thread_index, thread_count) once per thread. With n_threads <= 1
-// (or without OpenMP) it runs inline on the calling thread, so a forked child
-// that asks for one thread never touches the OpenMP runtime.
+// it runs inline on the calling thread, so a forked child that asks for one
+// thread never touches the OpenMP runtime. Without OpenMP there are exactly
+// n_threads bodies (OpenMP may give fewer: bodies read thread_count); inside
+// another region a region runs on its thread alone, as with OpenMP.
 template <class Body>
 void parallel_region(int n_threads, Body&& body) {
 #ifdef TURBOMETRICS_HAS_OPENMP
@@ -35,22 +97,30 @@ void parallel_region(int n_threads, Body&& body) {
     body(omp_get_thread_num(), omp_get_num_threads());
     return;
   }
-#endif
-  (void)n_threads;
   body(0, 1);
+#else
+  detail::thread_region(n_threads, body);
+#endif
 }
 
-// Calls body(i) for i in [0, count), handing out indices dynamically.
+// Calls body(i) for i in [0, count), handing out indices dynamically (one
+// at a time) to n_threads threads (at most count). Without OpenMP an
+// exception from body(i) stops its thread taking indices and is rethrown
+// once the others are done (with OpenMP a body must not throw).
 template <class Body>
 void parallel_for_dynamic(int64_t count, int n_threads, Body&& body) {
-#ifdef TURBOMETRICS_HAS_OPENMP
   if (n_threads > 1 && count > 1) {
+#ifdef TURBOMETRICS_HAS_OPENMP
 #pragma omp parallel for schedule(dynamic, 1) num_threads(n_threads)
     for (int64_t i = 0; i < count; ++i) body(i);
+#else
+    std::atomic<int64_t> next{0};
+    detail::thread_region(static_cast<int>(std::min<int64_t>(n_threads, count)), [&](int, int) {
+      for (int64_t i = next++; i < count; i = next++) body(i);
+    });
+#endif
     return;
   }
-#endif
-  (void)n_threads;
   for (int64_t i = 0; i < count; ++i) body(i);
 }
 

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <exception>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -201,18 +202,15 @@ template <class Body>
 void for_each_index(int64_t count, int n_threads, Body&& body) {
   std::vector<std::exception_ptr> errors;
   bool failed = false;
+  std::mutex errors_mutex;
   parallel_for_dynamic(count, n_threads, [&](int64_t i) {
     try {
       body(i);
     } catch (...) {
-#ifdef TURBOMETRICS_HAS_OPENMP
-#pragma omp critical(turbometrics_detection_errors)
-#endif
-      {
-        if (errors.empty()) errors.resize(static_cast<size_t>(count));
-        errors[static_cast<size_t>(i)] = std::current_exception();
-        failed = true;
-      }
+      const std::lock_guard<std::mutex> lock(errors_mutex);
+      if (errors.empty()) errors.resize(static_cast<size_t>(count));
+      errors[static_cast<size_t>(i)] = std::current_exception();
+      failed = true;
     }
   });
   if (failed)
