@@ -27,12 +27,12 @@ using bindings::view_1d;
 
 namespace {
 
-template <class Score>
-ranking::RankingInput<Score> make_input(const py::array& y_score, const py::array& is_positive,
-                                        const std::optional<py::array>& weight) {
+template <class Score, class Stored>
+ranking::RankingInput<Score, Stored> make_input(const py::array& y_score, const py::array& is_positive,
+                                                const std::optional<py::array>& weight) {
   const auto scores = view_1d(y_score, "y_score");
   const auto labels = view_1d(is_positive, "y_true");
-  ranking::RankingInput<Score> input;
+  ranking::RankingInput<Score, Stored> input;
   input.score = scores.data;
   input.score_stride = scores.stride;
   input.is_positive = labels.data;
@@ -69,9 +69,9 @@ void raise_value_problems(const ranking::ValueProblems& problems) {
 template <class Sweep>
 py::object with_table(const py::array& y_score, const py::array& is_positive, const std::optional<py::array>& weight,
                       int n_threads, Sweep&& sweep, int checks = ranking::check_nothing) {
-  return bindings::visit_score_dtype(y_score, [&](auto score_tag) -> py::object {
+  return bindings::visit_score_dtype(y_score, [&](auto score_tag, auto stored_tag) -> py::object {
     using Score = decltype(score_tag);
-    const auto input = make_input<Score>(y_score, is_positive, weight);
+    const auto input = make_input<Score, decltype(stored_tag)>(y_score, is_positive, weight);
     auto build = [&](auto weighted_tag) -> py::object {
       constexpr bool weighted = decltype(weighted_tag)::value;
       const auto table = bindings::interruptible([&](const Interrupt& interrupt) {
@@ -109,10 +109,13 @@ py::object roc_curve(const py::array& y_score, const py::array& is_positive, con
 py::object precision_recall_curve(const py::array& y_score, const py::array& is_positive,
                                   const std::optional<py::array>& weight, bool drop_intermediate, int n_threads,
                                   int check_values) {
-  return with_table(
-      y_score, is_positive, weight, n_threads,
-      [&](const auto& table) { return bindings::precision_recall_curve_of(table, drop_intermediate, n_threads); },
-      check_values);
+  return bindings::with_scores_in_dtype_of(
+      y_score,
+      with_table(
+          y_score, is_positive, weight, n_threads,
+          [&](const auto& table) { return bindings::precision_recall_curve_of(table, drop_intermediate, n_threads); },
+          check_values),
+      2);
 }
 
 py::object det_curve(const py::array& y_score, const py::array& is_positive, const std::optional<py::array>& weight,
@@ -152,7 +155,7 @@ py::object det_curve(const py::array& y_score, const py::array& is_positive, con
 
 py::object score_table(const py::array& y_score, const py::array& is_positive, const std::optional<py::array>& weight,
                        int n_threads, int check_values, bool per_row) {
-  return with_table(
+  py::object columns = with_table(
       y_score, is_positive, weight, n_threads,
       [&](const auto& table) -> py::object {
         using Table = std::decay_t<decltype(table)>;
@@ -187,6 +190,7 @@ py::object score_table(const py::array& y_score, const py::array& is_positive, c
         return py::make_tuple(scores, positive, negative);
       },
       check_values);
+  return bindings::with_scores_in_dtype_of(y_score, columns, 0);
 }
 
 py::object roc_auc_delong(const py::array& y_score, const py::array& is_positive, int n_threads) {

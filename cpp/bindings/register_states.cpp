@@ -34,13 +34,16 @@ const T* column_data(const py::array& array, int64_t rows, const char* name) {
 }
 
 // Calls f(scores, positive, negative, rows) with typed pointers for the
-// table's score dtype and weight dtype (int64 counts or float64 weights).
+// table's score type and weight dtype (int64 counts or float64 weights).
+// Scores of the narrower integers are read from an int64 copy, as ranking
+// tables hold them (bindings::visit_score_dtype).
 template <class F>
 py::object visit_state_table(const py::array& scores, const py::array& positive, const py::array& negative, F&& f) {
   const int64_t rows = scores.ndim() == 1 ? scores.shape(0) : -1;
-  return bindings::visit_score_dtype(scores, [&](auto score_tag) -> py::object {
+  const py::array table_scores = bindings::scores_in_table_type(scores);
+  return bindings::visit_score_dtype(table_scores, [&](auto score_tag, auto) -> py::object {
     using Score = decltype(score_tag);
-    const Score* score_data = column_data<Score>(scores, rows, "scores");
+    const Score* score_data = column_data<Score>(table_scores, rows, "scores");
     auto typed = [&](auto weight_tag) -> py::object {
       using Weight = decltype(weight_tag);
       return f(score_data, column_data<Weight>(positive, rows, "positive"),
@@ -91,9 +94,11 @@ py::object state_roc_curve(const py::array& scores, const py::array& positive, c
 
 py::object state_precision_recall_curve(const py::array& scores, const py::array& positive, const py::array& negative,
                                         bool drop_intermediate, int n_threads) {
-  return with_state_table(scores, positive, negative, n_threads, [&](const auto& table) {
-    return bindings::precision_recall_curve_of(table, drop_intermediate, n_threads);
-  });
+  return bindings::with_scores_in_dtype_of(
+      scores, with_state_table(scores, positive, negative, n_threads, [&](const auto& table) {
+        return bindings::precision_recall_curve_of(table, drop_intermediate, n_threads);
+      }),
+      2);
 }
 
 py::object state_best_threshold(const py::array& scores, const py::array& positive, const py::array& negative,
@@ -169,13 +174,14 @@ py::object merge_state_tables(const py::array& scores_a, const py::array& positi
   if (!scores_a.dtype().equal(scores_b.dtype()) || !positive_a.dtype().equal(positive_b.dtype())) {
     throw std::invalid_argument("merged tables differ in dtype");
   }
-  return visit_state_table(
+  const py::array table_scores_b = bindings::scores_in_table_type(scores_b);
+  const py::object merged = visit_state_table(
       scores_a, positive_a, negative_a,
       [&](const auto* sa, const auto* pa, const auto* na, int64_t rows_a) -> py::object {
         using Score = std::remove_cv_t<std::remove_pointer_t<decltype(sa)>>;
         using Weight = std::remove_cv_t<std::remove_pointer_t<decltype(pa)>>;
-        const int64_t rows_b = scores_b.ndim() == 1 ? scores_b.shape(0) : -1;
-        const Score* sb = column_data<Score>(scores_b, rows_b, "scores");
+        const int64_t rows_b = table_scores_b.ndim() == 1 ? table_scores_b.shape(0) : -1;
+        const Score* sb = column_data<Score>(table_scores_b, rows_b, "scores");
         const Weight* pb = column_data<Weight>(positive_b, rows_b, "positive");
         const Weight* nb = column_data<Weight>(negative_b, rows_b, "negative");
         py::array_t<Score> scores(rows_a + rows_b);
@@ -191,6 +197,7 @@ py::object merge_state_tables(const py::array& scores_a, const py::array& positi
         return py::make_tuple(bindings::leading_part(scores, rows), bindings::leading_part(positive, rows),
                               bindings::leading_part(negative, rows));
       });
+  return bindings::with_scores_in_dtype_of(scores_a, merged, 0);
 }
 
 // Testing: the exact sum of float64 values, correctly rounded and as the

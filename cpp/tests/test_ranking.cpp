@@ -205,6 +205,52 @@ TEST_CASE("float32 and integer scores") {
   CHECK(int_rows[2].positive == 3);
 }
 
+// The rows of `values` (as Stored) read into a table of int64 scores.
+template <class Stored>
+std::vector<Row<int64_t, int64_t>> rows_read_as_int64(const std::vector<Stored>& values, const std::vector<char>& labels,
+                                                      TableStrategy strategy) {
+  RankingInput<int64_t, Stored> in;
+  in.score = reinterpret_cast<const char*>(values.data());
+  in.score_stride = sizeof(Stored);
+  in.is_positive = labels.data();
+  in.label_stride = 1;
+  in.size = static_cast<int64_t>(values.size());
+  const StrategyGuard guard(strategy);
+  return rows_of(SortedScores<int64_t, false>(in, 2));
+}
+
+TEST_CASE("int32, uint32 and uint8 scores read as int64 give the rows of their int64 values") {
+  // 70,000 samples: past sample_planning_from, so that buckets are planned
+  // from a sample; counted (few distinct scores) and sorted.
+  const int64_t n = 70000;
+  std::vector<int32_t> i32(n);
+  std::vector<uint32_t> u32(n);
+  std::vector<uint8_t> u8(n);
+  std::vector<char> labels(n);
+  for (int64_t i = 0; i < n; ++i) {
+    const uint64_t h = (static_cast<uint64_t>(i) + 1) * 0x9E3779B97F4A7C15ULL;
+    i32[i] = static_cast<int32_t>(h >> 32);  // both signs, extremes likely
+    u32[i] = static_cast<uint32_t>(h >> 16);
+    u8[i] = static_cast<uint8_t>(h >> 56);
+    labels[i] = static_cast<char>((h >> 7) & 1);
+  }
+  i32[0] = std::numeric_limits<int32_t>::min();
+  i32[1] = std::numeric_limits<int32_t>::max();
+  u32[0] = std::numeric_limits<uint32_t>::max();
+  for (TableStrategy strategy : {TableStrategy::automatic, TableStrategy::always_sort}) {
+    CHECK(same_rows(rows_read_as_int64(i32, labels, strategy),
+                    rows_read_as_int64(std::vector<int64_t>(i32.begin(), i32.end()), labels, strategy)));
+    CHECK(same_rows(rows_read_as_int64(u32, labels, strategy),
+                    rows_read_as_int64(std::vector<int64_t>(u32.begin(), u32.end()), labels, strategy)));
+    const auto rows = rows_read_as_int64(u8, labels, strategy);
+    CHECK(same_rows(rows, rows_read_as_int64(std::vector<int64_t>(u8.begin(), u8.end()), labels, strategy)));
+    REQUIRE(rows.size() == 256);
+    CHECK(rows.front().score == 255);
+    CHECK(rows.back().score == 0);
+    CHECK(rows.back().positive + rows.back().negative == n);
+  }
+}
+
 TEST_CASE("large tables: counted, sorted and weighted rows are bit-identical at 1 and N threads") {
   const int many = turbometrics::testing::many_threads;
   // Past sample_planning_from (2^16) so that buckets are planned from a

@@ -49,8 +49,15 @@
 // Inlines a function (declared `inline` as well) or a lambda into its
 // caller, which compiles it for the caller's instruction set.
 #define TURBOMETRICS_ALWAYS_INLINE __attribute__((always_inline))
+// Keeps a function out of its callers: for a piece of a kernel that is
+// better compiled on its own (marked with its instruction set's target).
+#define TURBOMETRICS_NOINLINE __attribute__((noinline))
+#elif defined(_MSC_VER)
+#define TURBOMETRICS_ALWAYS_INLINE
+#define TURBOMETRICS_NOINLINE __declspec(noinline)
 #else
 #define TURBOMETRICS_ALWAYS_INLINE
+#define TURBOMETRICS_NOINLINE
 #endif
 
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__)) && !defined(TURBOMETRICS_FORCE_GENERIC)

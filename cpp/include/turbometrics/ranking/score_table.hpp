@@ -32,6 +32,7 @@
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 #include "../buffer.hpp"
@@ -41,9 +42,17 @@
 
 namespace turbometrics::ranking {
 
-// Strided views of the three inputs. Strides are in bytes.
-template <class Score>
+// Strided views of the three inputs. Strides are in bytes. The scores are
+// stored as `Stored` and read as `Score`, a type that holds every Stored
+// value exactly (int32, uint32 and uint8 scores are tabled as int64, so
+// that the table and every sweep over it are compiled for four score
+// types instead of seven).
+template <class Score, class Stored = Score>
 struct RankingInput {
+  static_assert(std::is_same_v<Score, Stored> || (std::is_integral_v<Stored> && std::is_same_v<Score, int64_t> &&
+                                                  sizeof(Stored) <= 4),
+                "scores are read as their own type, or as int64 when they are narrower integers");
+  using StoredType = Stored;
   const char* score = nullptr;
   int64_t score_stride = 0;
   const char* is_positive = nullptr;  // one byte per sample, 0 or 1
@@ -52,7 +61,9 @@ struct RankingInput {
   int64_t weight_stride = 0;
   int64_t size = 0;
 
-  Score score_at(int64_t i) const { return *reinterpret_cast<const Score*>(score + i * score_stride); }
+  Score score_at(int64_t i) const {
+    return static_cast<Score>(*reinterpret_cast<const Stored*>(score + i * score_stride));
+  }
   bool positive_at(int64_t i) const { return is_positive[i * label_stride] != 0; }
   double weight_at(int64_t i) const { return *reinterpret_cast<const double*>(weight + i * weight_stride); }
   // scikit-learn drops zero-weight samples before sorting.
@@ -115,7 +126,9 @@ class DistinctScoreCounts {
   // Counts samples [begin, end) of `input`, noting in `last_zero` the index
   // of the last zero score. Returns end, or, when the sample at i takes the
   // table past `limit` distinct scores, i + 1 (the table is then incomplete).
-  int64_t count(const RankingInput<Score>& input, int64_t begin, int64_t end, int64_t& last_zero) {
+  template <class Input>
+  int64_t count(const Input& input, int64_t begin, int64_t end, int64_t& last_zero) {
+    static_assert(std::is_same_v<typename Input::StoredType, Score>, "counted by the stored values' bits");
     Slot* const slots = slots_.data();
     const uint64_t mask = (uint64_t{1} << bits_) - 1;
     const int shift = 64 - bits_;
@@ -213,7 +226,8 @@ class SortedScores {
   // table is left empty and problems() says why. Once `interrupt` is
   // requested the construction stops between passes (or sorted runs) and
   // the table must not be used.
-  SortedScores(const RankingInput<Score>& input, int n_threads, int checks = check_nothing,
+  template <class Stored>
+  SortedScores(const RankingInput<Score, Stored>& input, int n_threads, int checks = check_nothing,
                const Interrupt& interrupt = Interrupt::never()) {
     const int chunks = std::max(1, n_threads) * 4;
     const bool try_counting = !Weighted && table_strategy().load() == TableStrategy::automatic;
@@ -339,7 +353,8 @@ class SortedScores {
     return ScoreKey<Score>::decode(key);
   }
 
-  using Counts = DistinctScoreCounts<Score>;
+  template <class Stored>
+  using Counts = DistinctScoreCounts<Stored>;
   static constexpr Key no_low = std::numeric_limits<Key>::max();
 
   // What the first pass finds, per chunk of the input.
@@ -376,14 +391,15 @@ class SortedScores {
   // when not planned or when a key fell outside the planned range); with
   // `try_counting`, the per-score counts instead while there are few
   // distinct scores (count_chunks).
-  std::vector<int64_t> scan_key_range(const RankingInput<Score>& input, int chunks, int n_threads, bool try_counting,
+  template <class Stored>
+  std::vector<int64_t> scan_key_range(const RankingInput<Score, Stored>& input, int chunks, int n_threads, bool try_counting,
                                       int checks, bool planned, const Interrupt& interrupt) {
     ChunkScan scan(chunks, planned ? int64_t{1} << bucket_bits_ : 0);
     scan.outside_mask = planned ? static_cast<Key>(~low_mask(shift_ + bucket_bits_)) : Key{0};
     scan.reference = base_;
     scan.shift = shift_;
     scan.bucket_mask = low_mask(bucket_bits_);
-    std::vector<std::unique_ptr<Counts>> tables;
+    std::vector<std::unique_ptr<Counts<Stored>>> tables;
     const bool counted_all = count_chunks(input, scan, chunks, n_threads, try_counting, planned, tables, interrupt);
     if (interrupt.requested()) return {};  // the scan is incomplete
     for (int c = 0; c < chunks; ++c) {
@@ -404,11 +420,12 @@ class SortedScores {
   // The plain scan of samples [begin, end) of chunk c into `scan`. (The
   // loop reads only locals: stores to the int64 histogram could alias the
   // unsigned keys.)
-  static void scan_samples(const RankingInput<Score>& input, ChunkScan& scan, int c, int64_t begin, int64_t end,
+  template <class Stored>
+  static void scan_samples(const RankingInput<Score, Stored>& input, ChunkScan& scan, int c, int64_t begin, int64_t end,
                            bool planned) {
     const Key reference_bits = scan.reference, outside_bits = scan.outside_mask, digit_mask = scan.bucket_mask;
     const int digit_shift = scan.shift;
-    const RankingInput<Score> in = input;
+    const RankingInput<Score, Stored> in = input;
     Key low = no_low, high = 0, all_low = no_low, all_high = 0, off_plan = 0;
     int64_t count = 0;
     int64_t zero = scan.last_zero[c];
@@ -448,14 +465,16 @@ class SortedScores {
   }
 
   // scan_samples in stretches, until `interrupt` is requested.
-  static void scan_stretches(const RankingInput<Score>& input, ChunkScan& scan, int c, int64_t begin, int64_t end,
+  template <class Stored>
+  static void scan_stretches(const RankingInput<Score, Stored>& input, ChunkScan& scan, int c, int64_t begin, int64_t end,
                              bool planned, const Interrupt& interrupt) {
     for_each_stretch(begin, end, interrupt,
                      [&](int64_t from, int64_t to) { scan_samples(input, scan, c, from, to, planned); });
   }
 
   // Chunk c scanned from its start (again).
-  static void rescan_chunk(const RankingInput<Score>& input, ChunkScan& scan, int chunks, int c, bool planned,
+  template <class Stored>
+  static void rescan_chunk(const RankingInput<Score, Stored>& input, ChunkScan& scan, int chunks, int c, bool planned,
                            const Interrupt& interrupt) {
     auto [begin, end] = chunk_bounds(input.size, chunks, c);
     scan.last_zero[c] = -1;
@@ -466,8 +485,9 @@ class SortedScores {
   // its chunks in its own hash table (left in `tables`); the first table to
   // overflow stops all counting, and every sample a table had counted is
   // scanned again. Returns whether every sample was counted.
-  static bool count_chunks(const RankingInput<Score>& input, ChunkScan& scan, int chunks, int n_threads,
-                           bool try_counting, bool planned, std::vector<std::unique_ptr<Counts>>& tables,
+  template <class Stored>
+  static bool count_chunks(const RankingInput<Score, Stored>& input, ChunkScan& scan, int chunks, int n_threads,
+                           bool try_counting, bool planned, std::vector<std::unique_ptr<Counts<Stored>>>& tables,
                            const Interrupt& interrupt) {
     const int threads = std::max(1, n_threads);
     tables.clear();
@@ -476,9 +496,9 @@ class SortedScores {
     std::atomic<bool> overflowed{!try_counting};
     std::atomic<int> next_chunk{0};
     parallel_region(threads, [&](int thread, int) {
-      std::unique_ptr<Counts> table;
+      std::unique_ptr<Counts<Stored>> table;
       if (!overflowed.load(std::memory_order_relaxed)) {
-        table = std::make_unique<Counts>(distinct_key_limit, input.size);
+        table = std::make_unique<Counts<Stored>>(distinct_key_limit, input.size);
       }
       // Gives up counting: what the table counted is scanned again.
       auto stop_counting = [&](int c, int64_t begin, int64_t counted_to) {
@@ -528,13 +548,14 @@ class SortedScores {
 
   // Every sample was counted: the threads' tables merged into the counted
   // rows, keys ascending (scores descending), with cumulative counts.
-  void merge_counted_tables(const std::vector<std::unique_ptr<Counts>>& tables, ChunkScan& scan) {
+  template <class Stored>
+  void merge_counted_tables(const std::vector<std::unique_ptr<Counts<Stored>>>& tables, ChunkScan& scan) {
     std::vector<CountedRow> merged;
     for (const auto& table : tables) {
       if (!table) continue;
       for (const auto& slot : table->slots()) {
         if (slot.total == 0) continue;
-        const Key key = ScoreKey<Score>::encode(Counts::score_of(slot.bits));
+        const Key key = ScoreKey<Score>::encode(static_cast<Score>(Counts<Stored>::score_of(slot.bits)));
         merged.push_back(CountedRow{key, slot.positive, slot.total - slot.positive});
         kept_ += slot.total;
       }
@@ -556,7 +577,8 @@ class SortedScores {
 
   // The value checks `checks` asks for, into problems_. A score is inf or
   // NaN exactly when its key is at or beyond the key of +inf or of -inf.
-  void check_values(const RankingInput<Score>& input, int checks, const ChunkScan& scan) {
+  template <class Stored>
+  void check_values(const RankingInput<Score, Stored>& input, int checks, const ChunkScan& scan) {
     Key all_low = low_key_, all_high = high_key_;
     if constexpr (Weighted) {
       all_low = *std::min_element(scan.all_lows.begin(), scan.all_lows.end());
@@ -591,7 +613,8 @@ class SortedScores {
     return 2;
   }
 
-  static bool kept_sample(const RankingInput<Score>& input, int64_t i) {
+  template <class Stored>
+  static bool kept_sample(const RankingInput<Score, Stored>& input, int64_t i) {
     if constexpr (Weighted) {
       return input.kept(i);
     } else {
@@ -612,7 +635,8 @@ class SortedScores {
   // Plans buckets from the key range of an evenly spread sample of the kept
   // samples, widened by sampled_headroom_bits; false when the sample holds
   // no kept sample.
-  bool plan_buckets_from_sample(const RankingInput<Score>& input) {
+  template <class Stored>
+  bool plan_buckets_from_sample(const RankingInput<Score, Stored>& input) {
     Key low = std::numeric_limits<Key>::max(), high = 0;
     bool any = false;
     for (int64_t k = 0; k < planning_sample; ++k) {
@@ -647,7 +671,8 @@ class SortedScores {
   }
 
   // Kept samples per bucket, per chunk (chunk-major).
-  std::vector<int64_t> count_buckets(const RankingInput<Score>& input, int chunks, int n_threads,
+  template <class Stored>
+  std::vector<int64_t> count_buckets(const RankingInput<Score, Stored>& input, int chunks, int n_threads,
                                      const Interrupt& interrupt) const {
     const int64_t buckets = int64_t{1} << bucket_bits_;
     const int shift = shift_;
@@ -667,7 +692,8 @@ class SortedScores {
 
   // Scatters the kept samples into their buckets, given the samples per
   // bucket of each chunk (which become the chunks' write offsets).
-  void scatter_into_buckets(const RankingInput<Score>& input, int chunks, int n_threads, std::vector<int64_t> offsets,
+  template <class Stored>
+  void scatter_into_buckets(const RankingInput<Score, Stored>& input, int chunks, int n_threads, std::vector<int64_t> offsets,
                             const Interrupt& interrupt) {
     const int64_t buckets = int64_t{1} << bucket_bits_;
     // Bucket of a key: its bucket digit (locals, so that loops keep them in

@@ -346,12 +346,49 @@ TURBOMETRICS_ALWAYS_INLINE inline void sort_class(const T* src, int64_t src_step
   sort_wires<T, W, Mixed, S>(src, src_step, ahead, dst, dst_step, seen, std::make_index_sequence<S>{});
 }
 
+// sort_class<S> as a function of its own, compiled for the instruction set
+// of its vector width (W = 64: AVX-512, 32: AVX2, 16: the baseline). Inlined
+// into the tile loop, the networks of every class size made one function so
+// large that the compiler's value numbering alone took 9 of the 24 seconds
+// this kernel's binding took to compile; a call per class of wires costs
+// nothing measurable (its loads, sorts and stores stay in the callee).
+template <class T, int W, bool Mixed, int S>
+struct ClassSorter;
+
+template <class T, bool Mixed, int S>
+struct ClassSorter<T, 16, Mixed, S> {
+  TURBOMETRICS_NOINLINE static void run(const T* src, int64_t src_step, int64_t ahead, T* dst, int64_t dst_step,
+                                        typename Pack<T, 16>::Seen& seen) {
+    sort_class<T, 16, Mixed, S>(src, src_step, ahead, dst, dst_step, seen);
+  }
+};
+
+#ifdef TURBOMETRICS_HAS_CLONES
+template <class T, bool Mixed, int S>
+struct ClassSorter<T, 32, Mixed, S> {
+  TURBOMETRICS_NOINLINE TURBOMETRICS_TARGET_AVX2_FMA static void run(const T* src, int64_t src_step, int64_t ahead,
+                                                                     T* dst, int64_t dst_step,
+                                                                     typename Pack<T, 32>::Seen& seen) {
+    sort_class<T, 32, Mixed, S>(src, src_step, ahead, dst, dst_step, seen);
+  }
+};
+
+template <class T, bool Mixed, int S>
+struct ClassSorter<T, 64, Mixed, S> {
+  TURBOMETRICS_NOINLINE TURBOMETRICS_TARGET_AVX512 static void run(const T* src, int64_t src_step, int64_t ahead,
+                                                                   T* dst, int64_t dst_step,
+                                                                   typename Pack<T, 64>::Seen& seen) {
+    sort_class<T, 64, Mixed, S>(src, src_step, ahead, dst, dst_step, seen);
+  }
+};
+#endif
+
 // sort_class for a run-time size 1 <= size <= MaxClass.
 template <class T, int W, bool Mixed, int... S>
 TURBOMETRICS_ALWAYS_INLINE inline void sort_class_of_size(int64_t size, const T* src, int64_t src_step, int64_t ahead,
                                                           T* dst, int64_t dst_step, typename Pack<T, W>::Seen& seen,
                                                           std::integer_sequence<int, S...>) {
-  ((size == S + 1 ? sort_class<T, W, Mixed, S + 1>(src, src_step, ahead, dst, dst_step, seen) : void()), ...);
+  ((size == S + 1 ? ClassSorter<T, W, Mixed, S + 1>::run(src, src_step, ahead, dst, dst_step, seen) : void()), ...);
 }
 
 // Tiles of samples sorted lane-wise: 512 bytes per wire (64 float64 lanes:
