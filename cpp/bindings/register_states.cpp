@@ -95,9 +95,10 @@ py::object state_roc_curve(const py::array& scores, const py::array& positive, c
 py::object state_precision_recall_curve(const py::array& scores, const py::array& positive, const py::array& negative,
                                         bool drop_intermediate, int n_threads) {
   return bindings::with_scores_in_dtype_of(
-      scores, with_state_table(scores, positive, negative, n_threads, [&](const auto& table) {
-        return bindings::precision_recall_curve_of(table, drop_intermediate, n_threads);
-      }),
+      scores,
+      with_state_table(
+          scores, positive, negative, n_threads,
+          [&](const auto& table) { return bindings::precision_recall_curve_of(table, drop_intermediate, n_threads); }),
       2);
 }
 

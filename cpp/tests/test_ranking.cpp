@@ -207,8 +207,8 @@ TEST_CASE("float32 and integer scores") {
 
 // The rows of `values` (as Stored) read into a table of int64 scores.
 template <class Stored>
-std::vector<Row<int64_t, int64_t>> rows_read_as_int64(const std::vector<Stored>& values, const std::vector<char>& labels,
-                                                      TableStrategy strategy) {
+std::vector<Row<int64_t, int64_t>> rows_read_as_int64(const std::vector<Stored>& values,
+                                                      const std::vector<char>& labels, TableStrategy strategy) {
   RankingInput<int64_t, Stored> in;
   in.score = reinterpret_cast<const char*>(values.data());
   in.score_stride = sizeof(Stored);

@@ -49,8 +49,8 @@ namespace turbometrics::ranking {
 // types instead of seven).
 template <class Score, class Stored = Score>
 struct RankingInput {
-  static_assert(std::is_same_v<Score, Stored> || (std::is_integral_v<Stored> && std::is_same_v<Score, int64_t> &&
-                                                  sizeof(Stored) <= 4),
+  static_assert(std::is_same_v<Score, Stored> ||
+                    (std::is_integral_v<Stored> && std::is_same_v<Score, int64_t> && sizeof(Stored) <= 4),
                 "scores are read as their own type, or as int64 when they are narrower integers");
   using StoredType = Stored;
   const char* score = nullptr;
@@ -392,8 +392,8 @@ class SortedScores {
   // `try_counting`, the per-score counts instead while there are few
   // distinct scores (count_chunks).
   template <class Stored>
-  std::vector<int64_t> scan_key_range(const RankingInput<Score, Stored>& input, int chunks, int n_threads, bool try_counting,
-                                      int checks, bool planned, const Interrupt& interrupt) {
+  std::vector<int64_t> scan_key_range(const RankingInput<Score, Stored>& input, int chunks, int n_threads,
+                                      bool try_counting, int checks, bool planned, const Interrupt& interrupt) {
     ChunkScan scan(chunks, planned ? int64_t{1} << bucket_bits_ : 0);
     scan.outside_mask = planned ? static_cast<Key>(~low_mask(shift_ + bucket_bits_)) : Key{0};
     scan.reference = base_;
@@ -466,8 +466,8 @@ class SortedScores {
 
   // scan_samples in stretches, until `interrupt` is requested.
   template <class Stored>
-  static void scan_stretches(const RankingInput<Score, Stored>& input, ChunkScan& scan, int c, int64_t begin, int64_t end,
-                             bool planned, const Interrupt& interrupt) {
+  static void scan_stretches(const RankingInput<Score, Stored>& input, ChunkScan& scan, int c, int64_t begin,
+                             int64_t end, bool planned, const Interrupt& interrupt) {
     for_each_stretch(begin, end, interrupt,
                      [&](int64_t from, int64_t to) { scan_samples(input, scan, c, from, to, planned); });
   }
@@ -693,8 +693,8 @@ class SortedScores {
   // Scatters the kept samples into their buckets, given the samples per
   // bucket of each chunk (which become the chunks' write offsets).
   template <class Stored>
-  void scatter_into_buckets(const RankingInput<Score, Stored>& input, int chunks, int n_threads, std::vector<int64_t> offsets,
-                            const Interrupt& interrupt) {
+  void scatter_into_buckets(const RankingInput<Score, Stored>& input, int chunks, int n_threads,
+                            std::vector<int64_t> offsets, const Interrupt& interrupt) {
     const int64_t buckets = int64_t{1} << bucket_bits_;
     // Bucket of a key: its bucket digit (locals, so that loops keep them in
     // registers).
