@@ -120,7 +120,9 @@ def _random_scores(rng, n, dtype, ties):
 
 
 @pytest.mark.parametrize("name", CURVES)
-@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64, np.int32, np.uint8, np.bool_])
+@pytest.mark.parametrize(
+    "dtype", [np.float64, np.float32, np.int64, np.int32, np.uint32, np.uint64, np.uint8, np.bool_]
+)
 @pytest.mark.parametrize("ties", [False, True])
 @pytest.mark.parametrize("weighted", [False, True])
 def test_curves_large_random(name, dtype, ties, weighted):
