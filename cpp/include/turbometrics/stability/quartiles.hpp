@@ -347,7 +347,8 @@ TURBOMETRICS_ALWAYS_INLINE inline void sort_class(const T* src, int64_t src_step
 }
 
 // sort_class<S> as a function of its own, compiled for the instruction set
-// of its vector width (W = 64: AVX-512, 32: AVX2, 16: the baseline). Inlined
+// of its vector width (W = 64: AVX-512, 32: AVX2 with FMA, 16: the baseline,
+// the three copies dispatch() holds). Inlined
 // into the tile loop, the networks of every class size made one function so
 // large that GCC 12's value numbering (FRE) alone took 9.4 of the 21 s that
 // register_stability.cpp took to compile (-ftime-report); apart, it
