@@ -254,6 +254,17 @@ def check_counts_or_weights(name: str, values: np.ndarray, non_negative_weights:
         raise ValueError(f"{name} counts must total less than 2**62")
 
 
+def check_merged_counts(name: str, *tables: np.ndarray) -> None:
+    """Counts about to be summed by a merge total less than 2**62, the bound
+    :func:`check_counts_or_weights` puts on one state, so that a merge
+    never wraps int64 and its result loads back (float weights pass)."""
+    if any(table.dtype.kind == "f" for table in tables):
+        return
+    total = sum(int(table.sum(dtype=np.int64)) for table in tables)  # each below 2**62: exact
+    if total >= 2**62:
+        raise ValueError(f"merged {name} counts must total less than 2**62, got {total}")
+
+
 def check_sorted_distinct(name: str, values: np.ndarray, descending: bool = False) -> None:
     """No NaN, each value above (``descending``: below) the one before."""
     if values.dtype.kind == "f" and np.isnan(values).any():

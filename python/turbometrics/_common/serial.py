@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import io
 import json
+import math
+import struct
 import zipfile
 from collections.abc import Mapping
 from typing import Any
@@ -29,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from .. import _core
+from .input_error import first_line
 
 FORMAT = "turbometrics-state"
 FORMAT_VERSION = 1
@@ -98,14 +101,7 @@ def load_state(data: Any, kind: str, version: int) -> tuple[dict[str, Any], dict
     data = bytes(data)
     if not data.startswith(b"PK"):  # np.load would try other formats (.npy, pickle) on such bytes
         raise ValueError(f"not a serialised {kind}: not an .npz archive")
-    try:
-        with np.load(io.BytesIO(data), allow_pickle=False) as archive:
-            members = {name: archive[name] for name in archive.files}
-    except (ValueError, OSError, EOFError, zipfile.BadZipFile, KeyError) as error:
-        raise ValueError(f"not a serialised {kind}: {error}") from None
-    for name, value in members.items():
-        if not isinstance(value, np.ndarray):  # np.load returns a member not named *.npy as its raw bytes
-            raise ValueError(f"not a serialised {kind}: member {name!r} is not an .npy array")
+    members = read_members(data, f"not a serialised {kind}")
     raw = members.pop(_HEADER, None)
     if raw is None or raw.dtype != np.uint8 or raw.ndim != 1:
         raise ValueError(f"not a serialised {kind}: no header")
@@ -130,6 +126,73 @@ def load_state(data: Any, kind: str, version: int) -> tuple[dict[str, Any], dict
     if not isinstance(fields, dict):
         raise ValueError(f"not a serialised {kind}: the header has no fields")
     return fields, members
+
+
+def read_members(data: bytes, refusal: str) -> dict[str, np.ndarray]:
+    """The arrays of an ``.npz`` archive of uncompressed ``.npy`` members,
+    read without trusting a size it claims: each member must be stored (not
+    compressed nor encrypted), named ``<name>.npy`` once, and hold exactly
+    the bytes its ``.npy`` header's shape and dtype (numeric, bool or
+    fixed-width string) call for, so reading costs at most about the size
+    of ``data`` whatever the archive says.
+
+    Raises
+    ------
+    ValueError
+        Starting with ``refusal``, for anything else.
+    """
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            infos = archive.infolist()
+            for info in infos:
+                _check_member(info, len(data), refusal)
+            names = [info.filename[: -len(".npy")] for info in infos]
+            if len(set(names)) != len(names):
+                raise ValueError(f"{refusal}: a member name repeats")
+            return {name: _npy(archive.read(info), name, refusal) for name, info in zip(names, infos)}
+    except (OSError, EOFError, zipfile.BadZipFile, KeyError, NotImplementedError, RuntimeError, struct.error) as error:
+        raise ValueError(f"{refusal}: {error}") from None
+
+
+def _check_member(info: zipfile.ZipInfo, size: int, refusal: str) -> None:
+    """A member is a stored ``<name>.npy`` of at most ``size`` bytes."""
+    name = info.filename
+    if not name.endswith(".npy"):
+        raise ValueError(f"{refusal}: member {name!r} is not an .npy array")
+    if info.compress_type != zipfile.ZIP_STORED or info.flag_bits & 0x1:
+        raise ValueError(f"{refusal}: member {name!r} is compressed or encrypted (states are stored uncompressed)")
+    if info.file_size != info.compress_size or info.file_size > size:
+        raise ValueError(f"{refusal}: member {name!r} claims {info.file_size} bytes, more than the archive holds")
+
+
+def _npy(raw: bytes, name: str, refusal: str) -> np.ndarray:
+    """The array of one ``.npy`` member, its header checked against the
+    bytes that follow it before anything is allocated."""
+    stream = io.BytesIO(raw)
+    try:
+        version = np.lib.format.read_magic(stream)
+        if version == (1, 0):
+            shape, fortran, dtype = np.lib.format.read_array_header_1_0(stream)
+        elif version == (2, 0):
+            shape, fortran, dtype = np.lib.format.read_array_header_2_0(stream)
+        else:
+            raise ValueError(f".npy format version {version} is not supported")
+    except (ValueError, TypeError, SyntaxError, RecursionError, OverflowError, KeyError) as error:
+        raise ValueError(f"{refusal}: member {name!r}: {first_line(error)}") from None
+    if dtype.hasobject or dtype.fields is not None or dtype.subdtype is not None or dtype.itemsize == 0:
+        raise ValueError(f"{refusal}: member {name!r} has dtype {dtype}, not a number, bool or string dtype")
+    if not all(isinstance(n, int) and n >= 0 for n in shape):
+        raise ValueError(f"{refusal}: member {name!r} has shape {shape}")
+    count, offset = math.prod(shape), stream.tell()
+    if count * dtype.itemsize != len(raw) - offset:
+        raise ValueError(
+            f"{refusal}: member {name!r} of shape {shape} and dtype {dtype} needs "
+            f"{count * dtype.itemsize} bytes, but holds {len(raw) - offset}"
+        )
+    if count == 0:
+        return np.empty(shape, dtype)
+    flat = np.frombuffer(raw, dtype=dtype, count=count, offset=offset)
+    return flat.reshape(shape, order="F" if fortran else "C").copy()
 
 
 def ints_from_limbs(limbs: np.ndarray) -> list[int]:

@@ -309,8 +309,13 @@ class CalibrationState(CountedSamples, Serialisable):
         and correctness sums between 0 and the weight (integer counts when
         unweighted, adding up to ``_n``)."""
         check_keys("CalibrationState", parts, _PARTS)
+        n_bins = part_int(parts, "n_bins", low=1)
+        limbs = {name: part_array(parts, name, "u", 2) for name in _SUMS}
+        for name, value in limbs.items():  # before the constructor allocates n_bins sums
+            if value.shape != (n_bins, EXACT_SUM_LIMBS):
+                raise ValueError(f"{name} must have shape ({n_bins}, {EXACT_SUM_LIMBS}), got {value.shape}")
         state = cls(
-            part_int(parts, "n_bins", low=1),
+            n_bins,
             mode=part_choice(parts, "mode", ("auto", "binary", "top_label")),
             pos_label=part_label(parts),
         )
@@ -323,12 +328,7 @@ class CalibrationState(CountedSamples, Serialisable):
             raise ValueError("_n_classes must be positive for top_label input")
         state._resolved, state._n_classes, state._n = resolved, n_classes, n
         state._weighted = part_bool(parts, "_weighted")
-        sums = {}
-        for name in _SUMS:
-            limbs = part_array(parts, name, "u", 2)
-            if limbs.shape != (state.n_bins, EXACT_SUM_LIMBS):
-                raise ValueError(f"{name} must have shape ({state.n_bins}, {EXACT_SUM_LIMBS}), got {limbs.shape}")
-            sums[name] = ints_from_limbs(limbs)
+        sums = {name: ints_from_limbs(value) for name, value in limbs.items()}
         _check_bins(sums["_weight"], sums["_confidence"], sums["_correct"], n, state._weighted)
         state._weight, state._confidence, state._correct = sums["_weight"], sums["_confidence"], sums["_correct"]
         return state

@@ -581,7 +581,10 @@ class Evaluator(Serialisable):
     @classmethod
     def _from_parts(cls, parts: dict[str, Any]) -> Evaluator:
         """An Evaluator of its parts: the options are checked as the
-        constructor checks them, each state by its ``from_bytes``."""
+        constructor checks them, and the class count and bins against what
+        the arrays hold before any state is built; each state by its
+        ``from_bytes``; the groups' labels (distinct, not NaN) and rows
+        against the whole's."""
         absent = [name for name in (*_field_names(), "groups") if name not in parts]
         if absent:
             raise ValueError(f"Evaluator: missing fields {absent}")
@@ -590,19 +593,21 @@ class Evaluator(Serialisable):
             fields["classes"] = tuple(fields["classes"])
         if not isinstance(fields["metrics"], list):
             raise ValueError(f"metrics must be a list of names, got {fields['metrics']!r}")
+        keys = parts["groups"]
+        if not isinstance(keys, list):
+            raise ValueError("groups must be a list of labels")
+        _check_sizes(fields, len(keys) + 1, parts)
         try:
             evaluator = cls(**fields)
         except (TypeError, ValueError) as error:
             raise ValueError(f"Evaluator: {first_line(error)}") from None
-        keys = parts["groups"]
-        if not isinstance(keys, list):
-            raise ValueError("groups must be a list of labels")
         labels = [_as_label(key, "groups") if isinstance(key, _KEY_TYPES) else None for key in keys]
-        if None in labels or len(set(labels)) != len(labels):
-            raise ValueError("groups must be distinct str, int, float or bool labels")
-        expected = {*_field_names(), "groups", *evaluator._overall.part_names("overall.")}
+        if None in labels or len(set(labels)) != len(labels) or any(label != label for label in labels):
+            raise ValueError("groups must be distinct str, int, float or bool labels, not NaN")
+        template = evaluator._part()
+        expected = {*_field_names(), "groups", *template.part_names("overall.")}
         for index in range(len(keys)):
-            expected.update(evaluator._part().part_names(f"group{index}."))
+            expected.update(template.part_names(f"group{index}."))
         check_keys("Evaluator", parts, expected)
         evaluator._overall.load(parts, "overall.")
         for index, key in enumerate(labels):
@@ -611,6 +616,33 @@ class Evaluator(Serialisable):
         if total > evaluator.n_samples:
             raise ValueError(f"the groups hold {total} rows, more than the {evaluator.n_samples} of the whole")
         return evaluator
+
+
+def _check_sizes(fields: Mapping[str, Any], n_parts: int, parts: Mapping[str, Any]) -> None:
+    """Refuse a class count or bin count that the arrays cannot hold,
+    before an Evaluator of them builds its states: with ``K`` classes
+    every part holds ``K`` one-vs-rest ranking states (multiclass
+    ``roc_auc``) or a ``K x K`` confusion table, and with ``n_bins`` bins
+    a calibration state three exact sums per bin (at least 8 bytes each).
+
+    Raises
+    ------
+    ValueError
+        Naming the field.
+    """
+    classes, n_bins, metrics = fields["classes"], fields["n_bins"], fields["metrics"]
+    size = sum(value.nbytes for value in parts.values() if isinstance(value, np.ndarray))
+    n_classes = 2 if classes is None else classes if isinstance(classes, int) else len(classes)
+    if not isinstance(n_classes, int) or not all(isinstance(name, str) for name in metrics):
+        return  # the constructor's checks name the problem
+    table = MULTICLASS_METRICS if classes is not None else BINARY_METRICS
+    needs = {kind for name in metrics if name in table for kind in table[name][0]}
+    if "class_ranking" in needs and n_classes * n_parts > len(parts):
+        raise ValueError(f"classes: {n_classes} classes in {n_parts} parts need more states than the bytes hold")
+    if "confusion" in needs and n_classes * n_classes * 8 > size:
+        raise ValueError(f"classes: {n_classes} classes need a larger confusion table than the bytes hold")
+    if "calibration" in needs and isinstance(n_bins, int) and n_bins * 3 * 8 > size:
+        raise ValueError(f"n_bins: {n_bins} bins need more exact sums than the bytes hold")
 
 
 def _field_names() -> tuple[str, ...]:

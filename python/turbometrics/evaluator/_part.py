@@ -231,7 +231,7 @@ class Part:
             kind = type(state)
             data = part_array(parts, f"{prefix}{name}", "u", 1, wide=False)
             loaded = kind.from_bytes(data.tobytes())
-            if isinstance(loaded, (ConfusionState, CalibrationState)) and loaded.n_samples != self.n_samples:
+            if loaded.n_samples != self.n_samples:
                 raise ValueError(f"{prefix}{name} holds {loaded.n_samples} samples, not {self.n_samples}")
             _check_like(f"{prefix}{name}", loaded, state)
             if name.startswith("class_ranking_"):

@@ -39,6 +39,7 @@ from .._common.mergeable import (
     Serialisable,
     check_counts_or_weights,
     check_keys,
+    check_merged_counts,
     check_mergeable,
     merged_pos_label,
     part_array,
@@ -341,15 +342,16 @@ class BinnedRankingState(ClassWeights, Serialisable):
         weight of the class (and, counts, only there)."""
         check_keys("BinnedRankingState", parts, _PARTS)
         bins = _part_range(parts)
-        state = cls(
-            part_int(parts, "n_bins", low=1),
+        n_bins = part_int(parts, "n_bins", low=1)
+        positive, negative = part_array(parts, "positive", "if", 1), part_array(parts, "negative", "if", 1)
+        if positive.dtype != negative.dtype or positive.shape != (n_bins,) or negative.shape != (n_bins,):
+            raise ValueError(f"positive and negative must be of one dtype, with n_bins = {n_bins} rows")
+        state = cls(  # after the shapes: the constructor allocates n_bins rows
+            n_bins,
             strategy=part_choice(parts, "strategy", _STRATEGIES),
             range=bins,
             pos_label=part_label(parts),
         )
-        positive, negative = part_array(parts, "positive", "if", 1), part_array(parts, "negative", "if", 1)
-        if positive.dtype != negative.dtype or positive.shape != (state.n_bins,) or negative.shape != (state.n_bins,):
-            raise ValueError(f"positive and negative must be of one dtype, with n_bins = {state.n_bins} rows")
         check_counts_or_weights("positive", positive)
         check_counts_or_weights("negative", negative)
         state._positive, state._negative = positive, negative
@@ -386,7 +388,10 @@ def _part_range(parts: dict[str, Any]) -> tuple[float, float] | None:
 def _finite_sums(
     positive: np.ndarray, more_positive: np.ndarray, negative: np.ndarray, more_negative: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
-    """The per-bin sums; ValueError if a float64 sum overflows."""
+    """The per-bin sums; ValueError if counts would total 2**62 or more or
+    a float64 sum overflows."""
+    check_merged_counts("positive", positive, more_positive)
+    check_merged_counts("negative", negative, more_negative)
     with np.errstate(over="ignore"):
         positive, negative = positive + more_positive, negative + more_negative
     if positive.dtype.kind == "f" and not (np.isfinite(positive).all() and np.isfinite(negative).all()):

@@ -22,6 +22,7 @@ from .._common.mergeable import (
     Serialisable,
     check_counts_or_weights,
     check_keys,
+    check_merged_counts,
     check_mergeable,
     check_sorted_distinct,
     merged_pos_label,
@@ -211,6 +212,8 @@ class RankingState(ClassWeights, Serialisable):
         dtype = np.result_type(self._score_dtype, other._score_dtype)
         kernel_dtype = kernel_scores(np.zeros(0, dtype)).dtype
         weight_dtype = np.float64 if self.weighted or other.weighted else np.int64
+        check_merged_counts("positive", self._positive, other._positive)
+        check_merged_counts("negative", self._negative, other._negative)
         a = (
             self._scores.astype(kernel_dtype, copy=False),
             self._positive.astype(weight_dtype, copy=False),
@@ -248,6 +251,11 @@ class RankingState(ClassWeights, Serialisable):
     @property
     def total_negative(self) -> Any:
         return _total(self._negative)
+
+    @property
+    def n_samples(self) -> int:
+        """Samples added, those of zero weight included."""
+        return int(self._samples)
 
     def __len__(self) -> int:
         return int(self._positive.shape[0])
@@ -481,6 +489,7 @@ class RankingState(ClassWeights, Serialisable):
                     f"scores must be {kernel} of the length of positive and negative (score_dtype {score_dtype})"
                 )
             check_sorted_distinct("scores", scores, descending=True)
+            _check_scores_fit(scores, score_dtype)
             state._set_table(scores, positive, negative, score_dtype)
         state._samples = part_int(parts, "samples", low=positive.shape[0])
         state._has_positive, state._has_negative = part_bool(parts, "has_positive"), part_bool(parts, "has_negative")
@@ -558,6 +567,19 @@ def _score_dtype(value: Any) -> np.dtype | None:
     if dtype is None or dtype.kind not in "biuf":
         raise ValueError(f"score_dtype must be None or a numeric dtype's name, got {value!r}")
     return dtype
+
+
+def _check_scores_fit(scores: np.ndarray, score_dtype: np.dtype) -> None:
+    """Every score of a table (in its kernel dtype) is a value of the
+    state's ``score_dtype``, as :func:`scores_in_dtype` needs: 0 or 1 for
+    bool, in range for integers, exactly representable for floats."""
+    if score_dtype.kind == "b":
+        fits = bool(scores.shape[0] == 0 or scores.max() <= 1)
+    else:
+        with np.errstate(all="ignore"):
+            fits = bool(np.array_equal(scores.astype(score_dtype).astype(scores.dtype), scores))
+    if not fits:
+        raise ValueError(f"scores must be values of score_dtype {score_dtype}")
 
 
 def _total(weights: np.ndarray) -> Any:
