@@ -22,6 +22,7 @@ import pytest
 
 import turbometrics as tm
 from turbometrics._common.serial import _npz, dump_state, load_state
+from turbometrics.ranking._binary_input import kernel_scores
 
 REFUSED = (ValueError, TypeError)
 BOMB = pathlib.Path(__file__).parent / "data" / "hostile_bzip2_bomb.npz"
@@ -263,18 +264,19 @@ def ranking_parts(scores, score_dtype, positive, negative):
 
 
 @pytest.mark.parametrize(
-    "scores, score_dtype",
+    "values, score_dtype",
     [
-        (np.array([1000, -500], np.int64), np.int8),
-        (np.array([2**32, 1], np.uint64), np.uint32),
-        (np.array([5, 1, 0], np.uint8), np.bool_),
-        (np.array([2, 1], np.uint8), np.bool_),
-        (np.array([1e300, 0.5]), np.float32),
-        (np.array([0.1, 0.0]), np.float32),
-        (np.array([2**40, 1], np.int64), np.int32),
+        ([1000, -500], np.int8),  # the reproducer: wrapped thresholds
+        ([5, 1, 0], np.bool_),  # the reproducer: duplicate thresholds
+        ([2, 1], np.bool_),
+        ([40000, -1], np.int16),
+        ([70000, 1], np.uint16),
+        ([1e5, 0.5], np.float16),
+        ([0.1, 0.0], np.float16),
     ],
 )
-def test_a_table_outside_its_score_dtype_is_refused(scores, score_dtype):
+def test_a_table_outside_its_score_dtype_is_refused(values, score_dtype):
+    scores = np.array(values).astype(kernel_scores(np.zeros(0, score_dtype)).dtype)
     n = scores.shape[0]
     parts = ranking_parts(scores, score_dtype, [1] + [0] * (n - 1), [0] * (n - 1) + [1])
     with pytest.raises(ValueError, match="score_dtype"):
