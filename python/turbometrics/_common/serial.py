@@ -165,6 +165,30 @@ def _check_member(info: zipfile.ZipInfo, size: int, refusal: str) -> None:
         raise ValueError(f"{refusal}: member {name!r} claims {info.file_size} bytes, more than the archive holds")
 
 
+def array_dtype(name: Any, what: str) -> np.dtype:
+    """The dtype a state array may have, from its name: a number, bool or
+    fixed-width string dtype (no object, record or zero-size dtype).
+
+    Raises
+    ------
+    ValueError
+        Starting with ``what``.
+    """
+    try:
+        dtype = np.dtype(name) if isinstance(name, str) else None
+    except (TypeError, ValueError, SyntaxError):
+        dtype = None
+    if dtype is None:
+        raise ValueError(f"{what}: {name!r} is not a dtype")
+    _check_dtype(dtype, what)
+    return dtype
+
+
+def _check_dtype(dtype: np.dtype, what: str) -> None:
+    if dtype.hasobject or dtype.fields is not None or dtype.subdtype is not None or dtype.itemsize == 0:
+        raise ValueError(f"{what} has dtype {dtype}, not a number, bool or string dtype")
+
+
 def _npy(raw: bytes, name: str, refusal: str) -> np.ndarray:
     """The array of one ``.npy`` member, its header checked against the
     bytes that follow it before anything is allocated."""
@@ -178,9 +202,8 @@ def _npy(raw: bytes, name: str, refusal: str) -> np.ndarray:
         else:
             raise ValueError(f".npy format version {version} is not supported")
     except (ValueError, TypeError, SyntaxError, RecursionError, OverflowError, KeyError) as error:
-        raise ValueError(f"{refusal}: member {name!r}: {first_line(error)}") from None
-    if dtype.hasobject or dtype.fields is not None or dtype.subdtype is not None or dtype.itemsize == 0:
-        raise ValueError(f"{refusal}: member {name!r} has dtype {dtype}, not a number, bool or string dtype")
+        raise ValueError(f"{refusal}: member {name!r} is not an .npy array ({first_line(error)})") from None
+    _check_dtype(dtype, f"{refusal}: member {name!r}")
     if not all(isinstance(n, int) and n >= 0 for n in shape):
         raise ValueError(f"{refusal}: member {name!r} has shape {shape}")
     count, offset = math.prod(shape), stream.tell()

@@ -15,7 +15,7 @@ import numpy as np
 
 from .._common.array_inputs import as_numpy_input
 from .._common.input_error import first_line, shown
-from .._common.mergeable import Serialisable, check_keys
+from .._common.mergeable import Serialisable
 from .._common.params import NONE, REAL, STRING, Constraint, real_interval, validate_params
 from .._common.threads import resolve_threads
 from .._common.validation import (
@@ -29,7 +29,7 @@ from ..calibration import checked_probabilities
 from ..io import missing
 from ..ranking import check_probability_rows
 from ._metrics import BINARY_METRICS, DEFAULT_BINARY, DEFAULT_MULTICLASS, MULTICLASS_METRICS, Problem
-from ._part import Part
+from ._part import Part, column_prefixes, part_columns, parts_of_columns
 
 __all__ = ["Evaluator"]
 
@@ -162,7 +162,7 @@ class Evaluator(Serialisable):
     ['a', 'b']
     """
 
-    _VERSION = 1
+    _VERSION = 2  # 2: the states by columns (1: an archive per state and group)
 
     @validate_params(
         {
@@ -571,11 +571,12 @@ class Evaluator(Serialisable):
         }
 
     def _parts(self) -> dict[str, Any]:
+        """The options, the group labels, and the states of the whole and
+        of each group by columns (``_part.part_columns``): a group costs
+        what its states hold."""
         keys = self.groups
         parts: dict[str, Any] = {**self._fields(), "groups": keys}
-        parts.update(self._overall.parts("overall."))
-        for index, key in enumerate(keys):
-            parts.update(self._groups[key].parts(f"group{index}."))
+        parts.update(part_columns([self._overall, *(self._groups[key] for key in keys)]))
         return parts
 
     @classmethod
@@ -596,7 +597,7 @@ class Evaluator(Serialisable):
         keys = parts["groups"]
         if not isinstance(keys, list):
             raise ValueError("groups must be a list of labels")
-        _check_sizes(fields, len(keys) + 1, parts)
+        _check_sizes(fields, parts)
         try:
             evaluator = cls(**fields)
         except (TypeError, ValueError) as error:
@@ -605,24 +606,23 @@ class Evaluator(Serialisable):
         if None in labels or len(set(labels)) != len(labels) or any(label != label for label in labels):
             raise ValueError("groups must be distinct str, int, float or bool labels, not NaN")
         template = evaluator._part()
-        expected = {*_field_names(), "groups", *template.part_names("overall.")}
-        for index in range(len(keys)):
-            expected.update(template.part_names(f"group{index}."))
-        check_keys("Evaluator", parts, expected)
-        evaluator._overall.load(parts, "overall.")
-        for index, key in enumerate(labels):
-            evaluator._group(key).load(parts, f"group{index}.")
+        known, prefixes = {*_field_names(), "groups", "n_samples"}, column_prefixes(template)
+        unknown = sorted(name for name in parts if name not in known and not name.startswith(prefixes))
+        if unknown:
+            raise ValueError(f"Evaluator: unknown fields {unknown[:5]}")
+        loaded = parts_of_columns(template, parts, len(labels) + 1)
+        evaluator._overall, evaluator._groups = loaded[0], dict(zip(labels, loaded[1:]))
         total = sum(part.n_samples for part in evaluator._groups.values())
         if total > evaluator.n_samples:
             raise ValueError(f"the groups hold {total} rows, more than the {evaluator.n_samples} of the whole")
         return evaluator
 
 
-def _check_sizes(fields: Mapping[str, Any], n_parts: int, parts: Mapping[str, Any]) -> None:
+def _check_sizes(fields: Mapping[str, Any], parts: Mapping[str, Any]) -> None:
     """Refuse a class count or bin count that the arrays cannot hold,
     before an Evaluator of them builds its states: with ``K`` classes
-    every part holds ``K`` one-vs-rest ranking states (multiclass
-    ``roc_auc``) or a ``K x K`` confusion table, and with ``n_bins`` bins
+    the parts hold ``K`` one-vs-rest ranking states (multiclass
+    ``roc_auc``, each its own columns) or a ``K x K`` confusion table, and with ``n_bins`` bins
     a calibration state three exact sums per bin (at least 8 bytes each).
 
     Raises
@@ -637,8 +637,8 @@ def _check_sizes(fields: Mapping[str, Any], n_parts: int, parts: Mapping[str, An
         return  # the constructor's checks name the problem
     table = MULTICLASS_METRICS if classes is not None else BINARY_METRICS
     needs = {kind for name in metrics if name in table for kind in table[name][0]}
-    if "class_ranking" in needs and n_classes * n_parts > len(parts):
-        raise ValueError(f"classes: {n_classes} classes in {n_parts} parts need more states than the bytes hold")
+    if "class_ranking" in needs and n_classes > len(parts):
+        raise ValueError(f"classes: {n_classes} classes need more states than the bytes hold")
     if "confusion" in needs and n_classes * n_classes * 8 > size:
         raise ValueError(f"classes: {n_classes} classes need a larger confusion table than the bytes hold")
     if "calibration" in needs and isinstance(n_bins, int) and n_bins * 3 * 8 > size:

@@ -9,7 +9,9 @@ from typing import Any
 
 import numpy as np
 
-from .._common.mergeable import part_array, part_bool, part_int
+from .._common.columns import column_names, columns, records
+from .._common.input_error import first_line
+from .._common.mergeable import check_keys, part_array, part_bool, part_int
 from .._common.serial import EXACT_SUM_LIMBS, ints_from_limbs, limbs_from_ints
 from .._common.validation import ALL_ZERO_WEIGHTS
 from ..calibration import exact_score_sums
@@ -18,6 +20,7 @@ from ..states import CalibrationState, ConfusionState, RankingState
 _SCALE_BITS = 1100  # an exact sum's integer is worth 2**-_SCALE_BITS
 _ONE = 1 << _SCALE_BITS
 _LARGEST = int(np.finfo(np.float64).max) << _SCALE_BITS
+_SUM_FIELDS = ("sums", "n", "weighted", "nonzero_weight", "rows_sum_to_one")
 _EMPTY = "Found array with 0 sample(s) (shape=(0,)) while a minimum of 1 is required."
 _NOT_ONE = "The y_prob values do not sum to one. Make sure to pass probabilities."
 STATE_KINDS: dict[str, type[Any]] = {
@@ -206,53 +209,76 @@ class Part:
             out[f"class_ranking_{k}"] = state
         return out
 
-    def parts(self, prefix: str) -> dict[str, Any]:
-        """The part as serialisable parts: each state's ``to_bytes()`` as a
-        uint8 array, the sums' limbs and flags, the sample count."""
-        out: dict[str, Any] = {f"{prefix}n_samples": self.n_samples}
-        for name, state in self.states().items():
-            out[f"{prefix}{name}"] = np.frombuffer(state.to_bytes(), dtype=np.uint8)
-        for score, sums in self.sums.items():
-            out.update(sums.parts(f"{prefix}{score}_"))
-        return out
+def part_columns(parts: list[Part]) -> dict[str, Any]:
+    """Parts of the same kind (the whole, then each group) as columns
+    (:mod:`turbometrics._common.columns`): ``n_samples``, then per state
+    ``<name>.<field>`` ("ranking.scores", "class_ranking_2.positive"...)
+    and per exact sum ``<score>.<field>`` ("log.sums"...)."""
+    out: dict[str, Any] = {"n_samples": [part.n_samples for part in parts]}
+    for name in parts[0].states():
+        out.update(columns([part.states()[name]._parts() for part in parts], f"{name}."))
+    for score in parts[0].sums:
+        out.update(columns([part.sums[score].parts("") for part in parts], f"{score}."))
+    return out
 
-    def load(self, parts: Mapping[str, Any], prefix: str) -> None:
-        """Replace this empty part's states by those of :meth:`parts`
-        (each validated by its ``from_bytes``), checking that they hold the
-        same rows and agree with the problem.
 
-        Raises
-        ------
-        ValueError
-            For a state that does not load, or that disagrees.
-        """
-        self.n_samples = part_int(parts, f"{prefix}n_samples")
-        for name, state in self.states().items():
-            kind = type(state)
-            data = part_array(parts, f"{prefix}{name}", "u", 1, wide=False)
-            loaded = kind.from_bytes(data.tobytes())
-            if loaded.n_samples != self.n_samples:
-                raise ValueError(f"{prefix}{name} holds {loaded.n_samples} samples, not {self.n_samples}")
-            _check_like(f"{prefix}{name}", loaded, state)
+def column_prefixes(template: Part) -> tuple[str, ...]:
+    """The prefixes of :func:`part_columns`' names for parts like ``template``."""
+    return (*(f"{name}." for name in template.states()), *(f"{score}." for score in template.sums))
+
+
+def parts_of_columns(template: Part, parts: Mapping[str, Any], count: int) -> list[Part]:
+    """The ``count`` parts of :func:`part_columns`, each state validated by
+    its own constructor (as its ``from_bytes`` validates it) and checked
+    to hold the part's rows and to merge with ``template``'s (an empty
+    part of the problem).
+
+    Raises
+    ------
+    ValueError
+        For a state that does not load, or that disagrees.
+    """
+    counts = parts.get("n_samples")
+    if not isinstance(counts, list) or len(counts) != count:
+        raise ValueError(f"n_samples must be a list of {count} counts")
+    loaded = []
+    for n in counts:
+        part = Part.__new__(Part)  # its states come from the columns, not empty constructors
+        part.n_classes, part.n_bins, part.multiclass = template.n_classes, template.n_bins, template.multiclass
+        part.needs = template.needs
+        part.ranking = part.confusion = part.calibration = None
+        part.class_ranking = [] if template.class_ranking is not None else None
+        part.n_samples = part_int({"n_samples": n}, "n_samples")
+        part.sums = {}
+        loaded.append(part)
+    for name, empty in template.states().items():
+        prefix = f"{name}."
+        kind = type(empty)
+        for index, record in enumerate(records(parts, prefix, column_names(parts, prefix), count)):
+            part = loaded[index]
+            where = "overall" if index == 0 else f"group {index - 1}"
+            try:
+                state = kind._from_parts(record)
+            except (TypeError, ValueError) as error:
+                raise ValueError(f"{where}: {name}: {first_line(error)}") from None
+            if state.n_samples != part.n_samples:
+                raise ValueError(f"{where}: {name} holds {state.n_samples} samples, not {part.n_samples}")
+            _check_like(f"{where}: {name}", state, empty)
             if name.startswith("class_ranking_"):
-                assert self.class_ranking is not None
-                self.class_ranking[int(name.rsplit("_", 1)[1])] = loaded
+                assert part.class_ranking is not None
+                part.class_ranking.append(state)
             else:
-                setattr(self, name, loaded)
-        for score in self.sums:
-            sums = ScoreSum.from_parts(score, parts, f"{prefix}{score}_")
-            if sums.n != self.n_samples:
-                raise ValueError(f"{prefix}{score}_n is {sums.n}, not {self.n_samples}")
-            self.sums[score] = sums
-
-    def part_names(self, prefix: str) -> list[str]:
-        """The names :meth:`parts` writes."""
-        names = [f"{prefix}n_samples", *(f"{prefix}{name}" for name in self.states())]
-        for score in self.sums:
-            names += [
-                f"{prefix}{score}_{field}" for field in ("sums", "n", "weighted", "nonzero_weight", "rows_sum_to_one")
-            ]
-        return names
+                setattr(part, name, state)
+    for score in template.sums:
+        prefix = f"{score}."
+        for index, record in enumerate(records(parts, prefix, column_names(parts, prefix), count)):
+            part = loaded[index]
+            check_keys(f"{score} sums", record, _SUM_FIELDS)
+            sums = ScoreSum.from_parts(score, record, "")
+            if sums.n != part.n_samples:
+                raise ValueError(f"{score}.n is {sums.n}, not {part.n_samples}")
+            part.sums[score] = sums
+    return loaded
 
 
 def _check_like(name: str, loaded: Any, empty: Any) -> None:
