@@ -498,13 +498,25 @@ def test_bytes_and_pickles_round_trip_and_are_validated():
         tm.Evaluator.from_bytes(tm.RankingState().to_bytes())
 
 
-def _tampered(ev: tm.Evaluator, **changes) -> bytes:
+def _tampered(ev: tm.Evaluator, records=None, **changes) -> bytes:
+    """The Evaluator's bytes with fields replaced and, per ``records``
+    entry ``(slot, index): {field: value}``, fields of one part's state."""
+    from turbometrics._common.columns import column_names, columns
+    from turbometrics._common.columns import records as read_records
     from turbometrics._common.serial import dump_state, load_state
 
-    fields, arrays = load_state(ev.to_bytes(), "Evaluator", 1)
-    for name, value in changes.items():
-        (fields if name in fields else arrays)[name] = value
-    return dump_state("Evaluator", 1, fields, arrays)
+    fields, arrays = load_state(ev.to_bytes(), "Evaluator", ev._VERSION)
+    parts = {**fields, **arrays}
+    for (slot, index), values in (records or {}).items():
+        prefix = f"{slot}."
+        rows = read_records(parts, prefix, column_names(parts, prefix), len(ev.groups) + 1)
+        rows[index].update(values)
+        parts = {key: value for key, value in parts.items() if not key.startswith(prefix)}
+        parts.update(columns(rows, prefix))
+    parts.update(changes)
+    arrays = {key: value for key, value in parts.items() if isinstance(value, np.ndarray)}
+    fields = {key: value for key, value in parts.items() if key not in arrays}
+    return dump_state("Evaluator", ev._VERSION, fields, arrays)
 
 
 def test_tampered_bytes_raise_value_errors():
@@ -513,23 +525,27 @@ def test_tampered_bytes_raise_value_errors():
     y = np.array([0, 1, 1, 0, 1])
     s = np.array([0.1, 0.8, 0.6, 0.3, 0.9])
     ev = tm.Evaluator(["roc_auc", "accuracy", "brier", "ece"]).update(y, s, groups=list("aabbb"))
-    for changes, message in (
-        (dict(metrics=["roc_auc", "bogus"]), "unknown binary metric"),
-        (dict(metrics="roc_auc"), "metrics must be a list"),
-        (dict(threshold="x"), "threshold"),
-        (dict(groups=["a", "a"]), "distinct"),
-        (dict(groups=["a"]), "unknown fields"),
-        (dict(groups=[["a"], "b"]), "distinct str"),
-        (dict(**{"overall.n_samples": -1}), "overall.n_samples"),
-        (dict(**{"overall.n_samples": 6}), "holds 5 samples, not 6"),
-        (dict(**{"group0.n_samples": 9, "overall.n_samples": 5}), "group0"),
-        (dict(**{"overall.ranking": np.frombuffer(b"junk", np.uint8)}), "not a serialised RankingState"),
-        (dict(**{"overall.brier_sums": limbs_from_ints([-1, 5 << 1100])}), "unweighted sum"),
-        (dict(**{"overall.brier_sums": np.zeros((3, 4), np.uint64)}), "shape"),
-        (dict(**{"overall.confusion": np.frombuffer(tm.ConfusionState().to_bytes(), np.uint8)}), "confusion"),
+    empty_confusion = tm.ConfusionState()._parts()
+    for records, changes, message in (
+        ({}, dict(metrics=["roc_auc", "bogus"]), "unknown binary metric"),
+        ({}, dict(metrics="roc_auc"), "metrics must be a list"),
+        ({}, dict(threshold="x"), "threshold"),
+        ({}, dict(groups=["a", "a"]), "distinct"),
+        ({}, dict(groups=["a"]), "n_samples must be a list of 2"),
+        ({}, dict(groups=[["a"], "b"]), "distinct str"),
+        ({}, dict(n_samples=[-1, 2, 3]), "n_samples"),
+        ({}, dict(n_samples=[6, 2, 3]), "holds 5 samples, not 6"),
+        ({}, dict(n_samples=[5, 9, 3]), "group 0"),
+        ({}, {"bogus.field": 1}, "unknown fields"),
+        ({}, {"ranking.scores.bogus": 1}, "unknown field"),
+        ({}, {"ranking.scores": np.frombuffer(b"junk", np.uint8)}, "ranking.scores"),
+        ({("brier", 0): dict(sums=limbs_from_ints([-1, 5 << 1100]))}, {}, "unweighted sum"),
+        ({("brier", 0): dict(sums=np.zeros((3, 4), np.uint64))}, {}, "shape"),
+        ({("confusion", 0): empty_confusion}, {}, "confusion"),
+        ({("ranking", 2): dict(samples=2)}, {}, "group 1: ranking"),
     ):
         with pytest.raises(ValueError, match=message):
-            tm.Evaluator.from_bytes(_tampered(ev, **changes))
+            tm.Evaluator.from_bytes(_tampered(ev, records, **changes))
 
 
 def test_n_threads_does_not_change_results():

@@ -8,6 +8,7 @@ allocated gigabytes before the fix run in a subprocess whose address space
 is limited, so that a regression fails the test instead of the machine.
 """
 
+import contextlib
 import io
 import math
 import pathlib
@@ -44,8 +45,9 @@ def in_limited_child(code, data):
     """Run ``code`` (which reads ``data`` from stdin as ``DATA``) in a
     Python whose address space may grow by only HEADROOM after importing
     turbometrics; return its stdout (the test fails on a non-zero exit)."""
-    program = textwrap.dedent(
-        """
+    program = (
+        textwrap.dedent(
+            """
         import resource, sys
         import numpy as np
         import turbometrics as tm
@@ -55,17 +57,18 @@ def in_limited_child(code, data):
         resource.setrlimit(resource.RLIMIT_AS, (size + HEADROOM, size + HEADROOM))
         try:
         """
-    ).replace("HEADROOM", str(HEADROOM)) + textwrap.indent(textwrap.dedent(code), "    ") + textwrap.dedent(
-        """
+        ).replace("HEADROOM", str(HEADROOM))
+        + textwrap.indent(textwrap.dedent(code), "    ")
+        + textwrap.dedent(
+            """
         except (ValueError, TypeError) as error:
             print(type(error).__name__, error)
         else:
             print("accepted")
         """
+        )
     )
-    result = subprocess.run(
-        [sys.executable, "-c", program], input=data, capture_output=True, timeout=120, check=False
-    )
+    result = subprocess.run([sys.executable, "-c", program], input=data, capture_output=True, timeout=120, check=False)
     assert result.returncode == 0, result.stderr.decode()[-2000:]
     return result.stdout.decode()
 
@@ -125,8 +128,10 @@ def archive_with(members):
 def test_an_npy_header_claiming_a_huge_shape_is_refused(shape, descr):
     state = tm.RankingState.from_arrays([0, 1], [0.2, 0.8])
     fields, arrays = load_state(state.to_bytes(), "RankingState", 1)
-    members = {name + ".npy": npy_member(np.lib.format.header_data_from_array_1_0(a)) + a.tobytes()
-               for name, a in arrays.items()}
+    members = {
+        name + ".npy": npy_member(np.lib.format.header_data_from_array_1_0(a)) + a.tobytes()
+        for name, a in arrays.items()
+    }
     header = dump_state("RankingState", 1, fields, {})
     with zipfile.ZipFile(io.BytesIO(header)) as archive:
         members["__header__.npy"] = archive.read("__header__.npy")
@@ -145,8 +150,10 @@ def test_an_npy_header_claiming_a_huge_shape_is_refused(shape, descr):
     ],
 )
 def test_npy_members_of_other_dtypes_are_refused(header):
-    members = {"__header__.npy": npy_member({"descr": "|u1", "fortran_order": False, "shape": (2,)}, b"{}"),
-               "x.npy": npy_member(header, b"\x00" * 8)}
+    members = {
+        "__header__.npy": npy_member({"descr": "|u1", "fortran_order": False, "shape": (2,)}, b"{}"),
+        "x.npy": npy_member(header, b"\x00" * 8),
+    }
     with pytest.raises(ValueError):
         tm.RankingState.from_bytes(archive_with(members))
 
@@ -155,24 +162,17 @@ def test_members_not_npy_or_named_twice_are_refused():
     data = tm.RankingState.from_arrays([0, 1], [0.2, 0.8]).to_bytes()
     for name in ("notes.txt", "scores.npy"):
         buffer = io.BytesIO(data)
-        with zipfile.ZipFile(buffer, "a") as archive, pytest.warns(UserWarning) if name == "scores.npy" else _none():
+        twice = pytest.warns(UserWarning, match="Duplicate") if name == "scores.npy" else contextlib.nullcontext()
+        with zipfile.ZipFile(buffer, "a") as archive, twice:
             archive.writestr(name, b"x")
-        with pytest.raises(ValueError, match="npy|repeats"):
+        with pytest.raises(ValueError, match=r"\.npy|repeats"):
             tm.RankingState.from_bytes(buffer.getvalue())
-
-
-class _none:
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False
 
 
 def test_member_sizes_are_those_of_the_bytes():
     # A member whose header claims fewer (or more) elements than its bytes hold.
     state = tm.RankingState.from_arrays([0, 1, 0], [0.2, 0.8, 0.5])
-    fields, arrays = load_state(state.to_bytes(), "RankingState", 1)
+    _, arrays = load_state(state.to_bytes(), "RankingState", 1)
     data = _npz({"__header__": np.frombuffer(b"{}", np.uint8), **arrays})
     index = data.index(b"'shape': (3,)")
     with pytest.raises(ValueError):
@@ -219,11 +219,18 @@ def big_binned_state():
     state = tm.BinnedRankingState(4)
     parts = state._parts()
     parts.update(
-        positive=np.array([0, 0, 0, 2**61 + 1]), negative=np.array([1, 0, 0, 0]),
-        has_positive=True, has_negative=True,
+        positive=np.array([0, 0, 0, 2**61 + 1]),
+        negative=np.array([1, 0, 0, 0]),
+        has_positive=True,
+        has_negative=True,
     )
-    return tm.BinnedRankingState.from_bytes(rewritten(state, {"has_positive": True, "has_negative": True},
-                                                      {"positive": parts["positive"], "negative": parts["negative"]}))
+    return tm.BinnedRankingState.from_bytes(
+        rewritten(
+            state,
+            {"has_positive": True, "has_negative": True},
+            {"positive": parts["positive"], "negative": parts["negative"]},
+        )
+    )
 
 
 def test_binned_counts_that_would_wrap_int64_are_refused_by_merge():
@@ -240,8 +247,11 @@ def test_binned_update_past_the_count_limit_is_refused():
     state.update(np.ones(3, int), np.ones(3))  # below the limit
     assert state.positive.sum() == 2**61 + 4
     almost = tm.BinnedRankingState.from_bytes(
-        rewritten(state, arrays={"positive": np.array([0, 0, 0, 2**62 - 2**12]), "negative": np.zeros(4, np.int64)},
-                  fields={"has_negative": False})
+        rewritten(
+            state,
+            arrays={"positive": np.array([0, 0, 0, 2**62 - 2**12]), "negative": np.zeros(4, np.int64)},
+            fields={"has_negative": False},
+        )
     )
     with pytest.raises(ValueError, match="2\\*\\*62"):
         almost.update(np.ones(2**12, int), np.ones(2**12))
@@ -257,9 +267,15 @@ def test_ranking_merge_shares_the_count_limit():
 # -- 3. tables that do not fit their score dtype -----------------------------------------------
 def ranking_parts(scores, score_dtype, positive, negative):
     return {
-        "version": 1, "pos_label": None, "scores": np.asarray(scores), "score_dtype": np.dtype(score_dtype).str,
-        "positive": np.asarray(positive, np.int64), "negative": np.asarray(negative, np.int64),
-        "samples": len(scores), "has_positive": True, "has_negative": True,
+        "version": 1,
+        "pos_label": None,
+        "scores": np.asarray(scores),
+        "score_dtype": np.dtype(score_dtype).str,
+        "positive": np.asarray(positive, np.int64),
+        "negative": np.asarray(negative, np.int64),
+        "samples": len(scores),
+        "has_positive": True,
+        "has_negative": True,
     }
 
 
@@ -282,8 +298,11 @@ def test_a_table_outside_its_score_dtype_is_refused(values, score_dtype):
     with pytest.raises(ValueError, match="score_dtype"):
         pickle.loads(pickle.dumps(_Pickled(parts)))
     state = tm.RankingState.from_arrays([0, 1], np.array([0, 1], score_dtype))
-    data = rewritten(state, {"score_dtype": parts["score_dtype"], "samples": n},
-                     {"scores": scores, "positive": parts["positive"], "negative": parts["negative"]})
+    data = rewritten(
+        state,
+        {"score_dtype": parts["score_dtype"], "samples": n},
+        {"scores": scores, "positive": parts["positive"], "negative": parts["negative"]},
+    )
     with pytest.raises(ValueError, match="score_dtype"):
         tm.RankingState.from_bytes(data)
 
@@ -333,16 +352,16 @@ def test_evaluator_n_samples_must_be_the_states_rows():
     # The issue's reproducer: n_samples 7 while the ranking states hold 200 rows (and the
     # log-loss sums agree with the 7).
     ev = evaluator_with_rows()
-    data = with_fields(ev, **{"overall.n_samples": 7, "overall.log_n": 7})
+    data = with_fields(ev, n_samples=[7, *ev.n_samples_by_group.values()])
     with pytest.raises(ValueError, match="200 samples, not 7"):
         tm.Evaluator.from_bytes(data)
 
 
-@pytest.mark.parametrize("prefix", ["overall.", "group0."])
-def test_evaluator_ranking_only_n_samples_must_be_the_states_rows(prefix):
+@pytest.mark.parametrize("counts", [[7, 200], [200, 7]])
+def test_evaluator_ranking_only_n_samples_must_be_the_states_rows(counts):
     ev = tm.Evaluator(["roc_auc"]).update([0, 1] * 100, np.linspace(0, 1, 200), groups=[0] * 200)
     with pytest.raises(ValueError, match="200 samples, not 7"):
-        tm.Evaluator.from_bytes(with_fields(ev, **{f"{prefix}n_samples": 7}))
+        tm.Evaluator.from_bytes(with_fields(ev, n_samples=counts))
 
 
 def test_a_nan_group_label_is_refused():

@@ -44,22 +44,23 @@ def columns(records: Sequence[Mapping[str, Any]], prefix: str) -> dict[str, Any]
         if not any(isinstance(value, np.ndarray) for value in values):
             out[prefix + name] = values
             continue
-        chunks, dtypes, shapes, windows = [], [], [], []
+        chunks: list[np.ndarray] = []
+        layouts: list[tuple[str | None, list[int] | None, list[int] | None]] = []
         for value in values:
             if value is None:
-                dtypes.append(None), shapes.append(None), windows.append(None)
+                layouts.append((None, None, None))
                 continue
+            if not isinstance(value, np.ndarray):
+                raise TypeError(f"{prefix}{name} holds arrays and a {type(value).__name__}")
             array = np.ascontiguousarray(value, dtype=value.dtype.newbyteorder("="))
             window = _window(array)
             if window is not None:
                 array = np.ascontiguousarray(array[:, window[0] : window[1]])
             chunks.append(array.reshape(-1).view(np.uint8))
-            dtypes.append(array.dtype.str)
-            shapes.append(list(value.shape))
-            windows.append(window)
+            layouts.append((array.dtype.str, list(value.shape), window))
         out[prefix + name] = np.concatenate(chunks) if chunks else np.zeros(0, np.uint8)
-        out[prefix + name + ".dtype"], out[prefix + name + ".shape"] = dtypes, shapes
-        out[prefix + name + ".window"] = windows
+        for suffix, column in zip(_SUFFIXES, zip(*layouts)):
+            out[prefix + name + suffix] = list(column)
     return out
 
 

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import copy
 import warnings
 from collections.abc import Collection, Mapping
 from typing import Any
@@ -209,6 +210,7 @@ class Part:
             out[f"class_ranking_{k}"] = state
         return out
 
+
 def part_columns(parts: list[Part]) -> dict[str, Any]:
     """Parts of the same kind (the whole, then each group) as columns
     (:mod:`turbometrics._common.columns`): ``n_samples``, then per state
@@ -243,13 +245,10 @@ def parts_of_columns(template: Part, parts: Mapping[str, Any], count: int) -> li
         raise ValueError(f"n_samples must be a list of {count} counts")
     loaded = []
     for n in counts:
-        part = Part.__new__(Part)  # its states come from the columns, not empty constructors
-        part.n_classes, part.n_bins, part.multiclass = template.n_classes, template.n_bins, template.multiclass
-        part.needs = template.needs
-        part.ranking = part.confusion = part.calibration = None
+        part = copy.copy(template)  # the problem's settings; its states come from the columns
         part.class_ranking = [] if template.class_ranking is not None else None
-        part.n_samples = part_int({"n_samples": n}, "n_samples")
         part.sums = {}
+        part.n_samples = part_int({"n_samples": n}, "n_samples")
         loaded.append(part)
     for name, empty in template.states().items():
         prefix = f"{name}."
