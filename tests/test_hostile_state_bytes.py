@@ -16,6 +16,7 @@ import pickle
 import subprocess
 import sys
 import textwrap
+import warnings
 import zipfile
 
 import numpy as np
@@ -368,3 +369,61 @@ def test_a_nan_group_label_is_refused():
     ev = tm.Evaluator(["roc_auc"]).update([0, 1, 1, 0], [0.1, 0.8, 0.6, 0.3], groups=[1.5, 1.5, 2.5, 2.5])
     with pytest.raises(ValueError, match="NaN"):
         tm.Evaluator.from_bytes(with_fields(ev, groups=[math.nan, 2.5]))
+
+
+# -- 5. Evaluator bytes by columns ---------------------------------------------------------------
+def test_a_group_costs_what_its_states_hold():
+    # Version 1 took about 19 KB per group of 20 rows (an archive per state and group, and
+    # every exact sum at its full 35 limbs); docs/guide/evaluator.md has the measurements.
+    rng = np.random.default_rng(5)
+    n, groups = 20 * 200, 200
+    ev = tm.Evaluator().update(rng.integers(0, 2, n), rng.random(n), groups=rng.integers(0, groups, n))
+    data = ev.to_bytes()
+    assert len(data) / groups < 4000
+    back = tm.Evaluator.from_bytes(data)
+    assert back.n_samples_by_group == ev.n_samples_by_group
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert str(back.compute()) == str(ev.compute())
+
+
+def small_evaluator():
+    return tm.Evaluator(["roc_auc", "ece", "log_loss"]).update(
+        [0, 1, 1, 0, 1], [0.1, 0.8, 0.6, 0.3, 0.9], groups=list("aabbb")
+    )
+
+
+@limited
+@pytest.mark.parametrize(
+    "field, value",
+    [
+        ("ranking.scores.shape", [[2**40], [2], [3]]),
+        ("ranking.scores.shape", [[-1], [2], [3]]),
+        ("ranking.scores.dtype", ["|O", "<f8", "<f8"]),
+        ("ranking.scores.dtype", ["(4,)<f8", "<f8", "<f8"]),
+        ("ranking.scores.dtype", [["<f8"], "<f8", "<f8"]),
+        ("calibration._weight.shape", [[2**40, 35], [15, 35], [15, 35]]),
+        ("calibration._weight.window", [[0, 99], [17, 18], [17, 18]]),
+        ("calibration._weight.window", [[3, 3], [17, 18], [17, 18]]),
+        ("ranking.scores.window", [[0, 1], None, None]),
+        ("ranking.scores.dtype", ["<f8", "<f8"]),
+        ("n_samples", [5, 2]),
+    ],
+)
+def test_evaluator_columns_that_disagree_with_their_bytes_are_refused(field, value):
+    out = in_limited_child("tm.Evaluator.from_bytes(DATA)", with_fields(small_evaluator(), **{field: value}))
+    assert out.startswith("ValueError"), out
+
+
+def test_evaluator_columns_with_unknown_names_are_refused():
+    ev = small_evaluator()
+    for extra in ({"ranking.extra": [1, 2, 3]}, {"ranking.scores.extra": [1, 2, 3]}, {"bogus": 1}):
+        with pytest.raises(ValueError, match="unknown field"):
+            tm.Evaluator.from_bytes(with_fields(ev, **extra))
+
+
+def test_version_1_evaluator_bytes_are_refused_by_name():
+    data = with_fields(small_evaluator())
+    fields, arrays = load_state(data, "Evaluator", 2)
+    with pytest.raises(ValueError, match="version 1 is not supported"):
+        tm.Evaluator.from_bytes(dump_state("Evaluator", 1, fields, arrays))
