@@ -26,7 +26,7 @@ import math
 import struct
 import zipfile
 from collections.abc import Mapping
-from typing import Any
+from typing import IO, Any
 
 import numpy as np
 
@@ -36,6 +36,7 @@ from .input_error import first_line
 FORMAT = "turbometrics-state"
 FORMAT_VERSION = 1
 _HEADER = "__header__"
+_CHUNK = 1 << 24  # bytes read at a time from a member
 #: uint64 limbs of an exact sum (``ExactSum``: a fixed-point integer worth ``2**-1100`` per unit).
 EXACT_SUM_LIMBS: int = _core.calibration.EXACT_SUM_LIMBS
 
@@ -149,7 +150,11 @@ def read_members(data: bytes, refusal: str) -> dict[str, np.ndarray]:
             names = [info.filename[: -len(".npy")] for info in infos]
             if len(set(names)) != len(names):
                 raise ValueError(f"{refusal}: a member name repeats")
-            return {name: _npy(archive.read(info), name, refusal) for name, info in zip(names, infos)}
+            members = {}
+            for name, info in zip(names, infos):
+                with archive.open(info) as member:
+                    members[name] = _npy(member, info.file_size, name, refusal)
+            return members
     except (OSError, EOFError, zipfile.BadZipFile, KeyError, NotImplementedError, RuntimeError, struct.error) as error:
         raise ValueError(f"{refusal}: {error}") from None
 
@@ -189,10 +194,10 @@ def _check_dtype(dtype: np.dtype, what: str) -> None:
         raise ValueError(f"{what} has dtype {dtype}, not a number, bool or string dtype")
 
 
-def _npy(raw: bytes, name: str, refusal: str) -> np.ndarray:
-    """The array of one ``.npy`` member, its header checked against the
-    bytes that follow it before anything is allocated."""
-    stream = io.BytesIO(raw)
+def _npy(stream: IO[bytes], size: int, name: str, refusal: str) -> np.ndarray:
+    """The array of one ``.npy`` member of ``size`` bytes, its header
+    checked against the bytes that follow it before anything is allocated,
+    then read in chunks into the array (no second copy of the member)."""
     try:
         version = np.lib.format.read_magic(stream)
         if version == (1, 0):
@@ -206,16 +211,22 @@ def _npy(raw: bytes, name: str, refusal: str) -> np.ndarray:
     _check_dtype(dtype, f"{refusal}: member {name!r}")
     if not all(isinstance(n, int) and n >= 0 for n in shape):
         raise ValueError(f"{refusal}: member {name!r} has shape {shape}")
-    count, offset = math.prod(shape), stream.tell()
-    if count * dtype.itemsize != len(raw) - offset:
+    count, left = math.prod(shape), size - stream.tell()
+    if count * dtype.itemsize != left:
         raise ValueError(
             f"{refusal}: member {name!r} of shape {shape} and dtype {dtype} needs "
-            f"{count * dtype.itemsize} bytes, but holds {len(raw) - offset}"
+            f"{count * dtype.itemsize} bytes, but holds {left}"
         )
-    if count == 0:
-        return np.empty(shape, dtype)
-    flat = np.frombuffer(raw, dtype=dtype, count=count, offset=offset)
-    return flat.reshape(shape, order="F" if fortran else "C").copy()
+    array = np.empty(count, dtype)
+    into, done = array.view(np.uint8), 0
+    while done < left:
+        chunk = stream.read(min(_CHUNK, left - done))
+        if not chunk:
+            raise ValueError(f"{refusal}: member {name!r} is truncated")
+        into[done : done + len(chunk)] = np.frombuffer(chunk, np.uint8)
+        done += len(chunk)
+    stream.read(1)  # at the end: the member's CRC is checked
+    return array.reshape(shape, order="F" if fortran else "C")
 
 
 def ints_from_limbs(limbs: np.ndarray) -> list[int]:
