@@ -1,5 +1,5 @@
 """brier_score_loss and log_loss: differential tests against scikit-learn 1.9.1
-(values, exceptions and warnings), and smooth_calibration_error against the
+(values bit for bit, exceptions and warnings), and smooth_calibration_error against the
 ``relplot`` reference implementation."""
 
 import math
@@ -23,7 +23,8 @@ def compare(name, *args, **kwargs):
     else:
         assert got.exc is None, f"{context}: sklearn returned {sk.value!r}, turbometrics {got.describe()}"
         assert type(got.value) is float
-        assert math.isclose(got.value, sk.value, rel_tol=1e-12, abs_tol=1e-15), (context, got.value, sk.value)
+        # scikit-learn's bits: the log loss takes np.log's own loop on every processor
+        assert got.value == sk.value or (math.isnan(got.value) and math.isnan(sk.value)), (context, got, sk.value)
     assert_same_warnings(sk, got, context)
 
 
@@ -185,12 +186,17 @@ def test_large_inputs_match_scikit_learn_for_every_thread_count(name):
         cases = [
             (y, prob, {}),
             (y, prob, {"sample_weight": w}),
+            # np.average sums float32 weights in NumPy's buffered blocks of float64
+            (y, prob, {"sample_weight": w.astype(np.float32)}),
+            (y, prob, {"sample_weight": (w * 10).astype(np.int64)}),
             (y, np.asfortranarray(prob), {}),
             (y.astype(np.int8), prob, {}),
             (np.array(list("abcdefghijklmnopq"))[y], prob, {}),
         ]
         if name == "log_loss":
+            # scikit-learn's weighted sum is np.dot (BLAS's order)
             cases.append((y, prob, {"normalize": False, "sample_weight": w}))
+            cases.append((y, prob, {"normalize": False, "sample_weight": w.astype(np.float32)}))
         if k == 2:
             cases += [
                 (y, prob[:, 1], {}),
@@ -201,7 +207,7 @@ def test_large_inputs_match_scikit_learn_for_every_thread_count(name):
             want = getattr(skm, name)(y_true, y_prob, **kwargs)
             got = {t: getattr(tm, name)(y_true, y_prob, n_threads=t, **kwargs) for t in (1, 2, 3)}
             assert len(set(got.values())) == 1, (k, kwargs, got)
-            assert math.isclose(got[1], want, rel_tol=1e-12), (k, kwargs, got[1], want)
+            assert got[1] == want, (k, kwargs, got[1], want)
 
 
 @pytest.mark.parametrize("name", ["brier_score_loss", "log_loss"])
@@ -288,3 +294,33 @@ def test_smooth_calibration_error_errors():
         tm.smooth_calibration_error([0, 2], [[0.2, 0.8], [0.5, 0.5]])
     with pytest.raises(ValueError, match="non-negative"):
         tm.smooth_calibration_error([0, 1], [0.2, 0.7], sample_weight=[1, -1])
+
+
+@given(
+    st.integers(2, 6).flatmap(
+        lambda k: st.tuples(
+            st.just(k),
+            st.lists(st.integers(0, k - 1), min_size=1, max_size=300),
+            st.integers(0, 2**32 - 1),
+            st.sampled_from([None, "fractional", "integer"]),
+        )
+    )
+)
+def test_log_loss_is_scikit_learns_bits(case):
+    """Random probabilities, where a logarithm other than np.log's differs
+    in the last bit for a few percent of the inputs (the vectorised fdlibm
+    log turbometrics used before: 17 of 400 inputs on an AVX-512 machine)."""
+    k, y, seed, weighting = case
+    rng = np.random.default_rng(seed)
+    y = np.asarray(y)
+    prob = rng.dirichlet(np.full(k, 0.7), y.size)
+    if k == 2 and rng.random() < 0.5:
+        prob = prob[:, 1]
+    weight = {None: None, "fractional": rng.random(y.size) * 3, "integer": rng.integers(0, 4, y.size).astype(float)}
+    w = weight[weighting]
+    labels = list(range(k))
+    if w is not None and w.sum() == 0:
+        w[0] = 1.0
+    for normalize in (True, False):
+        want = skm.log_loss(y, prob, labels=labels, sample_weight=w, normalize=normalize)
+        assert tm.log_loss(y, prob, labels=labels, sample_weight=w, normalize=normalize) == want

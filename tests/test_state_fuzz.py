@@ -100,16 +100,15 @@ def _quiet(function, *args, **kwargs):
 
 
 def _ranking_data(state):
-    """Samples with the state's table: per row and class, as many samples
-    as the count, or one sample weighing the row's weight of the class (a
-    sample of weight 0 changes nothing)."""
+    """Samples with the state's table, one per row and class, weighing the
+    row's count (or weight) of the class. Counts are never expanded into
+    rows: a drawn table may count billions of samples (a sample of weight 0
+    changes nothing and is left out)."""
     scores = np.repeat(state.scores, 2)
     y = np.tile([1, 0], len(state))
     weight = np.column_stack([state.positive, state.negative]).ravel()
-    if not state.weighted:
-        return np.repeat(y, weight), np.repeat(scores, weight), None
     keep = weight != 0
-    return y[keep], scores[keep], weight[keep]
+    return y[keep], scores[keep], weight[keep].astype(np.float64)
 
 
 def check_metrics(state):
@@ -142,10 +141,8 @@ def check_metrics(state):
             labels = state._labels
             true, pred = np.nonzero(state._table)
             counts = state._table[true, pred]
-            if state.weighted:
-                y, p, w = labels[true], labels[pred], counts.astype(np.float64)
-            else:
-                y, p, w = np.repeat(labels[true], counts), np.repeat(labels[pred], counts), None
+            # one sample per cell weighing its count: never the counts expanded into rows
+            y, p, w = labels[true], labels[pred], counts.astype(np.float64)
             if y.size:
                 assert _quiet(state.accuracy) == pytest.approx(_quiet(tm.accuracy_score, y, p, sample_weight=w))
         weights = [state._table, state._sums] + ([state._groups.weight] if state._groups.weight is not None else [])

@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "numpy_loops.hpp"
 #include "numpy_views.hpp"
 #include "turbometrics/calibration/bin_table.hpp"
 #include "turbometrics/calibration/exact_bin_table.hpp"
@@ -214,12 +215,15 @@ py::tuple probability_facts(const py::array& y_prob, bool check_rows, double rto
   return py::make_tuple(facts.status, facts.min, facts.max, facts.rows_sum_to_one);
 }
 
-// Calls f(sums) with the kernel that `exact` picks (score_sums or
-// exact_score_sums), after checking and encoding the arguments.
+enum class Output { sums, exact_sums, terms };
+
+// Calls f(result) with the kernel that `output` picks (score_sums,
+// exact_score_sums or score_terms), after checking and encoding the
+// arguments.
 template <class F>
 py::tuple with_score_input(const py::array& y_prob, const py::array& labels, const py::array& classes,
                            const std::optional<py::array>& weight, const std::string& score, double eps, int n_threads,
-                           bool exact, F&& f) {
+                           Output output, F&& f) {
   const auto rows = prob_rows(y_prob, y_prob.ndim() == 1);
   if (!labels.dtype().equal(classes.dtype())) throw py::type_error("classes must share the dtype of the labels");
   if (!labels.dtype().attr("isnative").cast<bool>()) throw py::type_error("labels must be native-endian");
@@ -244,6 +248,7 @@ py::tuple with_score_input(const py::array& y_prob, const py::array& labels, con
     kind = calibration::Score::log;
   else
     throw std::invalid_argument("unknown score " + score);
+  const ElementwiseLoop log = kind == calibration::Score::log ? bindings::numpy_log_loop() : ElementwiseLoop{};
   return bindings::visit_integer_labels(
       labels.dtype(),
       [&](auto tag) -> py::tuple {
@@ -253,12 +258,23 @@ py::tuple with_score_input(const py::array& y_prob, const py::array& labels, con
         if (!std::is_sorted(class_list.begin(), class_list.end()) ||
             std::adjacent_find(class_list.begin(), class_list.end()) != class_list.end())
           throw std::invalid_argument("classes must be sorted and distinct");
-        if (exact) {
+        if (output == Output::terms) {
+          py::array_t<double> terms(rows.m.rows);
+          bool unknown = false;
+          {
+            py::gil_scoped_release release;
+            labels::LabelEncoder<Label> encoder(class_list);
+            unknown = calibration::score_terms<Label>(rows, l.data, l.stride, encoder, kind, eps, log, n_threads,
+                                                      terms.mutable_data());
+          }
+          return py::make_tuple(terms, unknown);
+        }
+        if (output == Output::exact_sums) {
           calibration::ExactScoreSums sums;
           {
             py::gil_scoped_release release;
             labels::LabelEncoder<Label> encoder(class_list);
-            sums = calibration::exact_score_sums<Label>(rows, l.data, l.stride, encoder, w, w_stride, kind, eps,
+            sums = calibration::exact_score_sums<Label>(rows, l.data, l.stride, encoder, w, w_stride, kind, eps, log,
                                                         n_threads);
           }
           return f(sums);
@@ -267,7 +283,8 @@ py::tuple with_score_input(const py::array& y_prob, const py::array& labels, con
         {
           py::gil_scoped_release release;
           labels::LabelEncoder<Label> encoder(class_list);
-          sums = calibration::score_sums<Label>(rows, l.data, l.stride, encoder, w, w_stride, kind, eps, n_threads);
+          sums =
+              calibration::score_sums<Label>(rows, l.data, l.stride, encoder, w, w_stride, kind, eps, log, n_threads);
         }
         return f(sums);
       },
@@ -287,13 +304,20 @@ struct ScoreSumsResult {
 
 py::tuple score_sums(const py::array& y_prob, const py::array& labels, const py::array& classes,
                      const std::optional<py::array>& weight, const std::string& score, double eps, int n_threads) {
-  return with_score_input(y_prob, labels, classes, weight, score, eps, n_threads, false, ScoreSumsResult{});
+  return with_score_input(y_prob, labels, classes, weight, score, eps, n_threads, Output::sums, ScoreSumsResult{});
 }
 
 py::tuple exact_score_sums(const py::array& y_prob, const py::array& labels, const py::array& classes,
                            const std::optional<py::array>& weight, const std::string& score, double eps,
                            int n_threads) {
-  return with_score_input(y_prob, labels, classes, weight, score, eps, n_threads, true, ScoreSumsResult{});
+  return with_score_input(y_prob, labels, classes, weight, score, eps, n_threads, Output::exact_sums,
+                          ScoreSumsResult{});
+}
+
+py::tuple score_terms(const py::array& y_prob, const py::array& labels, const py::array& classes,
+                      const std::string& score, double eps, int n_threads) {
+  return with_score_input(y_prob, labels, classes, std::nullopt, score, eps, n_threads, Output::terms,
+                          ScoreSumsResult{});
 }
 
 py::tuple smooth_deposit(const py::array& prob, const std::string& mode_name, const py::array& labels,
@@ -352,6 +376,9 @@ void register_calibration(py::module_& m) {
         "(limbs, some label not a class): score_sums' two sums as exact sums, a (2, limbs) uint64 array of "
         "ExactSum limbs (row 0: sum of w * loss, each term as score_sums computes it; row 1: sum of w, zero when "
         "unweighted), independent of the order and split of the rows.");
+  m.def("score_terms", &score_terms, py::arg("y_prob"), py::arg("labels"), py::arg("classes"), py::arg("score"),
+        py::arg("eps"), py::arg("n_threads"),
+        "(terms, some label not a class): the per-row losses of score_sums, unweighted, as a float64 array.");
   m.def("smooth_deposit", &smooth_deposit, py::arg("y_prob"), py::arg("mode"), py::arg("y_true"),
         py::arg("sample_weight"), py::arg("grid"), py::arg("n_threads"),
         "(mass, residual, total weight, invalid, invalid_label): the smECE grid deposit by linear interpolation.");

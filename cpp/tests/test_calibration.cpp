@@ -189,6 +189,46 @@ TEST_CASE("every top-label row kernel (unrolled widths, SSE2, AVX2) agrees with 
   }
 }
 
+namespace {
+
+// The loop the bindings take from np.log, here the C library's log (NumPy's
+// float64 log on processors without AVX-512F).
+void c_library_log_loop(char** args, const std::intptr_t* dimensions, const std::intptr_t* steps, void*) {
+  for (std::intptr_t i = 0; i < dimensions[0]; ++i) {
+    const double x = *reinterpret_cast<const double*>(args[0] + i * steps[0]);
+    *reinterpret_cast<double*>(args[1] + i * steps[1]) = std::log(x);
+  }
+}
+const turbometrics::ElementwiseLoop c_library_log{c_library_log_loop, nullptr};
+
+}  // namespace
+
+TEST_CASE("the log loss takes the logarithms of the loop it is given") {
+  const std::vector<double> p = {0.25, 0.5, 1e-300, 1.0};
+  const std::vector<int64_t> y = {1, 0, 1, 1};
+  const turbometrics::labels::LabelEncoder<int64_t> encoder(std::vector<int64_t>{0, 1});
+  ProbRows rows;
+  rows.m = Matrix<double>{reinterpret_cast<const char*>(p.data()), 4, 1, sizeof(double), 0};
+  rows.two_column = true;
+  const double eps = std::numeric_limits<double>::epsilon();
+  const ScoreSums sums = score_sums<int64_t>(rows, reinterpret_cast<const char*>(y.data()), sizeof(int64_t), encoder,
+                                             nullptr, 0, Score::log, eps, c_library_log, 1);
+  // -log(0.25) - log(1 - 0.5) - log(eps) - log(1 - eps), summed in order (under 8 terms)
+  CHECK(sums.total == ((-std::log(0.25) + -std::log(1.0 - 0.5)) + -std::log(eps)) + -std::log(1.0 - eps));
+  CHECK(sums.weight == 4.0);
+  // a loop that halves instead: the kernel has no logarithm of its own
+  const turbometrics::ElementwiseLoop halve{
+      [](char** args, const std::intptr_t* dimensions, const std::intptr_t* steps, void*) {
+        for (std::intptr_t i = 0; i < dimensions[0]; ++i)
+          *reinterpret_cast<double*>(args[1] + i * steps[1]) =
+              0.5 * *reinterpret_cast<const double*>(args[0] + i * steps[0]);
+      },
+      nullptr};
+  const ScoreSums halved = score_sums<int64_t>(rows, reinterpret_cast<const char*>(y.data()), sizeof(int64_t), encoder,
+                                               nullptr, 0, Score::log, eps, halve, 1);
+  CHECK(halved.total == ((-0.125 + -0.25) + -(0.5 * eps)) + -(0.5 * (1.0 - eps)));
+}
+
 TEST_CASE("exact score sums: any split adds up to the whole, at 1 and N threads") {
   turbometrics::testing::SplitMix random(43);
   const int64_t n = 100000;  // several chunks
@@ -209,7 +249,7 @@ TEST_CASE("exact score sums: any split adds up to the whole, at 1 and N threads"
   const auto sums = [&](int64_t begin, int64_t end, Score score, int threads) {
     return exact_score_sums<int64_t>(rows(begin, end), reinterpret_cast<const char*>(y.data() + begin), sizeof(int64_t),
                                      encoder, reinterpret_cast<const char*>(w.data() + begin), sizeof(double), score,
-                                     std::numeric_limits<double>::epsilon(), threads);
+                                     std::numeric_limits<double>::epsilon(), c_library_log, threads);
   };
   for (Score score : {Score::brier, Score::log}) {
     const ExactScoreSums whole = sums(0, n, score, 1);
@@ -223,7 +263,7 @@ TEST_CASE("exact score sums: any split adds up to the whole, at 1 and N threads"
     // The rounded quotient is the float kernel's to a few ulps.
     const ScoreSums rounded = score_sums<int64_t>(rows(0, n), reinterpret_cast<const char*>(y.data()), sizeof(int64_t),
                                                   encoder, reinterpret_cast<const char*>(w.data()), sizeof(double),
-                                                  score, std::numeric_limits<double>::epsilon(), 1);
+                                                  score, std::numeric_limits<double>::epsilon(), c_library_log, 1);
     CHECK(whole.total.value() == doctest::Approx(rounded.total).epsilon(1e-13));
     CHECK(whole.weight.value() == doctest::Approx(rounded.weight).epsilon(1e-13));
   }

@@ -42,6 +42,9 @@ def exact_score_sums(
     eps: float,
     n_threads: int,
 ) -> tuple[np.ndarray, bool]: ...
+def score_terms(
+    y_prob: np.ndarray, labels: np.ndarray, classes: np.ndarray, score: str, eps: float, n_threads: int
+) -> tuple[np.ndarray, bool]: ...
 def smooth_deposit(
     y_prob: np.ndarray, mode: str, y_true: np.ndarray, sample_weight: np.ndarray | None, grid: int, n_threads: int
 ) -> tuple[np.ndarray, np.ndarray, float, bool, bool]: ...

@@ -7,9 +7,11 @@ compiled (GIL released, ``n_threads``): one pass gives every fact the
 validation needs (NaN or infinity, minimum, maximum, whether the rows sum to
 one), and one pass computes the score from the class of each sample (no
 one-hot matrix, no clipped copy; the log loss takes one logarithm per
-sample, of the true class's probability). Integer and bool labels are
-encoded in that pass; other labels are encoded by NumPy first. Results
-agree with scikit-learn's to rounding (sums in another order).
+sample, of the true class's probability, by the loop ``np.log`` runs on
+this processor). Integer and bool labels are encoded in that pass; other
+labels are encoded by NumPy first. Results are scikit-learn's bits: the
+sums are NumPy's (pairwise, or ``np.dot`` for a weighted sum, as
+scikit-learn's ``_average`` computes them).
 float32 and float16 probabilities, whose arithmetic scikit-learn does in
 that precision, and multilabel-indicator targets take scikit-learn's NumPy
 expressions.
@@ -106,22 +108,13 @@ def _float_proba(y_proba: Any, threads: int) -> tuple[np.ndarray, _Facts | None]
 
 
 def _average(values: np.ndarray, weights: Any, normalize: bool = True) -> float:
-    """scikit-learn's ``_average``: a (weighted) mean or sum."""
-    if weights is None:
-        return float(np.mean(values) if normalize else np.sum(values))
-    weights = np.asarray(weights)
-    dtype = np.result_type(values.dtype, weights.dtype)
-    if dtype.kind != "f":
-        dtype = np.dtype(np.float64)
-    values = values.astype(dtype)
-    weights = weights.astype(dtype)
-    total = np.sum(np.multiply(values, weights))
-    if not normalize:
-        return float(total)
-    scale = np.sum(weights)
-    if scale == 0.0:
-        raise ZeroDivisionError("Weights sum to zero, can't be normalized")
-    return float(total / scale)
+    """scikit-learn's ``_average`` on NumPy arrays: ``np.average`` (a
+    weighted mean), ``np.sum``, or, for a weighted sum, ``np.dot`` (BLAS's
+    summation order, which depends on the BLAS build and processor: called,
+    not reproduced)."""
+    if normalize:
+        return float(np.average(values, weights=weights))
+    return float(np.sum(values) if weights is None else np.dot(values, weights))
 
 
 class _Target(NamedTuple):
@@ -275,15 +268,25 @@ def _kernel_score(
     threads: int,
     normalize: bool = True,
 ) -> float:
-    """scikit-learn's _average of the per-row losses, from one compiled pass."""
+    """scikit-learn's _average of the per-row losses, from one compiled pass
+    (a weighted sum: np.dot of the compiled per-row losses and the weights,
+    as scikit-learn computes it)."""
     prob = y_prob.reshape(-1) if y_prob.ndim == 2 and y_prob.shape[1] == 1 else y_prob
     labels, classes = kernel_labels
     eps = float(np.finfo(np.float64).eps)
+    if not normalize and sample_weight is not None:
+        terms, _ = _core.calibration.score_terms(prob, labels, classes, score, eps, threads_for(threads, prob.size))
+        return _average(terms, sample_weight, normalize=False)
     total, weight, _ = _core.calibration.score_sums(
         prob, labels, classes, _kernel_weights(sample_weight), score, eps, threads_for(threads, prob.size)
     )
     if not normalize:
         return float(total)
+    weights = None if sample_weight is None else np.asarray(sample_weight)
+    if weights is not None and weights.dtype != np.float64:
+        # np.average sums weights of another dtype as float64 in NumPy's
+        # buffered blocks, an order of its own: NumPy's sum keeps it.
+        weight = float(weights.sum(dtype=np.float64))
     if sample_weight is not None and weight == 0.0:
         raise ZeroDivisionError("Weights sum to zero, can't be normalized")
     return float(total / weight)

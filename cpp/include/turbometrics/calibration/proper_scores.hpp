@@ -8,7 +8,9 @@
 //   few ulp, far inside the tolerance of sqrt(eps)).
 // * score_sums: the (weighted) sum over rows of the per-row loss, the one-hot
 //   row of each sample's class against the row of probabilities:
-//   Brier sum_k (e_k - p_k)^2, log loss -log(clip(p_y, eps, 1 - eps)).
+//   Brier sum_k (e_k - p_k)^2, log loss -log(clip(p_y, eps, 1 - eps)), the
+//   logarithm taken by the loop that np.log runs (elementwise_loop.hpp), so
+//   that every term is scikit-learn's on every processor.
 //
 // A 1-D array of positive-class probabilities stands for the two columns
 // (1 - p, p), with 1 - p computed in floating point as scikit-learn does.
@@ -31,12 +33,12 @@
 #include <limits>
 #include <vector>
 
+#include "../elementwise_loop.hpp"
 #include "../exact_sum.hpp"
 #include "../isa.hpp"
 #include "../labels/encode.hpp"
 #include "../numpy_sum.hpp"
 #include "../parallel.hpp"
-#include "../stability/log.hpp"
 #include "bin_table.hpp"
 
 namespace turbometrics::calibration {
@@ -204,12 +206,13 @@ struct ScoreSums {
 // of no class.
 template <class Label>
 bool row_losses(const ProbRows& p, const char* labels, int64_t label_stride, const labels::LabelEncoder<Label>& encoder,
-                const char* weights, int64_t weight_stride, Score score, double eps, Isa isa, int64_t begin,
-                int64_t end, double* losses) {
+                const char* weights, int64_t weight_stride, Score score, double eps, const ElementwiseLoop& log,
+                int64_t begin, int64_t end, double* losses) {
   using detail::keep_or_zero;
   const int64_t cols = p.cols();
   constexpr int64_t kBatch = 256;
   alignas(64) double picked[kBatch];
+  alignas(64) double logs[kBatch];
   std::vector<double> squares(score == Score::brier && !p.two_column ? cols : 0);
   bool unknown = false;
   for (int64_t start = begin; start < end; start += kBatch) {
@@ -248,13 +251,15 @@ bool row_losses(const ProbRows& p, const char* labels, int64_t label_stride, con
       }
     }
     if (score == Score::log) {
-      // np.clip(p, eps, 1 - eps), then the batch's logarithms, vectorised
-      // (fdlibm's log, error below 1 ulp).
+      // np.clip(p, eps, 1 - eps), then the batch's logarithms by the loop
+      // np.log runs (elementwise_loop.hpp), and -(1 * log p) as
+      // scikit-learn's -sum(xlogy(one_hot, p)) gives it.
       for (int64_t r = 0; r < count; ++r) {
         const double v = picked[r];
         picked[r] = v < eps ? eps : (v > 1.0 - eps ? 1.0 - eps : v);
       }
-      stability::scaled_neg_log(isa, picked, out, count);
+      log(picked, logs, count);
+      for (int64_t r = 0; r < count; ++r) out[r] *= -logs[r];
     }
     if (weights) {
       for (int64_t r = 0; r < count; ++r) {
@@ -271,13 +276,12 @@ bool row_losses(const ProbRows& p, const char* labels, int64_t label_stride, con
 template <class Label>
 ScoreSums score_sums(const ProbRows& p, const char* labels, int64_t label_stride,
                      const labels::LabelEncoder<Label>& encoder, const char* weights, int64_t weight_stride,
-                     Score score, double eps, int n_threads) {
+                     Score score, double eps, const ElementwiseLoop& log, int n_threads) {
   const int64_t n = p.m.rows;
-  const Isa isa = best_isa();
   std::atomic<bool> unknown{false};
   ScoreSums out;
   out.total = numpy_sum(n, n_threads, [&](int64_t begin, int64_t end, double* losses) {
-    if (row_losses(p, labels, label_stride, encoder, weights, weight_stride, score, eps, isa, begin, end, losses)) {
+    if (row_losses(p, labels, label_stride, encoder, weights, weight_stride, score, eps, log, begin, end, losses)) {
       unknown.store(true, std::memory_order_relaxed);
     }
   });
@@ -291,6 +295,25 @@ ScoreSums score_sums(const ProbRows& p, const char* labels, int64_t label_stride
   }
   out.unknown_label = unknown.load();
   return out;
+}
+
+// The per-row losses themselves, unweighted, written to out[0 .. rows):
+// scikit-learn's log_loss(normalize=False) with weights is np.dot of the
+// losses and the weights (BLAS's order, which the caller keeps by calling
+// it). Returns whether some label is of no class.
+template <class Label>
+bool score_terms(const ProbRows& p, const char* labels, int64_t label_stride,
+                 const labels::LabelEncoder<Label>& encoder, Score score, double eps, const ElementwiseLoop& log,
+                 int n_threads, double* out) {
+  const int64_t n = p.m.rows;
+  const int64_t chunks = score_chunks(n);
+  std::atomic<bool> unknown{false};
+  parallel_for_dynamic(chunks, n_threads, [&](int64_t c) {
+    const auto [begin, end] = chunk_bounds(n, static_cast<int>(chunks), static_cast<int>(c));
+    if (row_losses(p, labels, label_stride, encoder, nullptr, 0, score, eps, log, begin, end, out + begin))
+      unknown.store(true, std::memory_order_relaxed);
+  });
+  return unknown.load();
 }
 
 struct ExactScoreSums {
@@ -311,9 +334,8 @@ struct ExactScoreSums {
 template <class Label>
 ExactScoreSums exact_score_sums(const ProbRows& p, const char* labels, int64_t label_stride,
                                 const labels::LabelEncoder<Label>& encoder, const char* weights, int64_t weight_stride,
-                                Score score, double eps, int n_threads) {
+                                Score score, double eps, const ElementwiseLoop& log, int n_threads) {
   const int64_t n = p.m.rows;
-  const Isa isa = best_isa();
   const int64_t chunks = score_chunks(n);
   std::vector<ExactScoreSums> partial(static_cast<size_t>(chunks));
   parallel_for_dynamic(chunks, n_threads, [&](int64_t c) {
@@ -324,7 +346,7 @@ ExactScoreSums exact_score_sums(const ProbRows& p, const char* labels, int64_t l
     bool unknown = false;
     for (int64_t from = begin; from < end; from += kBuffer) {
       const int64_t to = std::min(end, from + kBuffer);
-      unknown |= row_losses(p, labels, label_stride, encoder, weights, weight_stride, score, eps, isa, from, to,
+      unknown |= row_losses(p, labels, label_stride, encoder, weights, weight_stride, score, eps, log, from, to,
                             losses.data());
       for (int64_t i = 0; i < to - from; ++i) total.add(losses[static_cast<size_t>(i)]);
       if (weights) {

@@ -87,13 +87,4 @@ TURBOMETRICS_ALWAYS_INLINE inline double log_positive(double x) {
 // is finite (the product is -0.0, which sums like +0.0).
 TURBOMETRICS_ALWAYS_INLINE inline double xlogx(double x) { return x * log_positive(x); }
 
-// out[i] = scale[i] * -log(x[i]) for a batch, vectorised for the best
-// instruction set (the baseline build cannot vectorise the bit operations of
-// log_positive on x86-64 without SSE4).
-inline void scaled_neg_log(Isa isa, const double* x, double* scale_out, int64_t n) {
-  dispatch(isa, [&](auto) TURBOMETRICS_ALWAYS_INLINE {
-    for (int64_t i = 0; i < n; ++i) scale_out[i] *= -log_positive(x[i]);
-  });
-}
-
 }  // namespace turbometrics::stability
