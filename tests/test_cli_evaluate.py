@@ -800,3 +800,80 @@ def test_csv_groups_are_the_same_with_either_reader(tmp_path, capsys, monkeypatc
     report = _run_json(capsys, path, "--group", "g", "--metrics", "accuracy")
     assert {k: g["n_samples"] for k, g in report["groups"].items()} == {"1": 2, "2": 1}
     assert report["n_group_null"] == 1
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["{d}/empty.npy"], "empty.npy: not a .npy file (it ends before its header)"),
+        (["--labels", "{d}/empty.npy", "--scores", "{d}/empty.npy"], "empty.npy: not a .npy file"),
+        (["{d}/digits.jsonl"], "digits.jsonl: line 2: an integer of more than 4,300 digits"),
+    ],
+)
+def test_unreadable_files_exit_2_with_one_line(tmp_path, capsys, args, message):
+    """A zero-byte .npy (NumPy's EOFError) and a JSON integer past Python's
+    4,300-digit limit (a ValueError of json.loads) were tracebacks."""
+    (tmp_path / "empty.npy").write_bytes(b"")
+    (tmp_path / "digits.jsonl").write_text('{"label": 1, "score": 0.5}\n{"label": ' + "1" * 5000 + ', "score": 0.2}\n')
+    assert main(["evaluate", *[a.format(d=tmp_path) for a in args]]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("turbometrics: error: ") and message in err
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+@pytest.mark.parametrize("argv", [["evaluate", "{path}"], ["evaluate", "--json"], ["coco"]])
+def test_output_that_cannot_be_written_is_one_line(tmp_path, argv):
+    """stdout on a full disk: exit 2 with one line, not an OSError traceback."""
+    path = _write(tmp_path / "p.csv", _data(50))
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "turbometrics", *[a.format(path=path) for a in argv]],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+    assert done.returncode == 2
+    assert done.stderr == "turbometrics: error: cannot write the output (No space left on device)\n"
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a subprocess is POSIX")
+def test_ctrl_c_exits_130_with_one_line(tmp_path):
+    """SIGINT while a large file is read: exit 130 and one line on stderr
+    (not a KeyboardInterrupt traceback and death by SIGINT). The signal is
+    sent once the first progress line shows that the file is being read."""
+    import signal
+
+    n = 100_000
+    path = tmp_path / "large.jsonl"
+    path.write_text('{"label": 1, "score": 0.25}\n{"label": 0, "score": 0.75}\n' * (n // 2))
+    process = subprocess.Popen(
+        [sys.executable, "-m", "turbometrics", "evaluate", str(path), "--progress", "--progress-every", "0"]
+        + ["--chunk-rows", "100"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        first = process.stderr.readline()
+        assert first.startswith("turbometrics: progress: large.jsonl: "), first
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+    finally:
+        process.kill()
+        process.communicate()
+    lines = [line for line in err.splitlines() if not line.startswith("turbometrics: progress: ")]
+    assert process.returncode == 130, err[-2000:]
+    assert lines == ["turbometrics: interrupted"] and out == ""
+
+
+def test_progress_lines_for_logs(tmp_path, capsys):
+    """--progress when stderr is not a terminal: lines, the last one for the whole file."""
+    path = _write(tmp_path / "p.csv", _data())
+    assert main(["evaluate", str(path), "--json", "--progress", "--progress-every", "0", "--chunk-rows", "1000"]) == 0
+    lines = capsys.readouterr().err.splitlines()
+    assert all(line.startswith("turbometrics: progress: p.csv: ") for line in lines) and len(lines) >= 2
+    assert lines[-1].split(": ")[3].startswith("100% (") and f"{N:,} rows" in lines[-1]
+    assert main(["evaluate", str(path), "--progress", "--no-progress"]) == 2
+    assert "not allowed with argument" in capsys.readouterr().err

@@ -15,10 +15,9 @@ import fnmatch
 import functools
 import math
 import os
-import sys
 import time
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -35,11 +34,13 @@ from ..evaluator import (
 )
 from ..io import FORMATS, Table, labels_array, missing, numeric, open_table
 from ._labels import as_text, binary_labels, class_indices, classes_from_columns, positive_label
+from ._progress import Progress, progress_reporter
 
 DEFAULT_CHUNK_ROWS = 1_000_000
 MAX_CHUNK_ROWS = 1_000_000_000
 MAX_BINS = 1_000_000  # more ece bins than this leaves nearly every bin empty
 MAX_LISTED = 5  # labels named in a message
+DEFAULT_PROGRESS_SECONDS = 10.0
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -101,9 +102,30 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help=f"rows read at a time, 1 to {MAX_CHUNK_ROWS:,} (default: {DEFAULT_CHUNK_ROWS:,})",
     )
-    parser.add_argument(
-        "--no-progress", action="store_true", help="no progress bar (none is drawn when stderr is not a terminal)"
+    progress = parser.add_mutually_exclusive_group()
+    progress.add_argument(
+        "--progress",
+        action="store_true",
+        help="show progress also when stderr is not a terminal: a line every --progress-every seconds, for logs",
     )
+    progress.add_argument(
+        "--no-progress", action="store_true", help="no progress (by default a bar when stderr is a terminal)"
+    )
+    parser.add_argument(
+        "--progress-every",
+        type=_seconds,
+        default=DEFAULT_PROGRESS_SECONDS,
+        metavar="S",
+        help=f"seconds between two --progress lines (default: {DEFAULT_PROGRESS_SECONDS:g})",
+    )
+
+
+def _seconds(text: str) -> float:
+    """argparse type for --progress-every: a finite number of seconds, at least 0."""
+    value = finite_float(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be at least 0, got {text}")
+    return value
 
 
 # Options that only make sense with a FILE (checked by the caller).
@@ -362,28 +384,14 @@ def _factorize(values: np.ndarray) -> tuple[list[str], np.ndarray]:
     return names, codes.astype(np.min_scalar_type(max(len(names) - 1, 0)), copy=False)
 
 
-def _progress(table: Table, enabled: bool) -> Callable[[int], None]:
-    """``advance(units)``: moves a progress bar on stderr when enabled."""
-    from .._common.progress import progress_callback
-
-    callback = progress_callback(enabled, table.path.name, unit=table.unit, warn=False)
-    done = [0]
-
-    def advance(units: int) -> None:
-        done[0] += units
-        if callback is not None and table.total:
-            callback(min(done[0], table.total), table.total)
-
-    return advance
-
-
-def read(table: Table, evaluation: Evaluation, chunk_rows: int, progress: bool) -> None:
-    """Feed every chunk of ``table`` to ``evaluation``."""
-    advance = _progress(table, progress)
+def read(table: Table, evaluation: Evaluation, chunk_rows: int, advance: Progress) -> None:
+    """Feed every chunk of ``table`` to ``evaluation``, reporting progress."""
+    done = 0
     for chunk, units in table.chunks(evaluation.columns(), chunk_rows):
         evaluation.update(chunk)
-        advance(units)
-    advance(table.total or 0)  # closes the bar
+        done += units
+        advance(units, evaluation.rows_read, False)
+    advance(max((table.total or 0) - done, 0), evaluation.rows_read, True)
 
 
 # --------------------------------------------------------------------------
@@ -532,7 +540,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         keep_rows=args.plots is not None,
     )
     reading = time.perf_counter()
-    read(table, evaluation, args.chunk_rows, progress=sys.stderr.isatty() and not args.no_progress)
+    progress = progress_reporter(
+        table.path.name, table.total, table.unit, args.progress, args.no_progress, args.progress_every
+    )
+    read(table, evaluation, args.chunk_rows, progress)
     evaluation.finish()
     reporting = time.perf_counter()
     result = build_report(table, fmt, evaluation)

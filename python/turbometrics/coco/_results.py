@@ -57,7 +57,13 @@ def _check_images(gt: COCO, anns: list[dict]) -> None:
             raise ValueError(f"result {index} is not an object: {ann!r}")
         if "image_id" not in ann:
             raise MissingFieldError(f"{describe('result', ann, index)} has no 'image_id'")
-        if ann["image_id"] not in images:
+        try:
+            known = ann["image_id"] in images
+        except TypeError:  # unhashable: a list or an object
+            raise TypeError(
+                f"{describe('result', ann, index)}: 'image_id' must be an image id (a number), got {ann['image_id']!r}"
+            ) from None
+        if not known:
             raise AssertionError(
                 "Results do not correspond to current coco set: "
                 f"{describe('result', ann, index)} has image_id {ann['image_id']!r}, "

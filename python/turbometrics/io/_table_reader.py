@@ -24,6 +24,7 @@ import csv
 import io
 import json
 import os
+import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, cast
@@ -108,6 +109,8 @@ class _NpyTable(Table):
     def __init__(self, path: Path) -> None:
         try:
             self._array = np.load(path, mmap_mode="r", allow_pickle=False)
+        except EOFError:  # a file of zero bytes, or one cut inside the header
+            raise InputError(f"{path}: not a .npy file (it ends before its header)") from None
         except (ValueError, OSError) as exc:
             raise InputError(f"{path}: not a .npy file of numbers ({first_line(exc)})") from None
         array = self._array
@@ -271,13 +274,17 @@ def _parse_json(text: str, path: Path, number: int) -> Any:
     Raises
     ------
     InputError
-        For text that is not JSON, or is nested too deeply for Python's
-        parser (a RecursionError).
+        For text that is not JSON, an integer of more digits than Python
+        converts (``sys.get_int_max_str_digits()``, 4,300 by default), or
+        JSON nested too deeply for Python's parser (a RecursionError).
     """
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise InputError(f"{path}: line {number}: not JSON ({exc.msg})") from None
+    except ValueError:  # the only other ValueError of json.loads on text
+        limit = sys.get_int_max_str_digits()
+        raise InputError(f"{path}: line {number}: an integer of more than {limit:,} digits") from None
     except RecursionError:
         raise InputError(f"{path}: line {number}: JSON nested too deeply") from None
 
