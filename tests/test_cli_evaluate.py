@@ -877,3 +877,23 @@ def test_progress_lines_for_logs(tmp_path, capsys):
     assert lines[-1].split(": ")[3].startswith("100% (") and f"{N:,} rows" in lines[-1]
     assert main(["evaluate", str(path), "--progress", "--no-progress"]) == 2
     assert "not allowed with argument" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("fmt", ["csv", "csv-stdlib"])
+@pytest.mark.parametrize("groups", ['a,,b,"",a,b', '1,,2,"",1.0,2'])
+def test_an_empty_csv_group_field_is_a_null_group_as_pandas_reads_it(tmp_path, capsys, monkeypatch, fmt, groups):
+    """An empty field (quoted or not) is NaN for pandas.read_csv: a null
+    group, counted overall and in n_group_null, as a Parquet null."""
+    pd = pytest.importorskip("pandas")
+    _use_format(fmt, monkeypatch)
+    path = tmp_path / "g.csv"
+    rows = zip([1, 0, 1, 0, 1, 0], [0.9, 0.1, 0.4, 0.3, 0.2, 0.5], groups.split(","))
+    path.write_text("label,score,g\n" + "".join(f"{y},{s},{g}\n" for y, s, g in rows))
+    frame = pd.read_csv(path)
+    report = _run_json(capsys, path, "--group", "g", "--metrics", "accuracy")
+    sizes = frame.groupby("g", dropna=True).size()
+    assert {k: g["n_samples"] for k, g in report["groups"].items()} == {
+        format(k, "g") if isinstance(k, float) else str(k): int(v) for k, v in sizes.items()
+    }
+    assert report["n_group_null"] == int(frame["g"].isna().sum()) == 2
+    assert report["n_samples"] == 6

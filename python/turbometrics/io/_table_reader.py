@@ -193,18 +193,22 @@ class _TextTable(Table):
             raise InputError(f"{self.path}: line {number}: no key {exc.args[0]!r}") from None
 
     def _columns(self, rows: list[tuple], names: Sequence[str]) -> Chunk:
-        columns = {name: _column_array(values) for name, values in zip(names, zip(*rows))}
-        if self._fmt == "csv":  # text: numbers where pyarrow's reader would infer them (a "nan" group is null)
-            columns = {name: _numbers_if_all(values) for name, values in columns.items()}
-        return columns
+        if self._fmt != "csv":  # JSON Lines: null is JSON's null
+            return {name: _column_array(values) for name, values in zip(names, zip(*rows))}
+        # CSV text: an empty field is null (pandas' NaN), the rest numbers where pyarrow's reader
+        # would infer them (a "nan" group is null too)
+        return {
+            name: _numbers_if_all(_column_array([v if v else None for v in values] if "" in values else values))
+            for name, values in zip(names, zip(*rows))
+        }
 
 
 class _ArrowCsvTable(Table):
     """CSV read by pyarrow's streaming reader (much faster than the csv
     module), when pyarrow is installed. Blocks hold about ``chunk_rows``
-    rows, estimated from the length of the first lines. No text is read as
-    null (as with the csv module, "n/a" or an empty field in a number column
-    is an error)."""
+    rows, estimated from the length of the first lines. An empty field
+    (quoted or not) is null, as pandas reads it (NaN); no other text is
+    (as with the csv module, "n/a" in a number column is an error)."""
 
     def __init__(self, path: Path, columns: list[str]) -> None:
         super().__init__(path, columns, os.path.getsize(path), "B")
@@ -224,7 +228,7 @@ class _ArrowCsvTable(Table):
                     handle,
                     read_options=pcsv.ReadOptions(block_size=block),
                     convert_options=pcsv.ConvertOptions(
-                        include_columns=list(names), null_values=[], quoted_strings_can_be_null=False
+                        include_columns=list(names), null_values=[""], strings_can_be_null=True
                     ),
                 )
                 for batch in reader:
@@ -390,7 +394,17 @@ def numeric(name: str, values: np.ndarray, first_row: int = 1) -> np.ndarray:
 
 def _numbers_if_all(values: np.ndarray) -> np.ndarray:
     """Text or objects as int64 when every value is an integer, else as
-    float64 when every value is a number; otherwise unchanged."""
+    float64 when every value is a number; otherwise unchanged. Nulls
+    (None) are NaN in a column of numbers (float64 then, as pyarrow reads
+    an integer column with nulls)."""
+    absent = missing(values) if values.dtype.kind == "O" else None
+    if absent is not None and absent.any():
+        present = _numbers_if_all(values[~absent])
+        if present.dtype.kind not in "iuf":
+            return values
+        out = np.full(values.shape[0], np.nan)
+        out[~absent] = present
+        return out
     for dtype in (np.int64, np.float64):
         try:
             return values.astype(dtype)
