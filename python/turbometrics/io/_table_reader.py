@@ -33,11 +33,29 @@ import numpy as np
 
 from .._common.input_error import InputError, first_line, shown
 
-__all__ = ["FORMATS", "Table", "detect_format", "labels_array", "missing", "numeric", "open_table"]
+__all__ = ["FORMATS", "Coded", "Table", "detect_format", "labels_array", "missing", "numeric", "open_table"]
 
 FORMATS = {".parquet": "parquet", ".pq": "parquet", ".csv": "csv", ".npy": "npy", ".jsonl": "jsonl", ".ndjson": "jsonl"}
 
-Chunk = dict[str, np.ndarray]
+
+class Coded:
+    """A text column as codes into its distinct values (how Arrow's
+    dictionary encoding holds it), without a Python string per row.
+
+    Attributes
+    ----------
+    codes : ndarray of int32, shape (n,)
+        Each row's index into ``values``; -1 for a null.
+    values : ndarray of object
+        The distinct values (str), each once.
+    """
+
+    def __init__(self, codes: np.ndarray, values: np.ndarray) -> None:
+        self.codes = codes
+        self.values = values
+
+
+Chunk = dict[str, Any]  # name -> ndarray, or Coded for the columns asked for so
 
 
 def detect_format(path: Path, given: str | None) -> str:
@@ -70,9 +88,11 @@ class Table:
         self.total = total
         self.unit = unit
 
-    def chunks(self, names: Sequence[str], chunk_rows: int) -> Iterator[tuple[Chunk, int]]:
+    def chunks(self, names: Sequence[str], chunk_rows: int, coded: Sequence[str] = ()) -> Iterator[tuple[Chunk, int]]:
         """Yield ``(columns, progress)``: the named columns of the next
-        ``chunk_rows`` rows (fewer at the end) and the progress units read."""
+        ``chunk_rows`` rows (fewer at the end) and the progress units read.
+        A column named in ``coded`` may come as :class:`Coded` instead of
+        an array: text columns of Parquet, and of CSV read by pyarrow."""
         raise NotImplementedError
 
 
@@ -88,7 +108,7 @@ class _ParquetTable(Table):
             raise InputError(f"{path}: not a Parquet file ({first_line(exc)})") from None
         super().__init__(path, list(self._file.schema_arrow.names), self._file.metadata.num_rows, "rows")
 
-    def chunks(self, names: Sequence[str], chunk_rows: int) -> Iterator[tuple[Chunk, int]]:
+    def chunks(self, names: Sequence[str], chunk_rows: int, coded: Sequence[str] = ()) -> Iterator[tuple[Chunk, int]]:
         import pyarrow as pa
 
         batches = self._file.iter_batches(batch_size=chunk_rows, columns=list(names))
@@ -99,10 +119,7 @@ class _ParquetTable(Table):
                 raise InputError(f"{self.path}: {first_line(exc)}") from None
             if batch is None:
                 return
-            yield (
-                {name: _arrow_numpy(pa, column) for name, column in zip(batch.schema.names, batch.columns)},
-                batch.num_rows,
-            )
+            yield _arrow_columns(pa, batch, coded), batch.num_rows
 
 
 class _NpyTable(Table):
@@ -124,7 +141,7 @@ class _NpyTable(Table):
             raise InputError(f"{path}: expected a structured 1-D array or a 2-D array, got shape {array.shape}")
         super().__init__(path, columns, int(array.shape[0]), "rows")
 
-    def chunks(self, names: Sequence[str], chunk_rows: int) -> Iterator[tuple[Chunk, int]]:
+    def chunks(self, names: Sequence[str], chunk_rows: int, coded: Sequence[str] = ()) -> Iterator[tuple[Chunk, int]]:
         array = self._array
         structured = array.dtype.names is not None
         for start in range(0, array.shape[0], chunk_rows):
@@ -159,7 +176,7 @@ class _TextTable(Table):
                 if line.strip():
                     yield number, _parse_json(line, self.path, number)
 
-    def chunks(self, names: Sequence[str], chunk_rows: int) -> Iterator[tuple[Chunk, int]]:
+    def chunks(self, names: Sequence[str], chunk_rows: int, coded: Sequence[str] = ()) -> Iterator[tuple[Chunk, int]]:
         positions = [self.columns.index(name) for name in names]
         counter = [0]
         reported = 0
@@ -213,7 +230,7 @@ class _ArrowCsvTable(Table):
     def __init__(self, path: Path, columns: list[str]) -> None:
         super().__init__(path, columns, os.path.getsize(path), "B")
 
-    def chunks(self, names: Sequence[str], chunk_rows: int) -> Iterator[tuple[Chunk, int]]:
+    def chunks(self, names: Sequence[str], chunk_rows: int, coded: Sequence[str] = ()) -> Iterator[tuple[Chunk, int]]:
         import pyarrow as pa
         import pyarrow.csv as pcsv
 
@@ -235,13 +252,26 @@ class _ArrowCsvTable(Table):
                     if any(pa.types.is_binary(column.type) for column in batch.columns):
                         raise InputError(f"{self.path}: not UTF-8 text")  # pyarrow's type for such text
                     position = handle.tell()
-                    yield (
-                        {name: _arrow_numpy(pa, column) for name, column in zip(batch.schema.names, batch.columns)},
-                        position - reported,
-                    )
+                    yield _arrow_columns(pa, batch, coded), position - reported
                     reported = position
             except pa.ArrowInvalid as exc:
                 raise InputError(f"{self.path}: {first_line(exc)}") from None
+
+
+def _arrow_columns(pa: Any, batch: Any, coded: Sequence[str]) -> Chunk:
+    """A record batch's columns as NumPy; text columns named in ``coded``
+    as :class:`Coded` (Arrow's dictionary encoding: no Python string per
+    row)."""
+    out: Chunk = {}
+    for name, column in zip(batch.schema.names, batch.columns):
+        kind = column.type.value_type if pa.types.is_dictionary(column.type) else column.type
+        if name in coded and (pa.types.is_string(kind) or pa.types.is_large_string(kind)):
+            encoded = column if pa.types.is_dictionary(column.type) else column.dictionary_encode()
+            codes = encoded.indices.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int32, copy=False)
+            out[name] = Coded(codes, np.asarray(encoded.dictionary.to_pylist(), dtype=object))
+        else:
+            out[name] = _arrow_numpy(pa, column)
+    return out
 
 
 def _arrow_numpy(pa: Any, column: Any) -> np.ndarray:
