@@ -946,3 +946,48 @@ def test_parquet_dictionary_groups_with_nulls(tmp_path, capsys):
         assert report["groups"][name]["metrics"]["roc_auc"] == tm.roc_auc_score(
             data["label"][rows], data["score"][rows]
         )
+
+
+def test_thresholds_keep_their_digits_and_have_no_gap(tmp_path, capsys):
+    """best_f1_threshold was printed with '.6g' ("0.44" next to "0.4402")
+    and given a gap between groups, which a threshold does not have."""
+    data = _data()
+    path = _write(tmp_path / "p.csv", data)
+    report = _run_json(capsys, path, "--group", "g", "--metrics", "best_f1")
+    assert "best_f1" in report["gaps"] and "best_f1_threshold" not in report["gaps"]
+    assert main(["evaluate", str(path), "--group", "g", "--metrics", "best_f1"]) == 0
+    rows = {line.split()[0]: line.split()[1:] for line in capsys.readouterr().out.splitlines() if line}
+    cells = rows["best_f1_threshold"]
+    assert len(cells) == 4  # overall and three groups: no gap
+    assert {len(cell.split(".")[1]) for cell in cells} == {6 - len(cell.split(".")[0].lstrip("0")) for cell in cells}
+    for cell, value in zip(
+        cells,
+        [report["metrics"]["best_f1_threshold"]]
+        + [g["metrics"]["best_f1_threshold"] for g in report["groups"].values()],
+    ):
+        assert float(cell) == float(f"{value:.6g}")
+    from turbometrics.cli._report import threshold_text
+
+    assert [threshold_text(v) for v in (0.44, 0.4402, 12.0, 1e-7, 123456.0)] == [
+        "0.440000",
+        "0.440200",
+        "12.0000",
+        "1.00000e-07",
+        "123456",
+    ]
+
+
+def test_help_names_multiclass(capsys):
+    assert main(["--help"]) == 0
+    assert "binary and multiclass classifiers" in " ".join(capsys.readouterr().out.split())
+
+
+def test_the_demo_data_script_writes_where_it_is_told_and_says_so(tmp_path):
+    pytest.importorskip("pyarrow")
+    script = Path(__file__).resolve().parents[1] / "docs" / "examples" / "cli_demo_data.py"
+    output = tmp_path / "demo.parquet"
+    done = subprocess.run(
+        [sys.executable, str(script), str(output)], capture_output=True, text=True, timeout=300, check=True
+    )
+    assert done.stdout == f"wrote {output} (1,000,000 rows: label, score, region, weight)\n"
+    assert output.stat().st_size > 0

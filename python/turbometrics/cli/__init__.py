@@ -33,6 +33,7 @@ import numpy as np
 
 from .._common.input_error import InputError, first_line, positive_int
 from . import _output
+from ._report import threshold_text
 
 __all__ = ["InputError", "load_column", "main"]
 
@@ -225,9 +226,15 @@ def evaluate(
 # --------------------------------------------------------------------------
 
 
-def _fmt(value: float | None, spec: str = ".6f") -> str:
-    """A number for people, formatted with ``spec``, or 'undefined'."""
-    return "undefined" if value is None else format(value, spec)
+def _fmt(value: float | None) -> str:
+    """A number for people, with 6 decimals, or 'undefined'."""
+    return "undefined" if value is None else format(value, ".6f")
+
+
+def _threshold(value: float | None) -> str:
+    """A threshold for people (6 significant digits, as the other numbers
+    have 6 decimals), or 'undefined'."""
+    return "undefined" if value is None else threshold_text(value)
 
 
 def format_report(result: Evaluation) -> str:
@@ -241,7 +248,7 @@ def format_report(result: Evaluation) -> str:
         f"samples:            {result.n_samples:,}",
         f"ROC AUC:            {_fmt(result.roc_auc)}",
         f"average precision:  {_fmt(result.average_precision)}",
-        f"best-F1 threshold:  {_fmt(result.best_f1_threshold, '.8g')}",
+        f"best-F1 threshold:  {_threshold(result.best_f1_threshold)}",
         f"  F1:               {_fmt(result.best_f1)}",
         f"  precision:        {_fmt(result.precision_at_best)}",
         f"  recall:           {_fmt(result.recall_at_best)}",
@@ -287,7 +294,8 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``turbometrics`` program."""
     parser = _Parser(
         prog="turbometrics",
-        description="Fast, exact evaluation metrics: binary classifiers and COCO detection.",
+        description="Fast, exact evaluation metrics: binary and multiclass classifiers (evaluate) and COCO "
+        "detection (coco).",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")

@@ -426,9 +426,10 @@ def _natural(key: str) -> tuple[int, float, str]:
 
 def gaps(groups: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """Per scalar metric: the largest minus the smallest group value, and
-    those groups (groups where the metric is undefined are left out)."""
+    those groups (groups where the metric is undefined are left out).
+    Thresholds (``best_f1_threshold``) are no measure of quality: no gap."""
     out: dict[str, dict[str, Any]] = {}
-    names = dict.fromkeys(n for g in groups.values() for n in g["metrics"])
+    names = dict.fromkeys(n for g in groups.values() for n in g["metrics"] if not n.endswith("threshold"))
     for name in names:
         values = [(g["metrics"].get(name), key) for key, g in groups.items()]
         values = [(v, k) for v, k in values if isinstance(v, float)]
