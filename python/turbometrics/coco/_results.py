@@ -6,7 +6,7 @@ from __future__ import annotations
 import copy
 import json
 import os
-from json.decoder import WHITESPACE
+import re
 from numbers import Real
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -44,6 +44,15 @@ def ground_truth_list(gt: COCO, key: str) -> list[dict]:
         raise MissingFieldError(f"the ground truth has no '{key}'") from None
 
 
+_WHITESPACE = re.compile(r"[ \t\n\r]*")  # what JSON allows between tokens (json.decoder's own)
+
+
+def _after_space(text: str, index: int) -> int:
+    """The index of the first character at or after ``index`` that is not JSON whitespace."""
+    match = _WHITESPACE.match(text, index)
+    return index if match is None else match.end()
+
+
 def loads_results(data: bytes) -> Any:
     """``json.loads(data)`` for a results file, interruptible.
 
@@ -59,23 +68,23 @@ def loads_results(data: bytes) -> Any:
     if _has_orjson() or not isinstance(data, (bytes, bytearray)):
         return _json.loads(data)
     text = data.decode(json.detect_encoding(data), "surrogatepass")
-    index = WHITESPACE.match(text).end()
+    index = _after_space(text, 0)
     if not text.startswith("[", index):
         return json.loads(text)
     decoder = json.JSONDecoder()
     values: list[Any] = []
     try:
-        index = WHITESPACE.match(text, index + 1).end()
+        index = _after_space(text, index + 1)
         end = text.startswith("]", index)
         while not end:
             value, index = decoder.raw_decode(text, index)
             values.append(value)
-            index = WHITESPACE.match(text, index).end()
+            index = _after_space(text, index)
             end = text.startswith("]", index)
             if not end and not text.startswith(",", index):
                 raise ValueError("neither ',' nor ']'")
-            index = WHITESPACE.match(text, index + 1).end() if not end else index
-        if WHITESPACE.match(text, index + 1).end() != len(text):
+            index = _after_space(text, index + 1) if not end else index
+        if _after_space(text, index + 1) != len(text):
             raise ValueError("extra data")
     except ValueError:  # malformed (JSONDecodeError included): json.loads' error for the whole text
         return json.loads(text)
