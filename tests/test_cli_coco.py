@@ -155,3 +155,37 @@ def test_masks_of_another_size_are_evaluated_with_one_warning_line(tmp_path, cap
     err = captured.err.strip().splitlines()
     assert len(err) == 1
     assert err[0].startswith("turbometrics: warning: 1 result has a mask of another size than its image")
+
+
+@pytest.mark.parametrize(
+    "side, content, message",
+    [
+        ("results", b"", "empty file"),
+        ("results", b"  \n", "empty file"),
+        (
+            "results",
+            b'[{"image_id": 1, "category_id": 1, "bbox": [0, 0, 1, 1], "score": 0.5, "x": "\xff"}]',
+            "not UTF-8",
+        ),
+        ("results", b"[{]", "not JSON (Expecting property name enclosed in double quotes at line 1 column 3)"),
+        ("ground truth", b"", "empty file"),
+        ("ground truth", b'{"images": [], "x": "\xe9"}', "not UTF-8 text (byte 0xe9 at offset 21)"),
+    ],
+)
+def test_unreadable_json_names_the_file(tmp_path, capsys, side, content, message):
+    path = tmp_path / "bad.json"
+    path.write_bytes(content)
+    argv = ["coco", str(path), BOXES] if side == "ground truth" else ["coco", GT, str(path)]
+    assert main(argv) == 2
+    line = _one_error_line(capsys)
+    assert line.startswith(f"turbometrics: error: {path}: ") and message in line
+
+
+def test_a_list_as_image_id_names_the_file_and_the_field(tmp_path, capsys):
+    results = fixture("instances_val2014_fakebbox100_results.json")[:3]
+    results[1]["image_id"] = [results[1]["image_id"]]
+    path = tmp_path / "results.json"
+    path.write_text(json.dumps(results))
+    assert main(["coco", GT, str(path)]) == 2
+    line = _one_error_line(capsys)
+    assert f"{path}: result 1: 'image_id' must be an image id (a number), got [" in line

@@ -239,7 +239,7 @@ def test_groups_and_the_largest_gap(tmp_path, capsys, fmt):
         high, low = max(values, key=values.get), min(values, key=values.get)
         assert (gap["max_group"], gap["min_group"]) == (high, low)
         assert gap["gap"] == pytest.approx(values[high] - values[low], rel=1e-12, abs=1e-15)
-    assert set(report["gaps"]) == set(report["metrics"])
+    assert set(report["gaps"]) == set(report["metrics"]) - {"best_f1_threshold"}  # a threshold has no gap
 
 
 def test_a_group_with_one_class_is_undefined_and_left_out_of_the_gap(tmp_path, capsys):
@@ -800,3 +800,194 @@ def test_csv_groups_are_the_same_with_either_reader(tmp_path, capsys, monkeypatc
     report = _run_json(capsys, path, "--group", "g", "--metrics", "accuracy")
     assert {k: g["n_samples"] for k, g in report["groups"].items()} == {"1": 2, "2": 1}
     assert report["n_group_null"] == 1
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["{d}/empty.npy"], "empty.npy: not a .npy file (it ends before its header)"),
+        (["--labels", "{d}/empty.npy", "--scores", "{d}/empty.npy"], "empty.npy: not a .npy file"),
+        (["{d}/digits.jsonl"], "digits.jsonl: line 2: an integer of more than 4,300 digits"),
+    ],
+)
+def test_unreadable_files_exit_2_with_one_line(tmp_path, capsys, args, message):
+    """A zero-byte .npy (NumPy's EOFError) and a JSON integer past Python's
+    4,300-digit limit (a ValueError of json.loads) were tracebacks."""
+    (tmp_path / "empty.npy").write_bytes(b"")
+    (tmp_path / "digits.jsonl").write_text('{"label": 1, "score": 0.5}\n{"label": ' + "1" * 5000 + ', "score": 0.2}\n')
+    assert main(["evaluate", *[a.format(d=tmp_path) for a in args]]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("turbometrics: error: ") and message in err
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+@pytest.mark.parametrize("argv", [["evaluate", "{path}"], ["evaluate", "--json"], ["coco"]])
+def test_output_that_cannot_be_written_is_one_line(tmp_path, argv):
+    """stdout on a full disk: exit 2 with one line, not an OSError traceback."""
+    path = _write(tmp_path / "p.csv", _data(50))
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "turbometrics", *[a.format(path=path) for a in argv]],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+    assert done.returncode == 2
+    assert done.stderr == "turbometrics: error: cannot write the output (No space left on device)\n"
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a subprocess is POSIX")
+def test_ctrl_c_exits_130_with_one_line(tmp_path):
+    """SIGINT while a large file is read: exit 130 and one line on stderr
+    (not a KeyboardInterrupt traceback and death by SIGINT). The signal is
+    sent once the first progress line shows that the file is being read."""
+    import signal
+
+    n = 100_000
+    path = tmp_path / "large.jsonl"
+    path.write_text('{"label": 1, "score": 0.25}\n{"label": 0, "score": 0.75}\n' * (n // 2))
+    process = subprocess.Popen(
+        [sys.executable, "-m", "turbometrics", "evaluate", str(path), "--progress", "--progress-every", "0"]
+        + ["--chunk-rows", "100"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        first = process.stderr.readline()
+        assert first.startswith("turbometrics: progress: large.jsonl: "), first
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+    finally:
+        process.kill()
+        process.communicate()
+    lines = [line for line in err.splitlines() if not line.startswith("turbometrics: progress: ")]
+    assert process.returncode == 130, err[-2000:]
+    assert lines == ["turbometrics: interrupted"] and out == ""
+
+
+def test_progress_lines_for_logs(tmp_path, capsys):
+    """--progress when stderr is not a terminal: lines, the last one for the whole file."""
+    path = _write(tmp_path / "p.csv", _data())
+    assert main(["evaluate", str(path), "--json", "--progress", "--progress-every", "0", "--chunk-rows", "1000"]) == 0
+    lines = capsys.readouterr().err.splitlines()
+    assert all(line.startswith("turbometrics: progress: p.csv: ") for line in lines) and len(lines) >= 2
+    assert lines[-1].split(": ")[3].startswith("100% (") and f"{N:,} rows" in lines[-1]
+    assert main(["evaluate", str(path), "--progress", "--no-progress"]) == 2
+    assert "not allowed with argument" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("fmt", ["csv", "csv-stdlib"])
+@pytest.mark.parametrize("groups", ['a,,b,"",a,b', '1,,2,"",1.0,2'])
+def test_an_empty_csv_group_field_is_a_null_group_as_pandas_reads_it(tmp_path, capsys, monkeypatch, fmt, groups):
+    """An empty field (quoted or not) is NaN for pandas.read_csv: a null
+    group, counted overall and in n_group_null, as a Parquet null."""
+    pd = pytest.importorskip("pandas")
+    _use_format(fmt, monkeypatch)
+    path = tmp_path / "g.csv"
+    rows = zip([1, 0, 1, 0, 1, 0], [0.9, 0.1, 0.4, 0.3, 0.2, 0.5], groups.split(","))
+    path.write_text("label,score,g\n" + "".join(f"{y},{s},{g}\n" for y, s, g in rows))
+    frame = pd.read_csv(path)
+    report = _run_json(capsys, path, "--group", "g", "--metrics", "accuracy")
+    sizes = frame.groupby("g", dropna=True).size()
+    assert {k: g["n_samples"] for k, g in report["groups"].items()} == {
+        format(k, "g") if isinstance(k, float) else str(k): int(v) for k, v in sizes.items()
+    }
+    assert report["n_group_null"] == int(frame["g"].isna().sum()) == 2
+    assert report["n_samples"] == 6
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_groups_reach_the_evaluator_as_codes(tmp_path, capsys, monkeypatch, fmt):
+    """Text groups were looked up row by row twice (here, then in the
+    Evaluator), 14x slower than reading without groups: the Evaluator now
+    gets each row's group code (numbers, which it sorts), and Arrow text
+    columns arrive dictionary-encoded (no Python string per row)."""
+    from turbometrics.io import Coded, open_table
+
+    ext = _use_format(fmt, monkeypatch)
+    data = _data()
+    path = _write(tmp_path / f"p.{ext}", data)
+    seen: list = []
+    update = tm.Evaluator.update
+
+    def spy(self, *args, groups=None, **kwargs):
+        seen.append(np.asarray(groups).dtype.kind)
+        return update(self, *args, groups=groups, **kwargs)
+
+    monkeypatch.setattr(tm.Evaluator, "update", spy)
+    report = _run_json(capsys, path, "--group", "g", "--metrics", "roc_auc", "--chunk-rows", "1000")
+    assert set(seen) == {"f"}
+    for name in ("a", "b", "c"):
+        rows = data["g"] == name
+        assert report["groups"][name]["metrics"]["roc_auc"] == tm.roc_auc_score(
+            data["label"][rows], data["score"][rows]
+        )
+    chunk, _ = next(open_table(path).chunks(["g"], 1000, coded=["g"]))
+    assert isinstance(chunk["g"], Coded) == (fmt in ("parquet", "csv"))
+
+
+def test_parquet_dictionary_groups_with_nulls(tmp_path, capsys):
+    pa = pytest.importorskip("pyarrow")
+    import pyarrow.parquet as pq
+
+    data = _data()
+    groups = pa.array(np.where(np.arange(N) % 7 == 0, None, data["g"]).tolist()).dictionary_encode()
+    path = tmp_path / "d.parquet"
+    pq.write_table(pa.table({"label": data["label"], "score": data["score"], "g": groups}), path)
+    report = _run_json(capsys, path, "--group", "g", "--metrics", "roc_auc", "--chunk-rows", "500")
+    kept = np.arange(N) % 7 != 0
+    assert report["n_group_null"] == N - int(kept.sum())
+    for name in ("a", "b", "c"):
+        rows = kept & (data["g"] == name)
+        assert report["groups"][name]["n_samples"] == int(rows.sum())
+        assert report["groups"][name]["metrics"]["roc_auc"] == tm.roc_auc_score(
+            data["label"][rows], data["score"][rows]
+        )
+
+
+def test_thresholds_keep_their_digits_and_have_no_gap(tmp_path, capsys):
+    """best_f1_threshold was printed with '.6g' ("0.44" next to "0.4402")
+    and given a gap between groups, which a threshold does not have."""
+    data = _data()
+    path = _write(tmp_path / "p.csv", data)
+    report = _run_json(capsys, path, "--group", "g", "--metrics", "best_f1")
+    assert "best_f1" in report["gaps"] and "best_f1_threshold" not in report["gaps"]
+    assert main(["evaluate", str(path), "--group", "g", "--metrics", "best_f1"]) == 0
+    rows = {line.split()[0]: line.split()[1:] for line in capsys.readouterr().out.splitlines() if line}
+    cells = rows["best_f1_threshold"]
+    assert len(cells) == 4  # overall and three groups: no gap
+    assert {len(cell.split(".")[1]) for cell in cells} == {6 - len(cell.split(".")[0].lstrip("0")) for cell in cells}
+    for cell, value in zip(
+        cells,
+        [report["metrics"]["best_f1_threshold"]]
+        + [g["metrics"]["best_f1_threshold"] for g in report["groups"].values()],
+    ):
+        assert float(cell) == float(f"{value:.6g}")
+    from turbometrics.cli._report import threshold_text
+
+    assert [threshold_text(v) for v in (0.44, 0.4402, 12.0, 1e-7, 123456.0)] == [
+        "0.440000",
+        "0.440200",
+        "12.0000",
+        "1.00000e-07",
+        "123456",
+    ]
+
+
+def test_help_names_multiclass(capsys):
+    assert main(["--help"]) == 0
+    assert "binary and multiclass classifiers" in " ".join(capsys.readouterr().out.split())
+
+
+def test_the_demo_data_script_writes_where_it_is_told_and_says_so(tmp_path):
+    pytest.importorskip("pyarrow")
+    script = Path(__file__).resolve().parents[1] / "docs" / "examples" / "cli_demo_data.py"
+    output = tmp_path / "demo.parquet"
+    done = subprocess.run(
+        [sys.executable, str(script), str(output)], capture_output=True, text=True, timeout=300, check=True
+    )
+    assert done.stdout == f"wrote {output} (1,000,000 rows: label, score, region, weight)\n"
+    assert output.stat().st_size > 0

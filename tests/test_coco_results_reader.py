@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import random
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -712,3 +713,37 @@ def test_results_from_dicts_accepts_numpy_values_and_tuples():
         results_from_dicts([[1, 2]])
     with pytest.raises(ValueError, match="row 0: 'bbox'"):
         results_from_dicts([{"bbox": [True, 2, 3, 4]}])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        b"[]",
+        b" [ ] \n",
+        b'[{"image_id": 1, "segmentation": [[1.5, 2, 3]]} , {"score": NaN}]\n',
+        b"\xef\xbb\xbf[1, 2]",
+        '[1, "\u00e9"]'.encode("utf-16"),
+        b"[1,]",
+        b"[1 2]",
+        b"[1] x",
+        b"",
+        b'{"a": 1}',
+        b"[1",
+        b'["\xff"]',
+    ],
+)
+def test_results_parsed_piece_by_piece_equal_json_loads(text, monkeypatch):
+    """loads_results parses a JSON array one result at a time (so Ctrl-C
+    stops it, see test_interrupt.py) into json.loads' objects, and raises
+    json.loads' own error for malformed text."""
+    from turbometrics.coco._results import loads_results
+
+    monkeypatch.setitem(sys.modules, "orjson", None)  # the standard library's path
+
+    def outcome(load):
+        try:
+            return "ok", repr(load(text))
+        except ValueError as error:
+            return type(error).__name__, str(error)
+
+    assert outcome(loads_results) == outcome(json.loads)

@@ -149,3 +149,25 @@ def test_api_reference_lists_every_public_name() -> None:
             if name not in documented and f"{module_name}.{name}" not in documented:
                 missing.append(f"{module_name}.{name}")
     assert not missing, f"not in docs/api/: {missing}"
+
+
+def _cells(row: str) -> int:
+    """The cells of a Markdown table row: '|' that is neither escaped nor in code separates them."""
+    outside_code = re.sub(r"`[^`]*`", "", row)
+    return len(re.findall(r"(?<!\\)\|", outside_code)) - 1
+
+
+def test_markdown_table_rows_have_the_headers_cells() -> None:
+    """A row with fewer cells than its header shifts its text into the wrong
+    columns (metrics.md had a 3-cell row in a 4-column table)."""
+    wrong = []
+    for path in MARKDOWN:
+        header = None
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            if not line.startswith("|"):
+                header = None
+            elif header is None:
+                header = _cells(line)
+            elif _cells(line) != header:
+                wrong.append(f"{path.relative_to(ROOT)}:{number}: {_cells(line)} cells, the header has {header}")
+    assert not wrong, wrong

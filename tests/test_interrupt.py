@@ -78,6 +78,18 @@ CASES = {
         "tm.kde(x[:1000], x[:100], bandwidth=0.01)",
         "_core.density.log_sums",
     ),
+    "COCO results JSON (stdlib json)": (
+        # 27 MB of polygon results: seconds of json.loads, which checks no signal (with orjson
+        # installed, orjson parses the whole text, so it is hidden from the loader here)
+        "import sys\nsys.modules['orjson'] = None\n"
+        "from turbometrics.coco._results import loads_results\n"
+        "element = json.dumps({'image_id': 1, 'category_id': 1, 'score': 0.5, 'segmentation': "
+        "[np.random.default_rng(0).uniform(0, 500, 60).round(2).tolist()]})\n"
+        "big = ('[' + ', '.join([element] * 50_000) + ']').encode()",
+        "any(loads_results(big) is None for _ in iter(int, 1))",
+        "loads_results(big[:1000].rsplit(b'}, ', 1)[0] + b'}]')",
+        "loads_results",
+    ),
     "COCOeval evaluate": (
         COCO_SETUP,
         "evaluated(large)",
@@ -87,7 +99,7 @@ CASES = {
 }
 
 CHILD = """
-import resource, sys, time
+import json, resource, sys, time
 import numpy as np
 import turbometrics as tm
 {setup}

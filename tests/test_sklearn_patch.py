@@ -383,3 +383,16 @@ def test_pickled_scorers_run_turbometrics_in_other_processes():
         "assert calls == {'turbometrics': 1, 'scikit-learn': 0}, calls\n"
     )
     subprocess.run([sys.executable, "-c", worker], input=payload, check=True)
+
+
+def test_patch_repr_says_what_is_patched():
+    """The object patch() returns was shown as ``<...Patched object at 0x...>``."""
+    patched = ts.patch()
+    try:
+        assert repr(patched) == (
+            f"<turbometrics.sklearn.patch(): {len(ts.patched())} scikit-learn functions run turbometrics' kernels; "
+            "unpatch() or leaving a with block undoes it>"
+        )
+    finally:
+        ts.unpatch()
+    assert repr(patched) == "<turbometrics.sklearn.patch(): undone (scikit-learn's own functions)>"

@@ -342,6 +342,48 @@ def test_evaluate_refuses_bad_values_with_the_evaluators_errors(spark, tmp_path)
     assert str(raised.value) == str(expected.value)
 
 
+@pytest.mark.parametrize("names", [("a.b", "s.c", "g.x"), ("a`b", "`s`", "g``")])
+def test_evaluate_takes_dotted_and_backticked_names_literally(spark, tmp_path, names):
+    """Names with dots or backticks were looked up by Spark inside
+    ``mapInArrow`` (AnalysisException); they are the columns so named."""
+    columns = _binary_columns(300, 5)
+    label, score, group = names
+    frame = _frame(spark, tmp_path, {label: columns["label"], score: columns["score"], group: columns["region"]})
+    got = tms.evaluate(frame.repartition(3), ["roc_auc", "accuracy"], label=label, score=score, group=group)
+    want = _in_memory(["roc_auc", "accuracy"], columns["label"], columns["score"], groups=columns["region"])
+    _assert_same(got, want)
+
+
+def test_evaluate_names_that_differ_only_in_case(spark):
+    """``score`` and ``SCORE`` in one DataFrame: Spark (case-insensitive by
+    default) tells them apart by position only; the documented ValueError,
+    not Spark's AMBIGUOUS_REFERENCE. A case-sensitive session reads each."""
+    columns = _binary_columns(100, 6)
+    rows = zip(columns["label"].tolist(), columns["score"].tolist(), (1 - columns["score"]).tolist())
+    frame = spark.createDataFrame(list(rows), ["label", "score", "SCORE"])
+    with pytest.raises(ValueError, match=r"score: the DataFrame has columns 'score', 'SCORE', which Spark does not"):
+        tms.evaluate(frame, ["roc_auc"])
+    spark.conf.set("spark.sql.caseSensitive", "true")
+    try:
+        for name, values in (("score", columns["score"]), ("SCORE", 1 - columns["score"])):
+            got = tms.evaluate(frame, ["roc_auc"], score=name)
+            _assert_same(got, _in_memory(["roc_auc"], columns["label"], values))
+    finally:
+        spark.conf.unset("spark.sql.caseSensitive")
+
+
+def test_evaluate_silences_pysparks_pandas_warning_only(small_frame):
+    """pyspark's "does not yet fully support pandas >= 3.0.0" FutureWarning
+    is silenced inside turbometrics.spark, and only there."""
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        tms.evaluate(small_frame, ["roc_auc"])
+    assert not [w for w in caught if "fully support pandas" in str(w.message)]
+    assert not any("fully support pandas" in str(f[1]) for f in warnings.filters if f[1] is not None)
+
+
 def test_evaluate_refuses_what_is_not_a_spark_dataframe():
     columns = _binary_columns(10, 0)
     with pytest.raises(TypeError, match=r"df must be a pyspark\.sql\.DataFrame, got dict"):

@@ -11,7 +11,8 @@ detections (see ``_coco``).
 
 Exit codes: 0 on success, 2 on a usage error or unusable input (with a
 one-line reason on stderr, never a traceback), 141 (128 + SIGPIPE, as Unix
-tools) when the reader of the output closed it early (``| head``).
+tools) when the reader of the output closed it early (``| head``), 130
+(128 + SIGINT, as shells report it) on Ctrl-C, with one line on stderr.
 """
 
 from __future__ import annotations
@@ -31,12 +32,15 @@ from typing import Any, NoReturn
 import numpy as np
 
 from .._common.input_error import InputError, first_line, positive_int
+from . import _output
+from ._report import threshold_text
 
 __all__ = ["InputError", "load_column", "main"]
 
 EXIT_OK = 0
 EXIT_USAGE = 2
 EXIT_BROKEN_PIPE = 128 + 13  # as a Unix tool killed by SIGPIPE
+EXIT_INTERRUPTED = 128 + 2  # as a shell reports a program stopped by Ctrl-C (SIGINT)
 BUILTIN_SOURCE = "built-in example"
 
 
@@ -66,6 +70,8 @@ def _load_npy(path: Path) -> np.ndarray:
         values = np.load(path, allow_pickle=False)
     except ValueError:  # not a .npy file, or one of Python objects
         raise InputError(f"{path}: not a .npy file of numbers") from None
+    except EOFError:  # a file of zero bytes, or one cut inside the header
+        raise InputError(f"{path}: not a .npy file (it ends before its header)") from None
     if not isinstance(values, np.ndarray):  # an .npz archive under a .npy name
         values.close()
         raise InputError(f"{path}: not a .npy array file")
@@ -132,7 +138,7 @@ def load_column(path: str | Path) -> np.ndarray:
         raise InputError(f"{path}: unsupported file type {suffix or '(none)'!r}; use .npy or .csv")
     try:
         values = _load_npy(path) if suffix == ".npy" else _load_csv(path)
-    except (OSError, UnicodeDecodeError, EOFError) as exc:
+    except (OSError, UnicodeDecodeError) as exc:
         reason = getattr(exc, "strerror", None) or type(exc).__name__
         raise InputError(f"{path}: cannot read ({reason})") from None
     if values.ndim == 2 and values.shape[1] == 1:
@@ -220,9 +226,15 @@ def evaluate(
 # --------------------------------------------------------------------------
 
 
-def _fmt(value: float | None, spec: str = ".6f") -> str:
-    """A number for people, formatted with ``spec``, or 'undefined'."""
-    return "undefined" if value is None else format(value, spec)
+def _fmt(value: float | None) -> str:
+    """A number for people, with 6 decimals, or 'undefined'."""
+    return "undefined" if value is None else format(value, ".6f")
+
+
+def _threshold(value: float | None) -> str:
+    """A threshold for people (6 significant digits, as the other numbers
+    have 6 decimals), or 'undefined'."""
+    return "undefined" if value is None else threshold_text(value)
 
 
 def format_report(result: Evaluation) -> str:
@@ -236,7 +248,7 @@ def format_report(result: Evaluation) -> str:
         f"samples:            {result.n_samples:,}",
         f"ROC AUC:            {_fmt(result.roc_auc)}",
         f"average precision:  {_fmt(result.average_precision)}",
-        f"best-F1 threshold:  {_fmt(result.best_f1_threshold, '.8g')}",
+        f"best-F1 threshold:  {_threshold(result.best_f1_threshold)}",
         f"  F1:               {_fmt(result.best_f1)}",
         f"  precision:        {_fmt(result.precision_at_best)}",
         f"  recall:           {_fmt(result.recall_at_best)}",
@@ -282,7 +294,8 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``turbometrics`` program."""
     parser = _Parser(
         prog="turbometrics",
-        description="Fast, exact evaluation metrics: binary classifiers and COCO detection.",
+        description="Fast, exact evaluation metrics: binary and multiclass classifiers (evaluate) and COCO "
+        "detection (coco).",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -359,10 +372,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
         return _error(first_line(exc))
     for message in dict.fromkeys(first_line(w.message) for w in caught):
         _warn(message)
-    if args.json:
-        print(json.dumps(asdict(result), allow_nan=False))
-    else:
-        print(format_report(result))
+    _output.write(json.dumps(asdict(result), allow_nan=False) if args.json else format_report(result))
     return EXIT_OK
 
 
@@ -385,11 +395,11 @@ def _run_evaluate_file(args: argparse.Namespace) -> int:
     for message in dict.fromkeys(first_line(w.message) for w in caught):
         _warn(message)
     if args.json:
-        print(json.dumps(result, allow_nan=False))
+        _output.write(json.dumps(result, allow_nan=False))
     elif args.markdown:
-        print(_report.format_markdown(result))
+        _output.write(_report.format_markdown(result))
     else:
-        print(_report.format_table(result))
+        _output.write(_report.format_table(result))
     return EXIT_OK
 
 
@@ -405,14 +415,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     -------
     int
         The exit code: 0 on success, 2 on a usage error or unusable input
-        (out of memory included), 141 when the output's reader closed it
-        early (quietly, as Unix tools).
+        (out of memory and output that cannot be written included), 141
+        when the output's reader closed it early (quietly, as Unix tools),
+        130 on Ctrl-C (with "turbometrics: interrupted" on stderr).
     """
     try:
         code = _parse_and_run(argv)
-        sys.stdout.flush()  # a closed pipe shows here, not at exit
+        _output.flush()  # a closed pipe or a full disk shows here, not at exit
     except BrokenPipeError:
-        return _stdout_closed()
+        _detach_stdout()
+        return EXIT_BROKEN_PIPE
+    except _output.OutputError as exc:  # stdout on a full disk or /dev/full
+        _detach_stdout()
+        return _error(f"cannot write the output ({exc})")
+    except KeyboardInterrupt:
+        _detach_stdout()  # what was buffered is not flushed at exit
+        print("turbometrics: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
     except MemoryError as exc:  # e.g. a file too large for memory with --plots
         return _error(f"out of memory ({first_line(exc)})")
     return code
@@ -439,16 +458,16 @@ def _parse_and_run(argv: Sequence[str] | None) -> int:
     return _coco.run(args, _error)
 
 
-def _stdout_closed() -> int:
-    """The reader of stdout closed it (``turbometrics ... | head -1``):
-    point stdout at /dev/null so that Python's flush at exit does not
-    report the broken pipe, and return 141 as a Unix tool would."""
+def _detach_stdout() -> None:
+    """Point stdout at /dev/null, so that Python's flush at exit does not
+    report a write that cannot succeed (the reader closed the pipe:
+    ``turbometrics ... | head -1``; a full disk) nor print half a report
+    after Ctrl-C."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
     except (OSError, ValueError, AttributeError):  # stdout replaced by an object without a file
         pass
-    return EXIT_BROKEN_PIPE
 
 
 if __name__ == "__main__":

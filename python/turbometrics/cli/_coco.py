@@ -24,6 +24,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .._common.input_error import InputError, first_line
+from . import _output
 
 BUILTIN_SOURCE = "built-in example"
 
@@ -142,12 +143,28 @@ _GROUND_TRUTH_KEYS = ("images", "annotations", "categories")
 
 
 def _read(path: str, load: Callable[[], Any]) -> Any:
-    """``load()``, with JSON nested past Python's recursion limit (which
-    the standard library's parser cannot read) reported as unusable input."""
+    """``load()``, whose failures are reported as unusable input naming
+    ``path``: an empty file, text that is not UTF-8 or not JSON, JSON
+    nested past Python's recursion limit (which the standard library's
+    parser cannot read), and a file whose contents the loader refuses
+    (its message names the result and the field)."""
     try:
         return load()
     except RecursionError:
         raise InputError(f"{path}: the JSON is nested too deeply to read") from None
+    except UnicodeDecodeError as exc:
+        byte = exc.object[exc.start]
+        raise InputError(f"{path}: not UTF-8 text (byte {byte:#04x} at offset {exc.start:,})") from None
+    except json.JSONDecodeError as exc:
+        if not exc.doc.strip():
+            raise InputError(f"{path}: empty file") from None
+        raise InputError(f"{path}: not JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
+    except OSError:
+        raise  # the caller names the file and the system's reason
+    except (ValueError, TypeError, AssertionError, OverflowError, IndexError) as exc:
+        raise InputError(f"{path}: {first_line(exc)}") from None
+    except KeyError as exc:
+        raise InputError(f"{path}: a required field is missing: {first_line(exc)}") from None
 
 
 def run(args: argparse.Namespace, error: Any) -> int:
@@ -204,12 +221,12 @@ def run(args: argparse.Namespace, error: Any) -> int:
         }
         if per_category is not None:
             report["per_category"] = {str(k): {key: v for key, v in row.items()} for k, row in per_category.items()}
-        print(json.dumps(report))
+        _output.write(json.dumps(report))
         return 0
-    print(log.getvalue(), end="")
+    _output.write(log.getvalue(), end="")
     if per_category is not None:
-        print(_category_table(per_category))
-    print(f"evaluated {source if isinstance(source, str) else ' and '.join(source)} in {seconds:.2f} s")
+        _output.write(_category_table(per_category))
+    _output.write(f"evaluated {source if isinstance(source, str) else ' and '.join(source)} in {seconds:.2f} s")
     return 0
 
 

@@ -15,10 +15,10 @@ import fnmatch
 import functools
 import math
 import os
-import sys
+import re
 import time
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -33,13 +33,15 @@ from ..evaluator import (
     PROBABILITY_METRICS,
     Evaluator,
 )
-from ..io import FORMATS, Table, labels_array, missing, numeric, open_table
+from ..io import FORMATS, Coded, Table, labels_array, missing, numeric, open_table
 from ._labels import as_text, binary_labels, class_indices, classes_from_columns, positive_label
+from ._progress import Progress, progress_reporter
 
 DEFAULT_CHUNK_ROWS = 1_000_000
 MAX_CHUNK_ROWS = 1_000_000_000
 MAX_BINS = 1_000_000  # more ece bins than this leaves nearly every bin empty
 MAX_LISTED = 5  # labels named in a message
+DEFAULT_PROGRESS_SECONDS = 10.0
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -101,9 +103,30 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help=f"rows read at a time, 1 to {MAX_CHUNK_ROWS:,} (default: {DEFAULT_CHUNK_ROWS:,})",
     )
-    parser.add_argument(
-        "--no-progress", action="store_true", help="no progress bar (none is drawn when stderr is not a terminal)"
+    progress = parser.add_mutually_exclusive_group()
+    progress.add_argument(
+        "--progress",
+        action="store_true",
+        help="show progress also when stderr is not a terminal: a line every --progress-every seconds, for logs",
     )
+    progress.add_argument(
+        "--no-progress", action="store_true", help="no progress (by default a bar when stderr is a terminal)"
+    )
+    parser.add_argument(
+        "--progress-every",
+        type=_seconds,
+        default=DEFAULT_PROGRESS_SECONDS,
+        metavar="S",
+        help=f"seconds between two --progress lines (default: {DEFAULT_PROGRESS_SECONDS:g})",
+    )
+
+
+def _seconds(text: str) -> float:
+    """argparse type for --progress-every: a finite number of seconds, at least 0."""
+    value = finite_float(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be at least 0, got {text}")
+    return value
 
 
 # Options that only make sense with a FILE (checked by the caller).
@@ -245,6 +268,7 @@ class Evaluation:
         self.positives = 0
         self.rows_read = 0
         self.null_groups = 0
+        self.group_codes: dict[str, int] = {}  # group name -> code (the Evaluator's group)
         self.seconds_metrics = 0.0
 
     @property
@@ -277,7 +301,7 @@ class Evaluation:
                 self.labels_seen.update(np.unique(raw)[:MAX_LISTED].tolist())
         weight = None if self.weight is None else numeric(self.weight, chunk[self.weight], first)
         self._check_probabilities(score)
-        groups = None if self.group is None else self._group_names(chunk[self.group])
+        groups = None if self.group is None else self._group_codes(chunk[self.group])
         self.rows_read += y.shape[0]
         start = time.perf_counter()
         try:
@@ -322,28 +346,43 @@ class Evaluation:
         self.evaluator._drop_metrics(PROBABILITY_METRICS)
         self.probabilities = False
 
-    def _group_names(self, values: np.ndarray) -> np.ndarray:
-        """Each row's group as text (an object array; None for a null group)."""
-        absent = missing(values)
-        names_of_rows = np.full(values.shape[0], None, dtype=object)
-        present = ~absent
-        self.null_groups += int(absent.sum())
-        try:
-            names, codes = _factorize(values[present] if absent.any() else values)
-        except TypeError:  # unhashable: a JSON list or object
-            odd = next(v for v in values.tolist() if isinstance(v, (list, dict)))
-            raise InputError(f"column {self.group!r}: a group must be text or a number, not {shown(odd)}") from None
-        names_of_rows[present] = np.asarray(names, dtype=object)[codes]
-        return names_of_rows
+    def _group_codes(self, values: np.ndarray | Coded) -> np.ndarray:
+        """Each row's group as its code in ``group_names`` (float64, NaN
+        for a null group): the Evaluator's groups are these codes, which
+        it factorizes by sorting numbers, not by looking up a Python
+        object per row."""
+        if isinstance(values, Coded):
+            names, local = as_text(values.values).tolist(), values.codes
+        else:
+            absent = missing(values)
+            try:
+                names, codes = _factorize(values[~absent] if absent.any() else values)
+            except TypeError:  # unhashable: a JSON list or object
+                odd = next(v for v in values.tolist() if isinstance(v, (list, dict)))
+                raise InputError(f"column {self.group!r}: a group must be text or a number, not {shown(odd)}") from None
+            local = np.full(values.shape[0], -1, dtype=np.int64)
+            local[~absent] = codes
+        table = np.array([self.group_codes.setdefault(name, len(self.group_codes)) for name in names] + [np.nan])
+        codes_of_rows = table[local]  # -1: the NaN at the end
+        self.null_groups += int(np.count_nonzero(local < 0))
+        return codes_of_rows
+
+    @property
+    def group_names(self) -> list[str]:
+        """The groups' names, by code."""
+        return list(self.group_codes)
 
     def _keep_rows(self, y: np.ndarray, score: np.ndarray, weight: np.ndarray | None, groups: Any) -> None:
         assert self.overall_rows is not None
         self.overall_rows.add(y, score, weight)
         if groups is None:
             return
-        for name in dict.fromkeys(v for v in groups.tolist() if v is not None):
-            rows = groups == name
-            self.group_rows.setdefault(name, Rows()).add(y[rows], score[rows], None if weight is None else weight[rows])
+        names = self.group_names
+        for code in np.unique(groups[~np.isnan(groups)]).tolist():
+            rows = groups == code
+            self.group_rows.setdefault(names[int(code)], Rows()).add(
+                y[rows], score[rows], None if weight is None else weight[rows]
+            )
 
 
 def _factorize(values: np.ndarray) -> tuple[list[str], np.ndarray]:
@@ -362,28 +401,15 @@ def _factorize(values: np.ndarray) -> tuple[list[str], np.ndarray]:
     return names, codes.astype(np.min_scalar_type(max(len(names) - 1, 0)), copy=False)
 
 
-def _progress(table: Table, enabled: bool) -> Callable[[int], None]:
-    """``advance(units)``: moves a progress bar on stderr when enabled."""
-    from .._common.progress import progress_callback
-
-    callback = progress_callback(enabled, table.path.name, unit=table.unit, warn=False)
-    done = [0]
-
-    def advance(units: int) -> None:
-        done[0] += units
-        if callback is not None and table.total:
-            callback(min(done[0], table.total), table.total)
-
-    return advance
-
-
-def read(table: Table, evaluation: Evaluation, chunk_rows: int, progress: bool) -> None:
-    """Feed every chunk of ``table`` to ``evaluation``."""
-    advance = _progress(table, progress)
-    for chunk, units in table.chunks(evaluation.columns(), chunk_rows):
+def read(table: Table, evaluation: Evaluation, chunk_rows: int, advance: Progress) -> None:
+    """Feed every chunk of ``table`` to ``evaluation``, reporting progress."""
+    done = 0
+    coded = () if evaluation.group is None else (evaluation.group,)
+    for chunk, units in table.chunks(evaluation.columns(), chunk_rows, coded):
         evaluation.update(chunk)
-        advance(units)
-    advance(table.total or 0)  # closes the bar
+        done += units
+        advance(units, evaluation.rows_read, False)
+    advance(max((table.total or 0) - done, 0), evaluation.rows_read, True)
 
 
 # --------------------------------------------------------------------------
@@ -400,9 +426,10 @@ def _natural(key: str) -> tuple[int, float, str]:
 
 def gaps(groups: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """Per scalar metric: the largest minus the smallest group value, and
-    those groups (groups where the metric is undefined are left out)."""
+    those groups (groups where the metric is undefined are left out).
+    Thresholds (``best_f1_threshold``) are no measure of quality: no gap."""
     out: dict[str, dict[str, Any]] = {}
-    names = dict.fromkeys(n for g in groups.values() for n in g["metrics"])
+    names = dict.fromkeys(n for g in groups.values() for n in g["metrics"] if not n.endswith("threshold"))
     for name in names:
         values = [(g["metrics"].get(name), key) for key, g in groups.items()]
         values = [(v, k) for v, k in values if isinstance(v, float)]
@@ -428,15 +455,24 @@ def _reported(values: dict[str, Any]) -> dict[str, Any]:
     return {name: _scalar(value) for name, value in values.items()}
 
 
+_GROUP_CODE = re.compile(r"^group ([0-9]+(?:\.0)?): ")
+
+
 def build_report(table: Table, fmt: str, evaluation: Evaluation) -> dict[str, Any]:
     """The JSON-ready report of an evaluation (without its "seconds")."""
     evaluator = evaluation.evaluator
     if evaluator.n_samples == 0:
         raise InputError(f"{table.path}: no rows")
     try:
-        result = evaluator.compute()
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            result = evaluator.compute()
     except ValueError as exc:  # a metric that rejects the whole file
         raise InputError(first_line(exc)) from None
+    names = evaluation.group_names  # the Evaluator's groups are their codes
+    for warning in caught:  # "group 2.0: roc_auc: ..." names the group
+        text = _GROUP_CODE.sub(lambda match: f"group {names[int(float(match[1]))]}: ", str(warning.message), count=1)
+        warnings.warn(text, warning.category, stacklevel=2)
     out: dict[str, Any] = {
         "source": str(table.path),
         "format": fmt,
@@ -457,10 +493,11 @@ def build_report(table: Table, fmt: str, evaluation: Evaluation) -> dict[str, An
         out["threshold"] = evaluator.threshold
     out["metrics"] = _reported(result["overall"])
     if evaluation.group is not None:
-        sizes = evaluator.n_samples_by_group
+        sizes = {names[int(code)]: n for code, n in evaluator.n_samples_by_group.items()}
+        by_group = {names[int(code)]: values for code, values in result["by_group"].items()}
         groups: dict[str, dict[str, Any]] = {}
-        for key in sorted(result["by_group"], key=_natural):
-            groups[key] = {"n_samples": sizes[key], "metrics": _reported(result["by_group"][key])}
+        for key in sorted(by_group, key=_natural):
+            groups[key] = {"n_samples": sizes[key], "metrics": _reported(by_group[key])}
         out["groups"] = groups
         out["gaps"] = gaps(groups)
         out["n_group_null"] = evaluation.null_groups
@@ -532,7 +569,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         keep_rows=args.plots is not None,
     )
     reading = time.perf_counter()
-    read(table, evaluation, args.chunk_rows, progress=sys.stderr.isatty() and not args.no_progress)
+    progress = progress_reporter(
+        table.path.name, table.total, table.unit, args.progress, args.no_progress, args.progress_every
+    )
+    read(table, evaluation, args.chunk_rows, progress)
     evaluation.finish()
     reporting = time.perf_counter()
     result = build_report(table, fmt, evaluation)

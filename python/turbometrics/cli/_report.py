@@ -12,8 +12,16 @@ def _value(value: Any, name: str) -> str:
     if isinstance(value, list):
         return "[" + ", ".join(_value(v, name) for v in value) + "]"
     if name.endswith("threshold"):
-        return format(value, ".6g")
+        return threshold_text(value)
     return format(value, ".4f")
+
+
+def threshold_text(value: float, digits: int = 6) -> str:
+    """A threshold with ``digits`` significant digits, trailing zeros kept
+    (0.44 is "0.440000" next to "0.440200"), in scientific notation when
+    very small or large."""
+    text = format(value, f"#.{digits}g")
+    return text[:-1] if text.endswith(".") else text
 
 
 def _gap(gap: dict[str, Any] | None) -> str:

@@ -24,6 +24,7 @@ import csv
 import io
 import json
 import os
+import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, cast
@@ -32,11 +33,29 @@ import numpy as np
 
 from .._common.input_error import InputError, first_line, shown
 
-__all__ = ["FORMATS", "Table", "detect_format", "labels_array", "missing", "numeric", "open_table"]
+__all__ = ["FORMATS", "Coded", "Table", "detect_format", "labels_array", "missing", "numeric", "open_table"]
 
 FORMATS = {".parquet": "parquet", ".pq": "parquet", ".csv": "csv", ".npy": "npy", ".jsonl": "jsonl", ".ndjson": "jsonl"}
 
-Chunk = dict[str, np.ndarray]
+
+class Coded:
+    """A text column as codes into its distinct values (how Arrow's
+    dictionary encoding holds it), without a Python string per row.
+
+    Attributes
+    ----------
+    codes : ndarray of int32, shape (n,)
+        Each row's index into ``values``; -1 for a null.
+    values : ndarray of object
+        The distinct values (str), each once.
+    """
+
+    def __init__(self, codes: np.ndarray, values: np.ndarray) -> None:
+        self.codes = codes
+        self.values = values
+
+
+Chunk = dict[str, Any]  # name -> ndarray, or Coded for the columns asked for so
 
 
 def detect_format(path: Path, given: str | None) -> str:
@@ -69,9 +88,11 @@ class Table:
         self.total = total
         self.unit = unit
 
-    def chunks(self, names: Sequence[str], chunk_rows: int) -> Iterator[tuple[Chunk, int]]:
+    def chunks(self, names: Sequence[str], chunk_rows: int, coded: Sequence[str] = ()) -> Iterator[tuple[Chunk, int]]:
         """Yield ``(columns, progress)``: the named columns of the next
-        ``chunk_rows`` rows (fewer at the end) and the progress units read."""
+        ``chunk_rows`` rows (fewer at the end) and the progress units read.
+        A column named in ``coded`` may come as :class:`Coded` instead of
+        an array: text columns of Parquet, and of CSV read by pyarrow."""
         raise NotImplementedError
 
 
@@ -87,7 +108,7 @@ class _ParquetTable(Table):
             raise InputError(f"{path}: not a Parquet file ({first_line(exc)})") from None
         super().__init__(path, list(self._file.schema_arrow.names), self._file.metadata.num_rows, "rows")
 
-    def chunks(self, names: Sequence[str], chunk_rows: int) -> Iterator[tuple[Chunk, int]]:
+    def chunks(self, names: Sequence[str], chunk_rows: int, coded: Sequence[str] = ()) -> Iterator[tuple[Chunk, int]]:
         import pyarrow as pa
 
         batches = self._file.iter_batches(batch_size=chunk_rows, columns=list(names))
@@ -98,16 +119,15 @@ class _ParquetTable(Table):
                 raise InputError(f"{self.path}: {first_line(exc)}") from None
             if batch is None:
                 return
-            yield (
-                {name: _arrow_numpy(pa, column) for name, column in zip(batch.schema.names, batch.columns)},
-                batch.num_rows,
-            )
+            yield _arrow_columns(pa, batch, coded), batch.num_rows
 
 
 class _NpyTable(Table):
     def __init__(self, path: Path) -> None:
         try:
             self._array = np.load(path, mmap_mode="r", allow_pickle=False)
+        except EOFError:  # a file of zero bytes, or one cut inside the header
+            raise InputError(f"{path}: not a .npy file (it ends before its header)") from None
         except (ValueError, OSError) as exc:
             raise InputError(f"{path}: not a .npy file of numbers ({first_line(exc)})") from None
         array = self._array
@@ -121,7 +141,7 @@ class _NpyTable(Table):
             raise InputError(f"{path}: expected a structured 1-D array or a 2-D array, got shape {array.shape}")
         super().__init__(path, columns, int(array.shape[0]), "rows")
 
-    def chunks(self, names: Sequence[str], chunk_rows: int) -> Iterator[tuple[Chunk, int]]:
+    def chunks(self, names: Sequence[str], chunk_rows: int, coded: Sequence[str] = ()) -> Iterator[tuple[Chunk, int]]:
         array = self._array
         structured = array.dtype.names is not None
         for start in range(0, array.shape[0], chunk_rows):
@@ -156,7 +176,7 @@ class _TextTable(Table):
                 if line.strip():
                     yield number, _parse_json(line, self.path, number)
 
-    def chunks(self, names: Sequence[str], chunk_rows: int) -> Iterator[tuple[Chunk, int]]:
+    def chunks(self, names: Sequence[str], chunk_rows: int, coded: Sequence[str] = ()) -> Iterator[tuple[Chunk, int]]:
         positions = [self.columns.index(name) for name in names]
         counter = [0]
         reported = 0
@@ -190,23 +210,27 @@ class _TextTable(Table):
             raise InputError(f"{self.path}: line {number}: no key {exc.args[0]!r}") from None
 
     def _columns(self, rows: list[tuple], names: Sequence[str]) -> Chunk:
-        columns = {name: _column_array(values) for name, values in zip(names, zip(*rows))}
-        if self._fmt == "csv":  # text: numbers where pyarrow's reader would infer them (a "nan" group is null)
-            columns = {name: _numbers_if_all(values) for name, values in columns.items()}
-        return columns
+        if self._fmt != "csv":  # JSON Lines: null is JSON's null
+            return {name: _column_array(values) for name, values in zip(names, zip(*rows))}
+        # CSV text: an empty field is null (pandas' NaN), the rest numbers where pyarrow's reader
+        # would infer them (a "nan" group is null too)
+        return {
+            name: _numbers_if_all(_column_array([v if v else None for v in values] if "" in values else values))
+            for name, values in zip(names, zip(*rows))
+        }
 
 
 class _ArrowCsvTable(Table):
     """CSV read by pyarrow's streaming reader (much faster than the csv
     module), when pyarrow is installed. Blocks hold about ``chunk_rows``
-    rows, estimated from the length of the first lines. No text is read as
-    null (as with the csv module, "n/a" or an empty field in a number column
-    is an error)."""
+    rows, estimated from the length of the first lines. An empty field
+    (quoted or not) is null, as pandas reads it (NaN); no other text is
+    (as with the csv module, "n/a" in a number column is an error)."""
 
     def __init__(self, path: Path, columns: list[str]) -> None:
         super().__init__(path, columns, os.path.getsize(path), "B")
 
-    def chunks(self, names: Sequence[str], chunk_rows: int) -> Iterator[tuple[Chunk, int]]:
+    def chunks(self, names: Sequence[str], chunk_rows: int, coded: Sequence[str] = ()) -> Iterator[tuple[Chunk, int]]:
         import pyarrow as pa
         import pyarrow.csv as pcsv
 
@@ -221,20 +245,33 @@ class _ArrowCsvTable(Table):
                     handle,
                     read_options=pcsv.ReadOptions(block_size=block),
                     convert_options=pcsv.ConvertOptions(
-                        include_columns=list(names), null_values=[], quoted_strings_can_be_null=False
+                        include_columns=list(names), null_values=[""], strings_can_be_null=True
                     ),
                 )
                 for batch in reader:
                     if any(pa.types.is_binary(column.type) for column in batch.columns):
                         raise InputError(f"{self.path}: not UTF-8 text")  # pyarrow's type for such text
                     position = handle.tell()
-                    yield (
-                        {name: _arrow_numpy(pa, column) for name, column in zip(batch.schema.names, batch.columns)},
-                        position - reported,
-                    )
+                    yield _arrow_columns(pa, batch, coded), position - reported
                     reported = position
             except pa.ArrowInvalid as exc:
                 raise InputError(f"{self.path}: {first_line(exc)}") from None
+
+
+def _arrow_columns(pa: Any, batch: Any, coded: Sequence[str]) -> Chunk:
+    """A record batch's columns as NumPy; text columns named in ``coded``
+    as :class:`Coded` (Arrow's dictionary encoding: no Python string per
+    row)."""
+    out: Chunk = {}
+    for name, column in zip(batch.schema.names, batch.columns):
+        kind = column.type.value_type if pa.types.is_dictionary(column.type) else column.type
+        if name in coded and (pa.types.is_string(kind) or pa.types.is_large_string(kind)):
+            encoded = column if pa.types.is_dictionary(column.type) else column.dictionary_encode()
+            codes = encoded.indices.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int32, copy=False)
+            out[name] = Coded(codes, np.asarray(encoded.dictionary.to_pylist(), dtype=object))
+        else:
+            out[name] = _arrow_numpy(pa, column)
+    return out
 
 
 def _arrow_numpy(pa: Any, column: Any) -> np.ndarray:
@@ -271,13 +308,17 @@ def _parse_json(text: str, path: Path, number: int) -> Any:
     Raises
     ------
     InputError
-        For text that is not JSON, or is nested too deeply for Python's
-        parser (a RecursionError).
+        For text that is not JSON, an integer of more digits than Python
+        converts (``sys.get_int_max_str_digits()``, 4,300 by default), or
+        JSON nested too deeply for Python's parser (a RecursionError).
     """
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise InputError(f"{path}: line {number}: not JSON ({exc.msg})") from None
+    except ValueError:  # the only other ValueError of json.loads on text
+        limit = sys.get_int_max_str_digits()
+        raise InputError(f"{path}: line {number}: an integer of more than {limit:,} digits") from None
     except RecursionError:
         raise InputError(f"{path}: line {number}: JSON nested too deeply") from None
 
@@ -383,7 +424,17 @@ def numeric(name: str, values: np.ndarray, first_row: int = 1) -> np.ndarray:
 
 def _numbers_if_all(values: np.ndarray) -> np.ndarray:
     """Text or objects as int64 when every value is an integer, else as
-    float64 when every value is a number; otherwise unchanged."""
+    float64 when every value is a number; otherwise unchanged. Nulls
+    (None) are NaN in a column of numbers (float64 then, as pyarrow reads
+    an integer column with nulls)."""
+    absent = missing(values) if values.dtype.kind == "O" else None
+    if absent is not None and absent.any():
+        present = _numbers_if_all(values[~absent])
+        if present.dtype.kind not in "iuf":
+            return values
+        out = np.full(values.shape[0], np.nan)
+        out[~absent] = present
+        return out
     for dtype in (np.int64, np.float64):
         try:
             return values.astype(dtype)

@@ -175,6 +175,20 @@ def _patchable_globals() -> Iterator[tuple[dict[str, Any], str, Any]]:
             yield namespace, name, namespace.get(name)
 
 
+class _SklearnPatched(Patched):
+    """:class:`Patched` whose repr says what is patched now."""
+
+    def __repr__(self) -> str:
+        names = patched()
+        if not names:
+            return "<turbometrics.sklearn.patch(): undone (scikit-learn's own functions)>"
+        left = f", {len(_skipped)} left as scikit-learn's (see skipped())" if _skipped else ""
+        return (
+            f"<turbometrics.sklearn.patch(): {len(names)} scikit-learn functions run turbometrics' kernels{left}; "
+            "unpatch() or leaving a with block undoes it>"
+        )
+
+
 def patch() -> Patched:
     """Make scikit-learn's metrics run turbometrics' kernels.
 
@@ -203,7 +217,7 @@ def patch() -> Patched:
         if entry is not None and entry[1] is score_func:
             _replaced_scorers.append((scorer, score_func))
             scorer._score_func = wrapper_for(*entry)
-    return Patched(unpatch)
+    return _SklearnPatched(unpatch)
 
 
 def unpatch() -> None:

@@ -28,7 +28,10 @@ _KINDS = {
 
 def _checked_columns(frame: Any, named: dict[str, tuple[str, list[str]]]) -> None:
     """Each column of ``named`` (role -> (argument, column names)) is in
-    ``frame`` once, with a type its role accepts.
+    ``frame`` once, with a type its role accepts. Names are compared
+    exactly; when the session resolves names case-insensitively
+    (``spark.sql.caseSensitive`` false, Spark's default), another column
+    whose name differs only in case counts as a second copy.
 
     Raises
     ------
@@ -40,6 +43,7 @@ def _checked_columns(frame: Any, named: dict[str, tuple[str, list[str]]]) -> Non
     """
     fields = frame.schema.fields
     names = [field.name for field in fields]
+    case_sensitive = _case_sensitive(frame)
     for role, (argument, columns) in named.items():
         for column in columns:
             if not isinstance(column, str):
@@ -49,6 +53,13 @@ def _checked_columns(frame: Any, named: dict[str, tuple[str, list[str]]]) -> Non
                 raise ValueError(f"{argument}: no column {column!r} in the DataFrame (columns: {', '.join(names)})")
             if count > 1:
                 raise ValueError(f"{argument}: the DataFrame has {count} columns named {column!r}; rename the copies")
+            if not case_sensitive:
+                alike = [name for name in names if name.lower() == column.lower()]
+                if len(alike) > 1:
+                    raise ValueError(
+                        f"{argument}: the DataFrame has columns {', '.join(map(repr, alike))}, which Spark does not "
+                        "tell apart (spark.sql.caseSensitive is false); rename the copies"
+                    )
             kind = fields[names.index(column)].dataType
             if kind.typeName() not in _KINDS[role]:
                 raise TypeError(
@@ -57,12 +68,20 @@ def _checked_columns(frame: Any, named: dict[str, tuple[str, list[str]]]) -> Non
                 )
 
 
-def _quoted(column: str) -> Any:
-    """The column named ``column`` exactly (dots and backticks in the name
-    are not read as struct fields or quotes)."""
-    from pyspark.sql import functions
+def _case_sensitive(frame: Any) -> bool:
+    """Whether ``frame``'s session tells column names apart by case."""
+    return str(frame.sparkSession.conf.get("spark.sql.caseSensitive", "false")).lower() == "true"
 
-    return functions.col("`" + column.replace("`", "``") + "`")
+
+def _selected(frame: Any, columns: list[str]) -> Any:
+    """``frame``'s columns named ``columns`` (each in it once), in that
+    order, under the names ``_0``, ``_1``... Columns are renamed by
+    position (``toDF``), never looked up by name in Spark: a name with dots
+    or backticks is not read as a struct field or quotes, and no name is
+    resolved against another that differs only in case."""
+    positions = [frame.columns.index(column) for column in columns]
+    renamed = frame.toDF(*(f"_{i}" for i in range(len(frame.columns))))
+    return renamed.select(*(f"_{i}" for i in positions))
 
 
 def _score_columns(score: str | Sequence[str]) -> list[str]:
@@ -98,15 +117,22 @@ def _groups(table: Any, column: str) -> np.ndarray:
 
 
 def _partition_evaluator(
-    options: dict[str, Any], label: str, scores: list[str], weight: str | None, group: str | None, multiclass: bool
+    options: dict[str, Any],
+    columns: list[str],
+    label: str,
+    scores: list[str],
+    weight: str | None,
+    group: str | None,
+    multiclass: bool,
 ) -> Callable[[Iterator[Any]], Iterator[bytes]]:
-    """What each partition runs: its Arrow batches -> one Evaluator's bytes
+    """What each partition runs: its Arrow batches (whose columns are
+    ``columns``, renamed by :func:`_selected`) -> one Evaluator's bytes
     (nothing for an empty partition)."""
 
     def update(evaluator: Any, batches: list[Any]) -> None:
         import pyarrow as pa
 
-        table = pa.Table.from_batches(batches)
+        table = pa.Table.from_batches(batches).rename_columns(columns)
         score = np.column_stack([_array(table, c) for c in scores]) if multiclass else _array(table, scores[0])
         evaluator.update(
             _array(table, label),
@@ -195,7 +221,9 @@ def evaluate(
     Raises
     ------
     ValueError
-        For a column that is not in ``df`` (or is in it twice), a null in
+        For a column that is not in ``df`` (or is in it twice, also as a
+        name that differs only in case when the session's
+        ``spark.sql.caseSensitive`` is false), a null in
         the label, score or weight column, whatever ``Evaluator.update``
         refuses (labels that are not the problem's, NaN scores, invalid
         weights...; its message, raised on the driver), and without rows.
@@ -226,7 +254,7 @@ def evaluate(
         n_threads=n_threads,
     )
     empty = Evaluator(**options)  # checks the options on the driver before any task runs
-    columns = dict.fromkeys(column for _, names in named.values() for column in names)
-    build = _partition_evaluator(options, label, scores, weight, group, multiclass)
-    merged = merged_state(df.select(*(_quoted(column) for column in columns)), build, Evaluator.from_bytes)
+    columns = list(dict.fromkeys(column for _, names in named.values() for column in names))
+    build = _partition_evaluator(options, columns, label, scores, weight, group, multiclass)
+    merged = merged_state(_selected(df, columns), build, Evaluator.from_bytes)
     return (empty if merged is None else merged).compute()

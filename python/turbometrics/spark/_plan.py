@@ -10,6 +10,8 @@ message, as the in-memory functions raise it.
 
 from __future__ import annotations
 
+import contextlib
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -63,7 +65,8 @@ def merged_state(frame: Any, build: Callable[[Iterator[Any]], Iterator[bytes]], 
     ValueError, TypeError
         The first input error raised on an executor, with its message.
     """
-    rows = frame.mapInArrow(on_executors(build), STATE_SCHEMA).collect()
+    with pyspark_quiet():
+        rows = frame.mapInArrow(on_executors(build), STATE_SCHEMA).collect()
     for row in rows:
         if row.error_type is not None:
             raise _ERRORS[row.error_type](row.error)
@@ -78,4 +81,16 @@ def session_or_active(spark: Any) -> Any:
         return spark
     from pyspark.sql import SparkSession
 
-    return SparkSession.builder.getOrCreate()
+    with pyspark_quiet():
+        return SparkSession.builder.getOrCreate()
+
+
+@contextlib.contextmanager
+def pyspark_quiet() -> Iterator[None]:
+    """Within: pyspark's FutureWarning "PySpark does not yet fully support
+    pandas >= 3.0.0" is not shown (turbometrics.spark uses Arrow, not
+    pandas). Only that warning, and only within: the filter is the
+    ``warnings.catch_warnings`` context's, undone on leaving it."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="PySpark does not yet fully support pandas", category=FutureWarning)
+        yield
