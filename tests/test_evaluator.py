@@ -539,3 +539,68 @@ def test_n_threads_does_not_change_results():
     one = tm.Evaluator(BINARY, n_threads=1).update(y, s).compute()
     two = tm.Evaluator(BINARY, n_threads=2).update(y, s).compute()
     assert one == two
+
+
+def _low_precision_terms(y, p, score):
+    """The functions' per-row terms of float32 / float16 probabilities, in their dtype
+    (scikit-learn's expressions: one-hot rows, the clip at the dtype's epsilon)."""
+    columns = np.stack((1 - p, p), axis=1) if p.ndim == 1 else p
+    onehot = np.zeros(columns.shape, p.dtype)
+    onehot[np.arange(y.shape[0]), y] = 1
+    if score == "brier":
+        return np.sum((onehot - columns) ** 2, axis=1)
+    eps = np.finfo(p.dtype).eps
+    return -np.log(np.clip(columns, eps, 1 - eps))[np.arange(y.shape[0]), y]
+
+
+@given(
+    data=st.data(),
+    k=st.sampled_from([None, 3]),
+    dtype=st.sampled_from([np.float32, np.float16]),
+    weighted=st.booleans(),
+)
+def test_float32_brier_and_log_loss_are_the_functions(data, k, dtype, weighted):
+    # The Evaluator converted float32 probabilities to float64 while the functions compute
+    # in float32 (eps 1.2e-7 for the clip): about 1e8 ulps apart (issue 23). Now: the exact
+    # sum of the functions' own float32 terms over the exact weight sum, rounded once, and
+    # so within the functions' own summation error of them.
+    from fractions import Fraction
+
+    n = data.draw(st.integers(1, 40))
+    y = np.array(data.draw(st.lists(st.integers(0, (k or 2) - 1), min_size=n, max_size=n)))
+    values = st.one_of(st.sampled_from([0.0, 1.0, 0.5, 1e-9]), st.floats(0, 1))
+    if k is None:
+        p = np.array(data.draw(st.lists(values, min_size=n, max_size=n))).astype(dtype)
+    else:
+        raw = np.array(data.draw(st.lists(values, min_size=n * k, max_size=n * k))).reshape(n, k) + 1e-3
+        p = (raw / raw.sum(axis=1, keepdims=True)).astype(dtype)
+    w = np.array(data.draw(st.lists(st.floats(0.01, 10), min_size=n, max_size=n))) if weighted else None
+    cut = data.draw(st.integers(0, n))
+    ev = tm.Evaluator(["brier", "log_loss"], classes=k)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # rows of float16 may not sum to one: both warn
+        ev.update(y[:cut], p[:cut], sample_weight=None if w is None else w[:cut])
+        ev.update(y[cut:], p[cut:], sample_weight=None if w is None else w[cut:])
+        got = ev.compute()["overall"]
+        labels = list(range(k or 2))
+        functions = {
+            "brier": tm.brier_score_loss(y, p, sample_weight=w, labels=labels),
+            "log_loss": tm.log_loss(y, p, sample_weight=w, labels=labels),
+        }
+    weights = np.ones(n) if w is None else w
+    for name, score in (("brier", "brier"), ("log_loss", "log")):
+        products = _low_precision_terms(y, p, score).astype(np.float64) * weights  # rounded as the functions'
+        exact = sum(map(Fraction, products.tolist()), Fraction(0)) / sum(map(Fraction, weights.tolist()), Fraction(0))
+        halve = name == "brier" and k is None
+        assert got[name] == float(exact) * (0.5 if halve else 1.0), name
+        # The functions add n terms in the probabilities' dtype (float64 with weights).
+        unit = np.finfo(np.float64 if weighted else dtype).eps
+        assert math.isclose(got[name], functions[name], rel_tol=(2 * n + 2) * unit, abs_tol=1e-300), name
+
+
+def test_float32_log_loss_reproducer():
+    y = np.array([0, 1, 1, 0])
+    p = np.array([0.0, 1.0, 0.7, 0.2], np.float32)
+    got = tm.Evaluator(["brier", "log_loss"]).update(y, p).compute()["overall"]
+    assert got["log_loss"] == pytest.approx(tm.log_loss(y, p), rel=2**-22)
+    assert got["brier"] == pytest.approx(tm.brier_score_loss(y, p), rel=2**-22)

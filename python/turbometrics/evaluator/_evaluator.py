@@ -129,7 +129,9 @@ class Evaluator(Serialisable):
     * ``ece`` to rounding (rtol 1e-12): the state's bin sums are exact,
       the function's are float sums;
     * ``brier`` and ``log_loss`` are the exact sum of the function's own
-      per-row terms divided by the exact sum of the weights, correctly
+      per-row terms (computed in float32 or float16 for such
+      probabilities, as the function computes them) divided by the exact
+      sum of the weights, correctly
       rounded; the function rounds both sums as it adds them, so the two
       differ by a few ulps (at most 3 on 400 random inputs of up to 1e5
       rows; docs/guide/evaluator.md).
@@ -285,7 +287,9 @@ class Evaluator(Serialisable):
         y_score : array-like of shape (n,) or (n, K)
             Binary: the score or probability of class 1 (probabilities in
             [0, 1] for ``ece``, ``brier``, ``log_loss``). Multiclass: the
-            probability of each class. Read as float64.
+            probability of each class. Read as float64, except that
+            ``brier`` and ``log_loss`` compute float32 and float16
+            probabilities in their dtype, as the functions do.
         sample_weight : array-like of shape (n,), default=None
         groups : array-like of shape (n,), default=None
             The group of each row: str, int, float or bool labels; null
@@ -310,7 +314,8 @@ class Evaluator(Serialisable):
         )
         check_consistent_length(y_true, y_score, sample_weight, groups)
         y = self._labels(y_true)
-        score = self._scores(y_score, y.shape[0])
+        proba = self._scores(y_score, y.shape[0])  # float32 and float16 kept for brier and log_loss
+        score = proba.astype(np.float64, copy=False)
         n = y.shape[0]
         if n == 0:
             return self
@@ -321,7 +326,7 @@ class Evaluator(Serialisable):
         needs = self._needs()
         rows_sum_to_one = True
         if needs & {"calibration", "brier", "log"}:
-            rows_sum_to_one = checked_probabilities(score, self.n_threads)
+            rows_sum_to_one = checked_probabilities(proba, self.n_threads)
         if "class_ranking" in needs:
             check_probability_rows(score)
         predicted = None
@@ -331,9 +336,11 @@ class Evaluator(Serialisable):
         # The batch's parts are built first and merged once all are built, so a batch that a state
         # refuses leaves the Evaluator as it was.
         batch = self._part()
-        batch.update(y, score, predicted, weight, rows_sum_to_one, self.n_threads)
+        batch.update(y, score, predicted, weight, rows_sum_to_one, self.n_threads, proba)
         by_group = (
-            {} if coded is None else self._group_parts(*coded, batch, y, score, predicted, weight, rows_sum_to_one)
+            {}
+            if coded is None
+            else self._group_parts(*coded, batch, y, score, predicted, weight, rows_sum_to_one, proba)
         )
         self._overall.merge(batch)
         for key, part in by_group.items():
@@ -385,14 +392,17 @@ class Evaluator(Serialisable):
         return table[inverse.reshape(-1)]
 
     def _scores(self, y_score: Any, n: int) -> np.ndarray:
-        """float64 scores: 1-D (binary) or (n, K), finite."""
+        """Finite scores, 1-D (binary) or (n, K): float32 and float16 as
+        they are (the probability functions compute in them), others as
+        float64."""
         array = np.asarray(y_score)
         if n == 0 and array.size == 0:
             return np.zeros((0, self.problem.n_classes) if self.multiclass else 0)
         if array.dtype.kind in "USV" or (array.dtype.kind == "O" and not _numbers(array)):
             raise ValueError("y_score must be numbers")
         check_dimensions(array)  # complex numbers: scikit-learn's error
-        array = array.astype(np.float64, copy=False)
+        if array.dtype not in (np.float32, np.float16):
+            array = array.astype(np.float64, copy=False)
         if self.multiclass:
             k = self.problem.n_classes
             if array.ndim != 2 or array.shape[1] != k:
@@ -418,6 +428,7 @@ class Evaluator(Serialisable):
         predicted: np.ndarray | None,
         weight: np.ndarray | None,
         rows_sum_to_one: bool,
+        proba: np.ndarray,
     ) -> dict[Any, Part]:
         """The parts of the batch's groups (``whole``, the batch's part,
         when one group holds every row)."""
@@ -437,6 +448,7 @@ class Evaluator(Serialisable):
                     None if weight is None else weight[rows],
                     rows_sum_to_one,
                     self.n_threads,
+                    proba[rows],
                 )
         return parts
 
