@@ -6,8 +6,10 @@ from __future__ import annotations
 import copy
 import math
 import sys
+import threading
 import warnings
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import ExitStack, contextmanager
 from numbers import Integral, Real
 from typing import Any
 
@@ -149,6 +151,13 @@ class Evaluator(Serialisable):
     null (None, NaN, pandas' NA) count in the overall values only, as
     pandas' ``groupby(dropna=True)`` leaves them out.
 
+    **Threads.** One Evaluator may be shared by threads: :meth:`update`,
+    :meth:`merge` (holding both Evaluators' locks), :meth:`reset`,
+    :meth:`compute`, :meth:`to_pandas`, :meth:`to_bytes`, pickling and
+    copying take its lock, so concurrent calls run one at a time and each
+    sees every batch wholly or not at all (the kernels inside each call
+    still use ``n_threads``).
+
     Examples
     --------
     >>> import numpy as np
@@ -206,6 +215,7 @@ class Evaluator(Serialisable):
         self._lookup = (
             None if not isinstance(self.classes, tuple) else {label: k for k, label in enumerate(self.classes)}
         )
+        self._lock = threading.RLock()  # see "Threads" in the class notes
         self.reset()
 
     # -- parameters ----------------------------------------------------------------------
@@ -260,15 +270,17 @@ class Evaluator(Serialisable):
         """Stop computing ``names`` (for the command line, which drops the
         probability metrics at the first scores outside [0, 1]); the states
         only they read are dropped."""
-        self.metrics = tuple(name for name in self.metrics if name not in set(names))
-        needs = self._needs()
-        for part in (self._overall, *self._groups.values()):
-            part.keep_only(needs)
+        with self._lock:
+            self.metrics = tuple(name for name in self.metrics if name not in set(names))
+            needs = self._needs()
+            for part in (self._overall, *self._groups.values()):
+                part.keep_only(needs)
 
     def reset(self) -> Evaluator:
         """Forget every row (the metrics and options stay); returns self."""
-        self._overall = self._part()
-        self._groups: dict[Any, Part] = {}
+        with self._lock:
+            self._overall = self._part()
+            self._groups: dict[Any, Part] = {}
         return self
 
     def __repr__(self) -> str:
@@ -309,6 +321,10 @@ class Evaluator(Serialisable):
         TypeError
             For group labels that are not text, numbers or booleans.
         """
+        with self._lock:
+            return self._update(y_true, y_score, sample_weight, groups)
+
+    def _update(self, y_true: Any, y_score: Any, sample_weight: Any, groups: Any) -> Evaluator:
         y_true, y_score, sample_weight, groups = (
             as_numpy_input(value) for value in (y_true, y_score, sample_weight, groups)
         )
@@ -480,11 +496,12 @@ class Evaluator(Serialisable):
             confidence or ``by``.
         """
         self._check_mergeable(other)
-        if other is self:
-            other = copy.deepcopy(other)
-        self._overall.merge(other._overall)
-        for key, part in other._groups.items():
-            self._group(key).merge(part)
+        with _locked(self, other):
+            if other is self:
+                other = copy.deepcopy(other)
+            self._overall.merge(other._overall)
+            for key, part in other._groups.items():
+                self._group(key).merge(part)
         return self
 
     def __add__(self, other: Any) -> Evaluator:
@@ -514,10 +531,11 @@ class Evaluator(Serialisable):
             Without rows, or naming a metric that raises on the whole
             data (for a group, it is NaN with a warning instead).
         """
-        if self.n_samples == 0:
-            raise ValueError("the Evaluator has no rows: call update() first")
-        overall = self._values(self._overall, None)
-        by_group = {key: self._values(self._groups[key], key) for key in self.groups}
+        with self._lock:
+            if self.n_samples == 0:
+                raise ValueError("the Evaluator has no rows: call update() first")
+            overall = self._values(self._overall, None)
+            by_group = {key: self._values(self._groups[key], key) for key in self.groups}
         return {"overall": overall, "by_group": by_group, "gap": _gaps(by_group)}
 
     def _values(self, part: Part, group: Any) -> dict[str, Any]:
@@ -553,11 +571,12 @@ class Evaluator(Serialisable):
         """
         import pandas as pd
 
-        result = self.compute()
+        with self._lock:
+            result = self.compute()
+            counts = {_OVERALL: self.n_samples, **{key: part.n_samples for key, part in self._groups.items()}}
         if _OVERALL in result["by_group"]:
             raise ValueError(f"a group is labelled {_OVERALL!r}: use compute()")
         rows = {_OVERALL: result["overall"], **result["by_group"]}
-        counts = {_OVERALL: self.n_samples, **{key: part.n_samples for key, part in self._groups.items()}}
         records = []
         for key, values in rows.items():
             record = {}
@@ -572,6 +591,19 @@ class Evaluator(Serialisable):
         return frame
 
     # -- serialisation ---------------------------------------------------------------------------
+    def __getstate__(self) -> dict[str, Any]:
+        with self._lock:  # pickles and deep copies read a consistent set of rows
+            return super().__getstate__()
+
+    def to_bytes(self) -> bytes:
+        """The Evaluator as bytes that :meth:`from_bytes` reads back (a
+        ``.npz`` archive and a JSON header, nothing pickled; see
+        :meth:`turbometrics.RankingState.to_bytes`), written under the
+        Evaluator's lock, so a concurrent :meth:`update` is in it wholly or
+        not at all."""
+        with self._lock:
+            return super().to_bytes()
+
     def _fields(self) -> dict[str, Any]:
         return {
             "metrics": list(self.metrics),
@@ -623,6 +655,17 @@ class Evaluator(Serialisable):
         if total > evaluator.n_samples:
             raise ValueError(f"the groups hold {total} rows, more than the {evaluator.n_samples} of the whole")
         return evaluator
+
+
+@contextmanager
+def _locked(*evaluators: Evaluator) -> Iterator[None]:
+    """Hold the locks of ``evaluators``, taken in one global order (by
+    ``id``) so that ``a.merge(b)`` and ``b.merge(a)`` in two threads cannot
+    deadlock."""
+    with ExitStack() as stack:
+        for evaluator in sorted({id(e): e for e in evaluators}.values(), key=id):
+            stack.enter_context(evaluator._lock)
+        yield
 
 
 def _field_names() -> tuple[str, ...]:
