@@ -409,8 +409,14 @@ def test_bad_parameters_are_refused(kwargs, error, message):
 @pytest.mark.parametrize(
     "make, args, kwargs, error, message",
     [
-        (dict(), ([0, 2], [0.1, 0.2]), {}, ValueError, "must be 0 or 1"),
-        (dict(), (["a", "b"], [0.1, 0.2]), {}, ValueError, "must be 0 or 1"),
+        (
+            dict(),
+            ([0, 2], [0.1, 0.2]),
+            {},
+            ValueError,
+            r"y_true takes value in \{0, 2\} and pos_label is not specified",
+        ),
+        (dict(), (["a", "b"], [0.1, 0.2]), {}, ValueError, "pass pos_label explicitly"),
         (dict(), ([0, 1], [[0.1, 0.9], [0.5, 0.5]]), {}, ValueError, "must be 1-D for a binary Evaluator"),
         (dict(), ([0, 1], [0.1, np.nan]), {}, ValueError, "Input contains NaN"),
         (dict(), ([0, 1], ["a", "b"]), {}, ValueError, "y_score must be numbers"),
@@ -429,7 +435,7 @@ def test_bad_parameters_are_refused(kwargs, error, message):
             TypeError,
             "text, numbers or booleans, not date",
         ),
-        (dict(), ([0, np.nan], [0.1, 0.2]), {}, ValueError, "got nan"),
+        (dict(), ([0, np.nan], [0.1, 0.2]), {}, ValueError, "Input y_true contains NaN"),
         (dict(classes=3), ([0, 3], [[0.2, 0.3, 0.5]] * 2), {}, ValueError, "class indices 0 .. 2, got 3"),
         (dict(classes=3), ([0, 1], [[0.2, 0.8]] * 2), {}, ValueError, r"shape \(n, 3\)"),
         (dict(classes=["x", "y", "z"]), (["x", "w"], [[0.2, 0.3, 0.5]] * 2), {}, ValueError, "'w', which is not"),
@@ -651,3 +657,80 @@ def test_concurrent_updates_merges_and_bytes_lose_no_rows():
         assert snapshot.n_samples % 500 == 0
         assert snapshot.n_samples == sum(snapshot.n_samples_by_group.values())
         assert snapshot._overall.ranking.total_positive + snapshot._overall.ranking.total_negative == snapshot.n_samples
+
+
+@given(
+    data=st.data(),
+    encoding=st.sampled_from(["spam", "minus_one", "one_two", "bool"]),
+    weighted=st.booleans(),
+)
+def test_pos_label_is_the_functions(data, encoding, weighted):
+    # The Evaluator had no pos_label and refused {-1, 1} and text labels (issue 23); its
+    # metrics are now the functions' with pos_label (roc_auc_score on y == pos_label).
+    n = data.draw(st.integers(2, 30))
+    mask = np.array(data.draw(st.lists(st.booleans(), min_size=n, max_size=n)))
+    values = {"spam": ("ham", "spam"), "minus_one": (-1, 1), "one_two": (1, 2), "bool": (False, True)}[encoding]
+    pos_label = (
+        data.draw(st.sampled_from([None, *values]))
+        if encoding == "minus_one"
+        else data.draw(st.sampled_from(values if encoding != "bool" else [None, *values]))
+    )
+    y = np.where(mask, values[1], values[0]) if encoding != "bool" else mask
+    s = np.round(np.array(data.draw(st.lists(st.floats(0, 1), min_size=n, max_size=n))), 2)
+    w = np.array(data.draw(st.lists(st.sampled_from([0.5, 1.0, 2.0]), min_size=n, max_size=n))) if weighted else None
+    positive = y == (1 if pos_label is None else pos_label)
+    metrics = ["roc_auc", "average_precision", "accuracy", "precision", "recall", "f1", "brier", "log_loss"]
+    cut = data.draw(st.integers(0, n))
+    ev = tm.Evaluator(metrics, pos_label=pos_label)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ev.update(y[:cut], s[:cut], sample_weight=None if w is None else w[:cut])
+        ev.update(y[cut:], s[cut:], sample_weight=None if w is None else w[cut:])
+        got = ev.compute()["overall"]
+        pred = s >= 0.5
+        kw = dict(sample_weight=w)
+        expected = {
+            "roc_auc": tm.roc_auc_score(positive, s, **kw),
+            "average_precision": tm.average_precision_score(
+                y, s, pos_label=1 if pos_label is None else pos_label, **kw
+            ),
+            "accuracy": tm.accuracy_score(positive, pred, **kw),
+            "precision": tm.precision_score(positive, pred, zero_division=0.0, **kw),
+            "recall": tm.recall_score(positive, pred, zero_division=0.0, **kw),
+            "f1": tm.f1_score(positive, pred, zero_division=0.0, **kw),
+            "brier": tm.brier_score_loss(positive, s, **kw),
+            "log_loss": tm.log_loss(positive, s, labels=[False, True], **kw),
+        }
+    for name, value in expected.items():
+        if name in ("brier", "log_loss"):
+            assert got[name] == pytest.approx(value, rel=1e-13), name
+        else:
+            assert got[name] == value or (math.isnan(got[name]) and math.isnan(value)), name
+    if pos_label is None and encoding == "minus_one" and mask.any() and not mask.all():
+        assert got["roc_auc"] == tm.roc_auc_score(y, s, **kw)  # the functions take {-1, 1} as they are
+
+
+@pytest.mark.parametrize(
+    "pos_label, y, message",
+    [
+        (None, ["ham", "spam"], r"^y_true takes value in \{'ham', 'spam'\} and pos_label is not specified"),
+        (None, [1, 2], r"^y_true takes value in \{1, 2\} and pos_label is not specified"),
+        (1, ["ham", "spam"], r"^pos_label=1 is not a valid label. It should be one of \['ham', 'spam'\]"),
+        ("spam", ["ham", "spam", "eggs"], r"^y_true holds 3 labels"),
+    ],
+)
+def test_binary_labels_errors_name_pos_label(pos_label, y, message):
+    with pytest.raises(ValueError, match=message):
+        tm.Evaluator(["roc_auc"], pos_label=pos_label).update(y, np.linspace(0, 1, len(y)))
+
+
+def test_pos_label_options():
+    with pytest.raises(ValueError, match="pos_label is for binary Evaluators"):
+        tm.Evaluator(["roc_auc"], classes=3, pos_label=1)
+    with pytest.raises(TypeError, match="pos_label must be text, numbers or booleans"):
+        tm.Evaluator(["roc_auc"], pos_label=[1])
+    spam = tm.Evaluator(["roc_auc"], pos_label="spam").update(["ham", "spam"], [0.2, 0.9])
+    with pytest.raises(ValueError, match="different pos_label"):
+        spam.merge(tm.Evaluator(["roc_auc"]))
+    for copy_ in (tm.Evaluator.from_bytes(spam.to_bytes()), pickle.loads(pickle.dumps(spam))):
+        assert copy_.pos_label == "spam" and copy_.compute() == spam.compute()

@@ -100,6 +100,14 @@ class Evaluator(Serialisable):
         labels (text or numbers): multiclass, column k the probability of
         ``classes[k]``. Multiclass metrics are those of the class indices
         (``labels=range(K)``), so a class absent from a group still counts.
+    pos_label : int, float, bool or str, default=None
+        Binary: the positive class, as the functions' ``pos_label``; the
+        labels of a batch are then ``pos_label`` and at most one other.
+        None: labels must be {0, 1} or {-1, 1} (per batch) or booleans, 1
+        (True) positive, as in scikit-learn; other labels (text, {1, 2})
+        raise scikit-learn's ValueError asking for ``pos_label``. The
+        metrics are those of the functions on ``y_true == pos_label``
+        (``roc_auc_score``, which has no ``pos_label``, on that indicator).
     threshold : float, default=0.5
         Binary: a row is predicted positive when its score is at or above
         it (compared in float64).
@@ -189,6 +197,7 @@ class Evaluator(Serialisable):
         metrics: Sequence[str] | None = None,
         *,
         classes: int | Sequence[Any] | None = None,
+        pos_label: Any = None,
         threshold: float = 0.5,
         n_bins: int = 15,
         confidence: float = 0.95,
@@ -201,6 +210,7 @@ class Evaluator(Serialisable):
             resolve_threads(n_threads)  # its ValueError / TypeError for a bad count
         self.classes = _checked_classes(classes)
         multiclass = self.classes is not None
+        self.pos_label = _checked_pos_label(pos_label, multiclass)
         n_classes = 2 if self.classes is None else self.classes if isinstance(self.classes, int) else len(self.classes)
         self.problem = Problem(
             multiclass=multiclass,
@@ -285,6 +295,7 @@ class Evaluator(Serialisable):
 
     def __repr__(self) -> str:
         classes = "" if self.classes is None else f", classes={self.classes!r}"
+        classes += "" if self.pos_label is None else f", pos_label={self.pos_label!r}"
         return f"Evaluator({list(self.metrics)!r}{classes}, n_samples={self.n_samples}, groups={len(self._groups)})"
 
     # -- input -----------------------------------------------------------------------------
@@ -294,10 +305,12 @@ class Evaluator(Serialisable):
         Parameters
         ----------
         y_true : array-like of shape (n,)
-            Binary: 0 and 1 (or booleans). Multiclass: class indices
+            Binary: ``pos_label`` and one other label, or without it 0 and 1,
+            -1 and 1, or booleans. Multiclass: class indices
             0 .. K-1 (``classes=K``) or labels among ``classes``.
         y_score : array-like of shape (n,) or (n, K)
-            Binary: the score or probability of class 1 (probabilities in
+            Binary: the score or probability of the positive class (1, or
+            ``pos_label``; probabilities in
             [0, 1] for ``ece``, ``brier``, ``log_loss``). Multiclass: the
             probability of each class. Read as float64, except that
             ``brier`` and ``log_loss`` compute float32 and float16
@@ -367,17 +380,7 @@ class Evaluator(Serialisable):
         """Class indices: int8 0/1 (binary) or int64 0 .. K-1."""
         y = column_or_1d(y_true)
         if not self.multiclass:
-            if y.dtype.kind == "b":
-                return y.view(np.int8)
-            if y.dtype.kind in "iu" and (y.shape[0] == 0 or (y.min() >= 0 and y.max() <= 1)):
-                return y.astype(np.int8)
-            if y.dtype.kind == "f" and bool(np.all((y == 0) | (y == 1))):
-                return y.astype(np.int8)
-            bad = y[0] if y.dtype.kind not in "iuf" else y[np.argmax((y != 0) & (y != 1))]
-            raise ValueError(
-                f"y_true must be 0 or 1 (or booleans) for a binary Evaluator, got {shown(bad)}; "
-                "pass classes= for multiclass labels"
-            )
+            return _binary_labels(y, self.pos_label)
         if self._lookup is None:
             k = self.problem.n_classes
             if y.dtype.kind in "biu" or (y.dtype.kind == "f" and bool(np.all(y == np.round(y)))):
@@ -478,7 +481,7 @@ class Evaluator(Serialisable):
     def _check_mergeable(self, other: Any) -> None:
         if not isinstance(other, Evaluator):
             raise TypeError(f"cannot merge an Evaluator with {type(other).__name__}")
-        for name in ("metrics", "classes", "threshold", "n_bins", "confidence", "by"):
+        for name in ("metrics", "classes", "pos_label", "threshold", "n_bins", "confidence", "by"):
             mine, theirs = getattr(self, name), getattr(other, name)
             if mine != theirs:
                 raise ValueError(f"cannot merge Evaluators with different {name}: {mine!r} and {theirs!r}")
@@ -608,6 +611,7 @@ class Evaluator(Serialisable):
         return {
             "metrics": list(self.metrics),
             "classes": list(self.classes) if isinstance(self.classes, tuple) else self.classes,
+            **({} if self.pos_label is None else {"pos_label": self.pos_label}),
             "threshold": self.threshold,
             "n_bins": self.n_bins,
             "confidence": self.confidence,
@@ -630,6 +634,7 @@ class Evaluator(Serialisable):
         if absent:
             raise ValueError(f"Evaluator: missing fields {absent}")
         fields = {name: parts[name] for name in _field_names()}
+        fields["pos_label"] = parts.get("pos_label")  # written when set (bytes of 0.1 have none)
         if isinstance(fields["classes"], list):
             fields["classes"] = tuple(fields["classes"])
         if not isinstance(fields["metrics"], list):
@@ -645,6 +650,8 @@ class Evaluator(Serialisable):
         if None in labels or len(set(labels)) != len(labels):
             raise ValueError("groups must be distinct str, int, float or bool labels")
         expected = {*_field_names(), "groups", *evaluator._overall.part_names("overall.")}
+        if evaluator.pos_label is not None:
+            expected.add("pos_label")
         for index in range(len(keys)):
             expected.update(evaluator._part().part_names(f"group{index}."))
         check_keys("Evaluator", parts, expected)
@@ -696,6 +703,76 @@ def _gaps(by_group: Mapping[Any, Mapping[str, Any]]) -> dict[str, float]:
         finite = [v for values in by_group.values() if isinstance(v := values.get(name), float) and math.isfinite(v)]
         gaps[name] = max(finite) - min(finite) if len(finite) >= 2 else math.nan
     return gaps
+
+
+def _checked_pos_label(pos_label: Any, multiclass: bool) -> Any:
+    """``pos_label`` as None or a Python str, int, float (not NaN) or bool.
+
+    Raises
+    ------
+    ValueError
+        For a multiclass Evaluator or NaN.
+    TypeError
+        For another type.
+    """
+    if pos_label is None:
+        return None
+    if multiclass:
+        raise ValueError("pos_label is for binary Evaluators; a multiclass one takes classes=")
+    label = _as_label(pos_label, "pos_label")
+    if isinstance(label, float) and math.isnan(label):
+        raise ValueError("pos_label must not be NaN")
+    return label
+
+
+def _binary_labels(y: np.ndarray, pos_label: Any) -> np.ndarray:
+    """``y == pos_label`` as int8 (1 positive); without ``pos_label`` y must
+    be {0, 1}, {-1, 1} or booleans, as scikit-learn requires.
+
+    Raises
+    ------
+    ValueError
+        scikit-learn's message for NaN or infinite labels, and for other
+        labels without ``pos_label``; with it, for more than two labels or
+        two of which neither is ``pos_label``.
+    """
+    if y.shape[0] == 0:
+        return np.zeros(0, np.int8)
+    if y.dtype.kind == "f":
+        assert_all_finite(y, input_name="y_true")  # scikit-learn's "Input y_true contains NaN."
+    if pos_label is None:
+        if y.dtype.kind == "b":
+            return y.view(np.int8)
+        if y.dtype.kind in "iuf":
+            positive = y == 1
+            if bool(np.all(positive | (y == 0))) or bool(np.all(positive | (y == -1))):
+                return positive.view(np.int8)
+        listed = ", ".join(repr(label) for label in _distinct(y))
+        raise ValueError(
+            f"y_true takes value in {{{listed}}} and pos_label is not specified: either make y_true take value "
+            "in {0, 1} or {-1, 1} or pass pos_label explicitly."
+        )
+    positive = np.asarray(y == pos_label) if y.dtype.kind not in "US" or isinstance(pos_label, str) else None
+    if positive is None or positive.shape != y.shape:  # text against a number: equal to none
+        positive = np.zeros(y.shape[0], dtype=bool)
+    rest = y[~positive]
+    if rest.shape[0] and not bool(np.all(rest == rest[0])):
+        labels = _distinct(y)
+        if len(labels) == 2:
+            raise ValueError(f"pos_label={pos_label} is not a valid label. It should be one of {labels}")
+        raise ValueError(
+            f"y_true holds {len(labels)} labels ({shown(labels[:5])}), a binary Evaluator two; "
+            "pass classes= for multiclass labels"
+        )
+    return positive.view(np.int8)
+
+
+def _distinct(y: np.ndarray) -> list[Any]:
+    """The distinct labels of ``y``, sorted where they sort."""
+    try:
+        return list(np.unique(y).tolist())
+    except TypeError:  # labels that do not sort
+        return list(dict.fromkeys(y.tolist()))
 
 
 def _checked_classes(classes: Any) -> int | tuple[Any, ...] | None:
