@@ -734,3 +734,15 @@ def test_pos_label_options():
         spam.merge(tm.Evaluator(["roc_auc"]))
     for copy_ in (tm.Evaluator.from_bytes(spam.to_bytes()), pickle.loads(pickle.dumps(spam))):
         assert copy_.pos_label == "spam" and copy_.compute() == spam.compute()
+
+
+def test_negative_weights_reach_the_state_roc_auc():
+    # RankingState and so the Evaluator follow roc_auc_score with negative weights (issue 23).
+    y, s, w = np.array([1, 0, 1, 0]), np.array([0.9, 0.8, 0.7, 0.1]), np.array([-1.0, -1.0, 2.0, 3.0])
+    with pytest.raises(ValueError, match="x is neither increasing nor decreasing"):
+        tm.roc_auc_score(y, s, sample_weight=w)
+    with pytest.raises(ValueError, match=r"^roc_auc: x is neither increasing nor decreasing"):
+        tm.Evaluator(["roc_auc"]).update(y, s, sample_weight=w).compute()
+    fine = np.array([-1.0, 1.0, 2.0, 3.0])  # a negative positive weight: the false positive rate increases
+    got = tm.Evaluator(["roc_auc"]).update(y, s, sample_weight=fine).compute()["overall"]["roc_auc"]
+    assert got == tm.roc_auc_score(y, s, sample_weight=fine)
