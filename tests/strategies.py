@@ -130,6 +130,7 @@ def label_masks(draw, n: int) -> np.ndarray:
 # sample weights
 
 DYADIC_WEIGHTS = [0.0, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0, 8.0]
+SIGNED_WEIGHTS = [-2.0, -1.0, -0.5, 0.0, 0.5, 1.0, 2.0, 3.0]
 
 
 @st.composite
@@ -138,7 +139,8 @@ def weight_arrays(draw, n: int, kind: str | None = None) -> np.ndarray | None:
 
     kind: "none", "dyadic" (exactly representable: sums are exact in any
     order), "arbitrary" (e.g. 0.1: rounding depends on summation order),
-    "int", "float32", or None for any of them.
+    "int", "float32", "signed" (dyadic, some negative: never drawn for
+    None), or None for any of them.
     """
     if kind is None:
         kind = draw(st.sampled_from(["none", "none", "dyadic", "dyadic", "arbitrary", "int", "float32"]))
@@ -148,6 +150,8 @@ def weight_arrays(draw, n: int, kind: str | None = None) -> np.ndarray | None:
         return np.array(draw(st.lists(st.sampled_from(DYADIC_WEIGHTS), min_size=n, max_size=n)), dtype=np.float64)
     if kind == "int":
         return np.array(draw(st.lists(st.integers(0, 5), min_size=n, max_size=n)), dtype=np.int64)
+    if kind == "signed":
+        return np.array(draw(st.lists(st.sampled_from(SIGNED_WEIGHTS), min_size=n, max_size=n)), dtype=np.float64)
     if kind == "float32":
         return np.array(draw(st.lists(st.sampled_from([0.0, 0.5, 1.0, 2.0]), min_size=n, max_size=n)), dtype=np.float32)
     # arbitrary

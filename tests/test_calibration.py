@@ -426,3 +426,38 @@ def test_identical_for_every_thread_count_one_table_modes(mode):
         for t in (2, 3):
             for a, b in zip(results[1], results[t]):
                 np.testing.assert_array_equal(a, b)
+
+
+@given(
+    st.one_of(binary_problems(), multiclass_problems()),
+    st.sampled_from(["l1", "l2", "max"]),
+    st.sampled_from(["auto", "classwise"]),
+    st.integers(24, 1000),
+)
+def test_huge_weights_scale_exactly(problem, norm, mode, shift):
+    # Weights of 1e308 summed to inf: 0.0 (max) or NaN (l1, l2), no warning
+    # (issue 23). The metrics are ratios of the bin sums, so weights times 2**k
+    # that do not overflow give the same bits, and the state (exact sums) agrees.
+    y, prob, n_bins, w = problem
+    w = np.ones(y.shape[0]) if w is None else w
+    huge = w * (1e308 / w.max())
+    scaled = np.ldexp(huge, -shift)  # a power of two away, nothing lost
+    kwargs = dict(n_bins=n_bins, norm=norm, mode=mode)
+    got = tm.calibration_error(y, prob, sample_weight=huge, **kwargs)
+    assert math.isfinite(got)
+    assert got == tm.calibration_error(y, prob, sample_weight=scaled, **kwargs)
+    diagram = tm.reliability_diagram(y, prob, sample_weight=huge, n_bins=n_bins, mode=mode)
+    expected = tm.reliability_diagram(y, prob, sample_weight=scaled, n_bins=n_bins, mode=mode)
+    for a, b in zip(diagram, expected):
+        np.testing.assert_array_equal(a, b)
+    if mode == "auto":
+        state = tm.CalibrationState.from_arrays(y, prob, sample_weight=huge, n_bins=n_bins)
+        metric = {"l1": state.ece, "l2": state.rmsce, "max": state.mce}[norm]
+        assert math.isclose(metric(), got, rel_tol=1e-12, abs_tol=1e-15)
+
+
+def test_huge_weights_reproducer():
+    y, p, w = np.array([0, 1, 1, 0, 1, 1]), np.array([0.1, 0.9, 0.8, 0.3, 0.65, 0.95]), np.full(6, 1e308)
+    for norm, expected in (("l1", 0.1833333333333333), ("l2", 0.20949675149960886), ("max", 0.35)):
+        assert tm.calibration_error(y, p, n_bins=5, norm=norm, sample_weight=w) == expected
+    assert tm.mean_max_confidence(p, sample_weight=w) == tm.mean_max_confidence(p)

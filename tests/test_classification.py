@@ -12,7 +12,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from classification_strategies import label_pairs, present_labels, weights_for
+import turbometrics as tm
+from classification_strategies import label_pairs, n_samples, present_labels, weights_for
 from helpers import assert_score_equal, capture, check_against_sklearn
 
 ATOL = 1e-12  # for values that cancel to (almost) zero, e.g. kappa of chance agreement
@@ -322,3 +323,46 @@ def test_sparse_indicator_input(name, kwargs):
             (convert(y_true[:, :1]), y_pred[:, :1]),
         ):
             check_against_sklearn(name, a, b, compare=_compare, **kwargs)
+
+
+def _other_type(value):
+    """A label of another type than ``value``: its string for a number or a
+    bool; for a string, the number it spells, else a number."""
+    if isinstance(value, str):
+        try:
+            return int(value)
+        except ValueError:
+            return 7
+    return str(value)
+
+
+@given(st.data())
+def test_labels_of_another_type_than_y(data):
+    # scikit-learn's label union of string labels with numeric ones is a string
+    # array, and its LabelEncoder casts y to it: labels=['0', '1'] select the
+    # integer labels 0 and 1 (issue 23: turbometrics gave 0.0).
+    _, y_true, y_pred = data.draw(label_pairs(encodings=["int", "int_neg", "float", "bool", "uint8", "str"]))
+    present = present_labels(y_true, y_pred)
+    chosen = data.draw(st.lists(st.sampled_from(present), min_size=1, max_size=len(present) + 1))
+    labels = [_other_type(value) if data.draw(st.booleans()) else value for value in chosen]
+    labels += data.draw(st.lists(st.sampled_from(["x", "10", 3, "True", "0.0"]), max_size=2))
+    weight = data.draw(weights_for(n_samples(y_true)))
+    check_against_sklearn(
+        "multilabel_confusion_matrix", y_true, y_pred, labels=labels, sample_weight=weight, compare=_compare
+    )
+    average = data.draw(st.sampled_from([None, "macro", "weighted", "micro"]))
+    check_against_sklearn(
+        "f1_score", y_true, y_pred, labels=labels, sample_weight=weight, average=average, compare=_compare
+    )
+    state = tm.ConfusionState.from_arrays(y_true, y_pred, sample_weight=weight)
+    expected = capture(tm.f1_score, y_true, y_pred, labels=labels, sample_weight=weight, average=average)
+    got = capture(state.f1, labels=labels, average=average)
+    if expected.exc is not None:
+        assert type(got.exc) is type(expected.exc) and str(got.exc) == str(expected.exc)
+    else:
+        _compare(expected.value, got.value)
+
+
+def test_string_labels_select_integer_labels():
+    check_against_sklearn("f1_score", [0, 1, 0, 1], [0, 1, 1, 1], labels=["0", "1"], average="macro", compare=_compare)
+    check_against_sklearn("multilabel_confusion_matrix", [0, 1, 10, 9], [0, 1, 9, 10], labels=["10", "9"])

@@ -228,6 +228,29 @@ def test_curves_negative_weights(name, y_true, y_score, w):
         check_against_sklearn(name, np.array(y_true), np.array(y_score), drop_intermediate=True, **kwargs)
 
 
+@given(p=binary_problems(min_n=1, max_n=30, weights="signed"), drop=st.booleans())
+@settings(max_examples=100)
+def test_roc_curve_signed_weights_bit_for_bit(p, drop):
+    # With negative weights scikit-learn's cumulative sums start at -0.0 until a
+    # sample adds something else; the rates keep that sign (and auc()'s
+    # "neither increasing nor decreasing" message prints it).
+    args = (p["y_true"], p["y_score"])
+    kwargs = dict(pos_label=p["pos_label"], sample_weight=p["sample_weight"], drop_intermediate=drop)
+    sk, got = check_against_sklearn("roc_curve", *args, **kwargs)
+    if sk.exc is None:
+        for a, b in zip(sk.value, got.value):
+            assert a.tobytes() == b.tobytes(), (sk.value, got.value)
+
+
+def test_roc_curve_keeps_negative_zero_rates():
+    y, s, w = np.array([1, 0, 1, 0]), np.array([0.9, 0.8, 0.7, 0.1]), np.array([-1.0, -1.0, 2.0, 3.0])
+    fpr, tpr, _ = tm.roc_curve(y, s, sample_weight=w, drop_intermediate=False)
+    assert fpr.tobytes() == np.array([0.0, -0.0, -0.5, -0.5, 1.0]).tobytes()
+    assert tpr.tobytes() == np.array([0.0, -1.0, -1.0, 1.0, 1.0]).tobytes()
+    with pytest.raises(ValueError, match=r"x is neither increasing nor decreasing : \[ 0\.  -0\.  -0\.5"):
+        tm.roc_auc_score(y, s, sample_weight=w)
+
+
 # --------------------------------------------------------------------------
 # specific regression-style examples
 

@@ -150,7 +150,7 @@ def test_prediction_column_string_labels_and_thread_invariance(data):
 
 def test_errors(data, tmp_path, monkeypatch):
     path = data[0]
-    with pytest.raises(ValueError, match=r"unknown metric\(s\) \['auc'\]"):
+    with pytest.raises(ValueError, match=r"unknown metric\(s\) \[.auc.\]: evaluate_parquet takes roc_auc"):
         tm.evaluate_parquet(path, label="label", score="score", metrics=["auc"])
     with pytest.raises(ValueError, match=r"columns \['nope'\] are not in"):
         tm.evaluate_parquet(path, label="nope", score="score", metrics=["f1"])
@@ -165,3 +165,17 @@ def test_errors(data, tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "pyarrow.parquet", None)
     with pytest.raises(ImportError, match=r"pip install 'turbometrics\[parquet\]'"):
         tm.evaluate_parquet(path, label="label", score="score", metrics=["f1"])
+
+
+def test_unknown_metric_names_the_accepted_ones():
+    # The Evaluator's and the command line's names (best_f1, mcc) were "unknown" with no
+    # pointer to this function's names (issue 23).
+    with pytest.raises(ValueError) as raised:
+        tm.evaluate_parquet("unused.parquet", label="label", score="score", metrics=["best_f1", "mcc", "log_loss"])
+    message = str(raised.value)
+    assert message.startswith("unknown metric(s) ['best_f1', 'mcc', 'log_loss']: evaluate_parquet takes roc_auc, ")
+    assert "the Evaluator's 'best_f1' is 'best_threshold' here" in message
+    assert "the Evaluator's 'mcc' is 'matthews_corrcoef' here" in message
+    assert "'log_loss' needs turbometrics.Evaluator" in message
+    for name in tm.states.parquet.METRICS:
+        assert name in message

@@ -409,8 +409,14 @@ def test_bad_parameters_are_refused(kwargs, error, message):
 @pytest.mark.parametrize(
     "make, args, kwargs, error, message",
     [
-        (dict(), ([0, 2], [0.1, 0.2]), {}, ValueError, "must be 0 or 1"),
-        (dict(), (["a", "b"], [0.1, 0.2]), {}, ValueError, "must be 0 or 1"),
+        (
+            dict(),
+            ([0, 2], [0.1, 0.2]),
+            {},
+            ValueError,
+            r"y_true takes value in \{0, 2\} and pos_label is not specified",
+        ),
+        (dict(), (["a", "b"], [0.1, 0.2]), {}, ValueError, "pass pos_label explicitly"),
         (dict(), ([0, 1], [[0.1, 0.9], [0.5, 0.5]]), {}, ValueError, "must be 1-D for a binary Evaluator"),
         (dict(), ([0, 1], [0.1, np.nan]), {}, ValueError, "Input contains NaN"),
         (dict(), ([0, 1], ["a", "b"]), {}, ValueError, "y_score must be numbers"),
@@ -429,7 +435,7 @@ def test_bad_parameters_are_refused(kwargs, error, message):
             TypeError,
             "text, numbers or booleans, not date",
         ),
-        (dict(), ([0, np.nan], [0.1, 0.2]), {}, ValueError, "got nan"),
+        (dict(), ([0, np.nan], [0.1, 0.2]), {}, ValueError, "Input y_true contains NaN"),
         (dict(classes=3), ([0, 3], [[0.2, 0.3, 0.5]] * 2), {}, ValueError, "class indices 0 .. 2, got 3"),
         (dict(classes=3), ([0, 1], [[0.2, 0.8]] * 2), {}, ValueError, r"shape \(n, 3\)"),
         (dict(classes=["x", "y", "z"]), (["x", "w"], [[0.2, 0.3, 0.5]] * 2), {}, ValueError, "'w', which is not"),
@@ -555,3 +561,204 @@ def test_n_threads_does_not_change_results():
     one = tm.Evaluator(BINARY, n_threads=1).update(y, s).compute()
     two = tm.Evaluator(BINARY, n_threads=2).update(y, s).compute()
     assert one == two
+
+
+def _low_precision_terms(y, p, score):
+    """The functions' per-row terms of float32 / float16 probabilities, in their dtype
+    (scikit-learn's expressions: one-hot rows, the clip at the dtype's epsilon)."""
+    columns = np.stack((1 - p, p), axis=1) if p.ndim == 1 else p
+    onehot = np.zeros(columns.shape, p.dtype)
+    onehot[np.arange(y.shape[0]), y] = 1
+    if score == "brier":
+        return np.sum((onehot - columns) ** 2, axis=1)
+    eps = np.finfo(p.dtype).eps
+    return -np.log(np.clip(columns, eps, 1 - eps))[np.arange(y.shape[0]), y]
+
+
+@given(
+    data=st.data(),
+    k=st.sampled_from([None, 3]),
+    dtype=st.sampled_from([np.float32, np.float16]),
+    weighted=st.booleans(),
+)
+def test_float32_brier_and_log_loss_are_the_functions(data, k, dtype, weighted):
+    # The Evaluator converted float32 probabilities to float64 while the functions compute
+    # in float32 (eps 1.2e-7 for the clip): about 1e8 ulps apart (issue 23). Now: the exact
+    # sum of the functions' own float32 terms over the exact weight sum, rounded once, and
+    # so within the functions' own summation error of them.
+    from fractions import Fraction
+
+    n = data.draw(st.integers(1, 40))
+    y = np.array(data.draw(st.lists(st.integers(0, (k or 2) - 1), min_size=n, max_size=n)))
+    values = st.one_of(st.sampled_from([0.0, 1.0, 0.5, 1e-9]), st.floats(0, 1))
+    if k is None:
+        p = np.array(data.draw(st.lists(values, min_size=n, max_size=n))).astype(dtype)
+    else:
+        raw = np.array(data.draw(st.lists(values, min_size=n * k, max_size=n * k))).reshape(n, k) + 1e-3
+        p = (raw / raw.sum(axis=1, keepdims=True)).astype(dtype)
+    w = np.array(data.draw(st.lists(st.floats(0.01, 10), min_size=n, max_size=n))) if weighted else None
+    cut = data.draw(st.integers(0, n))
+    ev = tm.Evaluator(["brier", "log_loss"], classes=k)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # rows of float16 may not sum to one: both warn
+        ev.update(y[:cut], p[:cut], sample_weight=None if w is None else w[:cut])
+        ev.update(y[cut:], p[cut:], sample_weight=None if w is None else w[cut:])
+        got = ev.compute()["overall"]
+        labels = list(range(k or 2))
+        functions = {
+            "brier": tm.brier_score_loss(y, p, sample_weight=w, labels=labels),
+            "log_loss": tm.log_loss(y, p, sample_weight=w, labels=labels),
+        }
+    weights = np.ones(n) if w is None else w
+    for name, score in (("brier", "brier"), ("log_loss", "log")):
+        products = _low_precision_terms(y, p, score).astype(np.float64) * weights  # rounded as the functions'
+        exact = sum(map(Fraction, products.tolist()), Fraction(0)) / sum(map(Fraction, weights.tolist()), Fraction(0))
+        halve = name == "brier" and k is None
+        assert got[name] == float(exact) * (0.5 if halve else 1.0), name
+        # The functions add n terms in the probabilities' dtype (float64 with weights).
+        unit = np.finfo(np.float64 if weighted else dtype).eps
+        assert math.isclose(got[name], functions[name], rel_tol=(2 * n + 2) * unit, abs_tol=1e-300), name
+
+
+def test_float32_log_loss_reproducer():
+    y = np.array([0, 1, 1, 0])
+    p = np.array([0.0, 1.0, 0.7, 0.2], np.float32)
+    got = tm.Evaluator(["brier", "log_loss"]).update(y, p).compute()["overall"]
+    assert got["log_loss"] == pytest.approx(tm.log_loss(y, p), rel=2**-22)
+    assert got["brier"] == pytest.approx(tm.brier_score_loss(y, p), rel=2**-22)
+
+
+def test_concurrent_updates_merges_and_bytes_lose_no_rows():
+    # Four threads updating one Evaluator lost 10-45 % of the ranking rows while n_samples
+    # counted them all (issue 23). Updates, merges, bytes and results are now serialised.
+    import threading
+
+    rng = np.random.default_rng(23)
+    batches = [(rng.integers(0, 2, 500), rng.random(500), rng.integers(0, 3, 500)) for _ in range(4 * 25)]
+    metrics = ["roc_auc", "accuracy", "log_loss"]
+    shared = tm.Evaluator(metrics)
+    snapshots = []
+    errors = []
+
+    def feed(mine):
+        try:
+            for y, s, g in mine:
+                shared.update(y, s, groups=g)
+        except Exception as error:  # noqa: BLE001 - reported below
+            errors.append(error)
+
+    def observe():
+        for _ in range(20):
+            snapshots.append(tm.Evaluator.from_bytes(shared.to_bytes()))
+            snapshots.append(tm.Evaluator(metrics).merge(shared))
+            shared.merge(tm.Evaluator(metrics))  # adds nothing, under the lock
+
+    threads = [threading.Thread(target=feed, args=(batches[i::4],)) for i in range(4)]
+    threads.append(threading.Thread(target=observe))
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert not errors and not any(thread.is_alive() for thread in threads)
+    y = np.concatenate([b[0] for b in batches])
+    s = np.concatenate([b[1] for b in batches])
+    g = np.concatenate([b[2] for b in batches])
+    assert shared.n_samples == y.shape[0] and len(shared._overall.ranking) == len(np.unique(s))
+    got = shared.compute()
+    assert got["overall"]["roc_auc"] == tm.roc_auc_score(y, s)
+    assert got["overall"]["log_loss"] == pytest.approx(tm.log_loss(y, s), rel=1e-13)
+    for key in (0, 1, 2):
+        assert got["by_group"][key]["roc_auc"] == tm.roc_auc_score(y[g == key], s[g == key])
+    for snapshot in snapshots:  # each a whole number of batches
+        assert snapshot.n_samples % 500 == 0
+        assert snapshot.n_samples == sum(snapshot.n_samples_by_group.values())
+        assert snapshot._overall.ranking.total_positive + snapshot._overall.ranking.total_negative == snapshot.n_samples
+
+
+@given(
+    data=st.data(),
+    encoding=st.sampled_from(["spam", "minus_one", "one_two", "bool"]),
+    weighted=st.booleans(),
+)
+def test_pos_label_is_the_functions(data, encoding, weighted):
+    # The Evaluator had no pos_label and refused {-1, 1} and text labels (issue 23); its
+    # metrics are now the functions' with pos_label (roc_auc_score on y == pos_label).
+    n = data.draw(st.integers(2, 30))
+    mask = np.array(data.draw(st.lists(st.booleans(), min_size=n, max_size=n)))
+    values = {"spam": ("ham", "spam"), "minus_one": (-1, 1), "one_two": (1, 2), "bool": (False, True)}[encoding]
+    pos_label = (
+        data.draw(st.sampled_from([None, *values]))
+        if encoding == "minus_one"
+        else data.draw(st.sampled_from(values if encoding != "bool" else [None, *values]))
+    )
+    y = np.where(mask, values[1], values[0]) if encoding != "bool" else mask
+    s = np.round(np.array(data.draw(st.lists(st.floats(0, 1), min_size=n, max_size=n))), 2)
+    w = np.array(data.draw(st.lists(st.sampled_from([0.5, 1.0, 2.0]), min_size=n, max_size=n))) if weighted else None
+    positive = y == (1 if pos_label is None else pos_label)
+    metrics = ["roc_auc", "average_precision", "accuracy", "precision", "recall", "f1", "brier", "log_loss"]
+    cut = data.draw(st.integers(0, n))
+    ev = tm.Evaluator(metrics, pos_label=pos_label)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ev.update(y[:cut], s[:cut], sample_weight=None if w is None else w[:cut])
+        ev.update(y[cut:], s[cut:], sample_weight=None if w is None else w[cut:])
+        got = ev.compute()["overall"]
+        pred = s >= 0.5
+        kw = dict(sample_weight=w)
+        expected = {
+            "roc_auc": tm.roc_auc_score(positive, s, **kw),
+            "average_precision": tm.average_precision_score(
+                y, s, pos_label=1 if pos_label is None else pos_label, **kw
+            ),
+            "accuracy": tm.accuracy_score(positive, pred, **kw),
+            "precision": tm.precision_score(positive, pred, zero_division=0.0, **kw),
+            "recall": tm.recall_score(positive, pred, zero_division=0.0, **kw),
+            "f1": tm.f1_score(positive, pred, zero_division=0.0, **kw),
+            "brier": tm.brier_score_loss(positive, s, **kw),
+            "log_loss": tm.log_loss(positive, s, labels=[False, True], **kw),
+        }
+    for name, value in expected.items():
+        if name in ("brier", "log_loss"):
+            assert got[name] == pytest.approx(value, rel=1e-13), name
+        else:
+            assert got[name] == value or (math.isnan(got[name]) and math.isnan(value)), name
+    if pos_label is None and encoding == "minus_one" and mask.any() and not mask.all():
+        assert got["roc_auc"] == tm.roc_auc_score(y, s, **kw)  # the functions take {-1, 1} as they are
+
+
+@pytest.mark.parametrize(
+    "pos_label, y, message",
+    [
+        (None, ["ham", "spam"], r"^y_true takes value in \{'ham', 'spam'\} and pos_label is not specified"),
+        (None, [1, 2], r"^y_true takes value in \{1, 2\} and pos_label is not specified"),
+        (1, ["ham", "spam"], r"^pos_label=1 is not a valid label. It should be one of \['ham', 'spam'\]"),
+        ("spam", ["ham", "spam", "eggs"], r"^y_true holds 3 labels"),
+    ],
+)
+def test_binary_labels_errors_name_pos_label(pos_label, y, message):
+    with pytest.raises(ValueError, match=message):
+        tm.Evaluator(["roc_auc"], pos_label=pos_label).update(y, np.linspace(0, 1, len(y)))
+
+
+def test_pos_label_options():
+    with pytest.raises(ValueError, match="pos_label is for binary Evaluators"):
+        tm.Evaluator(["roc_auc"], classes=3, pos_label=1)
+    with pytest.raises(TypeError, match="pos_label must be text, numbers or booleans"):
+        tm.Evaluator(["roc_auc"], pos_label=[1])
+    spam = tm.Evaluator(["roc_auc"], pos_label="spam").update(["ham", "spam"], [0.2, 0.9])
+    with pytest.raises(ValueError, match="different pos_label"):
+        spam.merge(tm.Evaluator(["roc_auc"]))
+    for copy_ in (tm.Evaluator.from_bytes(spam.to_bytes()), pickle.loads(pickle.dumps(spam))):
+        assert copy_.pos_label == "spam" and copy_.compute() == spam.compute()
+
+
+def test_negative_weights_reach_the_state_roc_auc():
+    # RankingState and so the Evaluator follow roc_auc_score with negative weights (issue 23).
+    y, s, w = np.array([1, 0, 1, 0]), np.array([0.9, 0.8, 0.7, 0.1]), np.array([-1.0, -1.0, 2.0, 3.0])
+    with pytest.raises(ValueError, match="x is neither increasing nor decreasing"):
+        tm.roc_auc_score(y, s, sample_weight=w)
+    with pytest.raises(ValueError, match=r"^roc_auc: x is neither increasing nor decreasing"):
+        tm.Evaluator(["roc_auc"]).update(y, s, sample_weight=w).compute()
+    fine = np.array([-1.0, 1.0, 2.0, 3.0])  # a negative positive weight: the false positive rate increases
+    got = tm.Evaluator(["roc_auc"]).update(y, s, sample_weight=fine).compute()["overall"]["roc_auc"]
+    assert got == tm.roc_auc_score(y, s, sample_weight=fine)

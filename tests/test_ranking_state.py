@@ -471,3 +471,34 @@ def test_from_table_rejects_counts_the_sweeps_cannot_read(positive, negative, me
     # Negative or wrapping int64 counts would give silently wrong numbers.
     with pytest.raises(ValueError, match=message):
         RankingState.from_table([0.9, 0.1], positive, negative)
+
+
+def _without_zero_signs(result):
+    """An outcome() with '-0.' printed as '0.' in an error message: a state
+    keeps each score's summed weights, not the samples that scikit-learn's
+    cumulative sums start with, so its rates have no negative zeros."""
+    error = raised(result)
+    if error is None:
+        return result
+    return ("raise", error[1], error[2].replace("-0. ", " 0. ").replace("-0.]", " 0.]")), result[1]
+
+
+@settings(max_examples=100)
+@given(p=binary_problems(min_n=1, max_n=30, weights="signed"), data=st.data())
+def test_signed_weights_states_equal_in_memory(p, data):
+    # Negative weights: the state raises the function's "x is neither increasing
+    # nor decreasing" where it does (the message's zeros unsigned), and gives
+    # its numbers bit for bit elsewhere (the weights are dyadic: sums exact).
+    draw = data.draw
+    y01, s, w = positive_indicator(p), p["y_score"], p["sample_weight"]
+    p = dict(p, y_true=y01.astype(int), pos_label=1)
+    state = chunked_state(draw, p, chunk_bounds(draw, y01.shape[0]))
+    max_fpr = draw(st.sampled_from(MAX_FPRS))
+    on_state = outcome(lambda: state.roc_auc(max_fpr=max_fpr))
+    in_memory = outcome(lambda: tm.roc_auc_score(y01, s, sample_weight=w, max_fpr=max_fpr))
+    assert_same(_without_zero_signs(on_state), _without_zero_signs(in_memory), exact=True)
+    assert_same(
+        outcome(state.average_precision),
+        outcome(lambda: tm.average_precision_score(y01, s, sample_weight=w)),
+        exact=True,
+    )

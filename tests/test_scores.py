@@ -362,6 +362,32 @@ def test_roc_auc_negative_weight_totals(w, max_fpr):
     check_against_sklearn("roc_auc_score", y, s, sample_weight=np.array(w), max_fpr=max_fpr)
 
 
+def _same_number(sk, got):
+    assert type(got) is type(sk) and np.array_equal(sk, got, equal_nan=True), (sk, got)
+
+
+@given(data=st.data(), max_fpr=st.sampled_from(MAX_FPRS))
+@settings(max_examples=150)
+def test_roc_auc_signed_weights_match_sklearn_exactly(data, max_fpr):
+    # Negative weights can make the false positive rate decrease: scikit-learn's
+    # auc() then raises "x is neither increasing nor decreasing : <fpr>." (the
+    # rates printed with their signs of zero); elsewhere its number, bit for bit.
+    p = data.draw(binary_problems(min_n=2, max_n=30, weights="signed"))
+    y = np.asarray(p["y_true"] == (1 if p["pos_label"] is None else p["pos_label"]), dtype=int)
+    check_against_sklearn(
+        "roc_auc_score", y, p["y_score"], sample_weight=p["sample_weight"], max_fpr=max_fpr, compare=_same_number
+    )
+    check_against_sklearn(
+        "average_precision_score", y, p["y_score"], sample_weight=p["sample_weight"], compare=_same_number
+    )
+
+
+@given(p=multilabel_problems(max_n=15, max_labels=3, weights="signed"), average=st.sampled_from(AVERAGES))
+@settings(max_examples=60)
+def test_multilabel_roc_auc_signed_weights_match_sklearn(p, average):
+    check_against_sklearn("roc_auc_score", p["y_true"], p["y_score"], sample_weight=p["sample_weight"], average=average)
+
+
 @pytest.mark.parametrize(
     "w",
     [

@@ -396,3 +396,14 @@ def test_patch_repr_says_what_is_patched():
     finally:
         ts.unpatch()
     assert repr(patched) == "<turbometrics.sklearn.patch(): undone (scikit-learn's own functions)>"
+
+
+def test_patched_roc_auc_with_negative_weights_raises_as_scikit_learn():
+    # Negative weights that make the false positive rate decrease: scikit-learn's auc()
+    # raises; the patched function returned -0.5 (issue 23).
+    y, score, w = np.array([1, 0, 1, 0]), np.array([0.9, 0.8, 0.7, 0.1]), np.array([-1.0, -1.0, 2.0, 3.0])
+    with pytest.raises(ValueError) as original:
+        ORIGINALS["roc_auc_score"](y, score, sample_weight=w)
+    with ts.patch(), pytest.raises(ValueError) as patched:
+        sklearn.metrics.roc_auc_score(y, score, sample_weight=w)
+    assert str(patched.value) == str(original.value)

@@ -235,5 +235,5 @@ void register_states(py::module_& m) {
         py::arg("scores_b"), py::arg("positive_b"), py::arg("negative_b"), py::arg("n_threads"),
         "The table of two tables' data: a linear merge coalescing equal scores.");
   m.def("exact_sum", &exact_sum, py::arg("values"),
-        "Testing: (correctly rounded exact sum, exact sum * 2**EXACT_SUM_SCALE_BITS as an int).");
+        "(correctly rounded exact sum, exact sum * 2**EXACT_SUM_SCALE_BITS as an int) of a 1-D array.");
 }

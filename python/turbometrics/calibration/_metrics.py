@@ -21,6 +21,10 @@ Semantics
   first edge set to 0 and the last to 1 (ties make empty bins). A sample
   goes to bin ``np.searchsorted(edges, conf, side="right") - 1``, clipped to
   the last bin. Bins with zero weight are skipped.
+* Weights whose sums would overflow float64 (1e308 each) are first scaled
+  by a power of two: every binned metric is a ratio of bin sums, which the
+  exact scaling keeps, so they equal those of any scaled copy of the
+  weights (and ``CalibrationState``'s exact sums, to rounding).
 * Results are identical for every thread count: chunk tables are formed
   over a chunk count that depends only on the input size and are added in
   chunk order.
@@ -28,6 +32,7 @@ Semantics
 
 from __future__ import annotations
 
+import math
 from numbers import Integral
 from typing import Any, NamedTuple
 
@@ -60,6 +65,7 @@ _COMMON = {
     "sample_weight": [ARRAY_LIKE, NONE],
 }
 assert set(MODES) == {"auto", "binary", "top_label", "classwise"}
+_SUM_EXPONENT = 1000  # bin sums stay below 2**1000 (see _summable)
 
 
 class ReliabilityDiagram(NamedTuple):
@@ -96,12 +102,29 @@ class ReliabilityDiagram(NamedTuple):
 
 
 def _table(data: CalibrationInput, edges: np.ndarray, uniform: bool, n_threads: int) -> np.ndarray:
+    """The bin table of ``data``, in weight units of an unknown power of two
+    (see :func:`_summable`): only its ratios are meaningful."""
     threads = threads_for(n_threads, data.n_samples * (data.prob.shape[1] if data.prob.ndim == 2 else 1))
     table, invalid, invalid_label = _core.calibration.bin_table(
-        data.prob, data.mode, data.labels, data.weights, edges, uniform, threads
+        data.prob, data.mode, data.labels, _summable(data.weights), edges, uniform, threads
     )
     raise_for_flags(data, invalid, invalid_label)
     return table
+
+
+def _summable(weights: np.ndarray | None) -> np.ndarray | None:
+    """``weights`` times a power of two that keeps their float64 sums (and
+    the sums of weighted confidences, which are smaller) below 2**1000:
+    weights of 1e308 would otherwise sum to inf and make every metric NaN
+    or 0. The binned metrics are ratios of those sums, which exact scaling
+    keeps; weights that fit are returned as they are (the same bits).
+    Scaled down, a weight more than 2**1000 times smaller than the largest
+    may lose digits or become zero, as it would in the sums anyway."""
+    if weights is None or not weights.shape[0]:
+        return weights
+    # every weight is below 2**exponent, so their sum is below 2**(exponent + bits of n)
+    exponent = math.frexp(float(weights.max()))[1] + weights.shape[0].bit_length()
+    return weights if exponent <= _SUM_EXPONENT else np.ldexp(weights, _SUM_EXPONENT - exponent)
 
 
 def raise_for_flags(data: CalibrationInput, invalid: bool, invalid_label: bool) -> None:

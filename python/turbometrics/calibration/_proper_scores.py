@@ -107,6 +107,9 @@ def _float_proba(y_proba: Any, threads: int) -> tuple[np.ndarray, _Facts | None]
     return array, facts
 
 
+_LOW_PRECISION = (np.dtype(np.float32), np.dtype(np.float16))  # computed in their dtype, as scikit-learn
+
+
 def _average(values: np.ndarray, weights: Any, normalize: bool = True) -> float:
     """scikit-learn's ``_average`` on NumPy arrays: ``np.average`` (a
     weighted mean), ``np.sum``, or, for a weighted sum, ``np.dot`` (BLAS's
@@ -207,12 +210,7 @@ def _multiclass(
     if y_prob.shape[1] == 1:
         # Keep the column itself for the kernel, which reads (1 - p, p).
         y_prob = y_prob if facts is not None else np.concatenate([1 - y_prob, y_prob], axis=1)
-    if facts is not None:
-        rows_sum_to_one = facts.rows_sum_to_one
-    else:
-        eps = np.finfo(y_prob.dtype).eps
-        sums = np.sum(y_prob, axis=1)
-        rows_sum_to_one = bool(np.all(np.isclose(sums, np.asarray(1, dtype=sums.dtype), rtol=np.sqrt(eps))))
+    rows_sum_to_one = facts.rows_sum_to_one if facts is not None else _rows_sum_to_one(y_prob)
     if not rows_sum_to_one:
         warnings.warn("The y_prob values do not sum to one. Make sure to pass probabilities.", UserWarning)
     columns = 2 if y_prob.shape[1] == 1 else y_prob.shape[1]
@@ -228,6 +226,14 @@ def _multiclass(
             f"labels: {target.classes}"
         )
     return target, y_prob
+
+
+def _rows_sum_to_one(y_prob: np.ndarray) -> bool:
+    """scikit-learn's check that the rows of ``y_prob`` (n, K) sum to one:
+    ``np.isclose`` in their dtype, rtol the square root of its epsilon."""
+    eps = np.finfo(y_prob.dtype).eps
+    sums = np.sum(y_prob, axis=1)
+    return bool(np.all(np.isclose(sums, np.asarray(1, dtype=sums.dtype), rtol=np.sqrt(eps))))
 
 
 def _kernel_labels(target: _Target) -> tuple[np.ndarray, np.ndarray] | None:
@@ -396,8 +402,7 @@ def brier_score_loss(
         else:
             positive = np.asarray(positive, dtype=np.int64)
             encoded = np.stack((1 - positive, positive), axis=1).astype(y_prob.dtype, copy=False)
-            stacked = np.stack((1 - y_prob, y_prob), axis=1)
-            score = _average(np.sum((encoded - stacked) ** 2, axis=1), sample_weight)
+            score = _average(_brier_terms(encoded, np.stack((1 - y_prob, y_prob), axis=1)), sample_weight)
     else:
         target, y_proba = _multiclass(y_true, y_proba, sample_weight, labels, facts, threads)
         columns = 2 if y_proba.shape[1] == 1 else y_proba.shape[1]
@@ -408,7 +413,7 @@ def brier_score_loss(
             if y_proba.shape[1] == 1:
                 y_proba = np.concatenate([1 - y_proba, y_proba], axis=1)
             encoded = target.one_hot().astype(y_proba.dtype, copy=False)
-            score = _average(np.sum((encoded - y_proba) ** 2, axis=1), sample_weight)
+            score = _average(_brier_terms(encoded, y_proba), sample_weight)
     if scale_by_half == "auto":
         scale_by_half = columns < 3
     if scale_by_half:
@@ -483,20 +488,35 @@ def log_loss(
         return _kernel_score(y_proba, kernel_labels, sample_weight, "log", threads, normalize)
     if y_proba.shape[1] == 1:
         y_proba = np.concatenate([1 - y_proba, y_proba], axis=1)
-    encoded = target.one_hot()
+    return _average(_log_terms(target.one_hot(), y_proba), sample_weight, normalize)
+
+
+def _brier_terms(encoded: np.ndarray, y_proba: np.ndarray) -> np.ndarray:
+    """scikit-learn's per-row Brier terms in the probabilities' dtype: the
+    squared distance of each row of ``y_proba`` (n, K) from its one-hot row
+    ``encoded`` (already in that dtype)."""
+    return np.sum((encoded - y_proba) ** 2, axis=1)
+
+
+def _log_terms(encoded: np.ndarray, y_proba: np.ndarray) -> np.ndarray:
+    """scikit-learn's per-row log losses in the probabilities' dtype:
+    ``y_proba`` (n, K) clipped to [eps, 1 - eps] (the machine epsilon of
+    its dtype), the one-hot rows ``encoded`` times its logarithm."""
     eps = np.finfo(y_proba.dtype).eps
     y_proba = np.clip(y_proba, eps, 1 - eps)
     encoded = encoded.astype(y_proba.dtype, copy=False)
     with np.errstate(divide="ignore", invalid="ignore"):
         terms = encoded * np.log(y_proba)
     terms = np.where(encoded == 0.0, np.asarray(0.0, dtype=terms.dtype), terms)
-    return _average(-np.sum(terms, axis=1), sample_weight, normalize)
+    return -np.sum(terms, axis=1)
 
 
 def checked_probabilities(y_prob: np.ndarray, n_threads: int | None = None) -> bool:
-    """Check float64 probabilities (1-D, or (n, K) rows) as :func:`log_loss`
+    """Check probabilities (1-D, or (n, K) rows) as :func:`log_loss`
     checks them, in one compiled pass; returns whether every row sums to one
-    (1-D: always), as :func:`log_loss` judges it before its warning.
+    (1-D: always), as :func:`log_loss` judges it before its warning (for
+    float32 and float16 rows, summed in their dtype, within the square root
+    of its epsilon).
 
     Raises
     ------
@@ -512,7 +532,11 @@ def checked_probabilities(y_prob: np.ndarray, n_threads: int | None = None) -> b
         raise ValueError(f"y_prob contains values greater than 1: {facts.high}")
     if facts.low < 0:
         raise ValueError(f"y_prob contains values lower than 0: {facts.low}")
-    return y_prob.ndim == 1 or facts.rows_sum_to_one
+    if y_prob.ndim == 1:
+        return True
+    if y_prob.dtype in _LOW_PRECISION:
+        return _rows_sum_to_one(y_prob)
+    return facts.rows_sum_to_one
 
 
 def exact_score_sums(
@@ -532,7 +556,14 @@ def exact_score_sums(
     y_prob : ndarray of float64, checked by :func:`checked_probabilities`
         1-D: the probability of class 1; (n, K): one column per class.
     sample_weight : ndarray of float64 or None
+
+    float32 and float16 probabilities take the functions' NumPy expressions
+    in their dtype (the float32 clip at its epsilon and logarithm), each
+    term then multiplied by its weight in float64 as the functions'
+    weighted mean does; the sums are exact as for float64.
     """
+    if y_prob.dtype in _LOW_PRECISION:
+        return _exact_low_precision_sums(y_index, y_prob, sample_weight, score)
     prob = np.ascontiguousarray(y_prob, dtype=np.float64)
     labels = y_index if y_index.dtype.kind in "biu" and y_index.dtype.isnative else y_index.astype(np.int64)
     classes = np.arange(2 if prob.ndim == 1 else prob.shape[1], dtype=labels.dtype)
@@ -543,3 +574,19 @@ def exact_score_sums(
     )
     total, weight = ints_from_limbs(limbs)
     return total, weight
+
+
+def _exact_low_precision_sums(
+    y_index: np.ndarray, y_prob: np.ndarray, sample_weight: np.ndarray | None, score: str
+) -> tuple[int, int]:
+    """:func:`exact_score_sums` of float32 or float16 probabilities: the
+    functions' per-row terms (:func:`_brier_terms`, :func:`_log_terms`) over
+    the one-hot rows of the class indices, summed exactly."""
+    columns = np.stack((1 - y_prob, y_prob), axis=1) if y_prob.ndim == 1 else y_prob
+    encoded = np.zeros(columns.shape, dtype=y_prob.dtype)
+    encoded[np.arange(columns.shape[0]), y_index.astype(np.intp, copy=False)] = 1
+    terms = (_brier_terms if score == "brier" else _log_terms)(encoded, columns).astype(np.float64)
+    if sample_weight is None:
+        return _core.states.exact_sum(terms)[1], 0
+    weights = np.ascontiguousarray(sample_weight, dtype=np.float64).reshape(-1)
+    return _core.states.exact_sum(terms * weights)[1], _core.states.exact_sum(weights)[1]

@@ -445,6 +445,8 @@ def one_vs_rest(counts: Any, labels: Any, samplewise: bool) -> tuple[np.ndarray,
 
 def _one_vs_rest_1d(counts: Any, wanted: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     present, tp, true_sum, pred_sum = counts.label_sums()
+    if wanted is not present and wanted.dtype.kind in "US" and present.dtype.kind not in "USO":
+        present, tp, true_sum, pred_sum = _as_strings(present, wanted.dtype, tp, true_sum, pred_sum)
     if counts.weighted:
         tp, true_sum, pred_sum = (values.astype(np.float64) for values in (tp, true_sum, pred_sum))
     elif not tp.any():
@@ -458,6 +460,17 @@ def _one_vs_rest_1d(counts: Any, wanted: np.ndarray) -> tuple[np.ndarray, np.nda
     fp = pred_sum - tp
     fn = true_sum - tp
     return tp, fp, fn, counts.total - tp - fp - fn
+
+
+def _as_strings(present: np.ndarray, dtype: np.dtype, *sums: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Numeric or bool ``present`` labels as strings of ``dtype``, sorted,
+    with their per-label ``sums`` in the same order. String ``labels`` with
+    other labels make scikit-learn's label union a string array, and its
+    ``LabelEncoder`` casts ``y_true`` and ``y_pred`` to it: label 0 is then
+    the string '0' (0.0 is '0.0', True is 'True')."""
+    names = present.astype(dtype)
+    order = np.argsort(names, kind="stable")
+    return (names[order], *(values[order] for values in sums))
 
 
 def table_label_sums(present: np.ndarray, table: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

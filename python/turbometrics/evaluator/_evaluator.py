@@ -6,8 +6,10 @@ from __future__ import annotations
 import copy
 import math
 import sys
+import threading
 import warnings
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import ExitStack, contextmanager
 from numbers import Integral, Real
 from typing import Any
 
@@ -98,6 +100,14 @@ class Evaluator(Serialisable):
         labels (text or numbers): multiclass, column k the probability of
         ``classes[k]``. Multiclass metrics are those of the class indices
         (``labels=range(K)``), so a class absent from a group still counts.
+    pos_label : int, float, bool or str, default=None
+        Binary: the positive class, as the functions' ``pos_label``; the
+        labels of a batch are then ``pos_label`` and at most one other.
+        None: labels must be {0, 1} or {-1, 1} (per batch) or booleans, 1
+        (True) positive, as in scikit-learn; other labels (text, {1, 2})
+        raise scikit-learn's ValueError asking for ``pos_label``. The
+        metrics are those of the functions on ``y_true == pos_label``
+        (``roc_auc_score``, which has no ``pos_label``, on that indicator).
     threshold : float, default=0.5
         Binary: a row is predicted positive when its score is at or above
         it (compared in float64).
@@ -129,7 +139,9 @@ class Evaluator(Serialisable):
     * ``ece`` to rounding (rtol 1e-12): the state's bin sums are exact,
       the function's are float sums;
     * ``brier`` and ``log_loss`` are the exact sum of the function's own
-      per-row terms divided by the exact sum of the weights, correctly
+      per-row terms (computed in float32 or float16 for such
+      probabilities, as the function computes them) divided by the exact
+      sum of the weights, correctly
       rounded; the function rounds both sums as it adds them, so the two
       differ by a few ulps (at most 3 on 400 random inputs of up to 1e5
       rows; docs/guide/evaluator.md).
@@ -146,6 +158,13 @@ class Evaluator(Serialisable):
     **Groups.** Any str, int, float or bool labels; rows whose group is
     null (None, NaN, pandas' NA) count in the overall values only, as
     pandas' ``groupby(dropna=True)`` leaves them out.
+
+    **Threads.** One Evaluator may be shared by threads: :meth:`update`,
+    :meth:`merge` (holding both Evaluators' locks), :meth:`reset`,
+    :meth:`compute`, :meth:`to_pandas`, :meth:`to_bytes`, pickling and
+    copying take its lock, so concurrent calls run one at a time and each
+    sees every batch wholly or not at all (the kernels inside each call
+    still use ``n_threads``).
 
     Examples
     --------
@@ -178,6 +197,7 @@ class Evaluator(Serialisable):
         metrics: Sequence[str] | None = None,
         *,
         classes: int | Sequence[Any] | None = None,
+        pos_label: Any = None,
         threshold: float = 0.5,
         n_bins: int = 15,
         confidence: float = 0.95,
@@ -190,6 +210,7 @@ class Evaluator(Serialisable):
             resolve_threads(n_threads)  # its ValueError / TypeError for a bad count
         self.classes = _checked_classes(classes)
         multiclass = self.classes is not None
+        self.pos_label = _checked_pos_label(pos_label, multiclass)
         n_classes = 2 if self.classes is None else self.classes if isinstance(self.classes, int) else len(self.classes)
         self.problem = Problem(
             multiclass=multiclass,
@@ -204,6 +225,7 @@ class Evaluator(Serialisable):
         self._lookup = (
             None if not isinstance(self.classes, tuple) else {label: k for k, label in enumerate(self.classes)}
         )
+        self._lock = threading.RLock()  # see "Threads" in the class notes
         self.reset()
 
     # -- parameters ----------------------------------------------------------------------
@@ -258,19 +280,22 @@ class Evaluator(Serialisable):
         """Stop computing ``names`` (for the command line, which drops the
         probability metrics at the first scores outside [0, 1]); the states
         only they read are dropped."""
-        self.metrics = tuple(name for name in self.metrics if name not in set(names))
-        needs = self._needs()
-        for part in (self._overall, *self._groups.values()):
-            part.keep_only(needs)
+        with self._lock:
+            self.metrics = tuple(name for name in self.metrics if name not in set(names))
+            needs = self._needs()
+            for part in (self._overall, *self._groups.values()):
+                part.keep_only(needs)
 
     def reset(self) -> Evaluator:
         """Forget every row (the metrics and options stay); returns self."""
-        self._overall = self._part()
-        self._groups: dict[Any, Part] = {}
+        with self._lock:
+            self._overall = self._part()
+            self._groups: dict[Any, Part] = {}
         return self
 
     def __repr__(self) -> str:
         classes = "" if self.classes is None else f", classes={self.classes!r}"
+        classes += "" if self.pos_label is None else f", pos_label={self.pos_label!r}"
         return f"Evaluator({list(self.metrics)!r}{classes}, n_samples={self.n_samples}, groups={len(self._groups)})"
 
     # -- input -----------------------------------------------------------------------------
@@ -280,12 +305,16 @@ class Evaluator(Serialisable):
         Parameters
         ----------
         y_true : array-like of shape (n,)
-            Binary: 0 and 1 (or booleans). Multiclass: class indices
+            Binary: ``pos_label`` and one other label, or without it 0 and 1,
+            -1 and 1, or booleans. Multiclass: class indices
             0 .. K-1 (``classes=K``) or labels among ``classes``.
         y_score : array-like of shape (n,) or (n, K)
-            Binary: the score or probability of class 1 (probabilities in
+            Binary: the score or probability of the positive class (1, or
+            ``pos_label``; probabilities in
             [0, 1] for ``ece``, ``brier``, ``log_loss``). Multiclass: the
-            probability of each class. Read as float64.
+            probability of each class. Read as float64, except that
+            ``brier`` and ``log_loss`` compute float32 and float16
+            probabilities in their dtype, as the functions do.
         sample_weight : array-like of shape (n,), default=None
         groups : array-like of shape (n,), default=None
             The group of each row: str, int, float or bool labels; null
@@ -305,12 +334,17 @@ class Evaluator(Serialisable):
         TypeError
             For group labels that are not text, numbers or booleans.
         """
+        with self._lock:
+            return self._update(y_true, y_score, sample_weight, groups)
+
+    def _update(self, y_true: Any, y_score: Any, sample_weight: Any, groups: Any) -> Evaluator:
         y_true, y_score, sample_weight, groups = (
             as_numpy_input(value) for value in (y_true, y_score, sample_weight, groups)
         )
         check_consistent_length(y_true, y_score, sample_weight, groups)
         y = self._labels(y_true)
-        score = self._scores(y_score, y.shape[0])
+        proba = self._scores(y_score, y.shape[0])  # float32 and float16 kept for brier and log_loss
+        score = proba.astype(np.float64, copy=False)
         n = y.shape[0]
         if n == 0:
             return self
@@ -321,7 +355,7 @@ class Evaluator(Serialisable):
         needs = self._needs()
         rows_sum_to_one = True
         if needs & {"calibration", "brier", "log"}:
-            rows_sum_to_one = checked_probabilities(score, self.n_threads)
+            rows_sum_to_one = checked_probabilities(proba, self.n_threads)
         if "class_ranking" in needs:
             check_probability_rows(score)
         predicted = None
@@ -331,9 +365,11 @@ class Evaluator(Serialisable):
         # The batch's parts are built first and merged once all are built, so a batch that a state
         # refuses leaves the Evaluator as it was.
         batch = self._part()
-        batch.update(y, score, predicted, weight, rows_sum_to_one, self.n_threads)
+        batch.update(y, score, predicted, weight, rows_sum_to_one, self.n_threads, proba)
         by_group = (
-            {} if coded is None else self._group_parts(*coded, batch, y, score, predicted, weight, rows_sum_to_one)
+            {}
+            if coded is None
+            else self._group_parts(*coded, batch, y, score, predicted, weight, rows_sum_to_one, proba)
         )
         self._overall.merge(batch)
         for key, part in by_group.items():
@@ -344,17 +380,7 @@ class Evaluator(Serialisable):
         """Class indices: int8 0/1 (binary) or int64 0 .. K-1."""
         y = column_or_1d(y_true)
         if not self.multiclass:
-            if y.dtype.kind == "b":
-                return y.view(np.int8)
-            if y.dtype.kind in "iu" and (y.shape[0] == 0 or (y.min() >= 0 and y.max() <= 1)):
-                return y.astype(np.int8)
-            if y.dtype.kind == "f" and bool(np.all((y == 0) | (y == 1))):
-                return y.astype(np.int8)
-            bad = y[0] if y.dtype.kind not in "iuf" else y[np.argmax((y != 0) & (y != 1))]
-            raise ValueError(
-                f"y_true must be 0 or 1 (or booleans) for a binary Evaluator, got {shown(bad)}; "
-                "pass classes= for multiclass labels"
-            )
+            return _binary_labels(y, self.pos_label)
         if self._lookup is None:
             k = self.problem.n_classes
             if y.dtype.kind in "biu" or (y.dtype.kind == "f" and bool(np.all(y == np.round(y)))):
@@ -385,14 +411,17 @@ class Evaluator(Serialisable):
         return table[inverse.reshape(-1)]
 
     def _scores(self, y_score: Any, n: int) -> np.ndarray:
-        """float64 scores: 1-D (binary) or (n, K), finite."""
+        """Finite scores, 1-D (binary) or (n, K): float32 and float16 as
+        they are (the probability functions compute in them), others as
+        float64."""
         array = np.asarray(y_score)
         if n == 0 and array.size == 0:
             return np.zeros((0, self.problem.n_classes) if self.multiclass else 0)
         if array.dtype.kind in "USV" or (array.dtype.kind == "O" and not _numbers(array)):
             raise ValueError("y_score must be numbers")
         check_dimensions(array)  # complex numbers: scikit-learn's error
-        array = array.astype(np.float64, copy=False)
+        if array.dtype not in (np.float32, np.float16):
+            array = array.astype(np.float64, copy=False)
         if self.multiclass:
             k = self.problem.n_classes
             if array.ndim != 2 or array.shape[1] != k:
@@ -418,6 +447,7 @@ class Evaluator(Serialisable):
         predicted: np.ndarray | None,
         weight: np.ndarray | None,
         rows_sum_to_one: bool,
+        proba: np.ndarray,
     ) -> dict[Any, Part]:
         """The parts of the batch's groups (``whole``, the batch's part,
         when one group holds every row)."""
@@ -437,6 +467,7 @@ class Evaluator(Serialisable):
                     None if weight is None else weight[rows],
                     rows_sum_to_one,
                     self.n_threads,
+                    proba[rows],
                 )
         return parts
 
@@ -450,7 +481,7 @@ class Evaluator(Serialisable):
     def _check_mergeable(self, other: Any) -> None:
         if not isinstance(other, Evaluator):
             raise TypeError(f"cannot merge an Evaluator with {type(other).__name__}")
-        for name in ("metrics", "classes", "threshold", "n_bins", "confidence", "by"):
+        for name in ("metrics", "classes", "pos_label", "threshold", "n_bins", "confidence", "by"):
             mine, theirs = getattr(self, name), getattr(other, name)
             if mine != theirs:
                 raise ValueError(f"cannot merge Evaluators with different {name}: {mine!r} and {theirs!r}")
@@ -468,11 +499,12 @@ class Evaluator(Serialisable):
             confidence or ``by``.
         """
         self._check_mergeable(other)
-        if other is self:
-            other = copy.deepcopy(other)
-        self._overall.merge(other._overall)
-        for key, part in other._groups.items():
-            self._group(key).merge(part)
+        with _locked(self, other):
+            if other is self:
+                other = copy.deepcopy(other)
+            self._overall.merge(other._overall)
+            for key, part in other._groups.items():
+                self._group(key).merge(part)
         return self
 
     def __add__(self, other: Any) -> Evaluator:
@@ -502,10 +534,11 @@ class Evaluator(Serialisable):
             Without rows, or naming a metric that raises on the whole
             data (for a group, it is NaN with a warning instead).
         """
-        if self.n_samples == 0:
-            raise ValueError("the Evaluator has no rows: call update() first")
-        overall = self._values(self._overall, None)
-        by_group = {key: self._values(self._groups[key], key) for key in self.groups}
+        with self._lock:
+            if self.n_samples == 0:
+                raise ValueError("the Evaluator has no rows: call update() first")
+            overall = self._values(self._overall, None)
+            by_group = {key: self._values(self._groups[key], key) for key in self.groups}
         return {"overall": overall, "by_group": by_group, "gap": _gaps(by_group)}
 
     def _values(self, part: Part, group: Any) -> dict[str, Any]:
@@ -541,11 +574,12 @@ class Evaluator(Serialisable):
         """
         import pandas as pd
 
-        result = self.compute()
+        with self._lock:
+            result = self.compute()
+            counts = {_OVERALL: self.n_samples, **{key: part.n_samples for key, part in self._groups.items()}}
         if _OVERALL in result["by_group"]:
             raise ValueError(f"a group is labelled {_OVERALL!r}: use compute()")
         rows = {_OVERALL: result["overall"], **result["by_group"]}
-        counts = {_OVERALL: self.n_samples, **{key: part.n_samples for key, part in self._groups.items()}}
         records = []
         for key, values in rows.items():
             record = {}
@@ -560,10 +594,24 @@ class Evaluator(Serialisable):
         return frame
 
     # -- serialisation ---------------------------------------------------------------------------
+    def __getstate__(self) -> dict[str, Any]:
+        with self._lock:  # pickles and deep copies read a consistent set of rows
+            return super().__getstate__()
+
+    def to_bytes(self) -> bytes:
+        """The Evaluator as bytes that :meth:`from_bytes` reads back (a
+        ``.npz`` archive and a JSON header, nothing pickled; see
+        :meth:`turbometrics.RankingState.to_bytes`), written under the
+        Evaluator's lock, so a concurrent :meth:`update` is in it wholly or
+        not at all."""
+        with self._lock:
+            return super().to_bytes()
+
     def _fields(self) -> dict[str, Any]:
         return {
             "metrics": list(self.metrics),
             "classes": list(self.classes) if isinstance(self.classes, tuple) else self.classes,
+            **({} if self.pos_label is None else {"pos_label": self.pos_label}),
             "threshold": self.threshold,
             "n_bins": self.n_bins,
             "confidence": self.confidence,
@@ -590,6 +638,7 @@ class Evaluator(Serialisable):
         if absent:
             raise ValueError(f"Evaluator: missing fields {absent}")
         fields = {name: parts[name] for name in _field_names()}
+        fields["pos_label"] = parts.get("pos_label")  # written when set (bytes of 0.1 have none)
         if isinstance(fields["classes"], list):
             fields["classes"] = tuple(fields["classes"])
         if not isinstance(fields["metrics"], list):
@@ -607,6 +656,8 @@ class Evaluator(Serialisable):
             raise ValueError("groups must be distinct str, int, float or bool labels, not NaN")
         template = evaluator._part()
         known, prefixes = {*_field_names(), "groups", "n_samples"}, column_prefixes(template)
+        if evaluator.pos_label is not None:
+            known.add("pos_label")
         unknown = sorted(name for name in parts if name not in known and not name.startswith(prefixes))
         if unknown:
             raise ValueError(f"Evaluator: unknown fields {unknown[:5]}")
@@ -645,6 +696,17 @@ def _check_sizes(fields: Mapping[str, Any], parts: Mapping[str, Any]) -> None:
         raise ValueError(f"n_bins: {n_bins} bins need more exact sums than the bytes hold")
 
 
+@contextmanager
+def _locked(*evaluators: Evaluator) -> Iterator[None]:
+    """Hold the locks of ``evaluators``, taken in one global order (by
+    ``id``) so that ``a.merge(b)`` and ``b.merge(a)`` in two threads cannot
+    deadlock."""
+    with ExitStack() as stack:
+        for evaluator in sorted({id(e): e for e in evaluators}.values(), key=id):
+            stack.enter_context(evaluator._lock)
+        yield
+
+
 def _field_names() -> tuple[str, ...]:
     return ("metrics", "classes", "threshold", "n_bins", "confidence", "by")
 
@@ -673,6 +735,76 @@ def _gaps(by_group: Mapping[Any, Mapping[str, Any]]) -> dict[str, float]:
         finite = [v for values in by_group.values() if isinstance(v := values.get(name), float) and math.isfinite(v)]
         gaps[name] = max(finite) - min(finite) if len(finite) >= 2 else math.nan
     return gaps
+
+
+def _checked_pos_label(pos_label: Any, multiclass: bool) -> Any:
+    """``pos_label`` as None or a Python str, int, float (not NaN) or bool.
+
+    Raises
+    ------
+    ValueError
+        For a multiclass Evaluator or NaN.
+    TypeError
+        For another type.
+    """
+    if pos_label is None:
+        return None
+    if multiclass:
+        raise ValueError("pos_label is for binary Evaluators; a multiclass one takes classes=")
+    label = _as_label(pos_label, "pos_label")
+    if isinstance(label, float) and math.isnan(label):
+        raise ValueError("pos_label must not be NaN")
+    return label
+
+
+def _binary_labels(y: np.ndarray, pos_label: Any) -> np.ndarray:
+    """``y == pos_label`` as int8 (1 positive); without ``pos_label`` y must
+    be {0, 1}, {-1, 1} or booleans, as scikit-learn requires.
+
+    Raises
+    ------
+    ValueError
+        scikit-learn's message for NaN or infinite labels, and for other
+        labels without ``pos_label``; with it, for more than two labels or
+        two of which neither is ``pos_label``.
+    """
+    if y.shape[0] == 0:
+        return np.zeros(0, np.int8)
+    if y.dtype.kind == "f":
+        assert_all_finite(y, input_name="y_true")  # scikit-learn's "Input y_true contains NaN."
+    if pos_label is None:
+        if y.dtype.kind == "b":
+            return y.view(np.int8)
+        if y.dtype.kind in "iuf":
+            positive = y == 1
+            if bool(np.all(positive | (y == 0))) or bool(np.all(positive | (y == -1))):
+                return positive.view(np.int8)
+        listed = ", ".join(repr(label) for label in _distinct(y))
+        raise ValueError(
+            f"y_true takes value in {{{listed}}} and pos_label is not specified: either make y_true take value "
+            "in {0, 1} or {-1, 1} or pass pos_label explicitly."
+        )
+    positive = np.asarray(y == pos_label) if y.dtype.kind not in "US" or isinstance(pos_label, str) else None
+    if positive is None or positive.shape != y.shape:  # text against a number: equal to none
+        positive = np.zeros(y.shape[0], dtype=bool)
+    rest = y[~positive]
+    if rest.shape[0] and not bool(np.all(rest == rest[0])):
+        labels = _distinct(y)
+        if len(labels) == 2:
+            raise ValueError(f"pos_label={pos_label} is not a valid label. It should be one of {labels}")
+        raise ValueError(
+            f"y_true holds {len(labels)} labels ({shown(labels[:5])}), a binary Evaluator two; "
+            "pass classes= for multiclass labels"
+        )
+    return positive.view(np.int8)
+
+
+def _distinct(y: np.ndarray) -> list[Any]:
+    """The distinct labels of ``y``, sorted where they sort."""
+    try:
+        return list(np.unique(y).tolist())
+    except TypeError:  # labels that do not sort
+        return list(dict.fromkeys(y.tolist()))
 
 
 def _checked_classes(classes: Any) -> int | tuple[Any, ...] | None:

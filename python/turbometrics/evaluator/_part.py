@@ -169,10 +169,13 @@ class Part:
         weight: np.ndarray | None,
         rows_sum_to_one: bool,
         n_threads: int | None,
+        proba: np.ndarray | None = None,
     ) -> None:
         """Add rows, already checked: ``y`` class indices (int8 0/1 when
         binary), ``score`` float64 1-D or (n, K), ``predicted`` the
-        predicted classes (when a confusion state is kept)."""
+        predicted classes (when a confusion state is kept), ``proba`` the
+        scores in their float32 or float16 dtype for the proper scores
+        (None: ``score``)."""
         if self.ranking is not None:
             self.ranking.update(y, score, sample_weight=weight, n_threads=n_threads)
         if self.class_ranking is not None:
@@ -183,7 +186,7 @@ class Part:
         if self.calibration is not None:
             self.calibration.update(y, score, sample_weight=weight, n_threads=n_threads)
         for sums in self.sums.values():
-            sums.update(y, score, weight, rows_sum_to_one, n_threads)
+            sums.update(y, score if proba is None else proba, weight, rows_sum_to_one, n_threads)
         self.n_samples += y.shape[0]
 
     def merge(self, other: Part) -> None:

@@ -35,6 +35,14 @@ _STATE_OF = {
     **dict.fromkeys(("ece", "mce", "rmsce", "reliability_diagram"), "calibration"),
 }
 METRICS = tuple(_STATE_OF)
+# The Evaluator's and the command line's names that differ from these: the counterpart here, or None.
+_EVALUATOR_NAMES = {
+    "mcc": "matthews_corrcoef",
+    "best_f1": "best_threshold",
+    "roc_auc_ci": None,
+    "brier": None,
+    "log_loss": None,
+}
 
 
 def _import_pyarrow_parquet() -> Any:
@@ -175,7 +183,7 @@ def evaluate_parquet(
     metrics = list(metrics)
     unknown = [name for name in metrics if name not in METRICS]
     if unknown:
-        raise ValueError(f"unknown metric(s) {unknown}; choose from {list(METRICS)}")
+        raise ValueError(_unknown_metrics(unknown))
     threads = resolve_threads(n_threads)
     states = _empty_states(metrics, n_bins)
     columns = [label, score] + ([weight] if weight else []) + ([prediction] if prediction else [])
@@ -186,6 +194,21 @@ def evaluate_parquet(
         truth = _binary_truth(labels, pos_label, seen)
         _update(states, truth, labels, scores, weights, batch, prediction, threshold, threads)
     return {name: getattr(states[_STATE_OF[name]], name)() for name in metrics}
+
+
+def _unknown_metrics(unknown: list[Any]) -> str:
+    """The error for names this function does not take: the names it
+    takes, and for the Evaluator's and the command line's names, their
+    counterpart here (or that there is none)."""
+    hints = []
+    for name in unknown:
+        if isinstance(name, str) and name in _EVALUATOR_NAMES:
+            here = _EVALUATOR_NAMES[name]
+            hints.append(
+                f"the Evaluator's {name!r} is {here!r} here" if here else f"{name!r} needs turbometrics.Evaluator"
+            )
+    hint = f" ({'; '.join(hints)})" if hints else ""
+    return f"unknown metric(s) {unknown}: evaluate_parquet takes {', '.join(METRICS)}{hint}"
 
 
 def _empty_states(metrics: Sequence[str], n_bins: int) -> dict[str, Any]:

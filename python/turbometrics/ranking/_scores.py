@@ -193,11 +193,35 @@ def roc_curve(
     data = binary_input(y_true, y_score, pos_label, sample_weight, kernel_checks=True)
     scores, is_positive, weights, kernel_threads = data.kernel_args(threads)
     with data.raising_value_errors():
-        fpr, tpr, thresholds, positives, negatives = _core.ranking.roc_curve(
+        curve = _core.ranking.roc_curve(
             scores, is_positive, weights, bool(drop_intermediate), kernel_threads, data.check_values
         )
+    fpr, tpr, thresholds, positives, negatives = _with_signed_zeros(curve, scores, is_positive, weights)
     _warn_if_one_class(positives, negatives)
     return fpr, tpr, thresholds
+
+
+def _with_signed_zeros(curve: tuple, scores: np.ndarray, is_positive: np.ndarray, weights: np.ndarray | None) -> tuple:
+    """A roc_curve kernel's result with scikit-learn's signs of zero.
+
+    scikit-learn's rates are cumulative sums of ``(1 - y) * w`` (false
+    positives) and ``y * w`` (true positives) over the samples by decreasing
+    score. A sample of the other class with a negative weight adds -0.0, so
+    a rate stays -0.0 at every threshold above the highest score of a sample
+    that adds anything else (one of its class, or of the other class with a
+    positive weight); the kernel's zeros are +0.0. Only negative weights
+    make -0.0, so other input is returned as it is; the rates are changed in
+    place.
+    """
+    if weights is None or not (weights < 0).any():
+        return curve
+    fpr, tpr, thresholds = curve[:3]
+    positive = is_positive.astype(bool)
+    for rate, own in ((fpr, ~positive), (tpr, positive)):
+        adds_more = (weights != 0) & (own | (weights > 0))
+        above = thresholds[1:] > float(scores[adds_more].max()) if adds_more.any() else True
+        rate[1:][above & (rate[1:] == 0)] = -0.0
+    return curve
 
 
 def _warn_if_one_class(positives: float, negatives: float) -> None:
@@ -388,20 +412,34 @@ def _binary_roc_auc(
         positives,
         negatives,
         partial_fpr,
-        lambda: _core.ranking.roc_curve(scores, is_positive, weights, True, kernel_threads),
+        lambda: _with_signed_zeros(
+            _core.ranking.roc_curve(scores, is_positive, weights, True, kernel_threads), scores, is_positive, weights
+        ),
+        signed=weights is not None and bool((weights < 0).any()),
     )
 
 
 def roc_auc_from_area(
-    area: float, positives: float, negatives: float, partial_fpr: float | None, roc_curve_kernel: Callable[[], tuple]
+    area: float,
+    positives: float,
+    negatives: float,
+    partial_fpr: float | None,
+    roc_curve_kernel: Callable[[], tuple],
+    *,
+    signed: bool = False,
 ) -> float:
     """The ROC AUC from a table's area sweep: the area itself, or McClish's
-    standardised partial area when ``partial_fpr`` is set. With a class of
-    zero or negative total weight scikit-learn's rates are NaN; its
-    arithmetic is then followed on the curve (``roc_curve_kernel()``, a
-    roc_curve kernel's result with drop_intermediate), warnings and errors
-    included."""
-    if positives <= 0 or negatives <= 0:
+    standardised partial area when ``partial_fpr`` is set.
+
+    scikit-learn's arithmetic is followed on the curve instead
+    (``roc_curve_kernel()``, a roc_curve kernel's result with
+    drop_intermediate), warnings and errors included, when a class has zero
+    or negative total weight (NaN rates) or when ``signed`` (some weight is
+    negative): the false positive rate may then decrease somewhere, and
+    scikit-learn's ``auc`` raises "x is neither increasing nor decreasing";
+    where it does not, the area is the trapezoids' sum, whatever the true
+    positive rate does."""
+    if signed or positives <= 0 or negatives <= 0:
         fpr, tpr, _, _, _ = roc_curve_kernel()
         _warn_if_one_class(positives, negatives)
         return _area_from_curve(fpr, tpr, partial_fpr)
@@ -418,7 +456,8 @@ def _mcclish(partial_area: float, max_fpr: float) -> float:
 
 def _area_from_curve(fpr: np.ndarray, tpr: np.ndarray, max_fpr: float | None) -> float:
     """scikit-learn's area computation on an ROC curve, step for step; only
-    used when a class has no positive total weight (NaN rates)."""
+    used when some weight is negative or a class has no positive total
+    weight (NaN rates)."""
     if max_fpr is not None:
         stop = np.searchsorted(fpr, max_fpr, "right")
         x_interp = [fpr[stop - 1], fpr[stop]]

@@ -103,6 +103,14 @@ class RankingState(ClassWeights, Serialisable):
     raises for all-zero weights is raised by the metrics when all the
     data's weights are zero).
 
+    Weights may be negative, as in scikit-learn. :meth:`roc_auc` then
+    follows scikit-learn on the curve: where the false positive rate
+    decreases somewhere it raises scikit-learn's ValueError "x is neither
+    increasing nor decreasing : [...]", else it returns the trapezoids'
+    area (which may lie outside [0, 1]). The state keeps each score's summed
+    weights, not the samples, so the rates in that message print zeros as
+    0. where scikit-learn's per-sample cumulative sums may give -0.
+
     Examples
     --------
     >>> import turbometrics as tm
@@ -310,7 +318,12 @@ class RankingState(ClassWeights, Serialisable):
         args, threads = self._kernel_args(n_threads)
         area, positives, negatives = _core.states.roc_auc(*args, partial_fpr, threads)
         return roc_auc_from_area(
-            area, positives, negatives, partial_fpr, lambda: _core.states.roc_curve(*args, True, threads)
+            area,
+            positives,
+            negatives,
+            partial_fpr,
+            lambda: _core.states.roc_curve(*args, True, threads),
+            signed=self.weighted and bool((self._positive < 0).any() or (self._negative < 0).any()),
         )
 
     def average_precision(self, *, n_threads: int | None = None) -> float:
