@@ -242,6 +242,7 @@ def test_default_metrics_and_large_batches_equal_the_functions():
     assert ev.compute()["by_group"] == {} and ev.compute()["gap"] == {}
 
 
+@pytest.mark.bits
 def test_brier_is_the_correctly_rounded_quotient_of_exact_sums():
     """The exact sum of the function's per-row terms (w * loss) over the exact sum of the
     weights, rounded once; split-invariant, where the function's float sums are not."""
@@ -260,6 +261,7 @@ def test_brier_is_the_correctly_rounded_quotient_of_exact_sums():
     assert got["log_loss"] == pytest.approx(tm.log_loss(y, p, sample_weight=w), rel=1e-14)
 
 
+@pytest.mark.bits
 @pytest.mark.parametrize("classes", [2, 4])
 @pytest.mark.parametrize("weighted", [False, True])
 def test_log_loss_is_the_correctly_rounded_quotient_of_the_functions_terms(classes, weighted):

@@ -11,6 +11,9 @@ from scipy.special import xlogy
 
 from turbometrics import stability as S
 
+# Asserts bits or tolerances: re-run under other CPU personalities by .ci/cpu_personalities.
+pytestmark = pytest.mark.bits
+
 
 def entropy_bits(p, axis=None):
     if axis is None:  # binary
