@@ -14,6 +14,9 @@ from hypothesis import strategies as st
 
 import turbometrics as tm
 
+# Asserts bits or tolerances: re-run under other CPU personalities by .ci/cpu_personalities.
+pytestmark = pytest.mark.bits
+
 # --------------------------------------------------------------------------
 # references
 

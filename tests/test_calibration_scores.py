@@ -13,6 +13,9 @@ from hypothesis import strategies as st
 import turbometrics as tm
 from helpers import assert_same_exception, assert_same_warnings, capture
 
+# Asserts bits or tolerances: re-run under other CPU personalities by .ci/cpu_personalities.
+pytestmark = pytest.mark.bits
+
 
 def compare(name, *args, **kwargs):
     sk = capture(getattr(skm, name), *args, **kwargs)

@@ -17,6 +17,9 @@ from hypothesis import strategies as st
 import turbometrics as tm
 from helpers import capture
 
+# Asserts bits or tolerances: re-run under other CPU personalities by .ci/cpu_personalities.
+pytestmark = pytest.mark.bits
+
 # Probabilities with heavy ties, bin edges (k / n_bins), 0, 1 and -0.0.
 _SPECIAL = [0.0, -0.0, 1.0, 0.5, 0.1, 0.2, 1 / 3, 2 / 3, 0.9999999999999999, 1e-300]
 

@@ -242,6 +242,7 @@ def test_default_metrics_and_large_batches_equal_the_functions():
     assert ev.compute()["by_group"] == {} and ev.compute()["gap"] == {}
 
 
+@pytest.mark.bits
 def test_brier_is_the_correctly_rounded_quotient_of_exact_sums():
     """The exact sum of the function's per-row terms (w * loss) over the exact sum of the
     weights, rounded once; split-invariant, where the function's float sums are not."""
@@ -258,6 +259,33 @@ def test_brier_is_the_correctly_rounded_quotient_of_exact_sums():
     assert got["brier"] == float(exact) * 0.5
     assert got["brier"] == pytest.approx(tm.brier_score_loss(y, p, sample_weight=w), rel=1e-14)
     assert got["log_loss"] == pytest.approx(tm.log_loss(y, p, sample_weight=w), rel=1e-14)
+
+
+@pytest.mark.bits
+@pytest.mark.parametrize("classes", [2, 4])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_log_loss_is_the_correctly_rounded_quotient_of_the_functions_terms(classes, weighted):
+    """What docs/guide/evaluator.md promises, exactly: the exact sum of the
+    function's own per-row terms over the exact sum of the weights, rounded
+    once. Each term is log_loss of its one row (normalize=False: w * loss),
+    so the test holds whichever logarithm the function uses on this machine."""
+    from fractions import Fraction
+
+    rng = np.random.default_rng(6 + classes)
+    n = 200
+    y = rng.integers(0, classes, n)
+    p = rng.random(n) if classes == 2 else rng.dirichlet(np.ones(classes), n)
+    p[:3] = (0.0, 1.0, 1e-300) if classes == 2 else p[:3]  # clipped to eps and 1 - eps
+    w = rng.random(n) * 3 if weighted else np.ones(n)
+    labels = list(range(classes))
+    terms = [
+        Fraction(tm.log_loss(y[i : i + 1], p[i : i + 1], sample_weight=w[i : i + 1], normalize=False, labels=labels))
+        for i in range(n)
+    ]
+    exact = sum(terms, Fraction(0)) / sum(map(Fraction, w.tolist()), Fraction(0))
+    ev = tm.Evaluator(["log_loss"], classes=classes if classes > 2 else None)
+    ev.update(y, p, sample_weight=w if weighted else None)
+    assert ev.compute()["overall"]["log_loss"] == float(exact)
 
 
 def _inputs() -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -20,6 +20,9 @@ from hypothesis import strategies as st
 
 import turbometrics as tm
 
+# Asserts bits or tolerances: re-run under other CPU personalities by .ci/cpu_personalities.
+pytestmark = pytest.mark.bits
+
 # Sizes around NumPy's pairwise-sum boundaries as well as small ones.
 _SIZES = st.one_of(
     st.integers(0, 12), st.integers(120, 140), st.integers(250, 270), st.integers(1020, 1050), st.integers(2, 400)
@@ -155,6 +158,7 @@ def test_roc_auc_multiclass_bits(seed, n, n_classes, multi_class, average, weigh
     assert ours is theirs is None or _same(ours, theirs), (ours, theirs)
 
 
+@pytest.mark.slow_bits
 @given(
     seed=st.integers(0, 2**32 - 1),
     n=_SIZES,
@@ -263,6 +267,7 @@ def test_top_k_bits(seed, n, n_classes, k, weighted):
     assert ours is theirs is None or _same(ours, theirs), (ours, theirs)
 
 
+@pytest.mark.slow_bits
 @pytest.mark.parametrize("n_threads", [1, 2, 3, 8])
 def test_large_inputs_bits_for_every_thread_count(n_threads):
     """Inputs far past the table's parallel block size, weighted and not."""

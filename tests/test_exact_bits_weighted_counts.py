@@ -22,6 +22,9 @@ from hypothesis import strategies as st
 
 import turbometrics as tm
 
+# Asserts bits or tolerances: re-run under other CPU personalities by .ci/cpu_personalities.
+pytestmark = pytest.mark.bits
+
 _LABEL_KINDS = ("int", "pm1", "str", "binary01")
 
 
@@ -152,6 +155,7 @@ def test_multilabel_confusion_matrix(problem, data):
     _check("multilabel_confusion_matrix", y_true, y_pred, sample_weight=w, labels=labels)
 
 
+@pytest.mark.slow_bits
 @pytest.mark.parametrize(
     "name",
     ["precision_score", "recall_score", "f1_score", "fbeta_score", "jaccard_score", "precision_recall_fscore_support"],
@@ -174,6 +178,7 @@ def test_set_wise_scores(name, problem, data):
     _check(name, y_true, y_pred, **kwargs)
 
 
+@pytest.mark.slow_bits
 @given(problem=_problem(), data=st.data())
 @settings(max_examples=150, deadline=None)
 def test_kappa_mcc_balanced(problem, data):
@@ -200,6 +205,7 @@ def _multilabel(draw):
     return y_true, y_pred, draw(_weights(n))
 
 
+@pytest.mark.slow_bits
 @given(problem=_multilabel(), data=st.data())
 @settings(max_examples=150, deadline=None)
 def test_multilabel_indicator(problem, data):
@@ -215,6 +221,7 @@ def test_multilabel_indicator(problem, data):
     _check("accuracy_score", y_true, y_pred, sample_weight=w, normalize=data.draw(st.booleans()))
 
 
+@pytest.mark.slow_bits
 @pytest.mark.parametrize("n_classes", [2, 7])
 def test_large_input_every_thread_count(n_classes):
     """Past the kernels' parallel thresholds (2^22 samples, or cells for

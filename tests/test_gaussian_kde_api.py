@@ -11,6 +11,9 @@ from scipy import stats as scipy_stats
 
 import turbometrics as tm
 
+# Asserts bits or tolerances: re-run under other CPU personalities by .ci/cpu_personalities.
+pytestmark = pytest.mark.bits
+
 RTOL = 1e-12
 
 

@@ -21,6 +21,9 @@ from hypothesis.extra import numpy as hnp
 
 import turbometrics as tm
 
+# Asserts bits or tolerances: re-run under other CPU personalities by .ci/cpu_personalities.
+pytestmark = pytest.mark.bits
+
 scipy_stats = pytest.importorskip("scipy.stats")
 scipy_special = pytest.importorskip("scipy.special")
 from sklearn.neighbors import KernelDensity  # noqa: E402

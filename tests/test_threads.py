@@ -16,6 +16,9 @@ import sklearn.metrics as skm
 import turbometrics as tm
 from helpers import assert_score_equal, curve_comparator
 
+# Asserts bits or tolerances: re-run under other CPU personalities by .ci/cpu_personalities.
+pytestmark = pytest.mark.bits
+
 THREADS = [1, 2, 3, 4]
 CURVES = ["roc_curve", "precision_recall_curve", "det_curve", "confusion_matrix_at_thresholds"]
 

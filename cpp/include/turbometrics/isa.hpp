@@ -39,8 +39,15 @@
 // TURBOMETRICS_FORCE_GENERIC=ON) does the same on x86: no copies, no x86
 // intrinsics, best_isa() == Isa::generic; the code a build for another
 // architecture runs is then tested on x86.
+//
+// The environment variable TURBOMETRICS_CPU_DISPATCH (read once, at the first
+// best_isa()) caps the choice at generic, avx2, avx2_fma or avx512, never
+// above what the processor has: CI runs the generic, AVX2 (no FMA) and
+// AVX2+FMA copies on one machine (.ci/cpu_personalities). Any other non-empty
+// value is ignored (detection decides) and reported by cpu_dispatch().
 #pragma once
 
+#include <cstdlib>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -135,12 +142,43 @@ inline Isa detect() { return Isa::generic; }
 
 }  // namespace isa_detail
 
-// The best instruction set of this processor that the build has copies for
-// (asked once per process).
-inline Isa best_isa() {
-  static const Isa best = isa_detail::detect();
-  return best;
+namespace isa_detail {
+
+// What best_isa() chose and why: the processor's best set, the value of
+// TURBOMETRICS_CPU_DISPATCH ("" when unset), whether that value names a set,
+// and the choice, the lower of the two.
+struct Choice {
+  Isa detected = Isa::generic;
+  std::string cap;
+  bool cap_recognised = false;
+  Isa best = Isa::generic;
+};
+
+inline Choice choose() {
+  Choice c;
+  c.detected = c.best = detect();
+  const char* env = std::getenv("TURBOMETRICS_CPU_DISPATCH");
+  c.cap = env == nullptr ? "" : env;
+  for (Isa isa : {Isa::generic, Isa::avx2, Isa::avx2_fma, Isa::avx512}) {
+    if (c.cap == isa_name(isa)) {
+      c.cap_recognised = true;
+      if (isa < c.best) c.best = isa;
+    }
+  }
+  return c;
 }
+
+// Asked once per process (thread-safe initialisation of a local static).
+inline const Choice& choice() {
+  static const Choice c = choose();
+  return c;
+}
+
+}  // namespace isa_detail
+
+// The best instruction set of this processor that the build has copies for,
+// capped by TURBOMETRICS_CPU_DISPATCH (asked once per process).
+inline Isa best_isa() { return isa_detail::choice().best; }
 
 // The instruction sets the build has copies for, in order.
 inline std::vector<std::string> compiled_isas() {
