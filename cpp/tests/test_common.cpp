@@ -2,6 +2,7 @@
 // thread helpers and cooperative interruption.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <limits>
@@ -79,6 +80,48 @@ TEST_CASE("numpy_sum over leaves of the tree matches np.sum at 1 and N threads")
   CHECK(bits(one) == bits(0x1.3130280000000p+26));  // np.sum(cancelling(40000))
   CHECK(bits(many) == bits(one));
   CHECK(bits(one) == bits(0.0 + turbometrics::numpy_pairwise_sum(x.data(), n)));
+}
+
+TEST_CASE("NumpyStreamedSum gives numpy_sum's bits for any split into parts, truncated and with a replaced term") {
+  using turbometrics::NumpyStreamedSum;
+  const int64_t n = 5000;  // several levels of the tree above its leaves of 128
+  const std::vector<double> x = cancelling(n);
+  // Part sizes: empty parts, parts inside one leaf, parts spanning leaves,
+  // and one part of all terms.
+  const std::vector<std::vector<int64_t>> splits = {
+      {n}, {0, 1, 0, 7, 120, 1, 300, 0, 2000, 3, n - 2432}, {129, 129, 129, n - 387}, std::vector<int64_t>(50, 100)};
+  for (const auto& sizes : splits) {
+    for (const int64_t terms : {n, int64_t{4321}, int64_t{129}, int64_t{7}, int64_t{0}}) {
+      for (const int64_t replaced : {int64_t{-1}, terms - 1}) {
+        CAPTURE(sizes.size());
+        CAPTURE(terms);
+        CAPTURE(replaced);
+        std::vector<double> expected(x.begin(), x.begin() + terms);
+        if (replaced >= 0) expected[replaced] = 1e16 / 3;
+        std::vector<int64_t> offsets = {0};
+        for (int64_t size : sizes) offsets.push_back(std::min(terms, offsets.back() + size));
+        NumpyStreamedSum sum(offsets);
+        int64_t g = 0;
+        for (size_t p = 0; p + 1 < offsets.size(); ++p) {
+          if (offsets[p] == offsets[p + 1]) {
+            g += sizes[p];
+            continue;
+          }
+          NumpyStreamedSum::Part part(sum, static_cast<int64_t>(p), replaced, 1e16 / 3);
+          for (int64_t k = 0; k < sizes[p]; ++k, ++g) {
+            part.put(-1e300, false);  // not counted: overwritten
+            part.put(x[g], true);
+          }
+          part.finish();
+        }
+        const double streamed = sum.total();
+        CHECK(bits(streamed) == bits(turbometrics::numpy_sum(terms, 1, [&](int64_t begin, int64_t end, double* out) {
+                for (int64_t i = begin; i < end; ++i) out[i - begin] = expected[i];
+              })));
+        CHECK(bits(streamed) == bits(0.0 + turbometrics::numpy_pairwise_sum(expected.data(), terms)));
+      }
+    }
+  }
 }
 
 TEST_CASE("ExactSum is exact, order-independent and rounds half to even") {

@@ -686,8 +686,8 @@ def roc_auc_score(
     if target.kind == "binary":
         # label_binarize: the greater of two labels is the positive class.
         classes = cast(np.ndarray, target.classes)  # a binary target carries its two classes
-        if classes.dtype.kind in "iu" and np.array_equal(classes, [0, 1]):
-            binarized = target  # already 0/1: read in place
+        if classes.dtype.kind in "biu" and np.array_equal(classes, [0, 1]):
+            binarized = target  # already 0/1 or False/True: read in place
         elif classes.shape[0] == 2:
             binarized = Target("binary", y_true_array == classes[-1], np.array([False, True]))
         else:

@@ -12,8 +12,9 @@
 //   cut at max_fpr with the interpolated point (_binary_roc_auc_score's
 //   partial area, before McClish's correction), and average_precision_area
 //   -np.sum(np.diff(recall) * precision[:-1]) clipped at 0
-//   (average_precision_score), each from one sweep that writes the terms
-//   (8 bytes a row) without writing the curve.
+//   (average_precision_score), without writing the curve: the ROC area's
+//   trapezoids are streamed into NumPy's summation tree (no memory per
+//   row), the precision-recall terms written (8 bytes a row) and summed.
 #pragma once
 
 #include <algorithm>
@@ -22,6 +23,7 @@
 #include <cstring>
 #include <limits>
 #include <optional>
+#include <type_traits>
 #include <vector>
 
 #include "../buffer.hpp"
@@ -118,52 +120,15 @@ inline double interpolate(double x, double x0, double x1, double y0, double y1) 
   return std::isnan(other) && y0 == y1 ? y0 : other;
 }
 
-namespace detail {
-
-// Terms written block by block into a buffer of one slot per table row:
-// block b's k-th term at slot entry_row(b) + k, count[b] terms. at(g) is
-// the buffer index of term g (terms numbered across blocks in order).
-struct BlockTerms {
-  Buffer<double> slots;
-  std::vector<int64_t> count, offset;  // offset: terms before block b
-
-  template <class Table>
-  BlockTerms(const Table& table, int n_threads)
-      : slots(make_buffer<double>(std::max<int64_t>(1, table.row_count()))),
-        count(table.block_count(), 0),
-        offset(table.block_count() + 1, 0) {
-    prefault_huge_pages(slots.get(), sizeof(double) * static_cast<size_t>(table.row_count()), n_threads);
-  }
-  void index() {
-    for (size_t b = 0; b < count.size(); ++b) offset[b + 1] = offset[b] + count[b];
-  }
-  int64_t total() const { return offset.back(); }
-  // np.sum of terms [0, n), term `replaced` (if >= 0) replaced by `value`.
-  template <class Table>
-  double sum(const Table& table, int64_t n, int64_t replaced, double value, int n_threads) const {
-    return numpy_sum(n, n_threads, [&](int64_t begin, int64_t end, double* out) {
-      int64_t b = std::upper_bound(offset.begin(), offset.end(), begin) - offset.begin() - 1;
-      for (int64_t g = begin; g < end; ++b) {
-        const int64_t stop = std::min(end, offset[b + 1]);
-        const double* from = slots.get() + table.entry_row(b) + (g - offset[b]);
-        std::memcpy(out + (g - begin), from, sizeof(double) * static_cast<size_t>(stop - g));
-        g = stop;
-      }
-      if (replaced >= begin && replaced < end) out[replaced - begin] = value;
-    });
-  }
-};
-
-}  // namespace detail
-
 // roc_auc_score's area: np.trapezoid(tpr, fpr) over roc_curve's points
 // (drop_intermediate), i.e. np.sum of (fpr[i + 1] - fpr[i]) * (tpr[i + 1] +
 // tpr[i]) / 2.0; with max_fpr, over the points with fpr <= max_fpr and the
 // point (max_fpr, np.interp's tpr), as _binary_roc_auc_score builds it.
-// Both class totals must be positive. One parallel sweep decides the kept
-// points and writes each block's trapezoids but its first (whose left point
-// is in an earlier block: filled in afterwards); then NumPy's sum. NaN
-// when fpr does not increase through max_fpr (negative weights).
+// Both class totals must be positive. A first parallel sweep counts each
+// block's kept points (which fixes NumPy's summation tree) and finds its
+// last one; a second decides the kept points again and streams the
+// trapezoids into that tree (NumpyStreamedSum), so that no term is stored.
+// NaN when fpr does not increase through max_fpr (negative weights).
 template <class Table>
 double roc_auc_area(const Table& table, std::optional<double> max_fpr, int n_threads) {
   using TableRow = typename Table::TableRow;
@@ -179,61 +144,79 @@ double roc_auc_area(const Table& table, std::optional<double> max_fpr, int n_thr
   };
   auto trapezoid = [](const Point& a, const Point& b) { return (b.fpr - a.fpr) * (b.tpr + a.tpr) / 2.0; };
   const double limit = max_fpr.value_or(std::numeric_limits<double>::infinity());
-  detail::BlockTerms terms(table, n_threads);
-  std::vector<Point> first(blocks), last(blocks);
-  std::vector<int64_t> at_most_limit(blocks, 0);  // kept points with fpr <= max_fpr
-  parallel_for_dynamic(blocks, n_threads, [&](int64_t b) {
-    double* out = terms.slots.get() + table.entry_row(b);
-    int64_t k = 0, within = 0;
-    Point previous;
-    // Branch-free over the keep decisions (unpredictable on random data):
-    // every row's trapezoid is written at slot k, which only a kept row
-    // advances, so a dropped row's is overwritten; slot 0 is filled in
-    // below.
+  // Per block: kept points, those with fpr <= max_fpr, and the last kept row.
+  struct BlockCount {
+    int64_t kept = 0, within = 0;
+    TableRow last{};
+  };
+  auto count_block = [&](int64_t b, auto with_limit) {
+    BlockCount count;
     kept.for_each_row_of_block(b, [&](const TableRow& row, bool keep) {
-      const Point point = point_of(row);
-      if (k == 0) first[b] = point;
-      out[k] = trapezoid(previous, point);
-      within += keep & (point.fpr <= limit);
-      const Point choices[2] = {previous, point};
-      previous = choices[keep];
-      k += keep;
+      count.kept += keep;
+      if constexpr (decltype(with_limit)::value) count.within += keep & (point_of(row).fpr <= limit);
+      const TableRow choices[2] = {count.last, row};
+      count.last = choices[keep];
     });
-    terms.count[b] = k;
-    last[b] = previous;
-    at_most_limit[b] = within;
-  });
-  terms.index();
-  // Each block's first trapezoid, from the last point before it.
+    return count;
+  };
+  const std::vector<BlockCount> counts =
+      max_fpr ? sweep_blocks(table, n_threads, [&](int64_t b) { return count_block(b, std::true_type{}); })
+              : sweep_blocks(table, n_threads, [&](int64_t b) { return count_block(b, std::false_type{}); });
+  std::vector<int64_t> offsets(blocks + 1, 0);  // kept rows before block b
+  for (int64_t b = 0; b < blocks; ++b) offsets[b + 1] = offsets[b] + counts[b].kept;
+  // Terms to sum (term g: the trapezoid from kept point g to g + 1, point 0
+  // being the one at +inf), and with max_fpr the one replaced.
+  int64_t terms = offsets.back(), replaced = -1;
+  double replacement = 0.0;
+  if (max_fpr) {
+    // Points (the one at +inf first) with fpr <= max_fpr: np.searchsorted's
+    // `stop` when fpr increases.
+    int64_t stop = 1;
+    for (int64_t b = 0; b < blocks; ++b) stop += counts[b].within;
+    if (stop >= terms + 1) return std::numeric_limits<double>::quiet_NaN();
+    // Points stop - 1 and stop, read back from their blocks.
+    auto kept_point = [&](int64_t index) {
+      if (index == 0) return Point{0.0, 0.0};
+      const int64_t g = index - 1;  // kept row number
+      const int64_t b = std::upper_bound(offsets.begin(), offsets.end(), g) - offsets.begin() - 1;
+      Point found;
+      int64_t k = offsets[b];
+      kept.for_each_row_of_block(b, [&](const TableRow& row, bool keep) {
+        if (keep && k++ == g) found = point_of(row);
+      });
+      return found;
+    };
+    const Point left = kept_point(stop - 1), right = kept_point(stop);
+    if (!(left.fpr <= *max_fpr && *max_fpr < right.fpr)) return std::numeric_limits<double>::quiet_NaN();
+    const double tpr_at_max = interpolate(*max_fpr, left.fpr, right.fpr, left.tpr, right.tpr);
+    terms = stop;
+    replaced = stop - 1;
+    replacement = trapezoid(left, Point{*max_fpr, tpr_at_max});
+    for (int64_t& offset : offsets) offset = std::min(offset, terms);
+  }
+  // The kept point before each block.
+  std::vector<Point> entry(blocks);
   Point previous{0.0 / negatives, 0.0 / positives};
   for (int64_t b = 0; b < blocks; ++b) {
-    if (terms.count[b] == 0) continue;
-    terms.slots[table.entry_row(b)] = trapezoid(previous, first[b]);
-    previous = last[b];
+    entry[b] = previous;
+    if (counts[b].kept > 0) previous = point_of(counts[b].last);
   }
-  if (!max_fpr) return terms.sum(table, terms.total(), -1, 0.0, n_threads);
-  // Points (the one at +inf first) with fpr <= max_fpr: np.searchsorted's
-  // `stop` when fpr increases.
-  int64_t stop = 1;
-  for (int64_t b = 0; b < blocks; ++b) stop += at_most_limit[b];
-  const int64_t points = terms.total() + 1;
-  if (stop >= points) return std::numeric_limits<double>::quiet_NaN();
-  // Points stop - 1 and stop, read back from their terms' blocks.
-  auto kept_point = [&](int64_t index) {
-    if (index == 0) return Point{0.0, 0.0};
-    const int64_t g = index - 1;  // kept row number
-    const int64_t b = std::upper_bound(terms.offset.begin(), terms.offset.end(), g) - terms.offset.begin() - 1;
-    Point found;
-    int64_t k = terms.offset[b];
+  NumpyStreamedSum sum(offsets);
+  parallel_for_dynamic(blocks, n_threads, [&](int64_t b) {
+    if (offsets[b] == offsets[b + 1]) return;  // no term, or none summed
+    NumpyStreamedSum::Part part(sum, b, replaced, replacement);
+    Point previous = entry[b];
+    // Branch-free over the keep decisions (unpredictable on random data):
+    // every row's trapezoid is put, and only a kept row's is counted.
     kept.for_each_row_of_block(b, [&](const TableRow& row, bool keep) {
-      if (keep && k++ == g) found = point_of(row);
+      const Point point = point_of(row);
+      part.put(trapezoid(previous, point), keep);
+      const Point choices[2] = {previous, point};
+      previous = choices[keep];
     });
-    return found;
-  };
-  const Point left = kept_point(stop - 1), right = kept_point(stop);
-  if (!(left.fpr <= *max_fpr && *max_fpr < right.fpr)) return std::numeric_limits<double>::quiet_NaN();
-  const double tpr_at_max = interpolate(*max_fpr, left.fpr, right.fpr, left.tpr, right.tpr);
-  return terms.sum(table, stop, stop - 1, trapezoid(left, Point{*max_fpr, tpr_at_max}), n_threads);
+    part.finish();
+  });
+  return sum.total();
 }
 
 // average_precision_score's step integral of precision_recall_curve's
