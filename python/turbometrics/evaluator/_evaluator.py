@@ -601,7 +601,7 @@ class Evaluator(Serialisable):
     def to_bytes(self) -> bytes:
         """The Evaluator as bytes that :meth:`from_bytes` reads back (a
         ``.npz`` archive and a JSON header, nothing pickled; see
-        :meth:`turbometrics.RankingState.to_bytes`), written under the
+        ``RankingState.to_bytes``), written under the
         Evaluator's lock, so a concurrent :meth:`update` is in it wholly or
         not at all."""
         with self._lock:
