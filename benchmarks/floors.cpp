@@ -84,47 +84,54 @@ int main() {
     const int64_t n = 1000000;
     std::vector<double> p(n);
     for (auto& x : p) x = uniform();
-    const double sum = best_ms([&] {
-      double s[2] = {0, 0};
+    const double sum = best_ms(
+        [&] {
+          double s[2] = {0, 0};
 #pragma omp parallel num_threads(2)
-      {
-        const int t = omp_get_thread_num();
-        double a[8] = {0};
-        for (int64_t i = t * n / 2; i < (t + 1) * n / 2; i += 8)
-          for (int j = 0; j < 8; ++j) a[j] += p[i + j];
-        s[t] = a[0] + a[1] + a[2] + a[3] + a[4] + a[5] + a[6] + a[7];
-      }
-      sink = s[0] + s[1];
-    }, 50);
-    const double count = best_ms([&] {
-      int64_t c[2][16] = {};
+          {
+            const int t = omp_get_thread_num();
+            double a[8] = {0};
+            for (int64_t i = t * n / 2; i < (t + 1) * n / 2; i += 8)
+              for (int j = 0; j < 8; ++j) a[j] += p[i + j];
+            s[t] = a[0] + a[1] + a[2] + a[3] + a[4] + a[5] + a[6] + a[7];
+          }
+          sink = s[0] + s[1];
+        },
+        50);
+    const double count = best_ms(
+        [&] {
+          int64_t c[2][16] = {};
 #pragma omp parallel num_threads(2)
-      {
-        const int t = omp_get_thread_num();
-        int64_t local[4][16] = {};
-        for (int64_t i = t * n / 2; i < (t + 1) * n / 2; ++i) local[i & 3][static_cast<int>(p[i] * 15.0)]++;
-        for (int b = 0; b < 16; ++b) c[t][b] = local[0][b] + local[1][b] + local[2][b] + local[3][b];
-      }
-      sink = static_cast<double>(c[0][3] + c[1][3]);
-    }, 50);
-    std::printf("binary calibration, n = 1e6 float64 in cache, 2 threads: sum %.3f ms, bin counts only %.3f ms\n",
-                sum, count);
+          {
+            const int t = omp_get_thread_num();
+            int64_t local[4][16] = {};
+            for (int64_t i = t * n / 2; i < (t + 1) * n / 2; ++i) local[i & 3][static_cast<int>(p[i] * 15.0)]++;
+            for (int b = 0; b < 16; ++b) c[t][b] = local[0][b] + local[1][b] + local[2][b] + local[3][b];
+          }
+          sink = static_cast<double>(c[0][3] + c[1][3]);
+        },
+        50);
+    std::printf("binary calibration, n = 1e6 float64 in cache, 2 threads: sum %.3f ms, bin counts only %.3f ms\n", sum,
+                count);
   }
   {
     const int64_t m = 50, n = 1000000, block = 2048;
     std::vector<double> P(m * n), out(n);
     for (auto& x : P) x = uniform();
     auto blocked = [&](auto body) {
-      return best_ms([&] {
+      return best_ms(
+          [&] {
 #pragma omp parallel for schedule(dynamic, 1) num_threads(2)
-        for (int64_t b = 0; b < (n + block - 1) / block; ++b)
-          body(P.data(), m, n, b * block, std::min(block, n - b * block), out.data() + b * block);
-      }, 7);
+            for (int64_t b = 0; b < (n + block - 1) / block; ++b)
+              body(P.data(), m, n, b * block, std::min(block, n - b * block), out.data() + b * block);
+          },
+          7);
     };
     const double sums = blocked(sums_only);
     const double logs = blocked(logs_only);
-    std::printf("entropies, P (50, 1e6) float64, 2 threads: blocked read pass %.1f ms, the 1e8 logarithms only %.1f ms\n",
-                sums, logs);
+    std::printf(
+        "entropies, P (50, 1e6) float64, 2 threads: blocked read pass %.1f ms, the 1e8 logarithms only %.1f ms\n", sums,
+        logs);
 #ifdef TURBOMETRICS_HAS_LOG_TABLE_AVX512
     std::printf("  the AVX-512 entropy sums (one log per element, validation included) %.1f ms\n",
                 blocked(table_entropy));
@@ -141,10 +148,11 @@ int main() {
     for (int64_t i = 0; i < m * lanes; ++i) state[i] = uniform();
     const int64_t tiles = 20000;
     const double ms = best_ms([&] { order_statistics_tiles(state, plan, tiles); }, 3);
-    std::printf("iqr, m = 50: %lld classes sorted in registers, %lld comparators in chains, then the merge: %.1f ns per sample "
-                "(one core, data in L1)\n",
-                static_cast<long long>(plan.classes), static_cast<long long>(steps),
-                ms * 1e6 / static_cast<double>(tiles * lanes));
+    std::printf(
+        "iqr, m = 50: %lld classes sorted in registers, %lld comparators in chains, then the merge: %.1f ns per sample "
+        "(one core, data in L1)\n",
+        static_cast<long long>(plan.classes), static_cast<long long>(steps),
+        ms * 1e6 / static_cast<double>(tiles * lanes));
   }
   return sink == 12345.0;
 }

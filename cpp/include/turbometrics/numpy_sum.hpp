@@ -174,8 +174,7 @@ class NumpyStreamedSum {
 
  public:
   // offsets[p]: part p's first term; offsets.back(): the number of terms.
-  explicit NumpyStreamedSum(std::vector<int64_t> offsets)
-      : offsets_(std::move(offsets)), kept_(offsets_.size() - 1) {}
+  explicit NumpyStreamedSum(std::vector<int64_t> offsets) : offsets_(std::move(offsets)), kept_(offsets_.size() - 1) {}
 
   // Receives the terms of one part: put(term, counts) for each candidate
   // term in order, counting those with `counts` (a term not counted is
