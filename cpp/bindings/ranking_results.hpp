@@ -77,16 +77,15 @@ py::object precision_recall_curve_of(const Table& table, bool drop_intermediate,
 
 // (area, total positive, total negative) as roc_auc_score computes the
 // area: np.trapezoid over roc_curve's points (drop_intermediate), cut at
-// max_fpr when set; NaN unless both totals are positive (the caller then
-// follows scikit-learn on the curve).
-template <class Table>
-py::object sklearn_roc_auc_of(const Table& table, std::optional<double> max_fpr, int n_threads) {
+// max_fpr when set, which `area()` computes (ranking::roc_auc_area or
+// roc_auc_area_spending); NaN unless both totals are positive (the caller
+// then follows scikit-learn on the curve).
+template <class Table, class Area>
+py::object sklearn_roc_auc_of(const Table& table, Area&& area) {
   double value = std::numeric_limits<double>::quiet_NaN();
   {
     py::gil_scoped_release release;
-    if (table.total_positive() > 0 && table.total_negative() > 0) {
-      value = ranking::roc_auc_area(table, max_fpr, n_threads);
-    }
+    if (table.total_positive() > 0 && table.total_negative() > 0) value = area();
   }
   return py::make_tuple(value, table.total_positive(), table.total_negative());
 }

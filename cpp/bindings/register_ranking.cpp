@@ -89,7 +89,12 @@ py::object roc_auc(const py::array& y_score, const py::array& is_positive, const
                    std::optional<double> max_fpr, int n_threads, int check_values) {
   return with_table(
       y_score, is_positive, weight, n_threads,
-      [&](const auto& table) { return bindings::sklearn_roc_auc_of(table, max_fpr, n_threads); }, check_values);
+      [&](auto& table) {
+        // The table's last use: the area's terms take its memory.
+        return bindings::sklearn_roc_auc_of(table,
+                                            [&] { return ranking::roc_auc_area_spending(table, max_fpr, n_threads); });
+      },
+      check_values);
 }
 
 py::object average_precision(const py::array& y_score, const py::array& is_positive,

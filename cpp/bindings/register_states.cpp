@@ -75,8 +75,9 @@ py::object with_state_table(const py::array& scores, const py::array& positive, 
 
 py::object state_roc_auc(const py::array& scores, const py::array& positive, const py::array& negative,
                          std::optional<double> max_fpr, int n_threads) {
-  return with_state_table(scores, positive, negative, n_threads,
-                          [&](const auto& table) { return bindings::sklearn_roc_auc_of(table, max_fpr, n_threads); });
+  return with_state_table(scores, positive, negative, n_threads, [&](const auto& table) {
+    return bindings::sklearn_roc_auc_of(table, [&] { return ranking::roc_auc_area(table, max_fpr, n_threads); });
+  });
 }
 
 py::object state_average_precision(const py::array& scores, const py::array& positive, const py::array& negative,

@@ -3,8 +3,11 @@
 // from it.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
+#include <optional>
 #include <vector>
 
 #include "support.hpp"
@@ -291,4 +294,54 @@ TEST_CASE("areas equal scikit-learn's bits") {
   const SortedScores<double, true> weighted(tied.input(), 1);
   CHECK(bits(roc_auc_area(weighted, std::nullopt, 1)) == bits(0x1.546603ae5181ap-1));
   CHECK(bits(average_precision_area(weighted, 1)) == bits(0x1.a8334c7468921p-2));
+}
+
+TEST_CASE("roc_auc_area over the table's own records equals it with the terms kept aside, bit for bit") {
+  // The spending sweep writes the trapezoids over the sorted records as it
+  // reads them: 8-byte records (float64), 16-byte (weighted) and 4-byte
+  // (float32, where terms beyond half a block's records spill into a
+  // vector: alternating labels make every row a corner), counted tables
+  // (no records to overwrite), with and without max_fpr, at 1 and N threads.
+  const int many = turbometrics::testing::many_threads;
+  auto check = [&](auto make_table) {
+    for (std::optional<double> max_fpr : {std::optional<double>{}, std::optional<double>{0.25}}) {
+      for (int threads : {1, many}) {
+        CAPTURE(threads);
+        CAPTURE(max_fpr.value_or(-1.0));
+        const auto kept_aside = make_table(threads);
+        const double expected = roc_auc_area(*kept_aside, max_fpr, threads);
+        auto spent = make_table(threads);
+        CHECK(bits(roc_auc_area_spending(*spent, max_fpr, threads)) == bits(expected));
+        CHECK(bits(expected) == bits(roc_auc_area(*make_table(1), max_fpr, 1)));
+      }
+    }
+  };
+  for (int64_t distinct : {int64_t{100}, int64_t{0}}) {
+    CAPTURE(distinct);
+    const Samples s = random_samples(300000, 21 + distinct, false, distinct);
+    check([&](int threads) { return std::make_unique<SortedScores<double, false>>(s.input(), threads); });
+  }
+  const Samples w = random_samples(300000, 7, true, 0);
+  check([&](int threads) { return std::make_unique<SortedScores<double, true>>(w.input(), threads); });
+  // float32 scores: 4-byte records. Alternating labels in score order keep
+  // every row; random labels keep fewer than half.
+  for (bool alternating : {true, false}) {
+    CAPTURE(alternating);
+    const Samples s = random_samples(300000, 3, false, 0);
+    std::vector<float> scores(s.score.begin(), s.score.end());
+    std::vector<char> labels = s.label;
+    if (alternating) {
+      std::vector<int64_t> order(scores.size());
+      for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int64_t>(i);
+      std::sort(order.begin(), order.end(), [&](int64_t a, int64_t b) { return scores[a] < scores[b]; });
+      for (size_t i = 0; i < order.size(); ++i) labels[order[i]] = static_cast<char>(i % 2);
+    }
+    RankingInput<float> in;
+    in.score = reinterpret_cast<const char*>(scores.data());
+    in.score_stride = sizeof(float);
+    in.is_positive = labels.data();
+    in.label_stride = 1;
+    in.size = static_cast<int64_t>(scores.size());
+    check([&](int threads) { return std::make_unique<SortedScores<float, false>>(in, threads); });
+  }
 }

@@ -200,6 +200,18 @@ class NumpyStreamedSum {
       if (filled_ == capacity_) end_leaf();
     }
 
+    // put(terms[k], true) for k < count, copied a leaf's worth at a time.
+    void put_counted(const double* terms, int64_t count) {
+      while (count > 0) {
+        const int64_t taken = std::min(count, capacity_ - filled_);
+        std::copy(terms, terms + taken, buffer_ + filled_);
+        filled_ += taken;
+        terms += taken;
+        count -= taken;
+        if (filled_ == capacity_) end_leaf();
+      }
+    }
+
     void finish() {
       if (filled_ == 0 || ignoring_) return;
       replace_in_buffer();

@@ -124,13 +124,22 @@ inline double interpolate(double x, double x0, double x1, double y0, double y1) 
 // (drop_intermediate), i.e. np.sum of (fpr[i + 1] - fpr[i]) * (tpr[i + 1] +
 // tpr[i]) / 2.0; with max_fpr, over the points with fpr <= max_fpr and the
 // point (max_fpr, np.interp's tpr), as _binary_roc_auc_score builds it.
-// Both class totals must be positive. A first parallel sweep counts each
-// block's kept points (which fixes NumPy's summation tree) and finds its
-// last one; a second decides the kept points again and streams the
-// trapezoids into that tree (NumpyStreamedSum), so that no term is stored.
-// NaN when fpr does not increase through max_fpr (negative weights).
-template <class Table>
-double roc_auc_area(const Table& table, std::optional<double> max_fpr, int n_threads) {
+// Both class totals must be positive; the weights must not be negative
+// (then fpr never decreases; callers take scikit-learn's own arithmetic on
+// the curve otherwise). NaN when no point has fpr > max_fpr.
+//
+// One parallel sweep decides each block's kept points and keeps their
+// trapezoids (the first of a block, whose left point lies in an earlier
+// block, is put right afterwards); the block counts then fix NumPy's
+// summation tree, and a second parallel pass sums the kept terms in it
+// (NumpyStreamedSum). The terms are written over the block's own records
+// where `spent(b)` (a SpentBlock) allows it, each over records already read
+// (a record holds at least one row), and otherwise kept in a vector per
+// block: with the 8-byte records of float64 scores nothing more is
+// allocated, with 4-byte ones (float32) only where more than half of a
+// block's rows are corners.
+template <class Table, class Spent>
+double roc_auc_area_over(const Table& table, std::optional<double> max_fpr, int n_threads, Spent&& spent) {
   using TableRow = typename Table::TableRow;
   const double positives = static_cast<double>(table.total_positive());
   const double negatives = static_cast<double>(table.total_negative());
@@ -139,54 +148,108 @@ double roc_auc_area(const Table& table, std::optional<double> max_fpr, int n_thr
   struct Point {
     double fpr = 0.0, tpr = 0.0;
   };
-  auto point_of = [&](const TableRow& row) {
-    return Point{static_cast<double>(row.negative) / negatives, static_cast<double>(row.positive) / positives};
-  };
   auto trapezoid = [](const Point& a, const Point& b) { return (b.fpr - a.fpr) * (b.tpr + a.tpr) / 2.0; };
   const double limit = max_fpr.value_or(std::numeric_limits<double>::infinity());
-  // Per block: kept points, those with fpr <= max_fpr, and the last kept row.
-  struct BlockCount {
-    int64_t kept = 0, within = 0;
-    TableRow last{};
+  // Per block: its terms (the first `in_place` over its records, the rest in
+  // `spilled`), its first and last kept points, and with max_fpr the kept
+  // points with fpr <= max_fpr, the last of them and the first beyond.
+  struct BlockTerms {
+    int64_t kept = 0, in_place = 0, within = 0;
+    std::vector<double> spilled;
+    bool has_beyond = false;
+    Point first, last, last_within, first_beyond;
   };
-  auto count_block = [&](int64_t b, auto with_limit) {
-    BlockCount count;
+  auto sweep_block = [&](int64_t b, auto with_limit) {
+    constexpr bool limited = decltype(with_limit)::value;
+    BlockTerms result;
+    const SpentBlock memory = spent(b);
+    int64_t rows_read = 0;
+    // The kept points are gathered branch-free (every row is written, only
+    // a kept row is counted: the decisions are unpredictable on random
+    // data) into chunks, whose rates and trapezoids are then straight loops
+    // the compiler vectorises. Slot 0 holds the kept point before the chunk
+    // (before the first chunk a stand-in: that term is put afterwards).
+    constexpr int64_t chunk = 256;
+    double fpr[chunk + 1], tpr[chunk + 1], terms[chunk];
+    fpr[0] = tpr[0] = 0.0;
+    int64_t gathered = 0;
+    auto flush = [&](int64_t records_read) {
+      if (gathered == 0) return;
+      for (int64_t k = 1; k <= gathered; ++k) {
+        fpr[k] /= negatives;
+        tpr[k] /= positives;
+      }
+      for (int64_t k = 0; k < gathered; ++k) terms[k] = trapezoid(Point{fpr[k], tpr[k]}, Point{fpr[k + 1], tpr[k + 1]});
+      if (result.kept == 0) result.first = Point{fpr[1], tpr[1]};
+      if constexpr (limited) {
+        for (int64_t k = 1; k <= gathered; ++k) {
+          if (fpr[k] <= limit) {
+            ++result.within;
+            result.last_within = Point{fpr[k], tpr[k]};
+          } else if (!result.has_beyond) {
+            result.has_beyond = true;
+            result.first_beyond = Point{fpr[k], tpr[k]};
+          }
+        }
+      }
+      // Over the records while they have room (and nothing has spilled).
+      const int64_t room = result.spilled.empty() ? memory.doubles_over(records_read) - result.in_place : 0;
+      const int64_t placed = std::clamp<int64_t>(room, 0, gathered);
+      if (placed > 0) std::memcpy(memory.data + sizeof(double) * result.in_place, terms, sizeof(double) * placed);
+      result.in_place += placed;
+      result.spilled.insert(result.spilled.end(), terms + placed, terms + gathered);
+      result.kept += gathered;
+      result.last = Point{fpr[gathered], tpr[gathered]};
+      fpr[0] = fpr[gathered];
+      tpr[0] = tpr[gathered];
+      gathered = 0;
+    };
     kept.for_each_row_of_block(b, [&](const TableRow& row, bool keep) {
-      count.kept += keep;
-      if constexpr (decltype(with_limit)::value) count.within += keep & (point_of(row).fpr <= limit);
-      const TableRow choices[2] = {count.last, row};
-      count.last = choices[keep];
+      ++rows_read;
+      fpr[gathered + 1] = static_cast<double>(row.negative);
+      tpr[gathered + 1] = static_cast<double>(row.positive);
+      gathered += keep;
+      if (gathered == chunk) flush(rows_read);
     });
-    return count;
+    flush(memory.items);  // every record read
+    return result;
   };
-  const std::vector<BlockCount> counts =
-      max_fpr ? sweep_blocks(table, n_threads, [&](int64_t b) { return count_block(b, std::true_type{}); })
-              : sweep_blocks(table, n_threads, [&](int64_t b) { return count_block(b, std::false_type{}); });
-  std::vector<int64_t> offsets(blocks + 1, 0);  // kept rows before block b
-  for (int64_t b = 0; b < blocks; ++b) offsets[b + 1] = offsets[b] + counts[b].kept;
+  std::vector<BlockTerms> parts =
+      max_fpr ? sweep_blocks(table, n_threads, [&](int64_t b) { return sweep_block(b, std::true_type{}); })
+              : sweep_blocks(table, n_threads, [&](int64_t b) { return sweep_block(b, std::false_type{}); });
+  std::vector<int64_t> offsets(blocks + 1, 0);  // kept points before block b
+  for (int64_t b = 0; b < blocks; ++b) offsets[b + 1] = offsets[b] + parts[b].kept;
+  // Each block's first term, from the last kept point before it.
+  Point previous{0.0 / negatives, 0.0 / positives};
+  for (int64_t b = 0; b < blocks; ++b) {
+    if (parts[b].kept == 0) continue;
+    const double first_term = trapezoid(previous, parts[b].first);
+    if (parts[b].in_place > 0) {
+      std::memcpy(spent(b).data, &first_term, sizeof first_term);
+    } else {
+      parts[b].spilled[0] = first_term;
+    }
+    previous = parts[b].last;
+  }
   // Terms to sum (term g: the trapezoid from kept point g to g + 1, point 0
   // being the one at +inf), and with max_fpr the one replaced.
   int64_t terms = offsets.back(), replaced = -1;
   double replacement = 0.0;
   if (max_fpr) {
     // Points (the one at +inf first) with fpr <= max_fpr: np.searchsorted's
-    // `stop` when fpr increases.
+    // `stop`, fpr never decreasing.
     int64_t stop = 1;
-    for (int64_t b = 0; b < blocks; ++b) stop += counts[b].within;
-    if (stop >= terms + 1) return std::numeric_limits<double>::quiet_NaN();
-    // Points stop - 1 and stop, read back from their blocks.
-    auto kept_point = [&](int64_t index) {
-      if (index == 0) return Point{0.0, 0.0};
-      const int64_t g = index - 1;  // kept row number
-      const int64_t b = std::upper_bound(offsets.begin(), offsets.end(), g) - offsets.begin() - 1;
-      Point found;
-      int64_t k = offsets[b];
-      kept.for_each_row_of_block(b, [&](const TableRow& row, bool keep) {
-        if (keep && k++ == g) found = point_of(row);
-      });
-      return found;
-    };
-    const Point left = kept_point(stop - 1), right = kept_point(stop);
+    Point left{0.0, 0.0}, right;
+    bool beyond = false;
+    for (int64_t b = 0; b < blocks; ++b) {
+      stop += parts[b].within;
+      if (parts[b].within > 0) left = parts[b].last_within;
+      if (!beyond && parts[b].has_beyond) {
+        right = parts[b].first_beyond;
+        beyond = true;
+      }
+    }
+    if (!beyond) return std::numeric_limits<double>::quiet_NaN();
     if (!(left.fpr <= *max_fpr && *max_fpr < right.fpr)) return std::numeric_limits<double>::quiet_NaN();
     const double tpr_at_max = interpolate(*max_fpr, left.fpr, right.fpr, left.tpr, right.tpr);
     terms = stop;
@@ -194,29 +257,38 @@ double roc_auc_area(const Table& table, std::optional<double> max_fpr, int n_thr
     replacement = trapezoid(left, Point{*max_fpr, tpr_at_max});
     for (int64_t& offset : offsets) offset = std::min(offset, terms);
   }
-  // The kept point before each block.
-  std::vector<Point> entry(blocks);
-  Point previous{0.0 / negatives, 0.0 / positives};
-  for (int64_t b = 0; b < blocks; ++b) {
-    entry[b] = previous;
-    if (counts[b].kept > 0) previous = point_of(counts[b].last);
-  }
   NumpyStreamedSum sum(offsets);
   parallel_for_dynamic(blocks, n_threads, [&](int64_t b) {
-    if (offsets[b] == offsets[b + 1]) return;  // no term, or none summed
+    const int64_t count = offsets[b + 1] - offsets[b];
+    if (count == 0) return;  // no term, or none summed
     NumpyStreamedSum::Part part(sum, b, replaced, replacement);
-    Point previous = entry[b];
-    // Branch-free over the keep decisions (unpredictable on random data):
-    // every row's trapezoid is put, and only a kept row's is counted.
-    kept.for_each_row_of_block(b, [&](const TableRow& row, bool keep) {
-      const Point point = point_of(row);
-      part.put(trapezoid(previous, point), keep);
-      const Point choices[2] = {previous, point};
-      previous = choices[keep];
-    });
+    // The terms over the records, copied out by bytes (the memory holds
+    // records of another type), then the spilled ones.
+    const int64_t in_place = std::min(count, parts[b].in_place);
+    const char* stored = spent(b).data;
+    double copied[256];
+    for (int64_t done = 0; done < in_place; done += 256) {
+      const int64_t n = std::min<int64_t>(256, in_place - done);
+      std::memcpy(copied, stored + sizeof(double) * done, sizeof(double) * n);
+      part.put_counted(copied, n);
+    }
+    part.put_counted(parts[b].spilled.data(), count - in_place);
     part.finish();
   });
   return sum.total();
+}
+
+// roc_auc_area_over without overwriting the table (the terms in vectors).
+template <class Table>
+double roc_auc_area(const Table& table, std::optional<double> max_fpr, int n_threads) {
+  return roc_auc_area_over(table, max_fpr, n_threads, [](int64_t) { return SpentBlock{}; });
+}
+
+// roc_auc_area_over as the table's last use: the terms are written over its
+// sorted records (SortedScores::spend_block), which are unusable after.
+template <class Table>
+double roc_auc_area_spending(Table& table, std::optional<double> max_fpr, int n_threads) {
+  return roc_auc_area_over(table, max_fpr, n_threads, [&](int64_t b) { return table.spend_block(b); });
 }
 
 // average_precision_score's step integral of precision_recall_curve's

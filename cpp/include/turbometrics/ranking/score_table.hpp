@@ -198,6 +198,16 @@ struct ValueProblems {
   bool any() const { return scores != 0 || weights != 0 || all_weights_zero; }
 };
 
+// Memory of a table block that its last sweep may overwrite as it reads the
+// block: `items` records of `item_bytes` each (none: nothing to overwrite).
+struct SpentBlock {
+  char* data = nullptr;
+  int64_t item_bytes = 0;
+  int64_t items = 0;
+  // Doubles that fit over the first `records_read` records.
+  int64_t doubles_over(int64_t records_read) const { return std::min(records_read, items) * item_bytes / 8; }
+};
+
 template <class Score, bool Weighted>
 class SortedScores {
  public:
@@ -302,6 +312,16 @@ class SortedScores {
       } while (item != end && (item->packed >> 1) == remainder);
       visit(TableRow{score_of(high | remainder), positive, negative});
     }
+  }
+
+  // Block b's sorted records, for the table's last sweep
+  // (roc_auc_area_spending), which may overwrite each record once it has
+  // read it; the table's rows are unusable after (its totals, entries and
+  // first rows stay). Counted rows have none to give.
+  SpentBlock spend_block(int64_t b) {
+    if (counted_) return SpentBlock{};
+    return SpentBlock{reinterpret_cast<char*>(items_.get() + blocks_[b].begin), static_cast<int64_t>(sizeof(Item)),
+                      blocks_[b].count};
   }
 
   // The first and last rows of block b.
