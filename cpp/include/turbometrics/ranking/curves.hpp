@@ -134,10 +134,12 @@ inline double interpolate(double x, double x0, double x1, double y0, double y1) 
 // summation tree, and a second parallel pass sums the kept terms in it
 // (NumpyStreamedSum). The terms are written over the block's own records
 // where `spent(b)` (a SpentBlock) allows it, each over records already read
-// (a record holds at least one row), and otherwise kept in a vector per
-// block: with the 8-byte records of float64 scores nothing more is
-// allocated, with 4-byte ones (float32) only where more than half of a
-// block's rows are corners.
+// (a record per sample unweighted, so the rows' counts tell how many; a
+// weighted row has at least one): a term waits in a vector until records
+// are free for it, and the terms still waiting at the block's end stay in
+// the vector. With the 8-byte records of float64 scores no term waits;
+// with the 4-byte ones of float32 scores only those of a block's corners
+// beyond half its samples stay.
 template <class Table, class Spent>
 double roc_auc_area_over(const Table& table, std::optional<double> max_fpr, int n_threads, Spent&& spent) {
   using TableRow = typename Table::TableRow;
@@ -163,7 +165,18 @@ double roc_auc_area_over(const Table& table, std::optional<double> max_fpr, int 
     constexpr bool limited = decltype(with_limit)::value;
     BlockTerms result;
     const SpentBlock memory = spent(b);
+    // Records read: at least the rows read; unweighted, where a record is a
+    // sample, exactly the counts the rows have added.
+    using Weight = typename Table::Weight;
+    const Weight entry_samples = table.entry_positive(b) + table.entry_negative(b);
     int64_t rows_read = 0;
+    auto records_read = [&](const TableRow& row) -> int64_t {
+      if constexpr (std::is_integral_v<Weight>) {
+        return static_cast<int64_t>(row.positive + row.negative - entry_samples);
+      } else {
+        return rows_read;
+      }
+    };
     // The kept points are gathered branch-free (every row is written, only
     // a kept row is counted: the decisions are unpredictable on random
     // data) into chunks, whose rates and trapezoids are then straight loops
@@ -173,8 +186,26 @@ double roc_auc_area_over(const Table& table, std::optional<double> max_fpr, int 
     double fpr[chunk + 1], tpr[chunk + 1], terms[chunk];
     fpr[0] = tpr[0] = 0.0;
     int64_t gathered = 0;
+    // Terms not yet over the records (waiting for room), in order from
+    // `waiting_from`.
+    std::vector<double> waiting;
+    size_t waiting_from = 0;
+    auto place = [&](const double* terms_in, int64_t count, int64_t records_read) {
+      if (count > 0) waiting.insert(waiting.end(), terms_in, terms_in + count);
+      const int64_t room = memory.doubles_over(records_read) - result.in_place;
+      const int64_t placed = std::clamp<int64_t>(room, 0, static_cast<int64_t>(waiting.size() - waiting_from));
+      if (placed == 0) return;
+      std::memcpy(memory.data + sizeof(double) * result.in_place, waiting.data() + waiting_from,
+                  sizeof(double) * placed);
+      result.in_place += placed;
+      waiting_from += placed;
+      if (waiting_from == waiting.size()) {
+        waiting.clear();
+        waiting_from = 0;
+      }
+    };
     auto flush = [&](int64_t records_read) {
-      if (gathered == 0) return;
+      if (gathered == 0) return place(terms, 0, records_read);
       for (int64_t k = 1; k <= gathered; ++k) {
         fpr[k] /= negatives;
         tpr[k] /= positives;
@@ -192,12 +223,7 @@ double roc_auc_area_over(const Table& table, std::optional<double> max_fpr, int 
           }
         }
       }
-      // Over the records while they have room (and nothing has spilled).
-      const int64_t room = result.spilled.empty() ? memory.doubles_over(records_read) - result.in_place : 0;
-      const int64_t placed = std::clamp<int64_t>(room, 0, gathered);
-      if (placed > 0) std::memcpy(memory.data + sizeof(double) * result.in_place, terms, sizeof(double) * placed);
-      result.in_place += placed;
-      result.spilled.insert(result.spilled.end(), terms + placed, terms + gathered);
+      place(terms, gathered, records_read);
       result.kept += gathered;
       result.last = Point{fpr[gathered], tpr[gathered]};
       fpr[0] = fpr[gathered];
@@ -209,9 +235,10 @@ double roc_auc_area_over(const Table& table, std::optional<double> max_fpr, int 
       fpr[gathered + 1] = static_cast<double>(row.negative);
       tpr[gathered + 1] = static_cast<double>(row.positive);
       gathered += keep;
-      if (gathered == chunk) flush(rows_read);
+      if (gathered == chunk) flush(records_read(row));
     });
-    flush(memory.items);  // every record read
+    flush(memory.items);  // every record read: what still waits has no room
+    result.spilled.assign(waiting.begin() + static_cast<std::ptrdiff_t>(waiting_from), waiting.end());
     return result;
   };
   std::vector<BlockTerms> parts =
