@@ -5,7 +5,7 @@ the build's dispatch facts and the median seconds per case. Run it against
 a normal build and a TURBOMETRICS_FORCE_GENERIC build (the portable loops,
 which is what an aarch64 build runs) and divide: the ratio says how much
 the x86 paths buy, i.e. where hand-written NEON paths might pay. See
-CONTRIBUTING.md ("aarch64") for the commands and the last measurement.
+docs/dev/aarch64.md ("NEON") for the commands and the last measurement.
 
     python benchmarks/bench_isa.py [--repeats 7] [--scale 1.0]
 """

@@ -1,40 +1,40 @@
-"""Public API surface: names, signatures (sklearn 1.9.1's plus a keyword-only
-``n_threads=None``), exception and warning classes."""
+"""Public API surface: every scikit-learn metric turbometrics implements
+(``turbometrics.sklearn.METRIC_NAMES``) is exported at the top level under its
+scikit-learn name, with scikit-learn 1.9.1's signature plus a keyword-only
+``n_threads=None``; the exception and warning classes."""
 
 import inspect
+import math
 
 import pytest
 import sklearn.metrics as skm
 
 import turbometrics as tm
-
-FUNCTIONS = [
-    "roc_curve",
-    "precision_recall_curve",
-    "roc_auc_score",
-    "average_precision_score",
-    "det_curve",
-    "confusion_matrix_at_thresholds",
-]
+from turbometrics.sklearn import METRIC_NAMES
 
 
-@pytest.mark.parametrize("name", FUNCTIONS + ["set_num_threads", "get_num_threads", "InvalidParameterError"])
-def test_exported(name):
-    assert callable(getattr(tm, name))
+def _parameters(signature: inspect.Signature) -> list[tuple]:
+    """Each parameter's name, kind and default, with NaN defaults equal to each other."""
+    return [
+        (p.name, p.kind, "nan" if isinstance(p.default, float) and math.isnan(p.default) else p.default)
+        for p in signature.parameters.values()
+    ]
 
 
-@pytest.mark.parametrize("name", FUNCTIONS)
+@pytest.mark.parametrize("name", METRIC_NAMES)
+def test_exported_under_its_scikit_learn_name(name):
+    assert name in tm.__all__
+    assert getattr(tm, name).__name__ == name
+
+
+@pytest.mark.parametrize("name", METRIC_NAMES)
 def test_signature_is_sklearns_plus_n_threads(name):
-    sk = inspect.signature(getattr(skm, name))
     got = inspect.signature(getattr(tm, name))
-    sk_params = list(sk.parameters.values())
-    got_params = list(got.parameters.values())
-    assert [p.name for p in got_params] == [p.name for p in sk_params] + ["n_threads"]
-    for a, b in zip(sk_params, got_params):
-        assert (a.kind, a.default) == (b.kind, b.default), f"{name}: parameter {a.name}: {b} != sklearn {a}"
     n_threads = got.parameters["n_threads"]
-    assert n_threads.kind is inspect.Parameter.KEYWORD_ONLY
-    assert n_threads.default is None
+    assert (n_threads.kind, n_threads.default) == (inspect.Parameter.KEYWORD_ONLY, None)
+    without_n_threads = got.replace(parameters=[p for p in got.parameters.values() if p.name != "n_threads"])
+    assert _parameters(without_n_threads) == _parameters(inspect.signature(getattr(skm, name)))
+    assert list(got.parameters)[-1] == "n_threads"
 
 
 def test_invalid_parameter_error_bases():
@@ -42,9 +42,7 @@ def test_invalid_parameter_error_bases():
     assert issubclass(tm.InvalidParameterError, TypeError)
 
 
-def test_undefined_metric_warning_is_user_warning():
-    cls = getattr(tm, "UndefinedMetricWarning", None)
-    if cls is None:
-        pytest.skip("turbometrics does not export UndefinedMetricWarning")
-    assert issubclass(cls, UserWarning)
-    assert cls.__name__ == "UndefinedMetricWarning"
+def test_undefined_metric_warning_is_a_user_warning():
+    assert "UndefinedMetricWarning" in tm.__all__
+    assert issubclass(tm.UndefinedMetricWarning, UserWarning)
+    assert tm.UndefinedMetricWarning.__name__ == "UndefinedMetricWarning"

@@ -161,19 +161,6 @@ def test_smooth_calibration_error_properties():
         tm.smooth_calibration_error([0, 1], [0.2, 0.7], bandwidth=-1.0)
 
 
-@pytest.mark.parametrize("name", ["brier_score_loss", "log_loss"])
-def test_signature_is_sklearns_plus_n_threads(name):
-    import inspect
-
-    sk = list(inspect.signature(getattr(skm, name)).parameters.values())
-    got = inspect.signature(getattr(tm, name))
-    params = list(got.parameters.values())
-    assert [p.name for p in params] == [p.name for p in sk] + ["n_threads"]
-    for a, b in zip(sk, params):
-        assert (a.kind, a.default) == (b.kind, b.default)
-    assert got.parameters["n_threads"].kind is inspect.Parameter.KEYWORD_ONLY
-
-
 # --------------------------------------------------------------------------
 # the compiled passes of brier_score_loss, log_loss and smooth_calibration_error
 

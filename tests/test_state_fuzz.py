@@ -293,13 +293,89 @@ _KERNEL_ARRAYS = st.one_of(
 )
 
 
+@st.composite
+def _well_formed_tables(draw):
+    """A table as a RankingState holds it: distinct finite scores, descending, and int64 counts."""
+    scores = np.array(draw(st.lists(st.floats(-4, 4).map(lambda x: round(x, 1)), unique=True, max_size=20)))
+    scores = np.sort(scores.astype(np.float64))[::-1].copy()
+    counts = st.lists(st.integers(0, 5), min_size=len(scores), max_size=len(scores))
+    return scores, np.array(draw(counts), dtype=np.int64), np.array(draw(counts), dtype=np.int64)
+
+
+_TABLES = st.one_of(st.tuples(_KERNEL_ARRAYS, _KERNEL_ARRAYS, _KERNEL_ARRAYS), _well_formed_tables())
+
+
+def _one_table(scores, positive, negative):
+    """Whether three arrays make one table as the kernels read it: one length, and weight columns both int64
+    counts or both float64 weights (any numeric score dtype is read)."""
+    return len(scores) == len(positive) == len(negative) and (
+        positive.dtype == negative.dtype and positive.dtype in (np.int64, np.float64)
+    )
+
+
+def _well_formed(scores):
+    """Whether a table's scores are finite, distinct and descending (a RankingState's)."""
+    return bool(np.all(np.isfinite(scores)) and np.all(scores[:-1] > scores[1:]))
+
+
+def _total(column):
+    return sum(int(value) for value in column)
+
+
+def _check_count_table(table, threads):
+    """A count table's totals come back exact, its AUC and AP lie in [0, 1], and a well-formed table gives the
+    in-memory functions' values on the data it describes; counts that are negative or total 2**62 are refused."""
+    scores, positive, negative = table
+    total_positive, total_negative = _total(positive), _total(negative)
+    if np.any(positive < 0) or np.any(negative < 0) or total_positive + total_negative >= 2**62:
+        with pytest.raises(ValueError, match=r"non-negative counts totalling less than 2\*\*62"):
+            _core.states.roc_auc(*table, None, threads)
+        return
+    auc, p, n = _core.states.roc_auc(*table, None, threads)
+    ap, p_again, n_again = _core.states.average_precision(*table, threads)
+    assert (p, n) == (p_again, n_again) == (total_positive, total_negative)
+    assert np.isnan(auc) == (p == 0 or n == 0)
+    assert np.isnan(auc) or 0 <= auc <= 1
+    assert np.isnan(ap) or 0 <= ap <= 1
+    if p and n and _well_formed(scores):
+        y = np.tile([1, 0], len(scores))
+        weight = np.column_stack([positive, negative]).ravel()
+        keep = weight != 0
+        data = (y[keep], np.repeat(scores, 2)[keep])
+        assert auc == pytest.approx(tm.roc_auc_score(*data, sample_weight=weight[keep].astype(np.float64)), rel=1e-12)
+        assert ap == pytest.approx(
+            tm.average_precision_score(*data, sample_weight=weight[keep].astype(np.float64)), rel=1e-12
+        )
+
+
+def _check_merge(a, b, threads):
+    """Merging two count tables keeps every count (or refuses an int64 overflow); two well-formed tables merge
+    into the table of their union."""
+    try:
+        scores, positive, negative = _core.states.merge_tables(*a, *b, threads)
+    except ValueError as error:
+        assert "overflow" in str(error)
+        return
+    assert len(scores) == len(positive) == len(negative) <= len(a[0]) + len(b[0])
+    assert _total(positive) == _total(a[1]) + _total(b[1])
+    assert _total(negative) == _total(a[2]) + _total(b[2])
+    if _well_formed(a[0]) and _well_formed(b[0]):
+        union = np.concatenate([a[0], b[0]])
+        expected = np.unique(union)[::-1]
+        rows = len(expected) - 1 - np.searchsorted(expected[::-1], union)
+        for got, column in ((positive, np.concatenate([a[1], b[1]])), (negative, np.concatenate([a[2], b[2]]))):
+            sums = np.zeros(len(expected), np.int64)
+            np.add.at(sums, rows, column)
+            np.testing.assert_array_equal(got, sums)
+        np.testing.assert_array_equal(scores, expected)
+
+
 @FUZZ
-@given(
-    a=st.tuples(_KERNEL_ARRAYS, _KERNEL_ARRAYS, _KERNEL_ARRAYS),
-    b=st.tuples(_KERNEL_ARRAYS, _KERNEL_ARRAYS, _KERNEL_ARRAYS),
-    threads=st.integers(1, 4),
-)
+@given(a=_TABLES, b=_TABLES, threads=st.integers(1, 4))
 def test_kernels_refuse_or_stay_in_bounds(a, b, threads):
+    """Any arrays: each kernel refuses them or reads within bounds (what .ci/sanitize checks under ASan and
+    UBSan), and on every build arrays that are not one table are refused and count tables give the values
+    and totals their counts describe (_check_count_table, _check_merge)."""
     calls = [
         lambda: _core.states.merge_tables(*a, *b, threads),
         lambda: _core.states.roc_auc(*a, None, threads),
@@ -312,9 +388,23 @@ def test_kernels_refuse_or_stay_in_bounds(a, b, threads):
         lambda: _core.states.roc_auc_part(*a, 3, 4, threads),
         lambda: _core.states.average_precision_part(*a, 1, 2, 3.0, threads),
     ]
+    if not _one_table(*a):
+        for call in calls[1:]:
+            with pytest.raises(ValueError, match=r"wrong shape|wrong dtype"):
+                call()
+        with pytest.raises(ValueError, match=r"wrong shape|wrong dtype|differ in dtype"):
+            calls[0]()
+        return
     for call in calls:
         with contextlib.suppress(ValueError, TypeError, OverflowError):
             call()
+    if a[1].dtype == np.int64:
+        _check_count_table(a, threads)
+    if not (_one_table(*b) and (a[0].dtype, a[1].dtype) == (b[0].dtype, b[1].dtype)):
+        with pytest.raises(ValueError, match=r"wrong shape|wrong dtype|differ in dtype"):
+            calls[0]()
+    elif a[1].dtype == np.int64:
+        _check_merge(a, b, threads)
 
 
 def test_kernel_merge_of_unsorted_tables_stays_in_bounds():
