@@ -108,9 +108,12 @@ TEST_CASE("NumpyStreamedSum gives numpy_sum's bits for any split into parts, tru
             continue;
           }
           NumpyStreamedSum::Part part(sum, static_cast<int64_t>(p), replaced, 1e16 / 3);
-          for (int64_t k = 0; k < sizes[p]; ++k, ++g) {
-            part.put(-1e300, false);  // not counted: overwritten
-            part.put(x[g], true);
+          // In pieces of 1 to 3 terms, so that pieces straddle the leaves.
+          for (int64_t k = 0; k < sizes[p];) {
+            const int64_t piece = std::min<int64_t>(1 + (k % 3), sizes[p] - k);
+            part.put_counted(x.data() + g, piece);
+            k += piece;
+            g += piece;
           }
           part.finish();
         }

@@ -176,11 +176,9 @@ class NumpyStreamedSum {
   // offsets[p]: part p's first term; offsets.back(): the number of terms.
   explicit NumpyStreamedSum(std::vector<int64_t> offsets) : offsets_(std::move(offsets)), kept_(offsets_.size() - 1) {}
 
-  // Receives the terms of one part: put(term, counts) for each candidate
-  // term in order, counting those with `counts` (a term not counted is
-  // overwritten by the next one, so callers need not branch), then
-  // finish(). Terms counted beyond the last of the sum are ignored. Term
-  // `replaced` (if a term of the part) is summed as `replacement` instead.
+  // Receives the terms of one part, in order, through put_counted, then
+  // finish(). Terms beyond the last of the sum are ignored. Term `replaced`
+  // (if a term of the part) is summed as `replacement` instead.
   class Part {
    public:
     Part(NumpyStreamedSum& sum, int64_t part, int64_t replaced = -1, double replacement = 0.0)
@@ -194,13 +192,7 @@ class NumpyStreamedSum {
       if (part_begin_ >= sum.size()) ignore_rest();
     }
 
-    void put(double term, bool counts) {
-      buffer_[filled_] = term;
-      filled_ += counts;
-      if (filled_ == capacity_) end_leaf();
-    }
-
-    // put(terms[k], true) for k < count, copied a leaf's worth at a time.
+    // Puts terms[0], ..., terms[count - 1], copied a leaf's worth at a time.
     void put_counted(const double* terms, int64_t count) {
       while (count > 0) {
         const int64_t taken = std::min(count, capacity_ - filled_);
