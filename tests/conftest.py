@@ -1,4 +1,5 @@
-"""Shared pytest configuration: hypothesis profiles.
+"""Shared pytest configuration: hypothesis profiles, and ``slow_bits`` tests
+marked ``slow`` too (so that ``pytest -m "not slow"`` leaves them out).
 
 Select a profile with the HYPOTHESIS_PROFILE environment variable:
 
@@ -11,6 +12,7 @@ Select a profile with the HYPOTHESIS_PROFILE environment variable:
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 _COMMON = dict(
@@ -26,3 +28,10 @@ settings.register_profile("thorough", max_examples=2000, **_COMMON)
 
 # CI (CI=true) runs the reproducible profile unless a profile is named.
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "default"))
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark every ``slow_bits`` test ``slow``."""
+    for item in items:
+        if item.get_closest_marker("slow_bits") is not None:
+            item.add_marker(pytest.mark.slow)

@@ -35,6 +35,10 @@ import turbometrics.dask as tmd  # noqa: E402
 from strategies import binary_problems  # noqa: E402
 from turbometrics.states import AP_SCALE  # noqa: E402
 
+# Slow (seconds per test: a two-process dask LocalCluster): `pytest -m "not slow"` leaves it out.
+# One pytest-xdist worker runs them all (`--dist loadgroup`), so that one LocalCluster starts.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("dask")]
+
 RTOL = 1e-12
 BLOCK = 500_000
 N_BLOCKS = 6  # 3 million rows

@@ -19,7 +19,8 @@ import time
 
 import pytest
 
-pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a subprocess is POSIX")
+# Slow (a second or more per case, in subprocesses): `pytest -m "not slow"` leaves it out.
+pytestmark = [pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a subprocess is POSIX"), pytest.mark.slow]
 
 # Crowded images: 16 images with 500 ground truths and 5,000 kept detections
 # each (0.3 to 1 s of matching per image).

@@ -14,6 +14,10 @@ pa = pytest.importorskip("pyarrow")
 
 import turbometrics as tm  # noqa: E402
 
+# Slow (seconds per test: a local Ray runtime): `pytest -m "not slow"` leaves it out.
+# One pytest-xdist worker runs them all (`--dist loadgroup`), so that one Ray runtime starts.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("ray")]
+
 
 def evaluator_aggregate(metrics, label="label", score="score", weight=None, group=None):
     """The documented example (docs/guide/states.md): per block an Evaluator, shipped and merged as bytes."""

@@ -20,6 +20,10 @@ import pytest
 
 import turbometrics.spark as tms
 
+# Slow (seconds per test: a local Spark session): `pytest -m "not slow"` leaves it out.
+# One pytest-xdist worker runs them all (`--dist loadgroup`), so that one Spark session starts.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("spark")]
+
 pytest.importorskip("pyspark", reason="turbometrics.spark's tests need pyspark (pip install 'turbometrics[spark]')")
 pytest.importorskip("pyarrow", reason="pyspark's mapInArrow needs pyarrow")
 

@@ -10,6 +10,9 @@ import textwrap
 
 import pytest
 
+# Slow (seconds per test: mypy and pyright in subprocesses): `pytest -m "not slow"` leaves it out.
+pytestmark = pytest.mark.slow
+
 _SNIPPET = textwrap.dedent("""
     from typing import Optional, Union
 
