@@ -16,7 +16,7 @@
 #include <sys/mman.h>
 #endif
 
-#include "parallel.hpp"
+#include "turbometrics/parallel.hpp"
 
 namespace turbometrics {
 

@@ -26,7 +26,7 @@
 #include <utility>
 #include <vector>
 
-#include "parallel.hpp"
+#include "turbometrics/parallel.hpp"
 
 namespace turbometrics {
 

@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-#include "interrupt.hpp"
+#include "turbometrics/interrupt.hpp"
 
 #ifdef TURBOMETRICS_HAS_OPENMP
 #include <omp.h>

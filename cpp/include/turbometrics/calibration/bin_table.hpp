@@ -24,9 +24,9 @@
 #include <utility>
 #include <vector>
 
-#include "../isa.hpp"
-#include "../parallel.hpp"
-#include "../portable.hpp"
+#include "turbometrics/isa.hpp"
+#include "turbometrics/parallel.hpp"
+#include "turbometrics/portable.hpp"
 
 // SSE2 versions of the row and bin loops, and AVX2 versions (without FMA)
 // picked at run time. They use the same exact operations (max, compare,
@@ -284,7 +284,7 @@ struct Avx<float> {
 namespace sse2_rows {
 template <class T>
 using Simd = Sse<T>;
-#include "top_rows_body.inc"
+#include "turbometrics/calibration/top_rows_body.inc"
 }  // namespace sse2_rows
 
 #ifdef TURBOMETRICS_HAS_CLONES
@@ -292,7 +292,7 @@ TURBOMETRICS_BEGIN_AVX2_REGION
 namespace avx2_rows {
 template <class T>
 using Simd = Avx<T>;
-#include "top_rows_body.inc"
+#include "turbometrics/calibration/top_rows_body.inc"
 }  // namespace avx2_rows
 TURBOMETRICS_END_AVX2_REGION
 #endif

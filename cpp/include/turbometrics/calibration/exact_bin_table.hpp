@@ -14,10 +14,10 @@
 #include <cstring>
 #include <vector>
 
-#include "../exact_sum.hpp"
-#include "../parallel.hpp"
-#include "../portable.hpp"
-#include "bin_table.hpp"
+#include "turbometrics/calibration/bin_table.hpp"
+#include "turbometrics/exact_sum.hpp"
+#include "turbometrics/parallel.hpp"
+#include "turbometrics/portable.hpp"
 
 namespace turbometrics::calibration {
 

@@ -5,8 +5,8 @@
 #include <cmath>
 #include <cstdint>
 
-#include "../parallel.hpp"
-#include "bin_table.hpp"
+#include "turbometrics/calibration/bin_table.hpp"
+#include "turbometrics/parallel.hpp"
 
 namespace turbometrics::calibration {
 

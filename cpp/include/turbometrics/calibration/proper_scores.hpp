@@ -33,13 +33,13 @@
 #include <limits>
 #include <vector>
 
-#include "../elementwise_loop.hpp"
-#include "../exact_sum.hpp"
-#include "../isa.hpp"
-#include "../labels/encode.hpp"
-#include "../numpy_sum.hpp"
-#include "../parallel.hpp"
-#include "bin_table.hpp"
+#include "turbometrics/calibration/bin_table.hpp"
+#include "turbometrics/elementwise_loop.hpp"
+#include "turbometrics/exact_sum.hpp"
+#include "turbometrics/isa.hpp"
+#include "turbometrics/labels/encode.hpp"
+#include "turbometrics/numpy_sum.hpp"
+#include "turbometrics/parallel.hpp"
 
 namespace turbometrics::calibration {
 

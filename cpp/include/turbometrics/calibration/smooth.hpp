@@ -14,8 +14,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "../parallel.hpp"
-#include "bin_table.hpp"
+#include "turbometrics/calibration/bin_table.hpp"
+#include "turbometrics/parallel.hpp"
 
 namespace turbometrics::calibration {
 

@@ -14,9 +14,9 @@
 #include <type_traits>
 #include <vector>
 
-#include "../isa.hpp"
-#include "../labels/encode.hpp"
-#include "../parallel.hpp"
+#include "turbometrics/isa.hpp"
+#include "turbometrics/labels/encode.hpp"
+#include "turbometrics/parallel.hpp"
 
 namespace turbometrics::classification {
 

@@ -23,10 +23,10 @@
 #include <cstdint>
 #include <vector>
 
-#include "../interrupt.hpp"
-#include "../labels/encode.hpp"
-#include "../numpy_sum.hpp"
-#include "../parallel.hpp"
+#include "turbometrics/interrupt.hpp"
+#include "turbometrics/labels/encode.hpp"
+#include "turbometrics/numpy_sum.hpp"
+#include "turbometrics/parallel.hpp"
 
 namespace turbometrics::classification {
 

@@ -36,7 +36,7 @@
 #include <string>
 #include <vector>
 
-#include "run_lengths.hpp"
+#include "turbometrics/detection/run_lengths.hpp"
 
 namespace turbometrics::detection {
 

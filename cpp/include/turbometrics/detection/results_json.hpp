@@ -32,7 +32,7 @@
 #include <system_error>
 #include <utility>
 
-#include "../buffer.hpp"
+#include "turbometrics/buffer.hpp"
 
 namespace turbometrics::detection {
 

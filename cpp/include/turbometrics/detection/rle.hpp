@@ -10,7 +10,7 @@
 // std::invalid_argument, and none of them keeps state between calls.
 #pragma once
 
-#include "polygon.hpp"
-#include "rle_ops.hpp"
-#include "rle_string.hpp"
-#include "run_lengths.hpp"
+#include "turbometrics/detection/polygon.hpp"
+#include "turbometrics/detection/rle_ops.hpp"
+#include "turbometrics/detection/rle_string.hpp"
+#include "turbometrics/detection/run_lengths.hpp"

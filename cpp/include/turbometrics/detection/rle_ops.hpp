@@ -14,8 +14,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "../parallel.hpp"
-#include "run_lengths.hpp"
+#include "turbometrics/detection/run_lengths.hpp"
+#include "turbometrics/parallel.hpp"
 
 namespace turbometrics::detection {
 

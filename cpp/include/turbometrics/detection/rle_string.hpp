@@ -13,7 +13,7 @@
 #include <string>
 #include <string_view>
 
-#include "run_lengths.hpp"
+#include "turbometrics/detection/run_lengths.hpp"
 
 namespace turbometrics::detection {
 

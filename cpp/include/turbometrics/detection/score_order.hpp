@@ -7,14 +7,14 @@
 #include <cstdint>
 #include <limits>
 
-#include "turbometrics/ranking/score_keys.hpp"
+#include "turbometrics/score_keys.hpp"
 
 namespace turbometrics::detection {
 
 // Ascending keys give descending scores; NaN gets the largest key.
 inline uint64_t descending_score_key(double score) {
   if (std::isnan(score)) return std::numeric_limits<uint64_t>::max();
-  return ranking::ScoreKey<double>::encode(score);
+  return ScoreKey<double>::encode(score);
 }
 
 // A detection's place in a stable descending-score order: compare keys, then

@@ -13,7 +13,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "../parallel.hpp"
+#include "turbometrics/parallel.hpp"
 
 namespace turbometrics::labels {
 

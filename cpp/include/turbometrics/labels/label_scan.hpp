@@ -9,8 +9,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "../isa.hpp"
-#include "../parallel.hpp"
+#include "turbometrics/isa.hpp"
+#include "turbometrics/parallel.hpp"
 
 namespace turbometrics::labels {
 

@@ -24,8 +24,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "../parallel.hpp"
-#include "score_table.hpp"
+#include "turbometrics/parallel.hpp"
+#include "turbometrics/ranking/score_table.hpp"
 
 namespace turbometrics::ranking {
 

@@ -13,12 +13,12 @@
 #include <limits>
 #include <vector>
 
-#include "../interrupt.hpp"
-#include "../parallel.hpp"
-#include "../portable.hpp"
-#include "array_table.hpp"
-#include "sweeps.hpp"
-#include "thresholds.hpp"
+#include "turbometrics/interrupt.hpp"
+#include "turbometrics/parallel.hpp"
+#include "turbometrics/portable.hpp"
+#include "turbometrics/ranking/array_table.hpp"
+#include "turbometrics/ranking/sweeps.hpp"
+#include "turbometrics/ranking/thresholds.hpp"
 
 namespace turbometrics::ranking {
 

@@ -26,10 +26,10 @@
 #include <type_traits>
 #include <vector>
 
-#include "../buffer.hpp"
+#include "turbometrics/buffer.hpp"
 
-#include "../numpy_sum.hpp"
-#include "sweeps.hpp"
+#include "turbometrics/numpy_sum.hpp"
+#include "turbometrics/ranking/sweeps.hpp"
 
 namespace turbometrics::ranking {
 

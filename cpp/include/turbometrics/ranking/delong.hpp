@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "../parallel.hpp"
-#include "sweeps.hpp"
+#include "turbometrics/parallel.hpp"
+#include "turbometrics/ranking/sweeps.hpp"
 
 namespace turbometrics::ranking {
 

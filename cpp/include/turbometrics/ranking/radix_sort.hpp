@@ -13,8 +13,8 @@
 #include <memory>
 #include <vector>
 
-#include "../buffer.hpp"
-#include "../parallel.hpp"
+#include "turbometrics/buffer.hpp"
+#include "turbometrics/parallel.hpp"
 
 namespace turbometrics::ranking {
 

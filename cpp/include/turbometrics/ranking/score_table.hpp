@@ -35,10 +35,10 @@
 #include <type_traits>
 #include <vector>
 
-#include "../buffer.hpp"
-#include "../parallel.hpp"
-#include "radix_sort.hpp"
-#include "score_keys.hpp"
+#include "turbometrics/buffer.hpp"
+#include "turbometrics/parallel.hpp"
+#include "turbometrics/ranking/radix_sort.hpp"
+#include "turbometrics/score_keys.hpp"
 
 namespace turbometrics::ranking {
 

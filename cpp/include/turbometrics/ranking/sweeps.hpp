@@ -17,10 +17,10 @@
 #include <type_traits>
 #include <vector>
 
-#include "../exact_sum.hpp"
-#include "../parallel.hpp"
-#include "../portable.hpp"
-#include "score_table.hpp"
+#include "turbometrics/exact_sum.hpp"
+#include "turbometrics/parallel.hpp"
+#include "turbometrics/portable.hpp"
+#include "turbometrics/ranking/score_table.hpp"
 
 namespace turbometrics::ranking {
 

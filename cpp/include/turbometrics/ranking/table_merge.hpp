@@ -12,7 +12,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "../parallel.hpp"
+#include "turbometrics/parallel.hpp"
 
 namespace turbometrics::ranking {
 

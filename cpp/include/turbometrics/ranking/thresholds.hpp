@@ -9,7 +9,7 @@
 #include <limits>
 #include <vector>
 
-#include "sweeps.hpp"
+#include "turbometrics/ranking/sweeps.hpp"
 
 namespace turbometrics::ranking {
 

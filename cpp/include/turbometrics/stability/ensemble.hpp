@@ -31,12 +31,12 @@
 #include <utility>
 #include <vector>
 
-#include "../isa.hpp"
-#include "../parallel.hpp"
-#include "entropy_sums.hpp"
-#include "log.hpp"
-#include "log_table.hpp"
-#include "quartiles.hpp"
+#include "turbometrics/isa.hpp"
+#include "turbometrics/parallel.hpp"
+#include "turbometrics/stability/entropy_sums.hpp"
+#include "turbometrics/stability/log.hpp"
+#include "turbometrics/stability/log_table.hpp"
+#include "turbometrics/stability/quartiles.hpp"
 
 namespace turbometrics::stability {
 

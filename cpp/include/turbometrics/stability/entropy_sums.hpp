@@ -28,7 +28,7 @@
 #include <cstdint>
 #include <limits>
 
-#include "log.hpp"
+#include "turbometrics/stability/log.hpp"
 
 namespace turbometrics::stability {
 

@@ -15,7 +15,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "../isa.hpp"
+#include "turbometrics/isa.hpp"
 
 namespace turbometrics::stability {
 

@@ -51,8 +51,8 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "../isa.hpp"
-#include "entropy_sums.hpp"
+#include "turbometrics/isa.hpp"
+#include "turbometrics/stability/entropy_sums.hpp"
 
 #ifdef TURBOMETRICS_HAS_CLONES
 #define TURBOMETRICS_HAS_LOG_TABLE_AVX512 1

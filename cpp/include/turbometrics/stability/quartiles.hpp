@@ -37,8 +37,8 @@
 #include <utility>
 #include <vector>
 
-#include "../isa.hpp"
-#include "../portable.hpp"
+#include "turbometrics/isa.hpp"
+#include "turbometrics/portable.hpp"
 
 #define TURBOMETRICS_QUARTILES_PREFETCH_L2(ADDRESS) TURBOMETRICS_PREFETCH(ADDRESS, 2)
 #define TURBOMETRICS_QUARTILES_PREFETCH_L1(ADDRESS) TURBOMETRICS_PREFETCH(ADDRESS, 3)

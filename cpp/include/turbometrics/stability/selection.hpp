@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "../parallel.hpp"
+#include "turbometrics/parallel.hpp"
 
 namespace turbometrics::stability {
 

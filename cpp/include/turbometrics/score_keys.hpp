@@ -1,4 +1,5 @@
-// Order-reversing integer keys for scores: sorting keys in ascending order
+// Order-reversing integer keys for scores (the ranking tables and the COCO
+// match tables sort by them): sorting keys in ascending order
 // sorts scores in descending order. -0.0 and 0.0 map to the same key.
 #pragma once
 
@@ -6,7 +7,7 @@
 #include <cstring>
 #include <type_traits>
 
-namespace turbometrics::ranking {
+namespace turbometrics {
 
 template <class Score>
 struct ScoreKey;
@@ -75,4 +76,4 @@ struct ScoreKey<uint32_t> : IntegerScoreKey<uint32_t> {};
 template <>
 struct ScoreKey<uint8_t> : IntegerScoreKey<uint8_t> {};
 
-}  // namespace turbometrics::ranking
+}  // namespace turbometrics
