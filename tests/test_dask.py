@@ -49,8 +49,10 @@ def client():
     import cloudpickle
 
     cloudpickle.register_pickle_by_value(sys.modules[__name__])  # workers cannot import this test module
+    # ":0": the scheduler's HTTP server on a free port (with None it still takes 8787 and, where that is in
+    # use, warns, which fails the fixture: another cluster or process on the machine must not matter).
     cluster = distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, worker_dashboard_address=None
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0", worker_dashboard_address=None
     )
     with cluster, distributed.Client(cluster) as connected:
         yield connected

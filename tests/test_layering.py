@@ -8,6 +8,9 @@ only through what that package exports: never its private modules
 compiled ``_core`` may be imported by all; the root package, by the areas
 and ``_common``, only for ``_core``. The layers (adapters -> areas ->
 ``_common``) are import-linter's contracts in pyproject.toml, run here.
+No modules import each other in a cycle, through imports at the top of a
+module or inside functions alike (imports under ``if TYPE_CHECKING:`` do
+not run, and do not count).
 """
 
 from __future__ import annotations
@@ -109,3 +112,107 @@ def test_import_linter_contracts_are_kept():
         text=True,
     )
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def _runtime_imports(tree: ast.AST) -> Iterator[ast.Import | ast.ImportFrom]:
+    """The import statements of ``tree`` that run: at any depth (inside
+    functions too), but not in the body of an ``if TYPE_CHECKING:``."""
+    for node in ast.iter_child_nodes(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            for child in node.orelse:
+                yield from _runtime_imports(child)
+            continue
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            yield node
+        yield from _runtime_imports(node)
+
+
+def import_graph(sources: dict[str, str]) -> dict[str, set[str]]:
+    """Module name -> the modules among ``sources`` (module name -> text;
+    a package also has an entry ``<name>.__init__``) that it imports when
+    it runs. ``from package import name`` imports the module
+    ``package.name`` where that is one, else ``package``; the compiled
+    ``_core`` is no module here (it imports none of them)."""
+    graph: dict[str, set[str]] = {}
+    for name, source in sources.items():
+        if name.endswith(".__init__"):
+            continue
+        package = name if f"{name}.__init__" in sources else name.rpartition(".")[0]
+        edges = graph.setdefault(name, set())
+        for node in _runtime_imports(ast.parse(source)):
+            if isinstance(node, ast.Import):
+                edges.update(alias.name for alias in node.names)
+                continue
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                module = ".".join(base + ([node.module] if node.module else []))
+            else:
+                module = node.module or ""
+            for alias in node.names:
+                if alias.name != "_core":
+                    target = f"{module}.{alias.name}"
+                    edges.add(target if target in sources else module)
+        edges &= set(sources)
+        edges.discard(name)
+    return graph
+
+
+def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan's
+    algorithm), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    cycles = []
+
+    def visit(module: str) -> None:
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        for other in sorted(graph[module]):
+            if other not in index:
+                visit(other)
+                low[module] = min(low[module], low[other])
+            elif other in stack:
+                low[module] = min(low[module], index[other])
+        if low[module] == index[module]:
+            component = []
+            while True:
+                other = stack.pop()
+                component.append(other)
+                if other == module:
+                    break
+            if len(component) > 1:
+                cycles.append(sorted(component))
+
+    for module in sorted(graph):
+        if module not in index:
+            visit(module)
+    return cycles
+
+
+def _package_sources() -> dict[str, str]:
+    sources = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        name = _module_name(path)
+        sources[name] = path.read_text()
+        if path.name == "__init__.py":
+            sources[f"{name}.__init__"] = ""  # marks a package (for relative imports)
+    return sources
+
+
+def test_no_import_cycles():
+    graph = import_graph(_package_sources())
+    assert "turbometrics._common.exceptions" in graph["turbometrics._common.params"]
+    assert import_cycles(graph) == []
+
+
+def test_the_cycle_check_sees_cycles():
+    sources = {
+        "p": "",
+        "p.__init__": "",
+        "p.a": "from . import b\n",
+        "p.b": "def f():\n    from .c import x\n",
+        "p.c": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .d import y\nfrom .a import z\n",
+        "p.d": "from .c import w\n",
+    }
+    assert import_cycles(import_graph(sources)) == [["p.a", "p.b", "p.c"]]

@@ -27,3 +27,32 @@ def test_top_level_all_is_sorted_and_complete():
 
     assert turbometrics.__all__ == sorted(turbometrics.__all__)
     assert set(turbometrics.__all__) == set(_NAMES["turbometrics"])
+
+
+# The area subpackages whose ``__all__`` lists public functions and classes
+# that the top level re-exports.
+_AREAS = ("calibration", "classification", "coco", "density", "evaluator", "io", "ranking", "stability", "states")
+
+
+def test_one_object_per_public_name():
+    """``turbometrics.X is turbometrics.<area>.X``: the top level re-exports
+    the areas' objects and wraps none of them (array inputs are adapted by
+    the validating decorator itself), and every top-level function or class
+    lives in an area, apart from the thread settings and the warning and
+    error classes (package-level)."""
+    import inspect
+
+    import turbometrics
+
+    areas = {area: importlib.import_module(f"turbometrics.{area}") for area in _AREAS}
+    homeless = []
+    for name in turbometrics.__all__:
+        value = getattr(turbometrics, name)
+        if inspect.ismodule(value):
+            continue
+        homes = [area for area, module in areas.items() if name in getattr(module, "__all__", ())]
+        if not homes:
+            homeless.append(name)
+        for area in homes:
+            assert getattr(areas[area], name) is value, f"turbometrics.{name} is not turbometrics.{area}.{name}"
+    assert homeless == ["InvalidParameterError", "UndefinedMetricWarning", "get_num_threads", "set_num_threads"]

@@ -378,7 +378,7 @@ def test_pickled_scorers_run_turbometrics_in_other_processes():
     worker = (
         "import pickle, sys\n"
         "scorer = pickle.loads(sys.stdin.buffer.read())\n"
-        "from turbometrics.sklearn._patch import calls\n"
+        "from turbometrics.sklearn._wrappers import calls\n"
         "assert scorer._score_func([0, 1, 1], [0.2, 0.9, 0.4]) == 1.0\n"
         "assert calls == {'turbometrics': 1, 'scikit-learn': 0}, calls\n"
     )

@@ -141,9 +141,3 @@ for _old, _class in {
     _sys.modules.setdefault(f"{__name__}.{_old}", _sys.modules[_class.__module__])
 _sys.modules.setdefault(f"{__name__}._sklearn_classes", _sys.modules[f"{__name__}._common.sklearn_classes"])
 del _old, _class
-
-# polars, pyarrow and torch arrays are accepted by every public function.
-from ._common.array_inputs import adapt_public_functions as _adapt_public_functions
-
-_adapt_public_functions(globals(), __all__)
-_adapt_public_functions(vars(stability), stability.__all__)

@@ -1,5 +1,6 @@
 """One adapter from other libraries' arrays to NumPy, applied to the
-arguments of every public function.
+arguments of every public function and state method by the decorator that
+declares their validation (``_common.params.validate_params``).
 
 NumPy arrays, lists and pandas objects pass unchanged (the validation reads
 pandas through ``np.asarray`` without a copy). Recognised by the top-level
@@ -24,13 +25,10 @@ dispatch (device arrays raise its error).
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable, Iterable
-from typing import Any, TypeVar
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
-
-Function = TypeVar("Function", bound=Callable[..., Any])
 
 
 def _from_polars(value: Any) -> Any:
@@ -88,28 +86,3 @@ def as_numpy_input(value: Any) -> Any:
     if hasattr(kind, "__array_namespace__") and not isinstance(value, (np.ndarray, np.generic)):
         return np.asarray(value)
     return value
-
-
-def accepting_array_inputs(function: Function) -> Function:
-    """``function`` with every argument passed through :func:`as_numpy_input`
-    (same name, docstring and signature)."""
-
-    @functools.wraps(function)
-    def adapted(*args: Any, **kwargs: Any) -> Any:
-        args = tuple(as_numpy_input(value) for value in args)
-        kwargs = {name: as_numpy_input(value) for name, value in kwargs.items()}
-        return function(*args, **kwargs)
-
-    return adapted  # type: ignore[return-value]
-
-
-def adapt_public_functions(namespace: dict[str, Any], names: Iterable[str]) -> None:
-    """Replace each plain function among ``names`` in ``namespace`` (a
-    module's globals) by :func:`accepting_array_inputs` of it, whose
-    ``__module__`` is then that module (pickle finds it there)."""
-    for name in names:
-        value = namespace.get(name)
-        if callable(value) and not isinstance(value, type) and hasattr(value, "__code__"):
-            adapted = accepting_array_inputs(value)
-            adapted.__module__ = namespace["__name__"]
-            namespace[name] = adapted

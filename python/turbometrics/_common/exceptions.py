@@ -6,7 +6,15 @@ name (see :mod:`turbometrics._common.sklearn_classes`): filters and ``except``
 clauses naming either library's class match.
 """
 
-from .params import InvalidParameterError
+
+class InvalidParameterError(ValueError, TypeError):
+    """A parameter has an invalid type or value (as in scikit-learn).
+
+    A ``ValueError`` and a ``TypeError``, like
+    ``sklearn.utils._param_validation.InvalidParameterError``, with
+    scikit-learn's message, e.g. "The 'max_fpr' parameter of roc_auc_score
+    must be a float in the range (0.0, 1.0] or None. Got 2 instead."
+    """
 
 
 class UndefinedMetricWarning(UserWarning):

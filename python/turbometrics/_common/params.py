@@ -18,17 +18,9 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from .array_inputs import as_numpy_input
+from .exceptions import InvalidParameterError
 from .sklearn_classes import scikit_learn_compatible
-
-
-class InvalidParameterError(ValueError, TypeError):
-    """A parameter has an invalid type or value (as in scikit-learn).
-
-    A ``ValueError`` and a ``TypeError``, like
-    ``sklearn.utils._param_validation.InvalidParameterError``, with
-    scikit-learn's message, e.g. "The 'max_fpr' parameter of roc_auc_score
-    must be a float in the range (0.0, 1.0] or None. Got 2 instead."
-    """
 
 
 class Constraint:
@@ -131,7 +123,11 @@ def validate_params(
     constraints: Mapping[str, Sequence[Constraint]], *, bind_like_scikit_learn: bool = True, name: str | None = None
 ) -> Callable[[Function], Function]:
     """Declare the constraints of a function's parameters, checked on every
-    call before the function runs (scikit-learn's ``validate_params``).
+    call before the function runs (scikit-learn's ``validate_params``), and
+    read every argument through :func:`~turbometrics._common.array_inputs.as_numpy_input`
+    first: the one place where polars, pyarrow, torch and array API inputs
+    become NumPy arrays (and ``np.matrix`` is refused), for every public
+    function and every state method that takes arrays.
 
     Parameters
     ----------
@@ -167,6 +163,8 @@ def validate_params(
 
         @functools.wraps(function)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
+            args = tuple(as_numpy_input(value) for value in args)
+            kwargs = {key: as_numpy_input(value) for key, value in kwargs.items()}
             try:
                 values = read_arguments(*args, **kwargs)
             except TypeError:

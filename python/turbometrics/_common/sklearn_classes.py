@@ -23,6 +23,8 @@ import importlib.util
 import sys
 from typing import Any, TypeVar, cast
 
+from . import exceptions
+
 # turbometrics' class name -> the scikit-learn module defining the class of that name.
 _SCIKIT_LEARN_MODULES = {
     "UndefinedMetricWarning": "sklearn.exceptions",
@@ -60,6 +62,4 @@ def __getattr__(name: str) -> Any:
     """The derived class ``name`` (the address its instances pickle by)."""
     if name not in _SCIKIT_LEARN_MODULES:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from . import exceptions
-
     return scikit_learn_compatible(getattr(exceptions, name))

@@ -17,7 +17,6 @@ from typing import Any, cast
 import numpy as np
 
 from .. import _core
-from .._common.array_inputs import accepting_array_inputs
 from .._common.mergeable import (
     CountedSamples,
     Serialisable,
@@ -144,7 +143,7 @@ class CalibrationState(CountedSamples, Serialisable):
             y_true, y_prob, sample_weight=sample_weight, n_threads=n_threads
         )
 
-    @accepting_array_inputs
+    @validate_params({}, bind_like_scikit_learn=False)  # array inputs as NumPy
     def update(
         self, y_true: Any, y_prob: Any, *, sample_weight: Any = None, n_threads: int | None = None
     ) -> CalibrationState:

@@ -23,7 +23,6 @@ from typing import Any, cast
 
 import numpy as np
 
-from .._common.array_inputs import accepting_array_inputs
 from .._common.mergeable import (
     CountedSamples,
     Serialisable,
@@ -231,7 +230,7 @@ class ConfusionState(CountedSamples, Serialisable):
         """The state of one batch (see :meth:`update`)."""
         return cls(labels=labels).update(y_true, y_pred, sample_weight=sample_weight, n_threads=n_threads)
 
-    @accepting_array_inputs
+    @validate_params({}, bind_like_scikit_learn=False)  # array inputs as NumPy
     def update(
         self, y_true: Any, y_pred: Any, *, sample_weight: Any = None, n_threads: int | None = None
     ) -> ConfusionState:

@@ -17,8 +17,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from ._describe import MissingFieldError, describe
-from ._results import check_box
+from ._describe import MissingFieldError, check_box, describe
 from ._results_reader import PRESENT_SCORE
 
 

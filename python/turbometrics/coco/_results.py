@@ -7,32 +7,16 @@ import copy
 import json
 import os
 import re
-from numbers import Real
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from . import _json
-from ._describe import MissingFieldError, describe
+from ._describe import MissingFieldError, check_box, describe
 
 if TYPE_CHECKING:  # pragma: no cover
     from ._coco import COCO
-
-
-def check_box(box: Any, what: str) -> None:
-    """Raise unless ``box`` is a sequence of 4 numbers: TypeError for
-    something else than a sequence or for a value that is no number (None,
-    a string: pycocotools' arithmetic on it raises TypeError), ValueError
-    for another length. Bools, NaN, infinities and negative sizes are
-    numbers: pycocotools evaluates them (a bool as 0 or 1)."""
-    if not isinstance(box, (list, tuple, np.ndarray)):
-        raise TypeError(f"{what}: 'bbox' must be a list of 4 numbers [x, y, w, h], got {box!r}")
-    if len(box) != 4:
-        raise ValueError(f"{what}: 'bbox' must be a list of 4 numbers [x, y, w, h], got {box!r}")
-    for value in box:
-        if not isinstance(value, (Real, np.integer, np.floating, np.bool_)):
-            raise TypeError(f"{what}: 'bbox' must hold numbers, got {box!r}")
 
 
 def ground_truth_list(gt: COCO, key: str) -> list[dict]:

@@ -15,7 +15,6 @@ from typing import Any
 
 import numpy as np
 
-from .._common.array_inputs import as_numpy_input
 from .._common.input_error import first_line, shown
 from .._common.mergeable import Serialisable
 from .._common.params import NONE, REAL, STRING, Constraint, real_interval, validate_params
@@ -299,6 +298,7 @@ class Evaluator(Serialisable):
         return f"Evaluator({list(self.metrics)!r}{classes}, n_samples={self.n_samples}, groups={len(self._groups)})"
 
     # -- input -----------------------------------------------------------------------------
+    @validate_params({}, bind_like_scikit_learn=False)  # array inputs as NumPy
     def update(self, y_true: Any, y_score: Any, *, sample_weight: Any = None, groups: Any = None) -> Evaluator:
         """Add a batch of rows in place; returns self.
 
@@ -338,9 +338,6 @@ class Evaluator(Serialisable):
             return self._update(y_true, y_score, sample_weight, groups)
 
     def _update(self, y_true: Any, y_score: Any, sample_weight: Any, groups: Any) -> Evaluator:
-        y_true, y_score, sample_weight, groups = (
-            as_numpy_input(value) for value in (y_true, y_score, sample_weight, groups)
-        )
         check_consistent_length(y_true, y_score, sample_weight, groups)
         y = self._labels(y_true)
         proba = self._scores(y_score, y.shape[0])  # float32 and float16 kept for brier and log_loss
@@ -825,7 +822,7 @@ def _checked_classes(classes: Any) -> int | tuple[Any, ...] | None:
         return int(classes)
     if isinstance(classes, (str, bytes)) or not isinstance(classes, Iterable):
         raise TypeError(f"classes must be None, an int or a sequence of labels, not {type(classes).__name__}")
-    labels = tuple(_as_label(c, "classes") for c in as_numpy_input(classes))
+    labels = tuple(_as_label(c, "classes") for c in classes)
     if len(labels) < 2:
         raise ValueError(f"classes must name at least 2 classes, got {list(labels)}")
     if len(set(labels)) != len(labels):

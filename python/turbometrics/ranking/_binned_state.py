@@ -33,7 +33,6 @@ from typing import Any, NamedTuple, cast
 import numpy as np
 
 from .. import _core
-from .._common.array_inputs import accepting_array_inputs
 from .._common.mergeable import (
     ClassWeights,
     Serialisable,
@@ -48,6 +47,7 @@ from .._common.mergeable import (
     part_int,
     part_label,
 )
+from .._common.params import validate_params
 from .._common.threads import resolve_threads, threads_for
 from .._common.validation import ALL_ZERO_WEIGHTS, as_array, column_or_1d, num_samples, type_of_target
 from ._binary_input import prepare_binary
@@ -164,7 +164,7 @@ class BinnedRankingState(ClassWeights, Serialisable):
         state = cls(n_bins, strategy=strategy, range=range, pos_label=pos_label)
         return state.update(y_true, y_score, sample_weight=sample_weight, n_threads=n_threads)
 
-    @accepting_array_inputs
+    @validate_params({}, bind_like_scikit_learn=False)  # array inputs as NumPy
     def update(
         self, y_true: Any, y_score: Any, *, sample_weight: Any = None, n_threads: int | None = None
     ) -> BinnedRankingState:

@@ -16,7 +16,6 @@ from typing import Any
 import numpy as np
 
 from .. import _core
-from .._common.array_inputs import accepting_array_inputs
 from .._common.mergeable import (
     ClassWeights,
     Serialisable,
@@ -187,7 +186,7 @@ class RankingState(ClassWeights, Serialisable):
             }
         )
 
-    @accepting_array_inputs
+    @validate_params({}, bind_like_scikit_learn=False)  # array inputs as NumPy
     def update(
         self, y_true: Any, y_score: Any, *, sample_weight: Any = None, n_threads: int | None = None
     ) -> RankingState:

@@ -32,95 +32,21 @@ joblib workers run turbometrics there too.
 
 from __future__ import annotations
 
-import functools
 import inspect
 import math
 import sys
 from collections.abc import Callable, Iterator
 from typing import Any
 
-import turbometrics
-
 from .._common.patched import Patched
-from . import _wrappers  # noqa: F401  (imported: pickling looks the wrappers up there)
-from ._fallback import turbometrics_handles
 from ._functions import FUNCTIONS
 from ._names import PATCHED_NAMES, SCORING_CHECK
+from ._wrappers import original_of, wrapper_for
 
-# How many calls of the wrappers went to turbometrics and to scikit-learn.
-calls: dict[str, int] = {"turbometrics": 0, "scikit-learn": 0}
-# id(wrapper) -> (wrapper, original), and the reverse, for every wrapper made.
-_wrapper_originals: dict[int, tuple[Callable[..., Any], Callable[..., Any]]] = {}
-_original_wrappers: dict[int, tuple[Callable[..., Any], Callable[..., Any]]] = {}
 # (scorer, original score function) for each predefined scorer patched.
 _replaced_scorers: list[tuple[Any, Callable[..., Any]]] = []
 # name -> why the last patch() left the installed scikit-learn's function alone.
 _skipped: dict[str, str] = {}
-
-
-def _make_wrapper(name: str, original: Callable[..., Any]) -> Callable[..., Any]:
-    if name == SCORING_CHECK:
-        return _make_scoring_check(original)
-    signature = inspect.signature(original)
-
-    @functools.wraps(original)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            handled = turbometrics_handles(signature.bind(*args, **kwargs).arguments.values())
-        except TypeError:
-            handled = False
-        if not handled:
-            calls["scikit-learn"] += 1
-            return original(*args, **kwargs)
-        calls["turbometrics"] += 1
-        return getattr(turbometrics, name)(*args, **kwargs)
-
-    return _addressed(wrapper, name, signature)
-
-
-def _make_scoring_check(original: Callable[..., Any]) -> Callable[..., Any]:
-    """``check_scoring`` seeing scikit-learn's function behind a wrapper:
-    scikit-learn refuses a metric function passed as a scorer by its
-    ``__module__`` (``sklearn.metrics.*``), which the wrappers do not have."""
-    signature = inspect.signature(original)
-
-    @functools.wraps(original)
-    def check_scoring(*args: Any, **kwargs: Any) -> Any:
-        try:
-            bound = signature.bind(*args, **kwargs)
-        except TypeError:
-            return original(*args, **kwargs)
-        if "scoring" in bound.arguments:
-            bound.arguments["scoring"] = original_of(bound.arguments["scoring"])
-        return original(*bound.args, **bound.kwargs)
-
-    return _addressed(check_scoring, SCORING_CHECK, signature)
-
-
-def _addressed(wrapper: Callable[..., Any], name: str, signature: inspect.Signature) -> Callable[..., Any]:
-    """``wrapper`` with the original's signature, pickling by its address
-    in :mod:`turbometrics.sklearn._wrappers`."""
-    wrapper.__signature__ = signature  # type: ignore[attr-defined]
-    wrapper.__module__ = f"{__name__.rpartition('.')[0]}._wrappers"
-    wrapper.__qualname__ = name
-    return wrapper
-
-
-def wrapper_for(name: str, original: Callable[..., Any]) -> Callable[..., Any]:
-    """The (one, cached) wrapper of scikit-learn's function ``original``."""
-    known = _original_wrappers.get(id(original))
-    if known is not None and known[1] is original:
-        return known[0]
-    wrapper = _make_wrapper(name, original)
-    _original_wrappers[id(original)] = (wrapper, original)
-    _wrapper_originals[id(wrapper)] = (wrapper, original)
-    return wrapper
-
-
-def original_of(function: Any) -> Any:
-    """scikit-learn's function behind a patch wrapper (else ``function``)."""
-    known = _wrapper_originals.get(id(function))
-    return known[1] if known is not None and known[0] is function else function
 
 
 def _same_parameters(a: inspect.Signature, b: inspect.Signature) -> bool:

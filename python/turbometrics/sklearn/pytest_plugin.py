@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._patch import calls, patch, unpatch
+from ._patch import patch, unpatch
+from ._wrappers import calls
 
 
 def pytest_configure(config: Any) -> None:
