@@ -58,8 +58,7 @@ def _libraries() -> dict[str, tuple[Any, Any]]:
 
     found["turbometrics"] = (COCO, COCOeval)
     try:
-        from faster_coco_eval import COCO as FasterCOCO
-        from faster_coco_eval import COCOeval_faster
+        from faster_coco_eval import COCO as FasterCOCO, COCOeval_faster
 
         found["faster-coco-eval"] = (FasterCOCO, COCOeval_faster)
     except ImportError:

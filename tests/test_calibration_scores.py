@@ -7,8 +7,7 @@ import math
 import numpy as np
 import pytest
 import sklearn.metrics as skm
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 import turbometrics as tm
 from helpers import assert_same_exception, assert_same_warnings, capture

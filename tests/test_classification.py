@@ -9,8 +9,7 @@ import re
 
 import numpy as np
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 import turbometrics as tm
 from classification_strategies import label_pairs, n_samples, present_labels, weights_for

@@ -7,8 +7,7 @@ import copy
 
 import numpy as np
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from coco_helpers import assert_same_evaluation, both, fixture, quiet
 

@@ -12,8 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 P = pytest.importorskip("pycocotools.mask")
 from pycocotools import _mask as P_core  # noqa: E402

@@ -20,8 +20,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from turbometrics import _core
 from turbometrics.coco import _results_reader as rr

@@ -11,8 +11,7 @@ import pickle
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 import turbometrics as tm
 from classification_strategies import label_pairs, present_labels

@@ -11,8 +11,7 @@ import zlib
 import numpy as np
 import pytest
 import sklearn.metrics as skm
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 import turbometrics as tm
 from helpers import (

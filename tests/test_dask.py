@@ -19,8 +19,7 @@ import warnings
 
 import numpy as np
 import pytest
-from hypothesis import assume, given, settings
-from hypothesis import strategies as st
+from hypothesis import assume, given, settings, strategies as st
 
 da = pytest.importorskip("dask.array")
 dd = pytest.importorskip("dask.dataframe")

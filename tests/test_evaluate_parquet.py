@@ -168,14 +168,23 @@ def test_errors(data, tmp_path, monkeypatch):
 
 
 def test_unknown_metric_names_the_accepted_ones():
-    # The Evaluator's and the command line's names (best_f1, mcc) were "unknown" with no
-    # pointer to this function's names (issue 23).
+    # The Evaluator's names that need its exact sums or DeLong's interval are named as such.
     with pytest.raises(ValueError) as raised:
-        tm.evaluate_parquet("unused.parquet", label="label", score="score", metrics=["best_f1", "mcc", "log_loss"])
+        tm.evaluate_parquet("unused.parquet", label="label", score="score", metrics=["roc_auc_ci", "nope", "log_loss"])
     message = str(raised.value)
-    assert message.startswith("unknown metric(s) ['best_f1', 'mcc', 'log_loss']: evaluate_parquet takes roc_auc, ")
-    assert "the Evaluator's 'best_f1' is 'best_threshold' here" in message
-    assert "the Evaluator's 'mcc' is 'matthews_corrcoef' here" in message
-    assert "'log_loss' needs turbometrics.Evaluator" in message
+    assert message.startswith("unknown metric(s) ['roc_auc_ci', 'nope', 'log_loss']: evaluate_parquet takes roc_auc, ")
+    assert message.endswith("('roc_auc_ci', 'log_loss': turbometrics.Evaluator)")
     for name in tm.states.parquet.METRICS:
         assert name in message
+
+
+def test_the_vocabulary_of_the_evaluator(data):
+    # One vocabulary: the Evaluator's names give its values here, and the old spelling
+    # matthews_corrcoef is an alias of mcc that keeps its key.
+    path, label, score, _ = data
+    got = tm.evaluate_parquet(
+        path, label="label", score="score", metrics=["mcc", "best_f1", "matthews_corrcoef", "precision"]
+    )
+    overall = tm.Evaluator(["mcc", "best_f1", "precision"]).update(label, score).compute()["overall"]
+    assert got == {**overall, "matthews_corrcoef": overall["mcc"]}
+    assert list(got) == ["mcc", "best_f1", "best_f1_threshold", "matthews_corrcoef", "precision"]

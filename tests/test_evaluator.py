@@ -11,8 +11,7 @@ import warnings
 
 import numpy as np
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 import turbometrics as tm
 from turbometrics.evaluator import BINARY_METRICS, MULTICLASS_METRICS
@@ -23,10 +22,10 @@ MULTICLASS = list(MULTICLASS_METRICS)
 # the ECE (exact bin sums against float sums), the Brier score and log loss (exact sums divided
 # against rounded float sums, a few ulps apart), and every value with weights (rtol 1e-12,
 # as the states).
-REL = {"ece": 1e-12, "brier": 1e-13, "log_loss": 1e-13}
+REL = {"ece": 1e-12, "mce": 1e-12, "rmsce": 1e-12, "brier": 1e-13, "log_loss": 1e-13}
 WEIGHTED_REL = 1e-12
 # Exact sums whatever the weights: bit for bit across splits.
-EXACT_SUMS = {"ece", "brier", "log_loss"}
+EXACT_SUMS = {"ece", "mce", "rmsce", "brier", "log_loss"}
 GROUPS = ["a", "b", 3, None]
 
 
@@ -46,7 +45,11 @@ def _expected_binary(y, s, w) -> dict:
         "recall": tm.recall_score(y, pred, zero_division=0.0, **common),
         "f1": tm.f1_score(y, pred, zero_division=0.0, **common),
         "mcc": tm.matthews_corrcoef(y, pred, **common),
+        "jaccard": tm.jaccard_score(y, pred, zero_division=0.0, **common),
+        "cohen_kappa": tm.cohen_kappa_score(y, pred, **common),
         "ece": tm.calibration_error(y, s, **common),
+        "mce": tm.calibration_error(y, s, norm="max", **common),
+        "rmsce": tm.calibration_error(y, s, norm="l2", **common),
         "brier": tm.brier_score_loss(y, s, **common),
         "log_loss": tm.log_loss(y, s, labels=[0, 1], **common),
     }
@@ -69,7 +72,10 @@ def _expected_multiclass(y, p, w) -> dict:
         "f1_macro": tm.f1_score(y, pred, average="macro", labels=labels, zero_division=0.0, **common),
         "f1_weighted": tm.f1_score(y, pred, average="weighted", labels=labels, zero_division=0.0, **common),
         "mcc": tm.matthews_corrcoef(y, pred, **common),
+        "cohen_kappa": tm.cohen_kappa_score(y, pred, **common),
         "ece": tm.calibration_error(y, p, **common),
+        "mce": tm.calibration_error(y, p, norm="max", **common),
+        "rmsce": tm.calibration_error(y, p, norm="l2", **common),
         "brier": tm.brier_score_loss(y, p, labels=labels, **common),
         "log_loss": tm.log_loss(y, p, labels=labels, **common),
     }
@@ -535,8 +541,7 @@ def test_bytes_and_pickles_round_trip_and_are_validated():
 def _tampered(ev: tm.Evaluator, records=None, **changes) -> bytes:
     """The Evaluator's bytes with fields replaced and, per ``records``
     entry ``(slot, index): {field: value}``, fields of one part's state."""
-    from turbometrics._common.columns import column_names, columns
-    from turbometrics._common.columns import records as read_records
+    from turbometrics._common.columns import column_names, columns, records as read_records
     from turbometrics._common.serial import dump_state, load_state
 
     fields, arrays = load_state(ev.to_bytes(), "Evaluator", ev._VERSION)
@@ -790,3 +795,84 @@ def test_negative_weights_reach_the_state_roc_auc():
     fine = np.array([-1.0, 1.0, 2.0, 3.0])  # a negative positive weight: the false positive rate increases
     got = tm.Evaluator(["roc_auc"]).update(y, s, sample_weight=fine).compute()["overall"]["roc_auc"]
     assert got == tm.roc_auc_score(y, s, sample_weight=fine)
+
+
+def _f2(state):
+    return state.fbeta(beta=2.0, zero_division=0.0)
+
+
+def test_options_per_metric_and_user_metrics():
+    # As torchmetrics' MetricCollection takes a dict: options per metric (added to the
+    # vocabulary's fixed ones) and metrics of the user's own over the Evaluator's states.
+    rng = np.random.default_rng(5)
+    y, s = rng.integers(0, 2, 500), rng.random(500)
+    groups = rng.choice(["a", "b"], 500)
+    pred = (s >= 0.5).astype(int)
+    metrics = {
+        "f1": {"zero_division": 1.0, "pos_label": 0},
+        "matthews_corrcoef": None,  # an alias: the result says mcc
+        "f2": tm.evaluator.UserMetric("confusion", _f2),
+        "auc_at_0.1": tm.evaluator.UserMetric("ranking", lambda state: state.roc_auc(max_fpr=0.1)),
+    }
+    ev = tm.Evaluator(metrics).update(y, s, groups=groups)
+    assert ev.metrics == ("f1", "mcc", "f2", "auc_at_0.1")
+    result = ev.compute()
+    for values, rows in [(result["overall"], slice(None)), (result["by_group"]["a"], groups == "a")]:
+        assert values == {
+            "f1": tm.f1_score(y[rows], pred[rows], pos_label=0, zero_division=1.0),
+            "mcc": tm.matthews_corrcoef(y[rows], pred[rows]),
+            "f2": tm.fbeta_score(y[rows], pred[rows], beta=2.0, zero_division=0.0),
+            "auc_at_0.1": tm.roc_auc_score(y[rows], s[rows], max_fpr=0.1),
+        }
+    multiclass = tm.Evaluator({"f1_macro": {"average": "micro"}}, classes=3)
+    p = rng.dirichlet(np.ones(3), 50)
+    labels = rng.integers(0, 3, 50)
+    got = multiclass.update(labels, p).compute()["overall"]["f1_macro"]
+    assert got == tm.f1_score(labels, p.argmax(axis=1), average="micro", labels=[0, 1, 2], zero_division=0.0)
+
+
+def test_options_and_user_metrics_serialise_and_merge():
+    y, s = np.array([0, 1, 1, 0, 1]), np.array([0.1, 0.7, 0.4, 0.6, 0.9])
+    ev = tm.Evaluator({"f1": {"zero_division": 1.0}, "roc_auc": {}}).update(y, s)
+    back = tm.Evaluator.from_bytes(ev.to_bytes())
+    assert back.options == {"f1": {"zero_division": 1.0}} and back.compute() == ev.compute()
+    assert pickle.loads(pickle.dumps(ev)).compute() == ev.compute()
+    # Bytes without options (every Evaluator before them) read as before.
+    assert tm.Evaluator.from_bytes(tm.Evaluator(["f1"]).update(y, s).to_bytes()).options == {}
+    with pytest.raises(ValueError, match="different options"):
+        ev.merge(tm.Evaluator(["f1", "roc_auc"]))
+    user = tm.Evaluator({"f2": tm.evaluator.UserMetric("confusion", _f2)}).update(y, s)
+    assert pickle.loads(pickle.dumps(user)).compute() == user.compute()
+    with pytest.raises(TypeError, match=r"user-defined metrics \(f2\) has no bytes"):
+        user.to_bytes()
+    other = tm.Evaluator({"f2": tm.evaluator.UserMetric("confusion", _f2)}).update(y, s)
+    assert (user + other).compute()["overall"]["f2"] == tm.fbeta_score(
+        np.tile(y, 2), np.tile(s >= 0.5, 2), beta=2.0, zero_division=0.0
+    )
+
+
+@pytest.mark.parametrize(
+    ("metrics", "kwargs", "error", "message"),
+    [
+        ({"f1": {"bogus": 1}}, {}, ValueError, "metric 'f1' has no option 'bogus' (options: pos_label, average, zero"),
+        ({"roc_auc_ci": {"method": "bootstrap"}}, {}, ValueError, "metric 'roc_auc_ci' takes no options"),
+        ({"best_f1": {"beta": 2}}, {}, ValueError, "metric 'best_f1' takes no options"),
+        ({"brier": {"x": 1}}, {}, ValueError, "metric 'brier' takes no options"),
+        ({"f1": 3}, {}, TypeError, "metric 'f1': options must be a dict, got int"),
+        ({"f1": {"average": object()}}, {}, TypeError, "option 'average' must be a number, text"),
+        ({"x": tm.evaluator.UserMetric("class_ranking", len)}, {}, ValueError, "a binary Evaluator has no 'class_r"),
+        ({"x": tm.evaluator.UserMetric("ranking", len)}, {"classes": 3}, ValueError, "a multiclass Evaluator has no"),
+        ({"nope": {}}, {}, ValueError, "unknown binary metric 'nope'"),
+    ],
+)
+def test_bad_options_and_user_metrics_are_refused(metrics, kwargs, error, message):
+    with pytest.raises(error) as raised:
+        tm.Evaluator(metrics, **kwargs)
+    assert message in str(raised.value)
+
+
+def test_user_metric_checks_its_arguments():
+    with pytest.raises(TypeError, match="function must be callable"):
+        tm.evaluator.UserMetric("confusion", 3)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="state must be one of"):
+        tm.evaluator.UserMetric("sums", len)

@@ -15,8 +15,7 @@ import warnings
 import numpy as np
 import pytest
 import sklearn.metrics as skm
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 import turbometrics as tm
 

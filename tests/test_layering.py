@@ -25,7 +25,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "python" / "turbometrics"
-SHARED = {"_common", "_core"}
+SHARED = {"_common", "_core", "_registry"}
 ADAPTERS = {"states", "evaluator", "dask", "plot", "sklearn", "spark", "cli"}
 
 

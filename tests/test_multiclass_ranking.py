@@ -3,8 +3,7 @@ top_k_accuracy_score against scikit-learn."""
 
 import numpy as np
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from helpers import check_against_sklearn
 

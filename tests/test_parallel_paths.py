@@ -12,8 +12,7 @@ White-box: if the cut-off attribute disappears, these tests skip.
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 import turbometrics as tm
 import turbometrics._common.threads as tm_threads

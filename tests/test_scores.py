@@ -13,8 +13,7 @@ import math
 import numpy as np
 import pytest
 import sklearn.metrics as skm
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 import turbometrics as tm
 from helpers import assert_score_equal, capture, check_against_sklearn

@@ -27,8 +27,7 @@ import zlib
 import numpy as np
 import pytest
 import sklearn.metrics as skm
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 import turbometrics as tm
 from helpers import assert_score_equal, capture, check_against_sklearn, curve_comparator, parallel_even_for_tiny_inputs

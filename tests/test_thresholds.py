@@ -4,8 +4,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 from sklearn.metrics import accuracy_score, balanced_accuracy_score, fbeta_score, matthews_corrcoef
 
 import turbometrics as tm

@@ -20,111 +20,80 @@ from ._common.threads import load_core_with_passive_wait as _load_core_with_pass
 # process environment is left as it was.
 _load_core_with_passive_wait()
 
-from . import stability, states
-from ._common.exceptions import InvalidParameterError, UndefinedMetricWarning
-from ._common.threads import get_num_threads, set_num_threads
+from . import (
+    stability as stability,
+    states as states,
+)
+from ._common.exceptions import (
+    InvalidParameterError as InvalidParameterError,
+    UndefinedMetricWarning as UndefinedMetricWarning,
+)
+from ._common.threads import (
+    get_num_threads as get_num_threads,
+    set_num_threads as set_num_threads,
+)
+from ._registry import top_level_names as _top_level_names
 from .calibration import (
-    CalibrationState,
-    ReliabilityDiagram,
-    brier_score_loss,
-    calibration_error,
-    hellinger_distance,
-    log_loss,
-    mean_max_confidence,
-    reliability_diagram,
-    smooth_calibration_error,
+    CalibrationState as CalibrationState,
+    ReliabilityDiagram as ReliabilityDiagram,
+    brier_score_loss as brier_score_loss,
+    calibration_error as calibration_error,
+    hellinger_distance as hellinger_distance,
+    log_loss as log_loss,
+    mean_max_confidence as mean_max_confidence,
+    reliability_diagram as reliability_diagram,
+    smooth_calibration_error as smooth_calibration_error,
 )
 from .classification import (
-    ConfusionState,
-    accuracy_score,
-    balanced_accuracy_score,
-    cohen_kappa_score,
-    confusion_matrix,
-    f1_score,
-    fbeta_score,
-    jaccard_score,
-    matthews_corrcoef,
-    multilabel_confusion_matrix,
-    precision_recall_fscore_support,
-    precision_score,
-    recall_score,
+    ConfusionState as ConfusionState,
+    accuracy_score as accuracy_score,
+    balanced_accuracy_score as balanced_accuracy_score,
+    cohen_kappa_score as cohen_kappa_score,
+    confusion_matrix as confusion_matrix,
+    f1_score as f1_score,
+    fbeta_score as fbeta_score,
+    jaccard_score as jaccard_score,
+    matthews_corrcoef as matthews_corrcoef,
+    multilabel_confusion_matrix as multilabel_confusion_matrix,
+    precision_recall_fscore_support as precision_recall_fscore_support,
+    precision_score as precision_score,
+    recall_score as recall_score,
 )
-from .density import gaussian_kde, kde
-from .evaluator import Evaluator
-from .io import evaluate_parquet
+from .density import (
+    gaussian_kde as gaussian_kde,
+    kde as kde,
+)
+from .evaluator import (
+    Evaluator as Evaluator,
+)
+from .io import (
+    evaluate_parquet as evaluate_parquet,
+)
 from .ranking import (
-    BestThreshold,
-    BinnedRankingState,
-    ConfidenceInterval,
-    DeLongTest,
-    RankingState,
-    average_precision_score,
-    best_threshold,
-    bootstrap_ci,
-    confusion_matrix_at_thresholds,
-    delong_test,
-    det_curve,
-    metrics_at_thresholds,
-    precision_recall_curve,
-    roc_auc_ci,
-    roc_auc_score,
-    roc_curve,
-    top_k_accuracy_score,
+    BestThreshold as BestThreshold,
+    BinnedRankingState as BinnedRankingState,
+    ConfidenceInterval as ConfidenceInterval,
+    DeLongTest as DeLongTest,
+    RankingState as RankingState,
+    average_precision_score as average_precision_score,
+    best_threshold as best_threshold,
+    bootstrap_ci as bootstrap_ci,
+    confusion_matrix_at_thresholds as confusion_matrix_at_thresholds,
+    delong_test as delong_test,
+    det_curve as det_curve,
+    metrics_at_thresholds as metrics_at_thresholds,
+    precision_recall_curve as precision_recall_curve,
+    roc_auc_ci as roc_auc_ci,
+    roc_auc_score as roc_auc_score,
+    roc_curve as roc_curve,
+    top_k_accuracy_score as top_k_accuracy_score,
 )
 
 __version__ = "0.2.0.dev0"
 
-__all__ = [
-    "BestThreshold",
-    "BinnedRankingState",
-    "CalibrationState",
-    "ConfidenceInterval",
-    "ConfusionState",
-    "DeLongTest",
-    "Evaluator",
-    "InvalidParameterError",
-    "RankingState",
-    "ReliabilityDiagram",
-    "UndefinedMetricWarning",
-    "accuracy_score",
-    "average_precision_score",
-    "balanced_accuracy_score",
-    "best_threshold",
-    "bootstrap_ci",
-    "brier_score_loss",
-    "calibration_error",
-    "cohen_kappa_score",
-    "confusion_matrix",
-    "confusion_matrix_at_thresholds",
-    "delong_test",
-    "det_curve",
-    "evaluate_parquet",
-    "f1_score",
-    "fbeta_score",
-    "gaussian_kde",
-    "get_num_threads",
-    "hellinger_distance",
-    "jaccard_score",
-    "kde",
-    "log_loss",
-    "matthews_corrcoef",
-    "mean_max_confidence",
-    "metrics_at_thresholds",
-    "multilabel_confusion_matrix",
-    "precision_recall_curve",
-    "precision_recall_fscore_support",
-    "precision_score",
-    "recall_score",
-    "reliability_diagram",
-    "roc_auc_ci",
-    "roc_auc_score",
-    "roc_curve",
-    "set_num_threads",
-    "smooth_calibration_error",
-    "stability",
-    "states",
-    "top_k_accuracy_score",
-]
+# The metric functions of the registry and the other public names, sorted
+# (turbometrics._registry.top_level_names).
+__all__ = _top_level_names()
 
 # Pickles written before the area subpackages name the old private modules
 # of these public classes: those names resolve to the modules they live in now.

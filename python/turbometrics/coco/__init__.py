@@ -8,16 +8,13 @@ and their IoU), computed by turbometrics' own C++ kernels.
 """
 
 # For the adapters (cli, dask, plot, spark), not part of the public API:
-from . import _results_reader as results_reader
-from . import _sharded as sharded
-from . import mask
+from . import _results_reader as results_reader, _sharded as sharded, mask
 from ._coco import COCO
 from ._cocoeval import COCOeval
 from ._log import quiet
 from ._params import Params
 from ._patch import patch_pycocotools, unpatch_pycocotools
-from ._per_category import _cell as evaluated_cell
-from ._per_category import category_curve
+from ._per_category import _cell as evaluated_cell, category_curve
 from ._state import DetectionState
 from ._summary import summary_lines, summary_value
 

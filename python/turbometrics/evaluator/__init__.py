@@ -4,6 +4,13 @@ by batch and merged across processes, on the mergeable states
 (``_metrics``, ``_part``), whose tables the command line uses too."""
 
 from ._evaluator import Evaluator
-from ._metrics import BINARY_METRICS, DEFAULT_BINARY, DEFAULT_MULTICLASS, MULTICLASS_METRICS, PROBABILITY_METRICS
+from ._metrics import (
+    BINARY_METRICS,
+    DEFAULT_BINARY,
+    DEFAULT_MULTICLASS,
+    MULTICLASS_METRICS,
+    PROBABILITY_METRICS,
+    UserMetric,
+)
 
-__all__ = ["Evaluator"]
+__all__ = ["Evaluator", "UserMetric"]

@@ -26,10 +26,20 @@ from .._common.validation import (
     check_sample_weight,
     column_or_1d,
 )
+from .._registry import canonical
 from ..calibration import checked_probabilities
 from ..io import missing
 from ..ranking import check_probability_rows
-from ._metrics import BINARY_METRICS, DEFAULT_BINARY, DEFAULT_MULTICLASS, MULTICLASS_METRICS, Problem
+from ._metrics import (
+    BINARY_METRICS,
+    DEFAULT_BINARY,
+    DEFAULT_MULTICLASS,
+    MULTICLASS_METRICS,
+    Compute,
+    Problem,
+    UserMetric,
+    checked_options,
+)
 from ._part import Part, column_prefixes, part_columns, parts_of_columns
 
 __all__ = ["Evaluator"]
@@ -80,18 +90,30 @@ class Evaluator(Serialisable):
 
     Parameters
     ----------
-    metrics : sequence of str, default=None
-        Metric names. Binary: ``roc_auc``, ``roc_auc_ci``,
-        ``average_precision``, ``best_f1`` (also gives
+    metrics : sequence of str, or dict, default=None
+        Metric names, of the vocabulary the command line and
+        :func:`~turbometrics.evaluate_parquet` share. Binary: ``roc_auc``,
+        ``roc_auc_ci``, ``average_precision``, ``best_f1`` (also gives
         ``best_f1_threshold``), ``accuracy``, ``balanced_accuracy``,
-        ``precision``, ``recall``, ``f1``, ``mcc``, ``ece``, ``brier``,
-        ``log_loss``. Multiclass: ``roc_auc`` (one-vs-rest, macro),
-        ``accuracy``, ``balanced_accuracy``, ``f1_macro``, ``f1_weighted``,
-        ``mcc``, ``ece`` (top label), ``brier``, ``log_loss``. None: the
-        defaults of ``turbometrics evaluate`` (binary: every metric but
-        ``balanced_accuracy``, ``mcc``, ``brier`` and ``log_loss``;
-        multiclass: ``roc_auc``, ``accuracy``, ``balanced_accuracy``,
-        ``f1_macro``, ``ece``, ``brier``, ``log_loss``).
+        ``precision``, ``recall``, ``f1``, ``jaccard``, ``mcc`` (alias
+        ``matthews_corrcoef``), ``cohen_kappa``, ``ece``, ``mce``,
+        ``rmsce``, ``brier``, ``log_loss``. Multiclass: ``roc_auc``
+        (one-vs-rest, macro), ``accuracy``, ``balanced_accuracy``,
+        ``f1_macro``, ``f1_weighted``, ``mcc``, ``cohen_kappa``, ``ece``,
+        ``mce``, ``rmsce`` (top label), ``brier``, ``log_loss``. None: the
+        defaults of ``turbometrics evaluate`` (binary: ``roc_auc``,
+        ``roc_auc_ci``, ``average_precision``, ``best_f1``, ``accuracy``,
+        ``precision``, ``recall``, ``f1``, ``ece``; multiclass:
+        ``roc_auc``, ``accuracy``, ``balanced_accuracy``, ``f1_macro``,
+        ``ece``, ``brier``, ``log_loss``).
+
+        A dict, as torchmetrics' ``MetricCollection`` takes, maps names
+        to their options (keyword arguments of the state method that
+        computes the metric, such as ``{"f1": {"zero_division": 1.0}}``;
+        JSON values; ``roc_auc_ci``, ``best_f1``, ``brier``, ``log_loss``
+        and the multiclass ``roc_auc`` take none), or to ``None`` (no
+        options), or to a :class:`~turbometrics.evaluator.UserMetric`, a
+        metric of your own over one of the states.
     classes : int or sequence, default=None
         None: binary, labels 0 and 1 (or booleans) with 1-D scores, the
         score or probability of class 1. An int K (at least 2): multiclass,
@@ -193,7 +215,7 @@ class Evaluator(Serialisable):
     )
     def __init__(
         self,
-        metrics: Sequence[str] | None = None,
+        metrics: Sequence[str] | Mapping[str, Mapping[str, Any] | UserMetric] | None = None,
         *,
         classes: int | Sequence[Any] | None = None,
         pos_label: Any = None,
@@ -219,7 +241,7 @@ class Evaluator(Serialisable):
             confidence=float(confidence),
             n_threads=n_threads,
         )
-        self.metrics: tuple[str, ...] = _checked_metrics(metrics, multiclass)
+        self.metrics, self.options, self.user_metrics = _checked_metrics(metrics, multiclass)
         self.by = by
         self._lookup = (
             None if not isinstance(self.classes, tuple) else {label: k for k, label in enumerate(self.classes)}
@@ -264,8 +286,10 @@ class Evaluator(Serialisable):
         """The group labels seen, in natural order (numbers, then text)."""
         return sorted(self._groups, key=_natural)
 
-    def _table(self) -> dict[str, Any]:
-        return MULTICLASS_METRICS if self.multiclass else BINARY_METRICS
+    def _table(self) -> dict[str, tuple[tuple[str, ...], Compute]]:
+        table = dict(MULTICLASS_METRICS if self.multiclass else BINARY_METRICS)
+        table.update({name: user.entry(name, self.multiclass) for name, user in self.user_metrics.items()})
+        return table
 
     def _needs(self) -> set[str]:
         table = self._table()
@@ -280,7 +304,10 @@ class Evaluator(Serialisable):
         probability metrics at the first scores outside [0, 1]); the states
         only they read are dropped."""
         with self._lock:
-            self.metrics = tuple(name for name in self.metrics if name not in set(names))
+            dropped = set(names)
+            self.metrics = tuple(name for name in self.metrics if name not in dropped)
+            self.options = {name: value for name, value in self.options.items() if name not in dropped}
+            self.user_metrics = {name: value for name, value in self.user_metrics.items() if name not in dropped}
             needs = self._needs()
             for part in (self._overall, *self._groups.values()):
                 part.keep_only(needs)
@@ -478,7 +505,17 @@ class Evaluator(Serialisable):
     def _check_mergeable(self, other: Any) -> None:
         if not isinstance(other, Evaluator):
             raise TypeError(f"cannot merge an Evaluator with {type(other).__name__}")
-        for name in ("metrics", "classes", "pos_label", "threshold", "n_bins", "confidence", "by"):
+        for name in (
+            "metrics",
+            "options",
+            "user_metrics",
+            "classes",
+            "pos_label",
+            "threshold",
+            "n_bins",
+            "confidence",
+            "by",
+        ):
             mine, theirs = getattr(self, name), getattr(other, name)
             if mine != theirs:
                 raise ValueError(f"cannot merge Evaluators with different {name}: {mine!r} and {theirs!r}")
@@ -547,7 +584,7 @@ class Evaluator(Serialisable):
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always")
                 try:
-                    result = table[name][1](part, self.problem)
+                    result = table[name][1](part, self.problem, self.options.get(name, {}))
                 except (ValueError, TypeError, ZeroDivisionError) as error:
                     if group is None:
                         raise ValueError(f"{name}: {first_line(error)}") from None
@@ -601,12 +638,19 @@ class Evaluator(Serialisable):
         ``RankingState.to_bytes``), written under the
         Evaluator's lock, so a concurrent :meth:`update` is in it wholly or
         not at all."""
+        if self.user_metrics:
+            raise TypeError(
+                f"an Evaluator with user-defined metrics ({', '.join(self.user_metrics)}) has no bytes: "
+                "they are code, which to_bytes does not write (pickle the Evaluator)"
+            )
         with self._lock:
             return super().to_bytes()
 
     def _fields(self) -> dict[str, Any]:
         return {
             "metrics": list(self.metrics),
+            **({"options": self.options} if self.options else {}),
+            **({"user_metrics": self.user_metrics} if self.user_metrics else {}),
             "classes": list(self.classes) if isinstance(self.classes, tuple) else self.classes,
             **({} if self.pos_label is None else {"pos_label": self.pos_label}),
             "threshold": self.threshold,
@@ -640,6 +684,13 @@ class Evaluator(Serialisable):
             fields["classes"] = tuple(fields["classes"])
         if not isinstance(fields["metrics"], list):
             raise ValueError(f"metrics must be a list of names, got {fields['metrics']!r}")
+        options, user = parts.get("options", {}), parts.get("user_metrics", {})
+        if not isinstance(options, dict) or not isinstance(user, dict):
+            raise ValueError("options and user_metrics must be dicts")
+        if options or user:
+            fields["metrics"] = {
+                name: user[name] if name in user else options.get(name, {}) for name in fields["metrics"]
+            }
         keys = parts["groups"]
         if not isinstance(keys, list):
             raise ValueError("groups must be a list of labels")
@@ -653,8 +704,7 @@ class Evaluator(Serialisable):
             raise ValueError("groups must be distinct str, int, float or bool labels, not NaN")
         template = evaluator._part()
         known, prefixes = {*_field_names(), "groups", "n_samples"}, column_prefixes(template)
-        if evaluator.pos_label is not None:
-            known.add("pos_label")
+        known.update(name for name in ("pos_label", "options", "user_metrics") if name in parts)
         unknown = sorted(name for name in parts if name not in known and not name.startswith(prefixes))
         if unknown:
             raise ValueError(f"Evaluator: unknown fields {unknown[:5]}")
@@ -833,21 +883,39 @@ def _checked_classes(classes: Any) -> int | tuple[Any, ...] | None:
     return labels
 
 
-def _checked_metrics(metrics: Any, multiclass: bool) -> tuple[str, ...]:
-    """The metric names (duplicates dropped), all of the problem's kind.
+def _checked_metrics(
+    metrics: Any, multiclass: bool
+) -> tuple[tuple[str, ...], dict[str, dict[str, Any]], dict[str, UserMetric]]:
+    """The metric names (duplicates dropped; aliases as the vocabulary's
+    names), all of the problem's kind, the options of those that have some,
+    and the user-defined metrics.
 
     Raises
     ------
     ValueError
-        For an empty list, an unknown name, or a metric of the other kind.
+        For an empty list, an unknown name, a metric of the other kind, or
+        options its metric does not take.
     TypeError
-        For a str (a list of names is needed) or names that are not str.
+        For a str (a list of names is needed), names that are not str, or
+        values of a dict that are neither options nor a UserMetric.
     """
     if metrics is None:
-        return DEFAULT_MULTICLASS if multiclass else DEFAULT_BINARY
+        return (DEFAULT_MULTICLASS if multiclass else DEFAULT_BINARY), {}, {}
     if isinstance(metrics, str):
         raise TypeError(f"metrics must be a list of names, not a str (write [{metrics!r}])")
-    names = list(metrics)
+    specs = dict(metrics) if isinstance(metrics, Mapping) else dict.fromkeys(metrics)
+    user = {name: spec for name, spec in specs.items() if isinstance(spec, UserMetric)}
+    for name, spec in user.items():
+        if not isinstance(name, str):
+            raise TypeError(f"metric names must be str, got {name!r}")
+        spec.entry(name, multiclass)  # its ValueError for a state the problem lacks
+    named = {canonical(name): spec for name, spec in specs.items() if name not in user}
+    options = {
+        name: checked_options(name, spec, multiclass)
+        for name, spec in named.items()
+        if spec is not None and isinstance(name, str) and name in (MULTICLASS_METRICS if multiclass else BINARY_METRICS)
+    }
+    names = list(named)
     known, other = (MULTICLASS_METRICS, BINARY_METRICS) if multiclass else (BINARY_METRICS, MULTICLASS_METRICS)
     task = "multiclass" if multiclass else "binary"
     for name in names:
@@ -858,9 +926,15 @@ def _checked_metrics(metrics: Any, multiclass: bool) -> tuple[str, ...]:
             if name in other:
                 hint = " (a multiclass metric: pass classes=)" if not multiclass else " (a binary metric: classes=None)"
             raise ValueError(f"unknown {task} metric {name!r}{hint} (known: {', '.join(known)})")
-    if not names:
+    if not names and not user:
         raise ValueError("metrics is empty")
-    return tuple(dict.fromkeys(names))
+    return tuple(_specs_in_order(specs, user)), {name: value for name, value in options.items() if value}, user
+
+
+def _specs_in_order(specs: Mapping[Any, Any], user: Mapping[str, UserMetric]) -> list[str]:
+    """The names of ``specs`` in their order, aliases as the vocabulary's
+    names, duplicates dropped."""
+    return list(dict.fromkeys(name if name in user else canonical(name) for name in specs))
 
 
 def _null_groups(values: np.ndarray) -> np.ndarray:

@@ -9,40 +9,15 @@ from typing import Any
 import numpy as np
 
 from .._common.threads import resolve_threads
+from .._registry import ALIASES, STREAMED, canonical, result_items
 from ..calibration import CalibrationState
 from ..classification import ConfusionState
 from ..ranking import RankingState
 
-# metric name -> the state that computes it (by its method of that name)
-_STATE_OF = {
-    **dict.fromkeys(
-        ("roc_auc", "average_precision", "roc_curve", "precision_recall_curve", "best_threshold"), "ranking"
-    ),
-    **dict.fromkeys(
-        (
-            "accuracy",
-            "balanced_accuracy",
-            "precision",
-            "recall",
-            "f1",
-            "jaccard",
-            "matthews_corrcoef",
-            "cohen_kappa",
-            "confusion_matrix",
-        ),
-        "confusion",
-    ),
-    **dict.fromkeys(("ece", "mce", "rmsce", "reliability_diagram"), "calibration"),
-}
-METRICS = tuple(_STATE_OF)
-# The Evaluator's and the command line's names that differ from these: the counterpart here, or None.
-_EVALUATOR_NAMES = {
-    "mcc": "matthews_corrcoef",
-    "best_f1": "best_threshold",
-    "roc_auc_ci": None,
-    "brier": None,
-    "log_loss": None,
-}
+# The vocabulary's names this function takes (turbometrics._registry.STREAMED),
+# and their aliases (whose results keep the spelling asked for).
+METRICS = tuple(name for name, entry in STREAMED.items() if "parquet" in entry.tools)
+_TAKEN = frozenset(METRICS) | {alias for alias, name in ALIASES.items() if name in METRICS}
 
 
 def _import_pyarrow_parquet() -> Any:
@@ -120,13 +95,18 @@ def evaluate_parquet(
     The file is read a row group (or ``batch_rows`` rows) at a time; each
     batch updates the states the metrics need, so memory is one batch plus
     the states: ``RankingState`` (O(distinct scores)) for ``roc_auc``,
-    ``average_precision``, ``roc_curve``, ``precision_recall_curve`` and
-    ``best_threshold``; ``ConfusionState`` (O(1)) for ``accuracy``,
-    ``balanced_accuracy``, ``precision``, ``recall``, ``f1``, ``jaccard``,
-    ``matthews_corrcoef``, ``cohen_kappa`` and ``confusion_matrix``;
-    ``CalibrationState`` (O(n_bins)) for ``ece``, ``mce``, ``rmsce`` and
-    ``reliability_diagram``. Columns are read without copying where Arrow
-    allows (primitive types without nulls).
+    ``average_precision``, ``best_f1`` (also gives ``best_f1_threshold``),
+    ``best_threshold`` (the :class:`~turbometrics.BestThreshold` of F1),
+    ``roc_curve`` and ``precision_recall_curve``; ``ConfusionState`` (O(1))
+    for ``accuracy``, ``balanced_accuracy``, ``precision``, ``recall``,
+    ``f1``, ``jaccard``, ``mcc`` (alias ``matthews_corrcoef``),
+    ``cohen_kappa`` and ``confusion_matrix``; ``CalibrationState``
+    (O(n_bins)) for ``ece``, ``mce``, ``rmsce`` and ``reliability_diagram``.
+    The names are those of :class:`~turbometrics.Evaluator` and the command
+    line (one vocabulary); precision, recall, F1 and Jaccard of no
+    predicted (or true) positive are 0 without a warning, as there.
+    Columns are read without copying where Arrow allows (primitive types
+    without nulls).
 
     Parameters
     ----------
@@ -181,7 +161,7 @@ def evaluate_parquet(
     True
     """
     metrics = list(metrics)
-    unknown = [name for name in metrics if name not in METRICS]
+    unknown = [name for name in metrics if name not in _TAKEN]
     if unknown:
         raise ValueError(_unknown_metrics(unknown))
     threads = resolve_threads(n_threads)
@@ -193,26 +173,23 @@ def evaluate_parquet(
         weights = _column(batch, weight) if weight else None
         truth = _binary_truth(labels, pos_label, seen)
         _update(states, truth, labels, scores, weights, batch, prediction, threshold, threads)
-    return {name: getattr(states[_STATE_OF[name]], name)() for name in metrics}
+    values: dict[str, Any] = {}
+    for name in metrics:
+        entry = STREAMED[canonical(name)]
+        values.update(result_items(name, getattr(states[entry.state], entry.method)(**entry.options)))
+    return values
 
 
 def _unknown_metrics(unknown: list[Any]) -> str:
     """The error for names this function does not take: the names it
-    takes, and for the Evaluator's and the command line's names, their
-    counterpart here (or that there is none)."""
-    hints = []
-    for name in unknown:
-        if isinstance(name, str) and name in _EVALUATOR_NAMES:
-            here = _EVALUATOR_NAMES[name]
-            hints.append(
-                f"the Evaluator's {name!r} is {here!r} here" if here else f"{name!r} needs turbometrics.Evaluator"
-            )
-    hint = f" ({'; '.join(hints)})" if hints else ""
+    takes, and for the Evaluator's other names, that they need it."""
+    evaluator_only = [name for name in unknown if isinstance(name, str) and name in STREAMED]
+    hint = f" ({', '.join(map(repr, evaluator_only))}: turbometrics.Evaluator)" if evaluator_only else ""
     return f"unknown metric(s) {unknown}: evaluate_parquet takes {', '.join(METRICS)}{hint}"
 
 
 def _empty_states(metrics: Sequence[str], n_bins: int) -> dict[str, Any]:
-    needed = {_STATE_OF[name] for name in metrics}
+    needed = {STREAMED[canonical(name)].state for name in metrics}
     states: dict[str, Any] = {}
     if "ranking" in needed:
         states["ranking"] = RankingState()

@@ -1,4 +1,5 @@
-"""The scikit-learn metric functions that turbometrics implements, by name.
+"""The scikit-learn metric functions that turbometrics implements, by name
+(the registry's entries with ``sklearn=True``).
 
 Each name is both a public function of ``sklearn.metrics`` and one of
 ``turbometrics`` with the same parameters (turbometrics adds a keyword-only
@@ -7,32 +8,11 @@ Each name is both a public function of ``sklearn.metrics`` and one of
 
 from __future__ import annotations
 
-METRIC_NAMES: tuple[str, ...] = (
-    # ranking
-    "average_precision_score",
-    "confusion_matrix_at_thresholds",
-    "det_curve",
-    "precision_recall_curve",
-    "roc_auc_score",
-    "roc_curve",
-    "top_k_accuracy_score",
-    # classification
-    "accuracy_score",
-    "balanced_accuracy_score",
-    "cohen_kappa_score",
-    "confusion_matrix",
-    "f1_score",
-    "fbeta_score",
-    "jaccard_score",
-    "matthews_corrcoef",
-    "multilabel_confusion_matrix",
-    "precision_recall_fscore_support",
-    "precision_score",
-    "recall_score",
-    # probabilistic
-    "brier_score_loss",
-    "log_loss",
-)
+from .._registry import FUNCTIONS
+
+# The registry's drop-ins for sklearn.metrics, by area (ranking,
+# classification, calibration) as the registry lists them.
+METRIC_NAMES: tuple[str, ...] = tuple(metric.name for metric in FUNCTIONS if metric.sklearn)
 
 # scikit-learn's scorer check, patched so that it still refuses the wrapped
 # metric functions passed as scorers.
