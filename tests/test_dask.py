@@ -402,3 +402,27 @@ def test_any_chunking_and_ranges_equal_in_memory(problem, name, drop_intermediat
         _assert_same(got, want, exact=False)  # range parts: the correctly rounded sum (docs/guide/exactness.md)
         return
     _assert_same(got, want, exact=w is None)
+
+
+def test_signatures_are_built_from_the_in_memory_functions():
+    # The registry says which metrics dask computes; each takes the in-memory function's
+    # parameters with its defaults, then dask's own, and refuses what that function refuses.
+    import inspect
+
+    from turbometrics._registry import FUNCTIONS
+    from turbometrics.dask._signature import EXTRAS, mirroring
+
+    names = [metric.name for metric in FUNCTIONS if metric.dask]
+    assert sorted(tmd.__all__) == sorted([*names, "CocoEvaluation", "coco_evaluate", "evaluate"])
+    for name in names:
+        in_memory = list(inspect.signature(getattr(tm, name)).parameters.values())
+        params = list(inspect.signature(getattr(tmd, name)).parameters.values())
+        assert [(p.name, p.kind, p.annotation) for p in params[: len(in_memory)]] == [
+            (p.name, p.kind, p.annotation) for p in in_memory
+        ], name
+        assert all(a.default is b.default for a, b in zip(params, in_memory)), name  # the same objects (NaN too)
+        assert all(p == EXTRAS[p.name] for p in params[len(in_memory) :]), name
+    with pytest.raises(TypeError, match="unexpected keyword argument 'max_fpr'"):
+        tmd.f1_score([0, 1], [0, 1], max_fpr=0.5)
+    with pytest.raises(TypeError, match=r"turbometrics.dask.roc_curve takes \['y_true'"):
+        mirroring("roc_curve", "compute")(lambda y_true, y_score: None)

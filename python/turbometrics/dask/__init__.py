@@ -33,43 +33,34 @@ try:
 except ImportError as error:  # pragma: no cover - exercised without dask only
     raise ImportError("turbometrics.dask needs dask: pip install 'turbometrics[dask]'") from error
 
-from ._calibration import calibration_error
-from ._classification import (
-    accuracy_score,
-    balanced_accuracy_score,
-    cohen_kappa_score,
-    confusion_matrix,
-    f1_score,
-    fbeta_score,
-    jaccard_score,
-    matthews_corrcoef,
-    precision_recall_fscore_support,
-    precision_score,
-    recall_score,
+from .._registry import FUNCTIONS as _FUNCTIONS
+from ._calibration import (
+    calibration_error as calibration_error,
 )
-from ._coco import CocoEvaluation, coco_evaluate
-from ._evaluator import evaluate
-from ._ranking import average_precision_score, best_threshold, precision_recall_curve, roc_auc_score, roc_curve
+from ._classification import (
+    accuracy_score as accuracy_score,
+    balanced_accuracy_score as balanced_accuracy_score,
+    cohen_kappa_score as cohen_kappa_score,
+    confusion_matrix as confusion_matrix,
+    f1_score as f1_score,
+    fbeta_score as fbeta_score,
+    jaccard_score as jaccard_score,
+    matthews_corrcoef as matthews_corrcoef,
+    precision_recall_fscore_support as precision_recall_fscore_support,
+    precision_score as precision_score,
+    recall_score as recall_score,
+)
+from ._coco import CocoEvaluation as CocoEvaluation, coco_evaluate as coco_evaluate
+from ._evaluator import evaluate as evaluate
+from ._ranking import (
+    average_precision_score as average_precision_score,
+    best_threshold as best_threshold,
+    precision_recall_curve as precision_recall_curve,
+    roc_auc_score as roc_auc_score,
+    roc_curve as roc_curve,
+)
 
-__all__ = [
-    "CocoEvaluation",
-    "accuracy_score",
-    "average_precision_score",
-    "balanced_accuracy_score",
-    "best_threshold",
-    "calibration_error",
-    "coco_evaluate",
-    "cohen_kappa_score",
-    "confusion_matrix",
-    "evaluate",
-    "f1_score",
-    "fbeta_score",
-    "jaccard_score",
-    "matthews_corrcoef",
-    "precision_recall_curve",
-    "precision_recall_fscore_support",
-    "precision_score",
-    "recall_score",
-    "roc_auc_score",
-    "roc_curve",
-]
+# The registry's metrics that dask computes, and the tools of this package.
+__all__ = sorted(
+    [*(metric.name for metric in _FUNCTIONS if metric.dask), "CocoEvaluation", "coco_evaluate", "evaluate"]
+)

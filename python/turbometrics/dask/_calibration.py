@@ -14,6 +14,7 @@ from .._common.params import str_options, validate_params
 from ._classification import evaluate
 from ._graph import block_states, check_split_every, tree_reduce
 from ._results import finish
+from ._signature import mirroring
 
 # CalibrationState's method for each norm
 _METHODS = {"l1": "ece", "l2": "rmsce", "max": "mce"}
@@ -36,20 +37,21 @@ def _block_state(
     )
 
 
+@mirroring("calibration_error", "compute", "split_every")
 @validate_params({"norm": [str_options({"l1", "l2", "max"})]}, bind_like_scikit_learn=False)
 def calibration_error(
     y_true: Any,
     y_prob: Any,
     *,
-    n_bins: int = 15,
-    strategy: str = "uniform",
-    norm: str = "l1",
-    mode: str = "auto",
-    pos_label: Any = None,
-    sample_weight: Any = None,
-    n_threads: int | None = None,
-    compute: bool = True,
-    split_every: int | None = None,
+    n_bins: int,
+    strategy: str,
+    norm: str,
+    mode: str,
+    pos_label: Any,
+    sample_weight: Any,
+    n_threads: int | None,
+    compute: bool,
+    split_every: int | None,
 ) -> Any:
     """As :func:`turbometrics.calibration_error`, with uniform bins only.
 

@@ -1,17 +1,21 @@
 """Classification metrics over dask collections: one ConfusionState per
 block, tree-merged; the metric is the merged state's method (which is the
-in-memory function's own code on the merged counts)."""
+in-memory function's own code on the merged counts), named by the registry,
+and the signature the in-memory function's."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 
 import dask
 import numpy as np
 
+from .._registry import by_name
 from ._graph import block_states, check_split_every, tree_reduce
 from ._results import Warned, finish, recorded
+from ._signature import mirroring
 
 
 def _block_state(
@@ -45,199 +49,31 @@ def _metric(
     return finish(dask.delayed(evaluate, pure=True)(merged, method, kwargs), compute)
 
 
-def confusion_matrix(
-    y_true: Any,
-    y_pred: Any,
-    *,
-    labels: Any = None,
-    sample_weight: Any = None,
-    normalize: str | None = None,
-    n_threads: int | None = None,
-    compute: bool = True,
-    split_every: int | None = None,
-) -> Any:
-    """As :func:`turbometrics.confusion_matrix`."""
-    return _metric(
-        "confusion_matrix",
-        y_true,
-        y_pred,
-        sample_weight,
-        n_threads,
-        compute,
-        split_every,
-        labels=labels,
-        normalize=normalize,
-    )
+def _from_state(name: str) -> Callable[..., Any]:
+    """``turbometrics.dask.<name>``: the in-memory function's parameters
+    (the first two the arrays), and its registry's state method on the
+    merged ConfusionState with the other parameters."""
+    method = by_name(name).state_method
+    assert method is not None
+
+    def implementation(**arguments: Any) -> Any:
+        y_true, y_pred = (arguments.pop(key) for key in list(arguments)[:2])
+        sample_weight, n_threads = arguments.pop("sample_weight"), arguments.pop("n_threads")
+        compute, split_every = arguments.pop("compute"), arguments.pop("split_every")
+        return _metric(method, y_true, y_pred, sample_weight, n_threads, compute, split_every, **arguments)
+
+    implementation.__doc__ = f"As :func:`turbometrics.{name}`."
+    return mirroring(name, "compute", "split_every")(implementation)
 
 
-def accuracy_score(
-    y_true: Any,
-    y_pred: Any,
-    *,
-    normalize: bool = True,
-    sample_weight: Any = None,
-    n_threads: int | None = None,
-    compute: bool = True,
-    split_every: int | None = None,
-) -> Any:
-    """As :func:`turbometrics.accuracy_score`."""
-    return _metric("accuracy", y_true, y_pred, sample_weight, n_threads, compute, split_every, normalize=normalize)
-
-
-def balanced_accuracy_score(
-    y_true: Any,
-    y_pred: Any,
-    *,
-    sample_weight: Any = None,
-    adjusted: bool = False,
-    n_threads: int | None = None,
-    compute: bool = True,
-    split_every: int | None = None,
-) -> Any:
-    """As :func:`turbometrics.balanced_accuracy_score`."""
-    return _metric(
-        "balanced_accuracy", y_true, y_pred, sample_weight, n_threads, compute, split_every, adjusted=adjusted
-    )
-
-
-def precision_recall_fscore_support(
-    y_true: Any,
-    y_pred: Any,
-    *,
-    beta: float = 1.0,
-    labels: Any = None,
-    pos_label: Any = 1,
-    average: str | None = None,
-    warn_for: Any = ("precision", "recall", "f-score"),
-    sample_weight: Any = None,
-    zero_division: Any = "warn",
-    n_threads: int | None = None,
-    compute: bool = True,
-    split_every: int | None = None,
-) -> Any:
-    """As :func:`turbometrics.precision_recall_fscore_support`."""
-    return _metric(
-        "precision_recall_fscore_support",
-        y_true,
-        y_pred,
-        sample_weight,
-        n_threads,
-        compute,
-        split_every,
-        beta=beta,
-        labels=labels,
-        pos_label=pos_label,
-        average=average,
-        warn_for=warn_for,
-        zero_division=zero_division,
-    )
-
-
-def _set_wise(method: str, doc: str) -> Any:
-    def metric(
-        y_true: Any,
-        y_pred: Any,
-        *,
-        labels: Any = None,
-        pos_label: Any = 1,
-        average: str | None = "binary",
-        sample_weight: Any = None,
-        zero_division: Any = "warn",
-        n_threads: int | None = None,
-        compute: bool = True,
-        split_every: int | None = None,
-    ) -> Any:
-        return _metric(
-            method,
-            y_true,
-            y_pred,
-            sample_weight,
-            n_threads,
-            compute,
-            split_every,
-            labels=labels,
-            pos_label=pos_label,
-            average=average,
-            zero_division=zero_division,
-        )
-
-    metric.__doc__ = f"As :func:`turbometrics.{doc}`."
-    metric.__name__ = metric.__qualname__ = doc
-    return metric
-
-
-precision_score = _set_wise("precision", "precision_score")
-recall_score = _set_wise("recall", "recall_score")
-f1_score = _set_wise("f1", "f1_score")
-jaccard_score = _set_wise("jaccard", "jaccard_score")
-
-
-def fbeta_score(
-    y_true: Any,
-    y_pred: Any,
-    *,
-    beta: float,
-    labels: Any = None,
-    pos_label: Any = 1,
-    average: str | None = "binary",
-    sample_weight: Any = None,
-    zero_division: Any = "warn",
-    n_threads: int | None = None,
-    compute: bool = True,
-    split_every: int | None = None,
-) -> Any:
-    """As :func:`turbometrics.fbeta_score`."""
-    return _metric(
-        "fbeta",
-        y_true,
-        y_pred,
-        sample_weight,
-        n_threads,
-        compute,
-        split_every,
-        beta=beta,
-        labels=labels,
-        pos_label=pos_label,
-        average=average,
-        zero_division=zero_division,
-    )
-
-
-def cohen_kappa_score(
-    y1: Any,
-    y2: Any,
-    *,
-    labels: Any = None,
-    weights: str | None = None,
-    sample_weight: Any = None,
-    replace_undefined_by: Any = np.nan,
-    n_threads: int | None = None,
-    compute: bool = True,
-    split_every: int | None = None,
-) -> Any:
-    """As :func:`turbometrics.cohen_kappa_score`."""
-    return _metric(
-        "cohen_kappa",
-        y1,
-        y2,
-        sample_weight,
-        n_threads,
-        compute,
-        split_every,
-        labels=labels,
-        weights=weights,
-        replace_undefined_by=replace_undefined_by,
-    )
-
-
-def matthews_corrcoef(
-    y_true: Any,
-    y_pred: Any,
-    *,
-    sample_weight: Any = None,
-    n_threads: int | None = None,
-    compute: bool = True,
-    split_every: int | None = None,
-) -> Any:
-    """As :func:`turbometrics.matthews_corrcoef`."""
-    return _metric("matthews_corrcoef", y_true, y_pred, sample_weight, n_threads, compute, split_every)
+accuracy_score = _from_state("accuracy_score")
+balanced_accuracy_score = _from_state("balanced_accuracy_score")
+cohen_kappa_score = _from_state("cohen_kappa_score")
+confusion_matrix = _from_state("confusion_matrix")
+f1_score = _from_state("f1_score")
+fbeta_score = _from_state("fbeta_score")
+jaccard_score = _from_state("jaccard_score")
+matthews_corrcoef = _from_state("matthews_corrcoef")
+precision_recall_fscore_support = _from_state("precision_recall_fscore_support")
+precision_score = _from_state("precision_score")
+recall_score = _from_state("recall_score")

@@ -31,6 +31,7 @@ from . import _range
 from ._graph import block_states, check_split_every, tree_reduce
 from ._labelled import GREATER, LabelledState, block_state, merge_labelled
 from ._results import Warned, finish, recorded
+from ._signature import mirroring
 
 MAX_AUTO_PARTITIONS = 64
 
@@ -116,19 +117,20 @@ def _auc_of_state(labelled: LabelledState, max_fpr: float | None) -> Warned:
     return recorded(labelled.state.roc_auc, max_fpr=max_fpr)
 
 
+@mirroring("roc_auc_score", "compute", "split_every", "partitions")
 def roc_auc_score(
     y_true: Any,
     y_score: Any,
     *,
-    average: str | None = "macro",
-    sample_weight: Any = None,
-    max_fpr: float | None = None,
-    multi_class: str = "raise",
-    labels: Any = None,
-    n_threads: int | None = None,
-    compute: bool = True,
-    split_every: int | None = None,
-    partitions: str | int = "auto",
+    average: str | None,
+    sample_weight: Any,
+    max_fpr: float | None,
+    multi_class: str,
+    labels: Any,
+    n_threads: int | None,
+    compute: bool,
+    split_every: int | None,
+    partitions: str | int,
 ) -> Any:
     """Area under the ROC curve of binary dask data; as
     :func:`turbometrics.roc_auc_score` (the greater label is positive).
@@ -177,17 +179,18 @@ def _ap_of_state(labelled: LabelledState, pos_label: Any) -> Warned:
     return recorded(labelled.state.average_precision)
 
 
+@mirroring("average_precision_score", "compute", "split_every", "partitions")
 def average_precision_score(
     y_true: Any,
     y_score: Any,
     *,
-    average: str | None = "macro",
-    pos_label: Any = 1,
-    sample_weight: Any = None,
-    n_threads: int | None = None,
-    compute: bool = True,
-    split_every: int | None = None,
-    partitions: str | int = "auto",
+    average: str | None,
+    pos_label: Any,
+    sample_weight: Any,
+    n_threads: int | None,
+    compute: bool,
+    split_every: int | None,
+    partitions: str | int,
 ) -> Any:
     """Average precision of binary dask data; as
     :func:`turbometrics.average_precision_score` (``average`` only matters
@@ -254,17 +257,18 @@ def _curve(
     )
 
 
+@mirroring("roc_curve", "compute", "split_every", "partitions")
 def roc_curve(
     y_true: Any,
     y_score: Any,
     *,
-    pos_label: Any = None,
-    sample_weight: Any = None,
-    drop_intermediate: bool = True,
-    n_threads: int | None = None,
-    compute: bool = True,
-    split_every: int | None = None,
-    partitions: str | int = "auto",
+    pos_label: Any,
+    sample_weight: Any,
+    drop_intermediate: bool,
+    n_threads: int | None,
+    compute: bool,
+    split_every: int | None,
+    partitions: str | int,
 ) -> Any:
     """ROC curve of binary dask data; as :func:`turbometrics.roc_curve`.
 
@@ -287,17 +291,18 @@ def roc_curve(
     )
 
 
+@mirroring("precision_recall_curve", "compute", "split_every", "partitions")
 def precision_recall_curve(
     y_true: Any,
     y_score: Any,
     *,
-    pos_label: Any = None,
-    sample_weight: Any = None,
-    drop_intermediate: bool = False,
-    n_threads: int | None = None,
-    compute: bool = True,
-    split_every: int | None = None,
-    partitions: str | int = "auto",
+    pos_label: Any,
+    sample_weight: Any,
+    drop_intermediate: bool,
+    n_threads: int | None,
+    compute: bool,
+    split_every: int | None,
+    partitions: str | int,
 ) -> Any:
     """Precision-recall curve of binary dask data; as
     :func:`turbometrics.precision_recall_curve`."""
@@ -331,18 +336,19 @@ def _best_from_pieces(
     return Warned(_range.best_of(*pieces), [])
 
 
+@mirroring("best_threshold", "compute", "split_every", "partitions")
 def best_threshold(
     y_true: Any,
     y_score: Any,
     *,
-    metric: str = "f1",
-    beta: float = 1.0,
-    sample_weight: Any = None,
-    pos_label: Any = None,
-    n_threads: int | None = None,
-    compute: bool = True,
-    split_every: int | None = None,
-    partitions: str | int = "auto",
+    metric: str,
+    beta: float,
+    sample_weight: Any,
+    pos_label: Any,
+    n_threads: int | None,
+    compute: bool,
+    split_every: int | None,
+    partitions: str | int,
 ) -> Any:
     """The score threshold maximising a decision metric over dask data; as
     :func:`turbometrics.best_threshold` (ties: the highest threshold)."""
