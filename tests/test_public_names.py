@@ -56,3 +56,25 @@ def test_one_object_per_public_name():
         for area in homes:
             assert getattr(areas[area], name) is value, f"turbometrics.{name} is not turbometrics.{area}.{name}"
     assert homeless == ["InvalidParameterError", "UndefinedMetricWarning", "get_num_threads", "set_num_threads"]
+
+
+def test_every_metric_function_is_registered():
+    """The registry (``turbometrics._registry.FUNCTIONS``) holds every public
+    function of the metric areas, as the object the area exports, and the
+    top level's ``__all__`` is derived from it: a metric function added to an
+    area without its registry entry fails here."""
+    import inspect
+
+    import turbometrics
+    from turbometrics._registry import FUNCTIONS, top_level_names
+
+    registered = {metric.name: metric for metric in FUNCTIONS}
+    assert len(registered) == len(FUNCTIONS)
+    for metric in FUNCTIONS:
+        assert getattr(importlib.import_module(f"turbometrics.{metric.area}"), metric.name) is metric.function
+        assert (getattr(turbometrics, metric.name, None) is metric.function) == metric.top_level
+    for area in ("calibration", "classification", "density", "ranking", "stability"):
+        module = importlib.import_module(f"turbometrics.{area}")
+        functions = [name for name in module.__all__ if inspect.isfunction(getattr(module, name))]
+        assert [name for name in functions if name not in registered] == [], area
+    assert turbometrics.__all__ == top_level_names()

@@ -82,10 +82,11 @@ class Metric:
         ``turbometrics.dask.<name>`` exists, with this function's
         parameters and defaults plus ``compute`` and ``split_every``.
     state_method : str or None
-        The method of the area's mergeable state that computes the same
-        value from merged counts (``ConfusionState.f1`` for ``f1_score``),
-        with the function's parameters other than the arrays; ``dask``
-        builds the classification functions from it.
+        The method of the area's mergeable state (:class:`RankingState`,
+        :class:`ConfusionState`) that computes the same value from merged
+        counts (``ConfusionState.f1`` for ``f1_score``), with the function's
+        parameters other than the arrays and the weights; ``dask`` builds
+        the classification functions from it.
     top_level : bool
         Also ``turbometrics.<name>``.
     """
@@ -113,17 +114,17 @@ def _classification(function: Callable[..., Any], state_method: str) -> Metric:
 
 FUNCTIONS: tuple[Metric, ...] = (
     # ranking
-    Metric(average_precision_score, "binary scores", sklearn=True, dask=True),
-    Metric(best_threshold, "binary scores", dask=True),
+    Metric(average_precision_score, "binary scores", sklearn=True, dask=True, state_method="average_precision"),
+    Metric(best_threshold, "binary scores", dask=True, state_method="best_threshold"),
     Metric(bootstrap_ci, "scored metric"),
     Metric(confusion_matrix_at_thresholds, "binary scores", sklearn=True),
     Metric(delong_test, "two binary scores"),
     Metric(det_curve, "binary scores", sklearn=True),
     Metric(metrics_at_thresholds, "binary scores"),
-    Metric(precision_recall_curve, "binary scores", sklearn=True, dask=True),
-    Metric(roc_auc_ci, "binary scores"),
-    Metric(roc_auc_score, "binary scores", sklearn=True, dask=True),
-    Metric(roc_curve, "binary scores", sklearn=True, dask=True),
+    Metric(precision_recall_curve, "binary scores", sklearn=True, dask=True, state_method="precision_recall_curve"),
+    Metric(roc_auc_ci, "binary scores", state_method="roc_auc_ci"),
+    Metric(roc_auc_score, "binary scores", sklearn=True, dask=True, state_method="roc_auc"),
+    Metric(roc_curve, "binary scores", sklearn=True, dask=True, state_method="roc_curve"),
     Metric(top_k_accuracy_score, "class scores", sklearn=True),
     # classification
     _classification(accuracy_score, "accuracy"),
