@@ -426,3 +426,18 @@ def test_signatures_are_built_from_the_in_memory_functions():
         tmd.f1_score([0, 1], [0, 1], max_fpr=0.5)
     with pytest.raises(TypeError, match=r"turbometrics.dask.roc_curve takes \['y_true'"):
         mirroring("roc_curve", "compute")(lambda y_true, y_score: None)
+
+
+def test_evaluate_takes_the_evaluators_parameters(client):
+    import inspect
+
+    from turbometrics.evaluator import option_parameters
+
+    names = list(inspect.signature(tmd.evaluate).parameters)
+    assert names[:3] == ["y_true", "y_score", "metrics"]
+    assert names[5:-2] == [parameter.name for parameter in option_parameters()[1:]]
+    y, s = np.array([1, 2, 2, 1, 2]), np.array([0.3, 0.8, 0.4, 0.6, 0.9])
+    got = tmd.evaluate(da.from_array(y, chunks=2), da.from_array(s, chunks=2), ["f1"], pos_label=2)
+    assert got == tm.Evaluator(["f1"], pos_label=2).update(y, s).compute()
+    with pytest.raises(TypeError, match="hold no user-defined metrics"):
+        tmd.evaluate(y, s, {"x": tm.evaluator.UserMetric("confusion", len)})

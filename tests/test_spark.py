@@ -428,3 +428,25 @@ def test_evaluate_refuses_unknown_metric_before_running(small_frame):
 def test_import_turbometrics_never_imports_pyspark():
     code = "import sys, turbometrics, turbometrics.spark; assert 'pyspark' not in sys.modules, 'pyspark imported'"
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_evaluate_takes_the_evaluators_parameters(small_frame):
+    # The signature is built from the Evaluator's (by is the group column), so options per
+    # metric and pos_label reach the executors' Evaluators; user metrics cannot travel as bytes.
+    import inspect
+
+    from turbometrics.evaluator import UserMetric, option_parameters
+
+    names = list(inspect.signature(tms.evaluate).parameters)
+    assert names == ["df", "metrics", "label", "score", "weight", "group"] + [
+        parameter.name for parameter in option_parameters()[1:] if parameter.name != "by"
+    ]
+    overall = tms.evaluate(small_frame, {"f1": {"zero_division": 1.0}}, pos_label=0)["overall"]
+    import turbometrics as tm
+
+    rows = small_frame.select("label", "score").collect()
+    labels, scores = np.array([row[0] for row in rows]), np.array([row[1] for row in rows])
+    expected = tm.Evaluator({"f1": {"zero_division": 1.0}}, pos_label=0).update(labels, scores)
+    assert overall == expected.compute()["overall"]
+    with pytest.raises(TypeError, match="hold no user-defined metrics"):
+        tms.evaluate(small_frame, {"x": UserMetric("confusion", len)})

@@ -11,9 +11,11 @@ from typing import Any
 import dask
 import numpy as np
 
-from ..evaluator import Evaluator
+from .._common.signatures import signed
+from ..evaluator import Evaluator, option_parameters, update_parameters
 from ._graph import block_states, check_split_every, merge_balanced, tree_reduce
 from ._results import finish, recorded
+from ._signature import dask_signature
 
 
 def _block_bytes(options: dict[str, Any], names: Sequence[str], *blocks: np.ndarray) -> bytes:
@@ -37,22 +39,7 @@ def _computed(data: bytes) -> Any:
     return recorded(Evaluator.from_bytes(data).compute)
 
 
-def evaluate(
-    y_true: Any,
-    y_score: Any,
-    metrics: Sequence[str] | None = None,
-    *,
-    sample_weight: Any = None,
-    groups: Any = None,
-    classes: int | Sequence[Any] | None = None,
-    threshold: float = 0.5,
-    n_bins: int = 15,
-    confidence: float = 0.95,
-    by: str | None = None,
-    n_threads: int | None = None,
-    compute: bool = True,
-    split_every: int | None = None,
-) -> Any:
+def _evaluate(**arguments: Any) -> Any:
     """:meth:`turbometrics.Evaluator.compute` of dask collections.
 
     Each block of the inputs (aligned as for every ``turbometrics.dask``
@@ -69,8 +56,9 @@ def evaluate(
         As :meth:`turbometrics.Evaluator.update`. Multiclass ``y_score`` is a 2-D dask
         array (for DataFrame columns: ``df[columns].to_dask_array(lengths=True)``,
         with the other inputs as dask arrays too).
-    metrics, classes, threshold, n_bins, confidence, by, n_threads
-        As :class:`~turbometrics.Evaluator` (``n_threads`` per task).
+    metrics, classes, pos_label, threshold, n_bins, confidence, by, n_threads
+        As :class:`~turbometrics.Evaluator` (``n_threads`` per task): the
+        signature is the Evaluator's.
     compute : bool, default=True
         False returns a :class:`dask.delayed.Delayed` of the result.
     split_every : int, default=None (8)
@@ -86,22 +74,24 @@ def evaluate(
     ------
     ValueError, TypeError
         For invalid parameters (at once) or input (when the graph runs), as
-        the Evaluator raises them.
+        the Evaluator raises them; TypeError for user-defined metrics
+        (:class:`~turbometrics.evaluator.UserMetric`), which the bytes that
+        travel between tasks cannot hold.
     """
-    every = check_split_every(split_every)
-    options: dict[str, Any] = dict(
-        metrics=metrics,
-        classes=classes,
-        threshold=threshold,
-        n_bins=n_bins,
-        confidence=confidence,
-        by=by,
-        n_threads=n_threads,
-    )
-    Evaluator(**options)  # invalid options raise here, not in a task
-    inputs = {"y_true": y_true, "y_score": y_score, "sample_weight": sample_weight, "groups": groups}
+    every = check_split_every(arguments.pop("split_every"))
+    compute = arguments.pop("compute")
+    inputs = {name: arguments.pop(name) for name in _INPUTS}
+    options: dict[str, Any] = arguments  # the Evaluator's parameters
+    if Evaluator(**options).user_metrics:  # invalid options raise here, not in a task
+        raise TypeError("turbometrics.dask.evaluate ships Evaluators as bytes, which hold no user-defined metrics")
     names = [name for name, value in inputs.items() if value is not None]
     build = partial(_block_bytes, options, names)
     blocks = block_states(build, **inputs)
     merged = tree_reduce(blocks, every, combine=_merge_bytes)
     return finish(dask.delayed(_computed, pure=True)(merged), compute)
+
+
+_INPUTS = [parameter.name for parameter in update_parameters()]
+# (y_true, y_score, metrics, *, sample_weight, groups, the Evaluator's options, compute, split_every)
+_PARAMETERS = [*update_parameters()[:2], *option_parameters()[:1], *update_parameters()[2:], *option_parameters()[1:]]
+evaluate = signed(dask_signature(_PARAMETERS, "compute", "split_every"), "turbometrics.dask.evaluate")(_evaluate)

@@ -4,11 +4,11 @@ defaults, then the keyword-only parameters of dask."""
 
 from __future__ import annotations
 
-import functools
 import inspect
 from collections.abc import Callable
 from typing import Any
 
+from .._common.signatures import signed
 from .._registry import by_name
 
 _KEYWORD = inspect.Parameter.KEYWORD_ONLY
@@ -20,44 +20,16 @@ EXTRAS = {
 }
 
 
-def dask_signature(name: str, *extras: str) -> inspect.Signature:
-    """``turbometrics.<name>``'s signature followed by ``extras`` (names of
-    :data:`EXTRAS`)."""
-    function = by_name(name).function
-    parameters = [*inspect.signature(function).parameters.values(), *(EXTRAS[extra] for extra in extras)]
-    return inspect.Signature(parameters, return_annotation="Any")
+def dask_signature(parameters: list[inspect.Parameter], *extras: str) -> inspect.Signature:
+    """``parameters`` followed by ``extras`` (names of :data:`EXTRAS`)."""
+    return inspect.Signature([*parameters, *(EXTRAS[extra] for extra in extras)], return_annotation="Any")
 
 
 def mirroring(name: str, *extras: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Decorator: the implementation of ``turbometrics.dask.<name>``, which
-    takes every parameter of :func:`dask_signature` by keyword (their
-    defaults are the in-memory function's: the implementation declares
-    none), becomes a function of that signature.
-
-    Raises
-    ------
-    TypeError
-        At import, when the implementation's parameters are not the
-        signature's, in order (unless it takes ``**arguments`` only).
-    """
-    signature = dask_signature(name, *extras)
-
-    def decorate(implementation: Callable[..., Any]) -> Callable[..., Any]:
-        declared = list(inspect.signature(implementation).parameters.values())
-        if not (len(declared) == 1 and declared[0].kind is inspect.Parameter.VAR_KEYWORD):
-            names, expected = [p.name for p in declared], list(signature.parameters)
-            if names != expected:
-                raise TypeError(f"turbometrics.dask.{name} takes {expected}, its implementation {names}")
-
-        @functools.wraps(implementation)
-        def metric(*args: Any, **kwargs: Any) -> Any:
-            bound = signature.bind(*args, **kwargs)  # the in-memory function's TypeError for bad arguments
-            bound.apply_defaults()
-            return implementation(**bound.arguments)
-
-        del metric.__wrapped__  # inspect.signature reports __signature__, not the implementation's
-        metric.__signature__ = signature  # type: ignore[attr-defined]
-        metric.__name__ = metric.__qualname__ = name
-        return metric
-
-    return decorate
+    """Decorator: the implementation of ``turbometrics.dask.<name>`` takes
+    ``turbometrics.<name>``'s parameters, with its defaults (the
+    implementation declares none), then ``extras``
+    (:func:`~turbometrics._common.signatures.signed`; an implementation
+    that drifts from them raises TypeError at import)."""
+    parameters = list(inspect.signature(by_name(name).function).parameters.values())
+    return signed(dask_signature(parameters, *extras), f"turbometrics.dask.{name}")

@@ -3,7 +3,7 @@ by batch and merged across processes, on the mergeable states
 (``_evaluator``); the metrics by name and the states each reads
 (``_metrics``, ``_part``), whose tables the command line uses too."""
 
-from ._evaluator import Evaluator
+from ._evaluator import Evaluator, option_parameters, update_parameters
 from ._metrics import (
     BINARY_METRICS,
     DEFAULT_BINARY,

@@ -4,6 +4,7 @@ by batch, mergeable across processes, on the mergeable states."""
 from __future__ import annotations
 
 import copy
+import inspect
 import math
 import sys
 import threading
@@ -881,6 +882,18 @@ def _checked_classes(classes: Any) -> int | tuple[Any, ...] | None:
     if any(isinstance(c, float) and not math.isfinite(c) for c in labels):
         raise ValueError("classes must not be NaN or infinite")
     return labels
+
+
+def option_parameters() -> list[inspect.Parameter]:
+    """The Evaluator's parameters (``metrics`` and its keyword-only
+    options), from which the distributed tools (``turbometrics.dask.evaluate``,
+    ``turbometrics.spark.evaluate``) build their signatures."""
+    return list(inspect.signature(Evaluator).parameters.values())
+
+
+def update_parameters() -> list[inspect.Parameter]:
+    """:meth:`Evaluator.update`'s parameters, ``self`` aside."""
+    return list(inspect.signature(Evaluator.update).parameters.values())[1:]
 
 
 def _checked_metrics(

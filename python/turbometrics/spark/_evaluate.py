@@ -4,12 +4,14 @@
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
 
-from ..evaluator import Evaluator
+from .._common.signatures import signed
+from ..evaluator import Evaluator, option_parameters
 from ._plan import merged_state
 
 # Arrow batches are buffered up to this many rows before an update (Spark's
@@ -159,20 +161,7 @@ def _partition_evaluator(
     return build
 
 
-def evaluate(
-    df: Any,
-    metrics: Sequence[str] | None = None,
-    *,
-    label: str = "label",
-    score: str | Sequence[str] = "score",
-    weight: str | None = None,
-    group: str | None = None,
-    threshold: float = 0.5,
-    classes: Any = None,
-    n_bins: int = 15,
-    confidence: float = 0.95,
-    n_threads: int | None = None,
-) -> dict[str, Any]:
+def _evaluate(**arguments: Any) -> dict[str, Any]:
     """Evaluate the predictions in a Spark DataFrame: ``metrics`` at once,
     overall and per group, as :class:`turbometrics.Evaluator` computes them.
 
@@ -199,9 +188,10 @@ def evaluate(
     group : str, default=None
         The column of group labels (numbers, booleans or strings); rows
         whose group is null count overall only. None: no groups.
-    threshold, classes, n_bins, confidence
-        As ``turbometrics.Evaluator`` takes them. ``classes`` defaults
-        to the number of score columns when several are given.
+    classes, pos_label, threshold, n_bins, confidence
+        As ``turbometrics.Evaluator`` takes them (the signature is the
+        Evaluator's, ``by`` being ``group``). ``classes`` defaults to the
+        number of score columns when several are given.
     n_threads : int, default=None
         Threads of each task's kernels (see :mod:`turbometrics.spark`).
 
@@ -232,29 +222,41 @@ def evaluate(
         not a str, or a column of a type its role refuses (e.g. string
         scores).
     """
+    df, label, score, weight, group = (arguments.pop(name) for name in _OWN)
+    options: dict[str, Any] = {**arguments, "by": group}  # the Evaluator's parameters
     if not (hasattr(df, "mapInArrow") and hasattr(df, "schema")):
         raise TypeError(f"df must be a pyspark.sql.DataFrame, got {type(df).__name__}")
     scores = _score_columns(score)
     multiclass = not isinstance(score, str)
-    if multiclass and classes is None:
-        classes = len(scores)
+    if multiclass and options["classes"] is None:
+        options["classes"] = len(scores)
     named = {"label": ("label", [label]), "score": ("score", scores)}
     if weight is not None:
         named["weight"] = ("weight", [weight])
     if group is not None:
         named["group"] = ("group", [group])
     _checked_columns(df, named)
-    options = dict(
-        metrics=metrics,
-        classes=classes,
-        threshold=threshold,
-        n_bins=n_bins,
-        confidence=confidence,
-        by=group,
-        n_threads=n_threads,
-    )
     empty = Evaluator(**options)  # checks the options on the driver before any task runs
+    if empty.user_metrics:
+        raise TypeError("turbometrics.spark.evaluate ships Evaluators as bytes, which hold no user-defined metrics")
     columns = list(dict.fromkeys(column for _, names in named.values() for column in names))
     build = _partition_evaluator(options, columns, label, scores, weight, group, multiclass)
     merged = merged_state(_selected(df, columns), build, Evaluator.from_bytes)
     return (empty if merged is None else merged).compute()
+
+
+_KEYWORD = inspect.Parameter.KEYWORD_ONLY
+_OWN = ("df", "label", "score", "weight", "group")
+# (df, metrics, *, label, score, weight, group, the Evaluator's options but ``by``, which is ``group``)
+_PARAMETERS = [
+    inspect.Parameter("df", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation="Any"),
+    *option_parameters()[:1],
+    inspect.Parameter("label", _KEYWORD, default="label", annotation="str"),
+    inspect.Parameter("score", _KEYWORD, default="score", annotation="str | Sequence[str]"),
+    inspect.Parameter("weight", _KEYWORD, default=None, annotation="str | None"),
+    inspect.Parameter("group", _KEYWORD, default=None, annotation="str | None"),
+    *(parameter for parameter in option_parameters()[1:] if parameter.name != "by"),
+]
+evaluate = signed(inspect.Signature(_PARAMETERS, return_annotation="dict[str, Any]"), "turbometrics.spark.evaluate")(
+    _evaluate
+)
