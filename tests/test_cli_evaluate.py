@@ -144,6 +144,17 @@ def test_format_option_overrides_the_extension(tmp_path, capsys):
     assert report["metrics"]["roc_auc"] == tm.roc_auc_score(data["label"], data["score"])
 
 
+def test_the_vocabulary_of_the_evaluator_and_evaluate_parquet(tmp_path, capsys):
+    # One vocabulary: the Evaluator's new names, and evaluate_parquet's old spelling of mcc.
+    data = _data()
+    path = _write(tmp_path / "preds.csv", data)
+    metrics = "matthews_corrcoef,jaccard,cohen_kappa,mce,rmsce"
+    report = _run_json(capsys, path, "--metrics", metrics)["metrics"]
+    expected = tm.Evaluator(metrics.split(",")).update(data["label"], data["score"]).compute()["overall"]
+    assert list(expected) == ["mcc", "jaccard", "cohen_kappa", "mce", "rmsce"]
+    assert {name: report[name] for name in expected} == expected
+
+
 def test_two_dimensional_npy_columns_are_indices(tmp_path, capsys):
     data = _data()
     np.save(tmp_path / "p.npy", np.column_stack([data["score"], data["label"]]))

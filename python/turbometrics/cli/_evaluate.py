@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from .._common.input_error import InputError, finite_float, first_line, positive_int, shown
+from .._registry import canonical
 from ..evaluator import (
     BINARY_METRICS,
     DEFAULT_BINARY,
@@ -191,7 +192,7 @@ def metric_names(text: str | None, multiclass: bool, weighted: bool) -> tuple[li
     if text is None:
         defaults = DEFAULT_MULTICLASS if multiclass else DEFAULT_BINARY
         return [n for n in defaults if not (weighted and n == "roc_auc_ci")], True
-    names = [n.strip() for n in text.split(",") if n.strip()]
+    names = list(dict.fromkeys(canonical(n.strip()) for n in text.split(",") if n.strip()))
     for name in names:
         if name not in known:
             task = "multiclass" if multiclass else "binary"
