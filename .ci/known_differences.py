@@ -16,7 +16,7 @@ KNOWN_DIFFERENCES: dict[str, str] = {
     # wraps (issue 17): a cell whose exact sum does not fit in int64 makes
     # the matrix float64, each cell the exact sum rounded once; where every
     # cell fits, dtype and values are scikit-learn's
-    # (tests/test_hostile_classification.py).
+    # (tests/classification/test_hostile_classification.py).
     "test_confusion_matrix_dtype": "integer weights are never wrapped",
 }
 

@@ -237,7 +237,7 @@ _COUNT_SCORES = [
 def test_count_scores_bits(name, kwargs, seed, n, n_classes, weight_kind):
     """Unweighted, integer-weighted (exact sums) and with fractional weights
     (summed in scikit-learn's order; more in
-    tests/test_exact_bits_weighted_counts.py)."""
+    tests/classification/test_exact_bits_weighted_counts.py)."""
     rng = np.random.default_rng(seed)
     y = rng.integers(0, n_classes, n)
     pred = np.where(rng.random(n) < 0.6, y, rng.integers(0, n_classes, n))

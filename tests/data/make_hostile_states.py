@@ -1,7 +1,7 @@
 """Writes ``hostile_bzip2_bomb.npz`` (about 2 KB): the bytes of a small
 ``RankingState`` with one more member, ``bomb.npy``, compressed with
 bzip2, which decompresses to a 1 GiB uint8 array. ``from_bytes`` must
-refuse it without decompressing it (tests/test_hostile_state_bytes.py).
+refuse it without decompressing it (tests/states/test_hostile_state_bytes.py).
 
 Run from the repository root: ``python tests/data/make_hostile_states.py``
 (it compresses 1 GiB of zeros: about 20 s).

@@ -3,7 +3,7 @@
 Run once with turbometrics 0.1.0 (``python tests/data/make_state_pickles.py``):
 it writes ``state_pickles_0_1_0/<name>.pkl`` and ``expected.json`` (the
 metrics of each state as that version computed them), which
-``tests/test_state_pickles.py`` loads to check that states pickled by 0.1.0
+``tests/states/test_state_pickles.py`` loads to check that states pickled by 0.1.0
 still load and give the same numbers. Do not regenerate them with a later
 version: they are the old format.
 

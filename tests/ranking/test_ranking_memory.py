@@ -15,7 +15,7 @@ from types import ModuleType
 
 import pytest
 
-_BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_ranking.py"
+_BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_ranking.py"
 
 
 def _bench_ranking() -> ModuleType:

@@ -12,6 +12,7 @@ truncated or altered bytes; run under ASan/UBSan by ``.ci/sanitize``.
 from __future__ import annotations
 
 import copy
+import os
 import pickle
 import subprocess
 import sys
@@ -147,7 +148,15 @@ def test_bits_at_or_above_the_threshold_count_raise_instead_of_crashing():
             print("ValueError:", error)
     """)
     child = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, cwd=Path(__file__).resolve().parent
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=Path(__file__).resolve().parent,  # this module, and its helpers in tests/ on the child's path:
+        env={
+            **os.environ,
+            "PYTHONPATH": os.pathsep.join([str(Path(__file__).resolve().parents[1]), os.environ.get("PYTHONPATH", "")]),
+        },
     )
     assert child.returncode == 0, child.stderr[-2000:]
     assert "ValueError: DetectionState true_positive has bits set at or above" in child.stdout

@@ -17,7 +17,7 @@ pytest.importorskip("pycocotools")
 
 import turbometrics.coco as tc
 
-_BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_torchmetrics.py"
+_BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_torchmetrics.py"
 
 
 def _bench_module():

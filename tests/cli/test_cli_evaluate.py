@@ -995,7 +995,7 @@ def test_help_names_multiclass(capsys):
 
 def test_the_demo_data_script_writes_where_it_is_told_and_says_so(tmp_path):
     pytest.importorskip("pyarrow")
-    script = Path(__file__).resolve().parents[1] / "docs" / "examples" / "cli_demo_data.py"
+    script = Path(__file__).resolve().parents[2] / "docs" / "examples" / "cli_demo_data.py"
     output = tmp_path / "demo.parquet"
     done = subprocess.run(
         [sys.executable, str(script), str(output)], capture_output=True, text=True, timeout=300, check=True

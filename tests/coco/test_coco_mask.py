@@ -19,7 +19,7 @@ from pycocotools import _mask as P_core  # noqa: E402
 
 from turbometrics.coco import mask as T  # noqa: E402
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 DATA_DIRS = [REPO / "tests" / "data" / "coco", REPO.parent / "shared" / "data" / "coco"]
 
 

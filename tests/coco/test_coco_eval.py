@@ -313,7 +313,7 @@ def test_result_for_unknown_image_is_named():
 
 @pytest.mark.parametrize("box, error", [(["a", 0, 1, 1], TypeError), ([0, 0, 1], ValueError), (None, TypeError)])
 def test_bad_result_boxes_are_named(box, error):
-    # negative sizes, NaN and bools are evaluated, as pycocotools does (tests/test_coco_hostile_fields.py)
+    # negative sizes, NaN and bools are evaluated, as pycocotools does (tests/coco/test_coco_hostile_fields.py)
     gt = COCO()
     gt.dataset = copy.deepcopy(INSTANCES)
     quiet(gt.createIndex)
