@@ -18,13 +18,15 @@ from turbometrics import _core
 AREAS = [
     "calibration",
     "classification",
-    "coco",
+    "coco_masks",
+    "coco_results",
     "density",
+    "detection",
+    "exact_sums",
     "labels",
-    "mask",
     "ranking",
+    "ranking_tables",
     "stability",
-    "states",
     "threads",
 ]
 STUBS = pathlib.Path(__file__).resolve().parents[1] / "python" / "turbometrics" / "_core"

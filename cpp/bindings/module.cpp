@@ -10,14 +10,15 @@ namespace py = pybind11;
 void register_threads(py::module_& m);
 void register_labels(py::module_& m);
 void register_ranking(py::module_& m);
-void register_states(py::module_& m);
+void register_ranking_tables(py::module_& m);
+void register_exact_sums(py::module_& m);
 void register_density(py::module_& m);
 void register_calibration(py::module_& m);
 void register_stability(py::module_& m);
 void register_classification(py::module_& m);
 void register_detection(py::module_& m);
-void register_coco_json(py::module_& m);
-void register_mask(py::module_& m);
+void register_coco_results(py::module_& m);
+void register_coco_masks(py::module_& m);
 
 PYBIND11_MODULE(_core, m) {
   m.doc() = "turbometrics compiled kernels (private; use the turbometrics package).";
@@ -27,8 +28,11 @@ PYBIND11_MODULE(_core, m) {
   register_labels(labels);
   py::module_ ranking = m.def_submodule("ranking", "Ranking metrics of scores against binary targets.");
   register_ranking(ranking);
-  py::module_ states = m.def_submodule("states", "Mergeable ranking states: metrics of sorted score tables.");
-  register_states(states);
+  py::module_ ranking_tables = m.def_submodule(
+      "ranking_tables", "The mergeable ranking states' tables (sorted distinct scores): their metrics and merge.");
+  register_ranking_tables(ranking_tables);
+  py::module_ exact_sums = m.def_submodule("exact_sums", "Exact sums of floats, shared by the areas.");
+  register_exact_sums(exact_sums);
   py::module_ density = m.def_submodule("density", "Kernel density estimation.");
   register_density(density);
   py::module_ calibration = m.def_submodule("calibration", "Calibration metrics and proper scores.");
@@ -37,9 +41,12 @@ PYBIND11_MODULE(_core, m) {
   register_stability(stability);
   py::module_ classification = m.def_submodule("classification", "Confusion tables and label sums.");
   register_classification(classification);
-  py::module_ coco = m.def_submodule("coco", "COCO detection evaluation and results reading.");
-  register_detection(coco);
-  register_coco_json(coco);
-  py::module_ mask = m.def_submodule("mask", "COCO run-length encoded masks.");
-  register_mask(mask);
+  // Detection: the area's kernels (matching, the per-detection match table,
+  // accumulation), then the COCO format's (results JSON, RLE masks).
+  py::module_ detection = m.def_submodule("detection", "Detection evaluation: matching and the match tables.");
+  register_detection(detection);
+  py::module_ coco_results = m.def_submodule("coco_results", "COCO results JSON read into columns.");
+  register_coco_results(coco_results);
+  py::module_ coco_masks = m.def_submodule("coco_masks", "COCO run-length encoded masks.");
+  register_coco_masks(coco_masks);
 }

@@ -355,7 +355,6 @@ void register_calibration(py::module_& m) {
         "(table, invalid, invalid_label): per-bin (weight, sum of weighted confidence, sum of weighted "
         "correctness) of shape (tables, n_bins, 3), whether some probability read was NaN or outside [0, 1], and "
         "whether some int64 class index was outside [0, K).");
-  m.attr("EXACT_SUM_LIMBS") = ExactSum::limb_count;
   m.def("exact_bin_table", &exact_bin_table, py::arg("y_prob"), py::arg("mode"), py::arg("y_true"),
         py::arg("sample_weight"), py::arg("edges"), py::arg("n_threads"),
         "(weight, confidence, correct, invalid, invalid_label): the uniform-bin table with exact sums, binary or "

@@ -670,12 +670,12 @@ def test_inputs_and_ownership(tmp_path: Path):
     for source in (str(path), path, bytearray(data), memoryview(data), np.frombuffer(data, dtype=np.uint8)):
         assert_same(read_results_file(source), want)
     with pytest.raises(TypeError, match="bytes-like"):
-        _core.coco.read_results(data.decode())
+        _core.coco_results.read_results(data.decode())
     with pytest.raises(TypeError, match="1-D uint8"):
         read_results_file(np.zeros((2, 2), dtype=np.uint8))
     with pytest.raises(ValueError, match="row 0"):
         read_results_file(data.replace(b"[1, 2, 3, 4]", b"[1, 2, 3]"))
-    raw = _core.coco.read_results(bytes(data))
+    raw = _core.coco_results.read_results(bytes(data))
     assert set(raw) == set(rr._FIELDS)
     column = raw["image_id"]
     del raw

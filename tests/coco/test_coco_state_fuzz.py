@@ -290,12 +290,14 @@ def test_core_table_refuses_by_itself():
     tp = a["true_positive"].copy()
     tp[0, 0, 0] |= np.uint64(1 << 10)
     with pytest.raises(ValueError, match="at or above"):
-        _core.coco.MatchTable(10, a["row_offsets"], a["present"], a["score"], tp, a["false_positive"], a["regular_gts"])
+        _core.detection.MatchTable(
+            10, a["row_offsets"], a["present"], a["score"], tp, a["false_positive"], a["regular_gts"]
+        )
     with pytest.raises(ValueError):
-        _core.coco.MatchTable(
+        _core.detection.MatchTable(
             2**62, a["row_offsets"], a["present"], a["score"], a["true_positive"], a["false_positive"], a["regular_gts"]
         )
-    table = _core.coco.MatchTable(
+    table = _core.detection.MatchTable(
         10, a["row_offsets"], a["present"], a["score"], a["true_positive"], a["false_positive"], a["regular_gts"]
     )
     out = np.full((10, 101, 3, 4, 3), -1.0), np.full((10, 3, 4, 3), -1.0), np.full((10, 101, 3, 4, 3), -1.0)

@@ -414,7 +414,7 @@ def test_exact_sum_is_correctly_rounded_and_grouping_free(values, cut):
     from fractions import Fraction
 
     exact = sum((Fraction(v) for v in values), Fraction(0))
-    value, scaled = _core.states.exact_sum(np.array(values, dtype=np.float64))
+    value, scaled = _core.exact_sums.exact_sum(np.array(values, dtype=np.float64))
     assert Fraction(scaled, 2**AP_SCALE) == exact
     try:
         expected = float(exact)  # correctly rounded, half to even
@@ -423,7 +423,7 @@ def test_exact_sum_is_correctly_rounded_and_grouping_free(values, cut):
     assert value == expected
     with contextlib.suppress(OverflowError):  # fsum gives up on intermediate overflow; the Fraction is the oracle
         assert value == math.fsum(values)
-    head, tail = _core.states.exact_sum(np.array(values[:cut])), _core.states.exact_sum(np.array(values[cut:]))
+    head, tail = _core.exact_sums.exact_sum(np.array(values[:cut])), _core.exact_sums.exact_sum(np.array(values[cut:]))
     assert head[1] + tail[1] == scaled
 
 

@@ -38,7 +38,7 @@ FORMAT_VERSION = 1
 _HEADER = "__header__"
 _CHUNK = 1 << 24  # bytes read at a time from a member
 #: uint64 limbs of an exact sum (``ExactSum``: a fixed-point integer worth ``2**-1100`` per unit).
-EXACT_SUM_LIMBS: int = _core.calibration.EXACT_SUM_LIMBS
+EXACT_SUM_LIMBS: int = _core.exact_sums.LIMBS
 
 
 def _json_default(value: Any) -> Any:

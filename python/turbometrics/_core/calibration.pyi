@@ -2,8 +2,6 @@
 
 import numpy as np
 
-EXACT_SUM_LIMBS: int
-
 def bin_table(
     y_prob: np.ndarray,
     mode: str,

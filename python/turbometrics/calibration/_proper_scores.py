@@ -587,6 +587,6 @@ def _exact_low_precision_sums(
     encoded[np.arange(columns.shape[0]), y_index.astype(np.intp, copy=False)] = 1
     terms = (_brier_terms if score == "brier" else _log_terms)(encoded, columns).astype(np.float64)
     if sample_weight is None:
-        return _core.states.exact_sum(terms)[1], 0
+        return _core.exact_sums.exact_sum(terms)[1], 0
     weights = np.ascontiguousarray(sample_weight, dtype=np.float64).reshape(-1)
-    return _core.states.exact_sum(terms * weights)[1], _core.states.exact_sum(weights)[1]
+    return _core.exact_sums.exact_sum(terms * weights)[1], _core.exact_sums.exact_sum(weights)[1]

@@ -37,7 +37,7 @@ from ._metrics import POSITIVE_INT, ReliabilityDiagram, diagram_from_table, erro
 
 _SUMS = ("_weight", "_confidence", "_correct")
 _PARTS = ("n_bins", "mode", "pos_label", "_resolved", "_n_classes", "_n", "_weighted") + _SUMS
-_SCALE_BITS = _core.states.EXACT_SUM_SCALE_BITS  # an exact sum's integer is worth 2**-_SCALE_BITS
+_SCALE_BITS = _core.exact_sums.SCALE_BITS  # an exact sum's integer is worth 2**-_SCALE_BITS
 _ONE = 1 << _SCALE_BITS
 _LARGEST = int(np.finfo(np.float64).max) << _SCALE_BITS  # an exact sum above it is no float
 _EMPTY = "Found array with 0 sample(s) (shape=(0,)) while a minimum of 1 is required."

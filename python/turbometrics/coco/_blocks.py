@@ -50,7 +50,7 @@ def _positions(values: Sequence[Any], ids: Sequence[Any]) -> np.ndarray:
 
 
 def _group(columns: np.ndarray, keys: np.ndarray, n_keys: int, stride: int) -> tuple[np.ndarray, np.ndarray]:
-    offsets, members = _core.coco.group_by_key(keys, n_keys)
+    offsets, members = _core.detection.group_by_key(keys, n_keys)
     return np.ascontiguousarray(offsets[::stride]), columns[members]
 
 

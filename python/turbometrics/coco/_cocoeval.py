@@ -145,7 +145,7 @@ class COCOeval:
         )
         dts = _annotations.detection_columns(self.cocoDt, p, cat_filter)
         blocks = assign_blocks(gts, dts, p)
-        evaluation = _core.coco.Evaluation(
+        evaluation = _core.detection.Evaluation(
             # columns() fills ignore and crowd for ground truths and score for detections
             gts.id,
             gts.area,

@@ -1,5 +1,5 @@
 """Detection results as columns: from a results JSON file (the compiled
-reader, ``_core.coco.read_results``) or from an in-memory list of dicts.
+reader, ``_core.coco_results.read_results``) or from an in-memory list of dicts.
 
 Both give the same :class:`ResultsColumns` for the same results: a file's
 columns equal those :func:`results_from_dicts` builds from ``json.loads`` of
@@ -118,7 +118,7 @@ def read_results_file(source: ResultsSource) -> ResultsColumns:
     else:
         data = source
     data = _as_utf8(data)
-    return ResultsColumns(**_core.coco.read_results(data))
+    return ResultsColumns(**_core.coco_results.read_results(data))
 
 
 def _as_utf8(data: Any) -> Any:

@@ -141,7 +141,7 @@ def _validated(params: Any, image_ids: Any, arrays: dict[str, Any]) -> tuple[np.
     Checked here: the parameters (see :func:`_check_params`); image ids
     ascending and unique; each array's dtype and shape (blocks ``K x I``,
     rows, area ranges ``A``, ``ceil(T / 64)`` mask words); no block with
-    more rows than ``max(maxDets)``. Checked by ``_core.coco.MatchTable``
+    more rows than ``max(maxDets)``. Checked by ``_core.detection.MatchTable``
     (the C++ refuses such tables by itself): row offsets from 0, not
     decreasing, ending at the row count; present 0 or 1, and absent
     blocks empty; each block's scores in detection order (descending, NaN
@@ -179,7 +179,7 @@ def _validated(params: Any, image_ids: Any, arrays: dict[str, Any]) -> tuple[np.
 def _match_table(arrays: dict[str, Any]) -> Any:
     """The C++ match table of the arrays (which validates their contents)."""
     a = arrays
-    return _core.coco.MatchTable(
+    return _core.detection.MatchTable(
         a["n_thresholds"],
         a["row_offsets"],
         a["present"],

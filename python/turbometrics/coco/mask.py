@@ -139,7 +139,7 @@ def _siz(value: Any) -> int:
 
 def _parse(rleObjs: Any) -> Any:
     """Parse and validate a sequence of compressed RLE objects."""
-    return _core.mask.parse(rleObjs)
+    return _core.coco_masks.parse(rleObjs)
 
 
 def _encode(masks: Any, n_threads: int | None) -> list[RLE]:
@@ -147,7 +147,7 @@ def _encode(masks: Any, n_threads: int | None) -> list[RLE]:
         raise TypeError(f"Argument 'mask' has incorrect type (expected numpy.ndarray, got {_type_name(masks)})")
     _check_buffer(masks, "uint8_t", "B?", 3, fortran=True)
     threads = threads_for(resolve_threads(n_threads), masks.size)
-    return _core.mask.encode(masks, threads)
+    return _core.coco_masks.encode(masks, threads)
 
 
 def encode(bimask: np.ndarray, *, n_threads: int | None = None) -> RLE | list[RLE]:
@@ -203,7 +203,7 @@ def _decode(rleObjs: Any, n_threads: int | None) -> np.ndarray:
     threads = resolve_threads(n_threads)
     rles = _parse(rleObjs)
     threads = threads_for(threads, int(min(rles.pixels(), 2.0**62))) if len(rles) > 1 else 1
-    return _core.mask.decode(rles, threads)
+    return _core.coco_masks.decode(rles, threads)
 
 
 def decode(rleObjs: RLE | list[RLE], *, n_threads: int | None = None) -> np.ndarray:
@@ -275,8 +275,8 @@ def area(rleObjs: RLE | list[RLE]) -> np.uint32 | np.ndarray:
     6
     """
     if type(rleObjs) is list:
-        return _core.mask.area(rleObjs)
-    return _core.mask.area([rleObjs])[0]
+        return _core.coco_masks.area(rleObjs)
+    return _core.coco_masks.area([rleObjs])[0]
 
 
 def toBbox(rleObjs: RLE | list[RLE]) -> np.ndarray:
@@ -313,8 +313,8 @@ def toBbox(rleObjs: RLE | list[RLE]) -> np.ndarray:
     array([1., 1., 3., 2.])
     """
     if type(rleObjs) is list:
-        return _core.mask.to_bbox(rleObjs)
-    return _core.mask.to_bbox([rleObjs])[0]
+        return _core.coco_masks.to_bbox(rleObjs)
+    return _core.coco_masks.to_bbox([rleObjs])[0]
 
 
 def merge(rleObjs: list[RLE], intersect: Any = 0) -> RLE:
@@ -357,7 +357,7 @@ def merge(rleObjs: list[RLE], intersect: Any = 0) -> RLE:
     >>> int(maskUtils.area(maskUtils.merge([maskUtils.encode(m), maskUtils.encode(other)], intersect=True)))
     2
     """
-    return _core.mask.merge(rleObjs, intersect)
+    return _core.coco_masks.merge(rleObjs, intersect)
 
 
 def _iou_operand(objs: Any) -> Any:
@@ -388,7 +388,7 @@ def _iou_operand(objs: Any) -> Any:
 
 
 def _operand_length(objs: Any) -> int:
-    if type(objs) is _core.mask.RleBatch:
+    if type(objs) is _core.coco_masks.RleBatch:
         return len(objs)
     if len(objs) == 0:
         return 0
@@ -460,12 +460,14 @@ def iou(dt: Any, gt: Any, pyiscrowd: Any, *, n_threads: int | None = None) -> np
     if type(dt) is not type(gt):
         raise Exception("The dt and gt should have the same data type, either RLEs, list or np.ndarray")
     threads = resolve_threads(n_threads)
-    if type(dt) is _core.mask.RleBatch:
-        return _core.mask.rle_iou(dt, gt, iscrowd, threads if m * n >= _SERIAL_PAIRS else 1)
+    if type(dt) is _core.coco_masks.RleBatch:
+        return _core.coco_masks.rle_iou(dt, gt, iscrowd, threads if m * n >= _SERIAL_PAIRS else 1)
     for boxes in (dt, gt):
         if boxes.ndim != 2:
             raise ValueError(f"Buffer has wrong number of dimensions (expected 2, got {boxes.ndim})")
-    return _core.mask.box_iou(np.ascontiguousarray(dt), np.ascontiguousarray(gt), iscrowd, threads_for(threads, m * n))
+    return _core.coco_masks.box_iou(
+        np.ascontiguousarray(dt), np.ascontiguousarray(gt), iscrowd, threads_for(threads, m * n)
+    )
 
 
 def _fr_bbox(bb: Any, h: Any, w: Any) -> list[RLE]:
@@ -473,12 +475,12 @@ def _fr_bbox(bb: Any, h: Any, w: Any) -> list[RLE]:
     if not isinstance(bb, np.ndarray):
         raise TypeError(f"Argument 'bb' has incorrect type (expected numpy.ndarray, got {_type_name(bb)})")
     _check_buffer(bb, "double_t", "d", 2)
-    return _core.mask.from_bbox(np.ascontiguousarray(bb), height, width)
+    return _core.coco_masks.from_bbox(np.ascontiguousarray(bb), height, width)
 
 
 def _fr_poly(poly: Any, h: Any, w: Any) -> list[RLE]:
     # h and w as siz, then each polygon as np.array(p, dtype=np.double), 1-D
-    return _core.mask.from_polygons(poly, h, w)
+    return _core.coco_masks.from_polygons(poly, h, w)
 
 
 def _fr_uncompressed(ucRles: Any, h: Any, w: Any) -> list[RLE]:
@@ -490,7 +492,7 @@ def _fr_uncompressed(ucRles: Any, h: Any, w: Any) -> list[RLE]:
             raise ValueError(f"Buffer has wrong number of dimensions (expected 1, got {counts.ndim})")
         height = _siz(ucRles[i]["size"][0])
         width = _siz(ucRles[i]["size"][1])
-        out.append(_core.mask.from_counts(counts, height, width))
+        out.append(_core.coco_masks.from_counts(counts, height, width))
     return out
 
 

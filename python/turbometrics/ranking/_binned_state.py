@@ -252,7 +252,7 @@ class BinnedRankingState(ClassWeights, Serialisable):
             return BinnedValue(math.nan, math.nan)
         scores = np.arange(positive.shape[0] - 1, -1, -1, dtype=np.int64)
         threads = threads_for(resolve_threads(n_threads), positive.shape[0])
-        area, _, _ = _core.states.roc_auc(scores, positive, negative, None, threads)
+        area, _, _ = _core.ranking_tables.roc_auc(scores, positive, negative, None, threads)
         same_bin = float(np.dot(np.abs(positive).astype(np.float64), np.abs(negative).astype(np.float64)))
         bound = same_bin / (2.0 * total_positive * total_negative)
         return BinnedValue(float(area), _widened(bound))

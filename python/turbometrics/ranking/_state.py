@@ -232,7 +232,7 @@ class RankingState(ClassWeights, Serialisable):
             other._negative.astype(weight_dtype, copy=False),
         )
         rows = a[0].shape[0] + b[0].shape[0]
-        scores, positive, negative = _core.states.merge_tables(*a, *b, threads_for(threads, rows))
+        scores, positive, negative = _core.ranking_tables.merge_tables(*a, *b, threads_for(threads, rows))
         result._set_table(scores, positive, negative, dtype)
         return result
 
@@ -315,13 +315,13 @@ class RankingState(ClassWeights, Serialisable):
             return roc_auc_score(one_class, np.zeros(1, self._score_dtype), max_fpr=max_fpr)
         partial_fpr = None if max_fpr is None or max_fpr == 1 else float(max_fpr)
         args, threads = self._kernel_args(n_threads)
-        area, positives, negatives = _core.states.roc_auc(*args, partial_fpr, threads)
+        area, positives, negatives = _core.ranking_tables.roc_auc(*args, partial_fpr, threads)
         return roc_auc_from_area(
             area,
             positives,
             negatives,
             partial_fpr,
-            lambda: _core.states.roc_curve(*args, True, threads),
+            lambda: _core.ranking_tables.roc_curve(*args, True, threads),
             signed=self.weighted and bool((self._positive < 0).any() or (self._negative < 0).any()),
         )
 
@@ -333,7 +333,7 @@ class RankingState(ClassWeights, Serialisable):
         if degenerate is not None:
             return average_precision_score(**degenerate)
         args, threads = self._kernel_args(n_threads)
-        value, positives, _ = _core.states.average_precision(*args, threads)
+        value, positives, _ = _core.ranking_tables.average_precision(*args, threads)
         _warn_if_no_positive(positives)
         return float(value)
 
@@ -351,7 +351,9 @@ class RankingState(ClassWeights, Serialisable):
         if degenerate is not None:
             return roc_curve(**degenerate, drop_intermediate=drop_intermediate)
         args, threads = self._kernel_args(n_threads)
-        fpr, tpr, thresholds, positives, negatives = _core.states.roc_curve(*args, bool(drop_intermediate), threads)
+        fpr, tpr, thresholds, positives, negatives = _core.ranking_tables.roc_curve(
+            *args, bool(drop_intermediate), threads
+        )
         _warn_if_one_class(positives, negatives)
         return fpr, tpr, thresholds
 
@@ -366,7 +368,7 @@ class RankingState(ClassWeights, Serialisable):
         if degenerate is not None:
             return precision_recall_curve(**degenerate, drop_intermediate=drop_intermediate)
         args, threads = self._kernel_args(n_threads)
-        precision, recall, thresholds, positives, _ = _core.states.precision_recall_curve(
+        precision, recall, thresholds, positives, _ = _core.ranking_tables.precision_recall_curve(
             *args, bool(drop_intermediate), threads
         )
         _warn_if_no_positive(positives)
@@ -383,7 +385,7 @@ class RankingState(ClassWeights, Serialisable):
         kernel_metric = "fbeta" if metric == "f1" else metric
         kernel_beta = 1.0 if metric == "f1" else float(beta)
         args, threads = self._kernel_args(n_threads)
-        best = _core.states.best_threshold(*args, kernel_metric, kernel_beta, threads)
+        best = _core.ranking_tables.best_threshold(*args, kernel_metric, kernel_beta, threads)
         return BestThreshold(
             best["threshold"], best["value"], best["precision"], best["recall"], best["tpr"], best["fpr"]
         )
@@ -417,7 +419,7 @@ class RankingState(ClassWeights, Serialisable):
             )
         args, threads = self._kernel_args(n_threads)
         if method == "delong":
-            return delong_interval(*_core.states.roc_auc_delong(*args, threads), confidence)
+            return delong_interval(*_core.ranking_tables.roc_auc_delong(*args, threads), confidence)
         return bootstrap_auc_interval(
             self._scores.astype(np.float64, copy=False),
             self._positive,
@@ -440,7 +442,9 @@ class RankingState(ClassWeights, Serialisable):
         if self._scores is None:
             return 0 if not self.weighted else 0.0
         args, threads = self._kernel_args(n_threads)
-        return _core.states.roc_auc_part(*args, self._weight(above_positive), self._weight(above_negative), threads)
+        return _core.ranking_tables.roc_auc_part(
+            *args, self._weight(above_positive), self._weight(above_negative), threads
+        )
 
     def average_precision_part(
         self, above_positive: Any, above_negative: Any, total_positive: Any, *, n_threads: int | None = None
@@ -454,7 +458,7 @@ class RankingState(ClassWeights, Serialisable):
         if self._scores is None:
             return 0
         args, threads = self._kernel_args(n_threads)
-        return _core.states.average_precision_part(
+        return _core.ranking_tables.average_precision_part(
             *args, self._weight(above_positive), self._weight(above_negative), float(total_positive), threads
         )
 

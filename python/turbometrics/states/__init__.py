@@ -17,7 +17,7 @@ from ..ranking import BinnedRankingState, BinnedValue, RankingState
 from . import binned_ranking, calibration, confusion, parquet, ranking  # where the states lived before
 
 #: ``RankingState.average_precision_part`` returns exact sums scaled by ``2**AP_SCALE``.
-AP_SCALE: int = _core.states.EXACT_SUM_SCALE_BITS
+AP_SCALE: int = _core.exact_sums.SCALE_BITS
 
 __all__ = [
     "AP_SCALE",

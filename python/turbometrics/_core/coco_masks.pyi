@@ -1,4 +1,4 @@
-"""COCO run-length encoded masks, for turbometrics.coco.mask (register_mask.cpp)."""
+"""COCO run-length encoded masks, for turbometrics.coco.mask (register_coco_masks.cpp)."""
 
 from typing import Any
 

@@ -1,11 +1,10 @@
-"""COCO detection evaluation (register_detection.cpp) and results reading
-(register_coco_json.cpp)."""
+"""Detection evaluation: matching, the per-detection match table and its
+accumulation (register_detection.cpp)."""
 
 from typing import Any
 
 import numpy as np
 
-def read_results(data: bytes | bytearray | memoryview | np.ndarray) -> dict[str, Any]: ...
 def group_by_key(keys: np.ndarray, n_keys: int) -> tuple[np.ndarray, np.ndarray]: ...
 
 class MatchTable:

@@ -12,6 +12,7 @@
 #include <string>
 #include <type_traits>
 
+#include "exact_sum_objects.hpp"
 #include "numpy_views.hpp"
 #include "ranking_results.hpp"
 #include "turbometrics/exact_sum.hpp"
@@ -143,17 +144,6 @@ py::object state_roc_auc_part(const py::array& scores, const py::array& positive
       above_positive, above_negative);
 }
 
-// An ExactSum's fixed-point integer as a Python int (value * 2**scale_bits).
-py::object exact_sum_int(const ExactSum& sum) {
-  std::string bytes;  // little-endian two's complement
-  for (uint64_t limb : sum.limbs()) {
-    for (int k = 0; k < 8; ++k) bytes.push_back(static_cast<char>((limb >> (8 * k)) & 0xFF));
-  }
-  return py::module_::import("builtins")
-      .attr("int")
-      .attr("from_bytes")(py::bytes(bytes), "little", py::arg("signed") = true);
-}
-
 py::object state_average_precision_part(const py::array& scores, const py::array& positive, const py::array& negative,
                                         const py::object& above_positive, const py::object& above_negative,
                                         double total_positive, int n_threads) {
@@ -165,7 +155,7 @@ py::object state_average_precision_part(const py::array& scores, const py::array
           py::gil_scoped_release release;
           sum = ranking::average_precision_terms(table, total_positive, n_threads);
         }
-        return exact_sum_int(sum);
+        return bindings::exact_sum_int(sum);
       },
       above_positive, above_negative);
 }
@@ -202,18 +192,9 @@ py::object merge_state_tables(const py::array& scores_a, const py::array& positi
   return bindings::with_scores_in_dtype_of(scores_a, merged, 0);
 }
 
-// Testing: the exact sum of float64 values, correctly rounded and as the
-// fixed-point Python int.
-py::object exact_sum(const py::array_t<double, py::array::c_style | py::array::forcecast>& values) {
-  ExactSum sum;
-  for (int64_t i = 0; i < values.shape(0); ++i) sum.add(values.data()[i]);
-  return py::make_tuple(sum.value(), exact_sum_int(sum));
-}
-
 }  // namespace
 
-void register_states(py::module_& m) {
-  m.attr("EXACT_SUM_SCALE_BITS") = ExactSum::scale_bits;
+void register_ranking_tables(py::module_& m) {
   m.def("roc_auc", &state_roc_auc, py::arg("scores"), py::arg("positive"), py::arg("negative"), py::arg("max_fpr"),
         py::arg("n_threads"), "roc_auc over a state's table: (area, positives, negatives).");
   m.def("average_precision", &state_average_precision, py::arg("scores"), py::arg("positive"), py::arg("negative"),
@@ -235,6 +216,4 @@ void register_states(py::module_& m) {
   m.def("merge_tables", &merge_state_tables, py::arg("scores_a"), py::arg("positive_a"), py::arg("negative_a"),
         py::arg("scores_b"), py::arg("positive_b"), py::arg("negative_b"), py::arg("n_threads"),
         "The table of two tables' data: a linear merge coalescing equal scores.");
-  m.def("exact_sum", &exact_sum, py::arg("values"),
-        "(correctly rounded exact sum, exact sum * 2**EXACT_SUM_SCALE_BITS as an int) of a 1-D array.");
 }

@@ -236,7 +236,7 @@ py::dict from_counts(const py::array_t<uint32_t, py::array::c_style | py::array:
 
 }  // namespace
 
-void register_mask(py::module_& m) {
+void register_coco_masks(py::module_& m) {
   py::class_<RleBatch>(m, "RleBatch", "Parsed RLE masks (private).")
       .def("__len__", [](const RleBatch& b) { return b.rles.size(); })
       .def(

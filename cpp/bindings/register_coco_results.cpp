@@ -85,7 +85,7 @@ py::dict read_coco_results(const py::object& data) {
 
 }  // namespace
 
-void register_coco_json(py::module_& m) {
+void register_coco_results(py::module_& m) {
   m.def("read_results", &read_coco_results, py::arg("data"),
         "Columns of a COCO detection results JSON text (a top-level array of objects), as a dict of NumPy arrays; "
         "ValueError for malformed text.");

@@ -1,11 +1,9 @@
-"""Mergeable ranking states (register_states.cpp): tables given by arrays
+"""The mergeable ranking states' tables (register_ranking_tables.cpp), given by arrays
 (scores descending; per-row int64 counts or float64 weights)."""
 
 from typing import Any
 
 import numpy as np
-
-EXACT_SUM_SCALE_BITS: int
 
 def roc_auc(
     scores: np.ndarray, positive: np.ndarray, negative: np.ndarray, max_fpr: float | None, n_threads: int
@@ -51,4 +49,3 @@ def merge_tables(
     negative_b: np.ndarray,
     n_threads: int,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...
-def exact_sum(values: np.ndarray) -> tuple[float, int]: ...
