@@ -4,6 +4,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <atomic>
 #include <cstring>
 #include <limits>
 #include <memory>
@@ -14,6 +15,7 @@
 #include "numpy_views.hpp"
 #include "python_interrupt.hpp"
 #include "ranking_results.hpp"
+#include "ranking_table_builds.hpp"
 #include "turbometrics/ranking/bootstrap.hpp"
 #include "turbometrics/ranking/delong.hpp"
 #include "turbometrics/ranking/score_table.hpp"
@@ -48,6 +50,13 @@ ranking::RankingInput<Score, Stored> make_input(const py::array& y_score, const 
   return input;
 }
 
+// How the bindings build unweighted tables: automatic, except while a test
+// asks for sorting (_set_table_strategy, a test hook).
+std::atomic<ranking::TableStrategy>& test_table_strategy() {
+  static std::atomic<ranking::TableStrategy> strategy{ranking::TableStrategy::automatic};
+  return strategy;
+}
+
 // Raised when the input holds values scikit-learn's validation rejects;
 // Python turns it into scikit-learn's error (turbometrics.ranking._binary_input).
 // (A strong reference kept for the life of the process, never released.)
@@ -75,7 +84,8 @@ py::object with_table(const py::array& y_score, const py::array& is_positive, co
     auto build = [&](auto weighted_tag) -> py::object {
       constexpr bool weighted = decltype(weighted_tag)::value;
       const auto table = bindings::interruptible([&](const Interrupt& interrupt) {
-        return std::make_unique<ranking::SortedScores<Score, weighted>>(input, n_threads, checks, interrupt);
+        return bindings::build_score_table<Score, decltype(stored_tag), weighted>(input, n_threads, checks, interrupt,
+                                                                                  test_table_strategy().load());
       });
       raise_value_problems(table->problems());
       return sweep(*table);
@@ -313,8 +323,8 @@ void register_ranking(py::module_& m) {
       [](const std::string& name) {
         using ranking::TableStrategy;
         if (name != "automatic" && name != "always_sort") throw std::invalid_argument("unknown strategy: " + name);
-        const TableStrategy previous = ranking::table_strategy().exchange(
-            name == "automatic" ? TableStrategy::automatic : TableStrategy::always_sort);
+        const TableStrategy previous =
+            test_table_strategy().exchange(name == "automatic" ? TableStrategy::automatic : TableStrategy::always_sort);
         return std::string(previous == TableStrategy::automatic ? "automatic" : "always_sort");
       },
       py::arg("name"),

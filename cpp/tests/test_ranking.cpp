@@ -60,11 +60,11 @@ bool same_rows(const std::vector<Row>& a, const std::vector<Row>& b) {
   return true;
 }
 
-// Restores the automatic table strategy when a test leaves.
-struct StrategyGuard {
-  explicit StrategyGuard(TableStrategy s) { table_strategy() = s; }
-  ~StrategyGuard() { table_strategy() = TableStrategy::automatic; }
-};
+// A table of `input` built by `strategy`.
+template <class Score, bool Weighted, class Input>
+SortedScores<Score, Weighted> table_by(const Input& input, int n_threads, TableStrategy strategy) {
+  return SortedScores<Score, Weighted>(input, n_threads, check_nothing, turbometrics::Interrupt::never(), strategy);
+}
 
 Samples random_samples(int64_t n, uint64_t seed, bool weighted, int64_t distinct) {
   turbometrics::testing::SplitMix random(seed);
@@ -83,8 +83,7 @@ Samples random_samples(int64_t n, uint64_t seed, bool weighted, int64_t distinct
 TEST_CASE("unweighted table: one row per distinct score, ties merged, -0.0 with 0.0") {
   const Samples s{{0.5, 0.1, 0.5, 0.9, -0.0, 0.0, 0.3, 0.3}, {1, 0, 0, 1, 0, 1, 1, 0}, {}};
   for (TableStrategy strategy : {TableStrategy::automatic, TableStrategy::always_sort}) {
-    const StrategyGuard guard(strategy);
-    const SortedScores<double, false> table(s.input(), 1);
+    const auto table = table_by<double, false>(s.input(), 1, strategy);
     const auto rows = rows_of(table);
     REQUIRE(rows.size() == 5);
     const double scores[] = {0.9, 0.5, 0.3, 0.1, 0.0};
@@ -106,8 +105,7 @@ TEST_CASE("unweighted table: one row per distinct score, ties merged, -0.0 with 
 TEST_CASE("the zero row carries the sign of the last zero in the input") {
   const Samples s{{0.0, 1.0, -0.0}, {1, 0, 0}, {}};
   for (TableStrategy strategy : {TableStrategy::automatic, TableStrategy::always_sort}) {
-    const StrategyGuard guard(strategy);
-    const auto rows = rows_of(SortedScores<double, false>(s.input(), 1));
+    const auto rows = rows_of(table_by<double, false>(s.input(), 1, strategy));
     REQUIRE(rows.size() == 2);
     CHECK(bits(rows[1].score) == bits(-0.0));
   }
@@ -218,8 +216,7 @@ std::vector<Row<int64_t, int64_t>> rows_read_as_int64(const std::vector<Stored>&
   in.is_positive = labels.data();
   in.label_stride = 1;
   in.size = static_cast<int64_t>(values.size());
-  const StrategyGuard guard(strategy);
-  return rows_of(SortedScores<int64_t, false>(in, 2));
+  return rows_of(table_by<int64_t, false>(in, 2, strategy));
 }
 
 TEST_CASE("int32, uint32 and uint8 scores read as int64 give the rows of their int64 values") {
@@ -264,8 +261,7 @@ TEST_CASE("large tables: counted, sorted and weighted rows are bit-identical at 
     const auto one = rows_of(SortedScores<double, false>(s.input(), 1));
     const auto more = rows_of(SortedScores<double, false>(s.input(), many));
     CHECK(same_rows(one, more));
-    const StrategyGuard guard(TableStrategy::always_sort);
-    CHECK(same_rows(one, rows_of(SortedScores<double, false>(s.input(), many))));
+    CHECK(same_rows(one, rows_of(table_by<double, false>(s.input(), many, TableStrategy::always_sort))));
   }
   const Samples w = random_samples(200000, 5, true, 0);
   const SortedScores<double, true> one(w.input(), 1), more(w.input(), many);

@@ -95,13 +95,9 @@ struct Row {
 
 // How unweighted tables are built: counting when the scores have at most
 // `distinct_key_limit` distinct values (automatic), or always by sorting.
-// Both give the same table; the switch exists so that tests can run both.
+// Both give the same table; the choice is a constructor parameter so that
+// tests can run both.
 enum class TableStrategy { automatic, always_sort };
-
-inline std::atomic<TableStrategy>& table_strategy() {
-  static std::atomic<TableStrategy> strategy{TableStrategy::automatic};
-  return strategy;
-}
 
 // Per-score sample and positive counts of unweighted input, in an
 // open-addressing hash table keyed by the scores' bit patterns (-0.0 counted
@@ -235,12 +231,13 @@ class SortedScores {
   // `checks` (ValueChecks) selects the value checks; when one fails the
   // table is left empty and problems() says why. Once `interrupt` is
   // requested the construction stops between passes (or sorted runs) and
-  // the table must not be used.
+  // the table must not be used. `strategy` chooses how unweighted input is
+  // tabled (the same table either way).
   template <class Stored>
   SortedScores(const RankingInput<Score, Stored>& input, int n_threads, int checks = check_nothing,
-               const Interrupt& interrupt = Interrupt::never()) {
+               const Interrupt& interrupt = Interrupt::never(), TableStrategy strategy = TableStrategy::automatic) {
     const int chunks = std::max(1, n_threads) * 4;
-    const bool try_counting = !Weighted && table_strategy().load() == TableStrategy::automatic;
+    const bool try_counting = !Weighted && strategy == TableStrategy::automatic;
     // Large input: buckets planned from a sample, so that the first pass
     // also counts the samples per bucket (kept if the sample's key range
     // held, else the buckets are planned again and counted in a pass of
