@@ -21,6 +21,7 @@ import pytest
 
 pytest.importorskip("sklearn")
 
+import sklearn
 import sklearn.metrics
 import sklearn.metrics._classification
 import sklearn.metrics._plot.roc_curve
@@ -30,7 +31,6 @@ from sklearn.datasets import make_classification
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import cross_val_score, cross_validate
 
-import sklearn
 import turbometrics
 import turbometrics.sklearn as ts
 

@@ -26,9 +26,9 @@ dd = pytest.importorskip("dask.dataframe")
 distributed = pytest.importorskip("distributed")
 pd = pytest.importorskip("pandas")
 
+import dask  # noqa: E402
 from dask.delayed import Delayed  # noqa: E402
 
-import dask  # noqa: E402
 import turbometrics as tm  # noqa: E402
 import turbometrics.dask as tmd  # noqa: E402
 from strategies import binary_problems  # noqa: E402
