@@ -853,10 +853,14 @@ def test_output_that_cannot_be_written_is_one_line(tmp_path, argv):
 def test_ctrl_c_exits_130_with_one_line(tmp_path):
     """SIGINT while a large file is read: exit 130 and one line on stderr
     (not a KeyboardInterrupt traceback and death by SIGINT). The signal is
-    sent once the first progress line shows that the file is being read."""
+    sent once the first progress line shows that the file is being read,
+    and again every half second until the process exits (a reader library
+    may take one SIGINT for its own cancellation; a loaded CI machine once
+    saw a run read to the end after one signal); the file takes seconds to
+    read, so the process cannot finish first."""
     import signal
 
-    n = 100_000
+    n = 1_000_000
     path = tmp_path / "large.jsonl"
     path.write_text('{"label": 1, "score": 0.25}\n{"label": 0, "score": 0.75}\n' * (n // 2))
     process = subprocess.Popen(
@@ -869,8 +873,15 @@ def test_ctrl_c_exits_130_with_one_line(tmp_path):
     try:
         first = process.stderr.readline()
         assert first.startswith("turbometrics: progress: large.jsonl: "), first
-        process.send_signal(signal.SIGINT)
-        out, err = process.communicate(timeout=60)
+        for _ in range(120):
+            process.send_signal(signal.SIGINT)
+            try:
+                out, err = process.communicate(timeout=0.5)
+                break
+            except subprocess.TimeoutExpired:
+                continue
+        else:
+            pytest.fail("no exit within 60 s of SIGINT")
     finally:
         process.kill()
         process.communicate()
