@@ -241,3 +241,19 @@ def test_states_equal_the_functions(metric):
         warnings.simplefilter("ignore")
         method_kwargs = {key: value for key, value in kwargs.items() if key != "beta" or metric.name == "fbeta_score"}
         assert _same(getattr(state, metric.state_method)(**method_kwargs), _call(metric, args, kwargs))
+
+
+def test_the_streaming_vocabulary_names_registered_functions_and_state_methods():
+    # Each name of the Evaluator's, the command line's and evaluate_parquet's vocabulary equals a
+    # registered function and is computed by a method of its state (the Evaluator's exact sums
+    # aside), with options that method takes.
+    from turbometrics._registry import ALIASES, STREAMED, by_name
+
+    states = {"ranking": tm.RankingState, "confusion": tm.ConfusionState, "calibration": tm.CalibrationState}
+    for name, entry in STREAMED.items():
+        assert entry.name == name and entry.tools
+        by_name(entry.function)
+        if entry.state in states:
+            parameters = inspect.signature(getattr(states[entry.state], entry.method)).parameters
+            assert set(entry.options) <= set(parameters), name
+    assert all(target in STREAMED for target in ALIASES.values())
