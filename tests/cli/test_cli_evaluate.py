@@ -869,6 +869,9 @@ def test_ctrl_c_exits_130_with_one_line(tmp_path):
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        # SIGINT as a terminal delivers it, also when pytest itself runs with SIGINT ignored
+        # (a background job of a non-interactive shell), which the child would inherit.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
         first = process.stderr.readline()
