@@ -243,6 +243,11 @@ class Evaluator(Serialisable):
             n_threads=n_threads,
         )
         self.metrics, self.options, self.user_metrics = _checked_metrics(metrics, multiclass)
+        # name -> (the states it reads, how it is computed); made once, read per batch and group
+        self._table: dict[str, tuple[tuple[str, ...], Compute]] = dict(
+            MULTICLASS_METRICS if multiclass else BINARY_METRICS
+        )
+        self._table.update({name: user.entry(name, multiclass) for name, user in self.user_metrics.items()})
         self.by = by
         self._lookup = (
             None if not isinstance(self.classes, tuple) else {label: k for k, label in enumerate(self.classes)}
@@ -287,14 +292,8 @@ class Evaluator(Serialisable):
         """The group labels seen, in natural order (numbers, then text)."""
         return sorted(self._groups, key=_natural)
 
-    def _table(self) -> dict[str, tuple[tuple[str, ...], Compute]]:
-        table = dict(MULTICLASS_METRICS if self.multiclass else BINARY_METRICS)
-        table.update({name: user.entry(name, self.multiclass) for name, user in self.user_metrics.items()})
-        return table
-
     def _needs(self) -> set[str]:
-        table = self._table()
-        return {kind for name in self.metrics for kind in table[name][0]}
+        return {kind for name in self.metrics for kind in self._table[name][0]}
 
     def _part(self) -> Part:
         p = self.problem
@@ -578,7 +577,7 @@ class Evaluator(Serialisable):
 
     def _values(self, part: Part, group: Any) -> dict[str, Any]:
         """The metrics of one part; ``group`` None for the whole data."""
-        table = self._table()
+        table = self._table
         where = "" if group is None else f"group {group}: "
         values: dict[str, Any] = {}
         for name in self.metrics:
