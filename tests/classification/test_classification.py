@@ -9,6 +9,7 @@ import re
 
 import numpy as np
 import pytest
+import sklearn.metrics
 from hypothesis import given, strategies as st
 
 import turbometrics as tm
@@ -88,6 +89,21 @@ def test_multilabel_confusion_matrix(data):
         samplewise=samplewise,
         compare=_compare,
     )
+
+
+@pytest.mark.parametrize("weight_dtype", [None, np.int64, np.bool_, np.uint8, np.int32, np.uint64, np.float32])
+@pytest.mark.parametrize("samplewise", [False, True])
+@pytest.mark.parametrize("rows", [[[0, 0]], [[0, 1]], [[0, 0], [0, 0]], [[1, 0], [0, 1]]])
+def test_multilabel_confusion_matrix_dtype(rows, samplewise, weight_dtype):
+    """scikit-learn's dtypes from its CSR counting: int64 zeros from
+    ``np.bincount`` when no entry is nonzero, the int32 index pointers times
+    the weights per sample."""
+    y = np.array(rows)
+    weight = None if weight_dtype is None else np.ones(len(y), dtype=weight_dtype)
+    expected = sklearn.metrics.multilabel_confusion_matrix(y, y, sample_weight=weight, samplewise=samplewise)
+    got = tm.multilabel_confusion_matrix(y, y, sample_weight=weight, samplewise=samplewise)
+    assert got.dtype == expected.dtype
+    np.testing.assert_array_equal(got, expected)
 
 
 @given(st.data())

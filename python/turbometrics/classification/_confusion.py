@@ -390,7 +390,32 @@ def multilabel_confusion_matrix(
     threads = resolve_threads(n_threads)
     check_orderable(y_true, y_pred)
     counts = TargetCounts(check_targets(y_true, y_pred, sample_weight, threads=threads), threads)
-    return stacked_one_vs_rest(counts, labels, bool(samplewise))
+    matrices = stacked_one_vs_rest(counts, labels, bool(samplewise))
+    if counts.kind == "multilabel-indicator" and not samplewise:
+        return _with_sparse_bincount_dtype(matrices, counts, chosen_columns(counts, labels))
+    return matrices
+
+
+def _with_sparse_bincount_dtype(matrices: np.ndarray, counts: TargetCounts, columns: np.ndarray | None) -> np.ndarray:
+    """scikit-learn's dtype for weighted per-label matrices of indicator
+    input. It counts over CSR matrices with ``np.bincount``, which returns
+    float64 with weights but int64 (ignoring the weights) when a matrix has
+    no nonzero entry; tn is ``np.sum(sample_weight)`` minus the others. So
+    when no selected entry of y_true or y_pred is nonzero, integer and bool
+    weights give int64 (unsigned ones float64, as uint64 - int64 does)."""
+    weight = counts.targets.sample_weight
+    if weight is None or weight.dtype.kind == "f":
+        return matrices
+    y_true, y_pred = counts.targets.y_true, counts.targets.y_pred
+    if columns is not None:
+        y_true, y_pred = y_true[:, columns], y_pred[:, columns]
+    if np.any(y_true) or np.any(y_pred):
+        return matrices
+    total = np.sum(weight)
+    dtype = np.result_type(total.dtype, np.int64)
+    exact = np.zeros(matrices.shape, dtype=dtype)
+    exact[:, 0, 0] = total
+    return exact
 
 
 def stacked_one_vs_rest(counts: Any, labels: Any, samplewise: bool) -> np.ndarray:
@@ -509,10 +534,13 @@ def _samplewise(targets: Targets, columns: np.ndarray | None) -> tuple[np.ndarra
     if columns is not None:
         y_true, y_pred = y_true[:, columns], y_pred[:, columns]
     true_nz, pred_nz = y_true != 0, y_pred != 0
-    tp = np.count_nonzero(true_nz & pred_nz, axis=1).astype(np.intp)
-    pred_sum = np.count_nonzero(pred_nz, axis=1).astype(np.intp)
-    true_sum = np.count_nonzero(true_nz, axis=1).astype(np.intp)
     weight = targets.sample_weight
+    # scikit-learn counts with np.diff of the CSR index pointers: intp when
+    # unweighted, the index dtype (int32 below 2**31 entries) times the weights
+    index = np.intp if weight is None or max(y_true.size, *y_true.shape) > np.iinfo(np.int32).max else np.int32
+    tp = np.count_nonzero(true_nz & pred_nz, axis=1).astype(index)
+    pred_sum = np.count_nonzero(pred_nz, axis=1).astype(index)
+    true_sum = np.count_nonzero(true_nz, axis=1).astype(index)
     if weight is not None:
         tp, pred_sum, true_sum = tp * weight, pred_sum * weight, true_sum * weight
     fp = pred_sum - tp
