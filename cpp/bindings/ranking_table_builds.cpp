@@ -5,13 +5,16 @@
 
 #include <cstdint>
 
+#include "turbometrics/ranking/score_table_builder.hpp"
+
 namespace turbometrics::bindings {
 
 template <class Score, class Stored, bool Weighted>
 std::unique_ptr<ranking::SortedScores<Score, Weighted>> build_score_table(
     const ranking::RankingInput<Score, Stored>& input, int n_threads, int checks, const Interrupt& interrupt,
     ranking::TableStrategy strategy) {
-  return std::make_unique<ranking::SortedScores<Score, Weighted>>(input, n_threads, checks, interrupt, strategy);
+  return std::make_unique<ranking::SortedScores<Score, Weighted>>(
+      ranking::sorted_scores<Weighted>(input, n_threads, checks, interrupt, strategy));
 }
 
 // One explicit instantiation per pair and weighting.

@@ -12,7 +12,7 @@
 
 namespace turbometrics::bindings {
 
-// The table of `input`: SortedScores' constructor (see there), on the heap.
+// The table of `input`: ranking::sorted_scores() (see there), on the heap.
 template <class Score, class Stored, bool Weighted>
 std::unique_ptr<ranking::SortedScores<Score, Weighted>> build_score_table(
     const ranking::RankingInput<Score, Stored>& input, int n_threads, int checks, const Interrupt& interrupt,

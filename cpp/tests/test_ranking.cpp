@@ -13,6 +13,7 @@
 #include "support.hpp"
 #include "turbometrics/ranking/curves.hpp"
 #include "turbometrics/ranking/score_table.hpp"
+#include "turbometrics/ranking/score_table_builder.hpp"
 #include "turbometrics/ranking/sweeps.hpp"
 
 using turbometrics::testing::bits;
@@ -63,7 +64,7 @@ bool same_rows(const std::vector<Row>& a, const std::vector<Row>& b) {
 // A table of `input` built by `strategy`.
 template <class Score, bool Weighted, class Input>
 SortedScores<Score, Weighted> table_by(const Input& input, int n_threads, TableStrategy strategy) {
-  return SortedScores<Score, Weighted>(input, n_threads, check_nothing, turbometrics::Interrupt::never(), strategy);
+  return sorted_scores<Weighted>(input, n_threads, check_nothing, turbometrics::Interrupt::never(), strategy);
 }
 
 Samples random_samples(int64_t n, uint64_t seed, bool weighted, int64_t distinct) {
@@ -115,7 +116,7 @@ TEST_CASE("weighted table: zero weights dropped, sums in sorted sample order") {
   const Samples s{{0.5, 0.1, 0.5, 0.9, -0.0, 0.0, 0.3, 0.3, -0.0},
                   {1, 0, 0, 1, 0, 1, 1, 0, 1},
                   {1.5, 0.25, 2.0, 0.1, 3.0, 0.7, 0.0, 1.1, 0.0}};
-  const SortedScores<double, true> table(s.input(), 1);
+  const auto table = sorted_scores<true>(s.input(), 1);
   const auto rows = rows_of(table);
   REQUIRE(rows.size() == 5);
   // Sorted: 0.9 (+0.1), 0.5 (+1.5, -2.0), 0.3 (-1.1; the zero-weight
@@ -137,31 +138,31 @@ TEST_CASE("value checks: NaN, infinity and all-zero weights leave the table empt
   const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
   {
     const Samples s{{0.5, nan, inf}, {1, 0, 1}, {}};
-    const SortedScores<double, false> table(s.input(), 1, check_scores);
+    const auto table = sorted_scores<false>(s.input(), 1, check_scores);
     CHECK(table.problems().scores == 1);  // some NaN
     CHECK(table.size() == 0);
     CHECK(rows_of(table).empty());
   }
   {
     const Samples s{{0.5, -inf}, {1, 0}, {}};
-    CHECK(SortedScores<double, false>(s.input(), 1, check_scores).problems().scores == 2);  // infinity, no NaN
-    CHECK(SortedScores<double, false>(s.input(), 1, check_nothing).problems().scores == 0);
+    CHECK(sorted_scores<false>(s.input(), 1, check_scores).problems().scores == 2);  // infinity, no NaN
+    CHECK(sorted_scores<false>(s.input(), 1, check_nothing).problems().scores == 0);
   }
   {
     // A non-finite score of a zero-weight sample is still rejected, as
     // scikit-learn checks before dropping zero weights.
     const Samples s{{0.5, nan}, {1, 0}, {1.0, 0.0}};
-    CHECK(SortedScores<double, true>(s.input(), 1, check_scores).problems().scores == 1);
+    CHECK(sorted_scores<true>(s.input(), 1, check_scores).problems().scores == 1);
   }
   {
     const Samples s{{0.5, 0.2}, {1, 0}, {1.0, inf}};
-    const SortedScores<double, true> table(s.input(), 1, check_weights);
+    const auto table = sorted_scores<true>(s.input(), 1, check_weights);
     CHECK(table.problems().weights == 2);
     CHECK_FALSE(table.problems().all_weights_zero);
   }
   {
     const Samples s{{0.5, 0.2}, {1, 0}, {0.0, -0.0}};
-    const SortedScores<double, true> table(s.input(), 1, check_weights);
+    const auto table = sorted_scores<true>(s.input(), 1, check_weights);
     CHECK(table.problems().all_weights_zero);
     CHECK(table.problems().weights == 0);
   }
@@ -169,7 +170,7 @@ TEST_CASE("value checks: NaN, infinity and all-zero weights leave the table empt
 
 TEST_CASE("empty input gives an empty table") {
   const Samples s;
-  const SortedScores<double, false> table(s.input(), 1, check_scores);
+  const auto table = sorted_scores<false>(s.input(), 1, check_scores);
   CHECK(table.size() == 0);
   CHECK(table.row_count() == 0);
   CHECK(rows_of(table).empty());
@@ -184,7 +185,7 @@ TEST_CASE("float32 and integer scores") {
   in.is_positive = label.data();
   in.label_stride = 1;
   in.size = 3;
-  const auto rows = rows_of(SortedScores<float, false>(in, 1));
+  const auto rows = rows_of(sorted_scores<false>(in, 1));
   REQUIRE(rows.size() == 2);
   CHECK(rows[0].score == 2.5f);
   CHECK(rows[0].positive == 1);
@@ -199,7 +200,7 @@ TEST_CASE("float32 and integer scores") {
   ints.is_positive = labels.data();
   ints.label_stride = 1;
   ints.size = 4;
-  const auto int_rows = rows_of(SortedScores<int64_t, false>(ints, 1));
+  const auto int_rows = rows_of(sorted_scores<false>(ints, 1));
   REQUIRE(int_rows.size() == 3);
   CHECK(int_rows[0].score == 7);
   CHECK(int_rows[2].score == std::numeric_limits<int64_t>::min());
@@ -258,13 +259,14 @@ TEST_CASE("large tables: counted, sorted and weighted rows are bit-identical at 
   for (int64_t distinct : {int64_t{100}, int64_t{0}}) {
     CAPTURE(distinct);
     const Samples s = random_samples(200000, 11 + distinct, false, distinct);
-    const auto one = rows_of(SortedScores<double, false>(s.input(), 1));
-    const auto more = rows_of(SortedScores<double, false>(s.input(), many));
+    const auto one = rows_of(sorted_scores<false>(s.input(), 1));
+    const auto more = rows_of(sorted_scores<false>(s.input(), many));
     CHECK(same_rows(one, more));
     CHECK(same_rows(one, rows_of(table_by<double, false>(s.input(), many, TableStrategy::always_sort))));
   }
   const Samples w = random_samples(200000, 5, true, 0);
-  const SortedScores<double, true> one(w.input(), 1), more(w.input(), many);
+  const auto one = sorted_scores<true>(w.input(), 1);
+  const auto more = sorted_scores<true>(w.input(), many);
   CHECK(same_rows(rows_of(one), rows_of(more)));
   CHECK(bits(roc_auc(one, 1)) == bits(roc_auc(more, many)));
   CHECK(bits(average_precision_area(one, 1)) == bits(average_precision_area(more, many)));
@@ -275,7 +277,7 @@ TEST_CASE("areas equal scikit-learn's bits") {
   // roc_auc_score / average_precision_score on these inputs, computed once
   // with scikit-learn 1.9.1.
   const Samples simple{{0.1, 0.4, 0.35, 0.8}, {0, 0, 1, 1}, {}};
-  const SortedScores<double, false> table(simple.input(), 1);
+  const auto table = sorted_scores<false>(simple.input(), 1);
   CHECK(bits(roc_auc(table, 1)) == bits(0x1.8000000000000p-1));  // 0.75
   CHECK(bits(roc_auc_area(table, std::nullopt, 1)) == bits(0x1.8000000000000p-1));
   CHECK(bits(average_precision_area(table, 1)) == bits(0x1.aaaaaaaaaaaaap-1));
@@ -284,10 +286,10 @@ TEST_CASE("areas equal scikit-learn's bits") {
       {0.5, 0.1, 0.5, 0.9, -0.0, 0.0, 0.3, 0.3}, {1, 0, 0, 1, 0, 1, 1, 0}, {1.5, 0.25, 2.0, 0.1, 3.0, 0.7, 0.0, 1.1}};
   Samples unweighted = tied;
   unweighted.weight.clear();
-  const SortedScores<double, false> plain(unweighted.input(), 1);
+  const auto plain = sorted_scores<false>(unweighted.input(), 1);
   CHECK(bits(roc_auc_area(plain, std::nullopt, 1)) == bits(0x1.5000000000000p-1));
   CHECK(bits(average_precision_area(plain, 1)) == bits(0x1.6222222222222p-1));
-  const SortedScores<double, true> weighted(tied.input(), 1);
+  const auto weighted = sorted_scores<true>(tied.input(), 1);
   CHECK(bits(roc_auc_area(weighted, std::nullopt, 1)) == bits(0x1.546603ae5181ap-1));
   CHECK(bits(average_precision_area(weighted, 1)) == bits(0x1.a8334c7468921p-2));
 }
@@ -315,10 +317,14 @@ TEST_CASE("roc_auc_area over the table's own records equals it with the terms ke
   for (int64_t distinct : {int64_t{100}, int64_t{0}}) {
     CAPTURE(distinct);
     const Samples s = random_samples(300000, 21 + distinct, false, distinct);
-    check([&](int threads) { return std::make_unique<SortedScores<double, false>>(s.input(), threads); });
+    check([&](int threads) {
+      return std::make_unique<SortedScores<double, false>>(sorted_scores<false>(s.input(), threads));
+    });
   }
   const Samples w = random_samples(300000, 7, true, 0);
-  check([&](int threads) { return std::make_unique<SortedScores<double, true>>(w.input(), threads); });
+  check([&](int threads) {
+    return std::make_unique<SortedScores<double, true>>(sorted_scores<true>(w.input(), threads));
+  });
   // float32 scores: 4-byte records. Alternating labels in score order keep
   // every row; random labels keep fewer than half.
   for (bool alternating : {true, false}) {
@@ -338,6 +344,6 @@ TEST_CASE("roc_auc_area over the table's own records equals it with the terms ke
     in.is_positive = labels.data();
     in.label_stride = 1;
     in.size = static_cast<int64_t>(scores.size());
-    check([&](int threads) { return std::make_unique<SortedScores<float, false>>(in, threads); });
+    check([&](int threads) { return std::make_unique<SortedScores<float, false>>(sorted_scores<false>(in, threads)); });
   }
 }

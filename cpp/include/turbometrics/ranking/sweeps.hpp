@@ -237,7 +237,7 @@ class KeptRows {
     offsets_.assign(blocks + 1, leading ? 1 : 0);
     for (int64_t b = 0; b <= blocks; ++b) offsets_[b] += table.entry_row(b);
     // The row before each block, read now: a sweep may overwrite a block
-    // it has read (SortedScores::spend_block_memory) while the next is read.
+    // it has read (SortedScores::spend_block) while the next is read.
     previous_rows_.resize(blocks);
     for (int64_t b = 0; b < blocks; ++b)
       previous_rows_[b] = b > 0 ? table.last_row(b - 1) : leading.value_or(TableRow{});
