@@ -1,8 +1,9 @@
 """The dependency direction of python/turbometrics/ (docs/guide/layout.md).
 
-Each area (ranking, classification, calibration, density, stability, coco,
-io) and each adapter (states, dask, plot, sklearn, spark, cli) uses another package
-only through what that package exports: never its private modules
+Each area (ranking, classification, calibration, density, stability,
+detection, io; coco is the COCO format layer over detection) and each
+adapter (states, dask, plot, sklearn, spark, cli) uses another package only
+through what that package exports: never its private modules
 (``from ..ranking._scores import x``), never its private names
 (``from ..ranking import _x``). ``_common`` (private utilities) and the
 compiled ``_core`` may be imported by all; the root package, by the areas

@@ -125,3 +125,24 @@ def test_file_constructor_and_empty_then_index():
     assert from_file.anns == empty.anns and from_file.imgs == empty.imgs and from_file.cats == empty.cats
     assert dict(from_file.imgToAnns) == dict(empty.imgToAnns)
     assert dict(from_file.catToImgs) == dict(empty.catToImgs)
+
+
+def test_params_is_the_detection_areas_and_old_pickles_of_it_load():
+    """``Params`` lives in the detection area (turbometrics.detection) and
+    keeps its public name here; a Params pickled when its module was
+    turbometrics.coco._params still loads."""
+    import pickle
+
+    import turbometrics.coco
+    import turbometrics.detection
+
+    assert turbometrics.coco.Params is turbometrics.detection.Params
+    params = turbometrics.coco.Params(iouType="segm")
+    params.maxDets = [1, 10]
+    today = pickle.dumps(params, protocol=0)
+    assert b"turbometrics.detection._params" in today
+    old = today.replace(b"turbometrics.detection._params", b"turbometrics.coco._params")
+    loaded = pickle.loads(old)
+    assert type(loaded) is turbometrics.coco.Params
+    assert loaded.maxDets == [1, 10] and loaded.iouType == "segm"
+    np.testing.assert_array_equal(loaded.iouThrs, params.iouThrs)

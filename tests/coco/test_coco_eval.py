@@ -430,15 +430,6 @@ def test_accumulate_before_evaluate_is_an_error():
         quiet(evaluation.accumulate)
 
 
-@given(st.integers(1, 3), st.integers(0, 300), st.integers(0, 2**32 - 1))
-def test_pairwise_row_sums_add_in_numpys_order(rows, n, seed):
-    from turbometrics.coco._keypoints import pairwise_row_sums
-
-    x = np.exp(-np.random.default_rng(seed).exponential(20, size=(rows, n)))
-    expected = np.array([np.sum(row) for row in x])
-    assert np.array_equal(pairwise_row_sums(x), expected)
-
-
 # -- beyond pycocotools -----------------------------------------------------------
 
 

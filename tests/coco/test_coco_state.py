@@ -124,26 +124,3 @@ def test_unknown_pickle_version_is_refused():
     fresh = DetectionState.__new__(DetectionState)
     with pytest.raises(ValueError, match="version 99"):
         fresh.__setstate__(payload)
-
-
-def test_progress_messages_are_silenced_per_thread(capsys):
-    import threading
-
-    from turbometrics.coco._log import quiet, say
-
-    inside = threading.Event()
-    release = threading.Event()
-
-    def silenced():
-        with quiet():
-            inside.set()
-            release.wait(5)
-            say("from the quiet thread")
-
-    worker = threading.Thread(target=silenced)
-    worker.start()
-    inside.wait(5)
-    say("from the main thread")  # printed although another thread is quiet
-    release.set()
-    worker.join()
-    assert capsys.readouterr().out == "from the main thread\n"

@@ -12,8 +12,8 @@ from typing import Any
 
 import numpy as np
 
+from ..detection import say
 from . import _json, mask as mask_utils
-from ._log import say
 from ._masks import segmentation_to_rle
 from ._results import ground_truth_list, load_results
 

@@ -12,15 +12,21 @@ import numpy as np
 from .. import _core
 from .._common.progress import progress_callback
 from .._common.threads import resolve_threads
+from ..detection import (
+    Blocks,
+    EvaluatedImages,
+    IouMatrices,
+    Params,
+    accumulate_table,
+    assign_blocks,
+    category_curve,
+    check_bool_scores,
+    results_per_category,
+    say,
+    summarize,
+)
 from . import _annotations
-from ._accumulate import accumulate_table, check_bool_scores
-from ._blocks import Blocks, assign_blocks
-from ._eval_images import EvaluatedImages, IouMatrices
 from ._iou_sources import attach_iou_source
-from ._log import say
-from ._params import Params
-from ._per_category import category_curve, results_per_category
-from ._summary import summarize
 
 
 class COCOeval:

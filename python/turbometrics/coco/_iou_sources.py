@@ -5,9 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._annotations import Columns
-from ._blocks import Blocks
-from ._keypoints import keypoint_similarities
+from ..detection import Blocks, Columns, keypoint_similarities
 from ._masks import attach_masks
 
 

@@ -10,9 +10,8 @@ from typing import Any, cast
 
 import numpy as np
 
+from ..detection import Columns, MissingFieldError, describe
 from . import mask as mask_utils
-from ._annotations import Columns
-from ._describe import MissingFieldError, describe
 
 
 def segmentation_to_rle(segmentation: Any, height: int, width: int) -> dict[str, Any]:

@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..detection import MissingFieldError, check_box, describe
 from . import _json
-from ._describe import MissingFieldError, check_box, describe
 
 if TYPE_CHECKING:  # pragma: no cover
     from ._coco import COCO

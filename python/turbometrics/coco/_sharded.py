@@ -18,11 +18,10 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from ..detection import quiet, summary_lines
 from ._coco import COCO
 from ._cocoeval import COCOeval
-from ._log import quiet
 from ._state import DetectionState
-from ._summary import summary_lines
 
 # Images per shard when ``npartitions`` is None.
 IMAGES_PER_SHARD = 500

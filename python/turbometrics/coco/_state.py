@@ -20,10 +20,7 @@ from .. import _core
 from .._common.mergeable import check_version
 from .._common.serial import dump_state, load_state
 from .._common.threads import resolve_threads
-from ._accumulate import accumulate_table
-from ._log import quiet
-from ._params import Params
-from ._summary import summarize
+from ..detection import Params, accumulate_table, quiet, summarize
 
 _VERSION = 1
 _PARAM_FIELDS = ("iouType", "iouThrs", "recThrs", "maxDets", "areaRng", "areaRngLbl", "useCats", "catIds")

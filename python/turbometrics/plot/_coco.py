@@ -65,7 +65,7 @@ def coco_precision_recall(
         For an IoU threshold, category, area or max detections that was not
         evaluated, or a category without ground truth.
     """
-    from ..coco import category_curve, evaluated_cell, summary_value
+    from ..detection import category_curve, evaluated_cell, summary_value
 
     evaluation = _evaluation(source)
     p = evaluation["params"]

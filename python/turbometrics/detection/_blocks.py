@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from .. import _core
-from ._annotations import Columns
+from ._columns import Columns
 
 
 @dataclass

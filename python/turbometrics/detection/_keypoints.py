@@ -23,8 +23,8 @@ from typing import Any, cast
 
 import numpy as np
 
-from ._annotations import NUMBER_TYPES, Columns
 from ._blocks import Blocks
+from ._columns import NUMBER_TYPES, Columns
 from ._describe import describe
 
 

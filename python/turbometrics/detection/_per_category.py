@@ -47,7 +47,7 @@ def results_per_category(evaluation: dict[str, Any], p: Any, categories: dict[An
     return frame
 
 
-def _cell(
+def evaluated_cell(
     evaluation: dict[str, Any], p: Any, category_id: Any, iou_threshold: float, area: str, max_detections: int | None
 ) -> tuple[int, int, int, int]:
     category_ids = list(p.catIds) if p.useCats else [-1]
@@ -71,7 +71,7 @@ def category_curve(
     thresholds it reaches: ``recall`` (the thresholds), ``precision`` (the
     right-to-left maximum, as in ``eval['precision']``), ``scores`` (the
     score where each recall is first reached) and ``f1``."""
-    t, k, a, m = _cell(evaluation, p, category_id, iou_threshold, area, max_detections)
+    t, k, a, m = evaluated_cell(evaluation, p, category_id, iou_threshold, area, max_detections)
     reached = evaluation["recall"][t, k, a, m]
     if reached < 0:
         raise ValueError(f"category {category_id!r} has no ground truth in area {area!r}")

@@ -13,8 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from ._annotations import Columns
 from ._blocks import Blocks
+from ._columns import Columns
 
 
 class _BlockCache:
