@@ -35,7 +35,7 @@ import turbometrics as tm
 from turbometrics._registry import FUNCTIONS, Metric
 
 N = 3000
-_IDS = [metric.name for metric in FUNCTIONS]
+_IDS = [metric.name if metric.top_level else f"{metric.area}.{metric.name}" for metric in FUNCTIONS]
 
 # role of each array argument, by the registry's kind of inputs
 _ROLES: dict[str, tuple[str, ...]] = {
@@ -50,11 +50,13 @@ _ROLES: dict[str, tuple[str, ...]] = {
     "samples and points": ("samples", "samples"),
     "ensemble": ("ensemble",),
     "predictions": ("labels",),
+    "label maps": ("label map", "label map"),
 }
 # keyword arguments that a kind needs (or that keep it quick)
 _KWARGS: dict[str, dict[str, Any]] = {
     "scored metric": {"n_bootstraps": 40, "random_state": 0},
     "samples and points": {"bandwidth": 0.5},
+    "label maps": {"num_classes": 3},
 }
 
 
@@ -71,6 +73,8 @@ def _array(role: str, rng: np.random.Generator, n: int) -> np.ndarray:
         return rng.dirichlet(np.ones(3), n)
     if role == "probability rows":
         return rng.dirichlet(np.ones(3), n)
+    if role == "label map":
+        return rng.integers(0, 3, (n // 30, 30))
     if role == "samples":
         return rng.normal(size=(n // 10, 2))
     assert role == "ensemble"

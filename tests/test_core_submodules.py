@@ -26,6 +26,7 @@ AREAS = [
     "labels",
     "ranking",
     "ranking_tables",
+    "segmentation",
     "stability",
     "threads",
 ]

@@ -73,6 +73,12 @@ CASES = {
         "estimate.evaluate(data[:, :100])",
         "_core.density.log_sums",
     ),
+    "segmentation confusion_matrix": (
+        "maps = np.broadcast_to(np.uint8(1), (2000, 100_000, 100))  # 2e10 pixels, no memory",
+        "tm.segmentation.confusion_matrix(maps, maps, num_classes=3)",
+        "tm.segmentation.confusion_matrix(maps[:2, :10], maps[:2, :10], num_classes=3)",
+        "confusion_counts",
+    ),
     "kde exact": (
         "rng = np.random.default_rng(0)\nx = rng.normal(size=1_000_000)",
         "tm.kde(x, x[:300_000], bandwidth=0.01)",

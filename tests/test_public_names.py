@@ -68,13 +68,15 @@ def test_every_metric_function_is_registered():
     import turbometrics
     from turbometrics._registry import FUNCTIONS, top_level_names
 
-    registered = {metric.name: metric for metric in FUNCTIONS}
+    registered = {(metric.area, metric.name): metric for metric in FUNCTIONS}
     assert len(registered) == len(FUNCTIONS)
+    top_level = [metric.name for metric in FUNCTIONS if metric.top_level]
+    assert len(set(top_level)) == len(top_level)
     for metric in FUNCTIONS:
         assert getattr(importlib.import_module(f"turbometrics.{metric.area}"), metric.name) is metric.function
         assert (getattr(turbometrics, metric.name, None) is metric.function) == metric.top_level
-    for area in ("calibration", "classification", "density", "ranking", "stability"):
+    for area in ("calibration", "classification", "density", "ranking", "segmentation", "stability"):
         module = importlib.import_module(f"turbometrics.{area}")
         functions = [name for name in module.__all__ if inspect.isfunction(getattr(module, name))]
-        assert [name for name in functions if name not in registered] == [], area
+        assert [name for name in functions if (area, name) not in registered] == [], area
     assert turbometrics.__all__ == top_level_names()

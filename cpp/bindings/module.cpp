@@ -19,6 +19,7 @@ void register_classification(py::module_& m);
 void register_detection(py::module_& m);
 void register_coco_results(py::module_& m);
 void register_coco_masks(py::module_& m);
+void register_segmentation(py::module_& m);
 
 PYBIND11_MODULE(_core, m) {
   m.doc() = "turbometrics compiled kernels (private; use the turbometrics package).";
@@ -49,4 +50,6 @@ PYBIND11_MODULE(_core, m) {
   register_coco_results(coco_results);
   py::module_ coco_masks = m.def_submodule("coco_masks", "COCO run-length encoded masks.");
   register_coco_masks(coco_masks);
+  py::module_ segmentation = m.def_submodule("segmentation", "Segmentation: the confusion counts of label maps.");
+  register_segmentation(segmentation);
 }

@@ -21,6 +21,7 @@ from ._common.threads import load_core_with_passive_wait as _load_core_with_pass
 _load_core_with_passive_wait()
 
 from . import (
+    segmentation as segmentation,
     stability as stability,
     states as states,
 )

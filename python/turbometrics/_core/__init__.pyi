@@ -14,6 +14,7 @@ from . import (
     labels as labels,
     ranking as ranking,
     ranking_tables as ranking_tables,
+    segmentation as segmentation,
     stability as stability,
     threads as threads,
 )

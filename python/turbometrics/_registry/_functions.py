@@ -46,6 +46,7 @@ from ..ranking import (
     roc_curve,
     top_k_accuracy_score,
 )
+from ..segmentation import confusion_matrix as label_map_confusion_matrix
 from ..stability import aleatoric_uncertainty, epistemic_uncertainty, iqr, jitter, label_stability, selection_rate, std
 
 # What a function reads, so that generic tests can build its arguments:
@@ -61,6 +62,7 @@ Inputs = Literal[
     "samples and points",  # (data, points): (n, d) samples, (m, d) points
     "ensemble",  # (P,): (members, n) or (members, n, K) probabilities
     "predictions",  # (y_pred,): labels
+    "label maps",  # (y_true, y_pred): integer label maps of one shape, and num_classes
 ]
 
 
@@ -149,6 +151,8 @@ FUNCTIONS: tuple[Metric, ...] = (
     Metric(smooth_calibration_error, "binary probabilities"),
     # density
     Metric(kde, "samples and points"),
+    # segmentation (turbometrics.segmentation only)
+    Metric(label_map_confusion_matrix, "label maps", top_level=False),
     # stability (turbometrics.stability only)
     Metric(aleatoric_uncertainty, "ensemble", top_level=False),
     Metric(epistemic_uncertainty, "ensemble", top_level=False),
@@ -178,6 +182,7 @@ _OTHER_TOP_LEVEL = (
     "gaussian_kde",
     "get_num_threads",
     "set_num_threads",
+    "segmentation",
     "stability",
     "states",
 )
@@ -190,7 +195,10 @@ def top_level_names() -> list[str]:
 
 
 def by_name(name: str) -> Metric:
-    """The registry's entry of the function ``name``.
+    """The registry's entry of the function ``name``: the top-level one
+    where an area's function has the name of a top-level one
+    (``turbometrics.segmentation.confusion_matrix`` is not
+    ``turbometrics.confusion_matrix``).
 
     Raises
     ------

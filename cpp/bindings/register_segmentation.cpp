@@ -1,0 +1,80 @@
+// The segmentation kernels: the confusion counts of label maps.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "python_interrupt.hpp"
+#include "turbometrics/segmentation/label_confusion.hpp"
+
+namespace py = pybind11;
+using namespace turbometrics;
+
+namespace {
+
+// Calls f(Label{}) for the label map dtypes the kernel reads: uint8 (and
+// bool), uint16, int32 and int64.
+template <class F>
+decltype(auto) visit_map_dtype(const py::array& map, const char* name, F&& f) {
+  const py::dtype dtype = map.dtype();
+  if (!dtype.attr("isnative").cast<bool>()) throw py::type_error(std::string(name) + " must be native-endian");
+  const char kind = dtype.kind();
+  const auto size = dtype.itemsize();
+  if ((kind == 'u' || kind == 'b') && size == 1) return f(uint8_t{});
+  if (kind == 'u' && size == 2) return f(uint16_t{});
+  if (kind == 'i' && size == 4) return f(int32_t{});
+  if (kind == 'i' && size == 8) return f(int64_t{});
+  throw py::type_error(std::string(name) + ": unsupported label map dtype " + std::string(py::str(dtype)));
+}
+
+segmentation::MapView view_of(const py::array& map, const char* name) {
+  if (map.ndim() != 3) throw std::invalid_argument(std::string(name) + " must be viewed as (images, rows, columns)");
+  return {static_cast<const char*>(map.data()), static_cast<int64_t>(map.strides(0)),
+          static_cast<int64_t>(map.strides(1)), static_cast<int64_t>(map.strides(2))};
+}
+
+// (valid, counts): the confusion counts of two (images, rows, columns)
+// maps, K x K or with per_image images x K x K; valid is false when a pixel
+// not skipped holds a label outside [0, K) (the counts are then partial).
+std::pair<bool, py::array_t<int64_t>> confusion_counts(const py::array& y_true, const py::array& y_pred,
+                                                       int64_t classes, std::optional<int64_t> ignore, bool per_image,
+                                                       int n_threads) {
+  if (classes < 1 || classes > segmentation::max_classes) {
+    throw std::invalid_argument("num_classes must be in [1, " + std::to_string(segmentation::max_classes) + "]");
+  }
+  const segmentation::MapView t = view_of(y_true, "y_true"), p = view_of(y_pred, "y_pred");
+  for (int axis = 0; axis < 3; ++axis) {
+    if (y_true.shape(axis) != y_pred.shape(axis)) throw std::invalid_argument("y_true and y_pred differ in shape");
+  }
+  const segmentation::MapShape shape{y_true.shape(0), y_true.shape(1), y_true.shape(2)};
+  const segmentation::LabelRules rules{classes, ignore.has_value(), ignore.value_or(0)};
+  std::vector<py::ssize_t> dims{classes, classes};
+  if (per_image) dims.insert(dims.begin(), shape.images);
+  py::array_t<int64_t> out(dims);
+  int64_t* counts = out.mutable_data();
+  std::fill(counts, counts + out.size(), int64_t{0});
+  const bool valid = visit_map_dtype(y_true, "y_true", [&](auto true_tag) {
+    return visit_map_dtype(y_pred, "y_pred", [&](auto pred_tag) {
+      using True = decltype(true_tag);
+      using Pred = decltype(pred_tag);
+      return bindings::interruptible([&](const Interrupt& interrupt) {
+        return segmentation::confusion_counts<True, Pred>(t, p, shape, rules, per_image, n_threads, counts, interrupt);
+      });
+    });
+  });
+  return {valid, out};
+}
+
+}  // namespace
+
+void register_segmentation(py::module_& m) {
+  m.def("confusion_counts", &confusion_counts, py::arg("y_true"), py::arg("y_pred"), py::arg("num_classes"),
+        py::arg("ignore_index"), py::arg("per_image"), py::arg("n_threads"),
+        "(valid, counts): int64 confusion counts of two (images, rows, columns) label maps, rows true; "
+        "valid is False when a pixel not ignored holds a label outside [0, num_classes).");
+}

@@ -1,0 +1,261 @@
+// The segmentation primitive: the confusion matrix of two label maps, K x K
+// int64 counts with rows the true label and columns the predicted one, for
+// the whole input or per image. Every segmentation metric (IoU, Dice,
+// accuracies, precision, recall) is a sweep over these counts.
+//
+// A map is read through a 3-D strided view (images x rows x columns, byte
+// strides), so 2-D maps, 3-D volumes, batches and strided or read-only
+// arrays are all read in place. A pixel whose true label equals the ignore
+// value is skipped (its prediction is not read into the counts). Any other
+// pixel whose true or predicted label lies outside [0, K) makes the result
+// invalid: the kernel reports it and the caller names the first such pixel.
+//
+// Pixels are counted in blocks of at most 1024 along a row: the block's cell
+// indices (true * K + predicted, or the spare cell K * K for skipped and
+// invalid pixels) are computed into a small buffer (vectorised for
+// contiguous rows), then added to two 32-bit tables taking alternate pixels
+// (neighbours that hit one cell, as in coherent maps, then do not wait on
+// each other's increments). The tables are added into int64 totals before
+// any cell can overflow.
+// Counts are integers, so they are the same for every thread count and
+// every split of the work.
+//
+// Peak memory beyond the output: per thread, 2 (K^2 + 1) uint32 cells (one
+// table past 1000 classes) and K^2 int64 totals (for 150 classes: 180 KB +
+// 180 KB).
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+#include <vector>
+
+#include "turbometrics/interrupt.hpp"
+#include "turbometrics/isa.hpp"
+#include "turbometrics/parallel.hpp"
+
+namespace turbometrics::segmentation {
+
+// The largest class count: cell indices and the spare cell fit in 32 bits.
+constexpr int64_t max_classes = 65535;
+
+// A label map viewed as images x rows x columns with byte strides.
+struct MapView {
+  const char* data = nullptr;
+  int64_t image_stride = 0;
+  int64_t row_stride = 0;
+  int64_t column_stride = 0;
+};
+
+struct MapShape {
+  int64_t images = 0;
+  int64_t rows = 0;
+  int64_t columns = 0;
+  int64_t pixels() const { return images * rows * columns; }
+};
+
+struct LabelRules {
+  int64_t classes = 1;
+  bool has_ignore = false;
+  int64_t ignore = 0;  // compared with the true labels
+};
+
+namespace detail {
+
+// 32-bit arithmetic for the narrow label types, 64-bit for the others.
+template <class T>
+using Wide = std::conditional_t<(sizeof(T) <= 2), uint32_t, uint64_t>;
+
+constexpr int64_t key_block = 1024;
+
+// The cell of one pixel (true * K + predicted, or `spare` when skipped or
+// invalid), and whether it is invalid: not skipped, and a label outside
+// [0, K) (negative labels become huge unsigned values, outside as well).
+template <class W, class True, class Pred>
+TURBOMETRICS_ALWAYS_INLINE inline uint32_t cell_of(True tv, Pred pv, W k, W spare, bool ignoring, True ignore,
+                                                   unsigned& invalid) {
+  const W ut = static_cast<W>(static_cast<std::make_signed_t<W>>(tv));
+  const W up = static_cast<W>(static_cast<std::make_signed_t<W>>(pv));
+  const bool skipped = ignoring & (tv == ignore);
+  const bool valid = (ut < k) & (up < k);
+  invalid |= static_cast<unsigned>(!valid & !skipped);
+  return static_cast<uint32_t>((valid & !skipped) ? ut * k + up : spare);
+}
+
+// The cells of the pixels [0, n) of one row into `keys`; returns whether
+// one of them was invalid. Contiguous rows are a loop the compiler
+// vectorises for the instruction set of its dispatch() copy (the invalid
+// flag is a local, so that the stores to `keys` cannot alias it).
+template <class True, class Pred>
+TURBOMETRICS_ALWAYS_INLINE inline bool cells_of(const char* t, int64_t t_step, const char* p, int64_t p_step, int64_t n,
+                                                const LabelRules& rules, uint32_t* __restrict keys) {
+  using W = std::conditional_t<(sizeof(Wide<True>) >= sizeof(Wide<Pred>)), Wide<True>, Wide<Pred>>;
+  const W k = static_cast<W>(rules.classes);
+  const W spare = k * k;
+  // An ignore value that no True holds skips nothing.
+  const bool ignoring =
+      rules.has_ignore && rules.ignore >= static_cast<int64_t>(std::numeric_limits<True>::min()) &&
+      (std::is_same_v<True, int64_t> || rules.ignore <= static_cast<int64_t>(std::numeric_limits<True>::max()));
+  const True ignore = ignoring ? static_cast<True>(rules.ignore) : True{0};
+  unsigned bad = 0;
+  if (t_step == static_cast<int64_t>(sizeof(True)) && p_step == static_cast<int64_t>(sizeof(Pred))) {
+    for (int64_t i = 0; i < n; ++i) {
+      True tv;
+      Pred pv;
+      std::memcpy(&tv, t + i * static_cast<int64_t>(sizeof(True)), sizeof tv);
+      std::memcpy(&pv, p + i * static_cast<int64_t>(sizeof(Pred)), sizeof pv);
+      keys[i] = cell_of<W>(tv, pv, k, spare, ignoring, ignore, bad);
+    }
+  } else {
+    for (int64_t i = 0; i < n; ++i) {
+      True tv;
+      Pred pv;
+      std::memcpy(&tv, t + i * t_step, sizeof tv);
+      std::memcpy(&pv, p + i * p_step, sizeof pv);
+      keys[i] = cell_of<W>(tv, pv, k, spare, ignoring, ignore, bad);
+    }
+  }
+  return bad != 0;
+}
+
+// One thread's counts: 32-bit tables of K^2 + 1 cells (the last one takes
+// skipped and invalid pixels) folded into int64 totals before any cell can
+// overflow. Two tables take alternate pixels, so that neighbours hitting
+// one cell (coherent maps) do not wait on each other's increments; past
+// 1000 classes, where the tables outgrow the caches, there is one.
+class Counter {
+ public:
+  explicit Counter(int64_t classes, int64_t fold_every = int64_t{1} << 31)
+      : cells_(classes * classes),
+        lanes_(classes <= 1000 ? 2 : 1),
+        fold_every_(fold_every),
+        sub_(static_cast<size_t>(lanes_ * (cells_ + 1)), 0),
+        totals_(static_cast<size_t>(cells_), 0) {}
+
+  // Counts the cells keys[0, n).
+  void add(const uint32_t* keys, int64_t n) {
+    uint32_t* const first = sub_.data();
+    if (lanes_ == 2) {
+      uint32_t* const second = first + cells_ + 1;
+      const int64_t pairs = n / 2;
+      for (int64_t i = 0; i < pairs; ++i) {
+        ++first[keys[2 * i]];
+        ++second[keys[2 * i + 1]];
+      }
+      if (n % 2) ++first[keys[n - 1]];
+    } else {
+      for (int64_t i = 0; i < n; ++i) ++first[keys[i]];
+    }
+    pending_ += n;
+    if (pending_ >= fold_every_) fold();
+  }
+
+  // The tables added into the totals (and cleared).
+  void fold() {
+    for (int64_t lane = 0; lane < lanes_; ++lane) {
+      const uint32_t* table = sub_.data() + lane * (cells_ + 1);
+      for (int64_t c = 0; c < cells_; ++c) totals_[c] += table[c];
+    }
+    std::fill(sub_.begin(), sub_.end(), 0u);
+    pending_ = 0;
+  }
+
+  // Folds, adds the totals into `out` (K^2 int64) and clears them.
+  void drain_into(int64_t* out) {
+    fold();
+    for (int64_t c = 0; c < cells_; ++c) out[c] += totals_[c];
+    std::fill(totals_.begin(), totals_.end(), 0);
+  }
+
+ private:
+  int64_t cells_;
+  int64_t lanes_;
+  int64_t fold_every_;
+  std::vector<uint32_t> sub_;
+  std::vector<int64_t> totals_;
+  int64_t pending_ = 0;
+};
+
+// Counts the pixels [first, last) of the rows from `base_unit` on (pixel
+// i is column i % columns of unit base_unit + i / columns; unit u is row
+// u % rows of image u / rows) into `counter`; returns whether a pixel was
+// invalid. Stops between blocks of pixels once `interrupt` is requested.
+template <class True, class Pred>
+bool count_pixels(const MapView& y_true, const MapView& y_pred, const MapShape& shape, const LabelRules& rules,
+                  int64_t base_unit, int64_t first, int64_t last, Counter& counter, Isa isa,
+                  const Interrupt& interrupt) {
+  uint32_t keys[key_block];
+  bool bad = false;
+  for (int64_t i = first; i < last && !interrupt.requested();) {
+    const int64_t u = base_unit + i / shape.columns, column = i % shape.columns;
+    const int64_t n = std::min({key_block, shape.columns - column, last - i});
+    const int64_t image = u / shape.rows, row = u % shape.rows;
+    const char* t = y_true.data + image * y_true.image_stride + row * y_true.row_stride + column * y_true.column_stride;
+    const char* p = y_pred.data + image * y_pred.image_stride + row * y_pred.row_stride + column * y_pred.column_stride;
+    bad |= dispatch(isa, [&](auto) TURBOMETRICS_ALWAYS_INLINE {
+      return cells_of<True, Pred>(t, y_true.column_stride, p, y_pred.column_stride, n, rules, keys);
+    });
+    counter.add(keys, n);
+    i += n;
+  }
+  return bad;
+}
+
+}  // namespace detail
+
+// Adds the confusion counts of the two maps (same shape) into `out`: one
+// K x K table, or with `per_image` one per image (images x K x K), int64,
+// row-major, rows the true label. Returns false when a pixel that is not
+// skipped holds a label outside [0, K) (`out` is then incomplete). Images
+// are split among threads when there are enough of them (per image), else
+// the rows are.
+template <class True, class Pred>
+bool confusion_counts(const MapView& y_true, const MapView& y_pred, const MapShape& shape, const LabelRules& rules,
+                      bool per_image, int n_threads, int64_t* out, const Interrupt& interrupt = Interrupt::never()) {
+  const int64_t cells = rules.classes * rules.classes;
+  if (shape.pixels() == 0) return true;
+  const int threads = std::max(1, n_threads);
+  const Isa isa = best_isa();
+  std::vector<char> bad(static_cast<size_t>(threads), 0);
+  if (per_image && shape.images >= threads) {
+    // Whole images per thread, each drained into its own table.
+    std::vector<detail::Counter*> counters(static_cast<size_t>(threads), nullptr);
+    parallel_region(threads, [&](int thread, int) {
+      detail::Counter counter(rules.classes);
+      for (int64_t image = thread; image < shape.images && !interrupt.requested(); image += threads) {
+        bad[thread] |= detail::count_pixels<True, Pred>(y_true, y_pred, shape, rules, image * shape.rows, 0,
+                                                        shape.rows * shape.columns, counter, isa, interrupt);
+        counter.drain_into(out + image * cells);
+      }
+    });
+    return std::none_of(bad.begin(), bad.end(), [](char b) { return b != 0; });
+  }
+  // Pixels split among threads, image by image (per image) or all at once.
+  const int64_t passes = per_image ? shape.images : 1;
+  const int64_t pixels = (per_image ? shape.rows : shape.images * shape.rows) * shape.columns;
+  std::vector<std::vector<int64_t>> partial(static_cast<size_t>(threads));
+  for (int64_t pass = 0; pass < passes && !interrupt.requested(); ++pass) {
+    const int64_t base = pass * shape.rows;
+    const int parts = static_cast<int>(std::min<int64_t>(threads, pixels));
+    parallel_region(parts, [&](int thread, int count) {
+      detail::Counter counter(rules.classes);
+      std::vector<int64_t>& mine = partial[thread];
+      mine.assign(static_cast<size_t>(cells), 0);
+      const auto [first, last] = chunk_bounds(pixels, count, thread);
+      bad[thread] |=
+          detail::count_pixels<True, Pred>(y_true, y_pred, shape, rules, base, first, last, counter, isa, interrupt);
+      counter.drain_into(mine.data());
+    });
+    int64_t* table = out + (per_image ? pass * cells : 0);
+    for (int t = 0; t < parts; ++t) {
+      if (partial[t].empty()) continue;
+      for (int64_t c = 0; c < cells; ++c) table[c] += partial[t][c];
+      partial[t].clear();
+    }
+  }
+  return std::none_of(bad.begin(), bad.end(), [](char b) { return b != 0; });
+}
+
+}  // namespace turbometrics::segmentation

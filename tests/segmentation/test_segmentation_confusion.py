@@ -1,0 +1,188 @@
+"""``turbometrics.segmentation.confusion_matrix`` against the definition
+(NumPy's ``bincount`` of ``true * K + predicted`` over the unignored
+pixels): random and blob-shaped maps of every dimension and
+label dtype, strided, transposed and read-only layouts, per image, ignore
+values, mmsegmentation's relabelling, and the errors."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, strategies as st
+
+import turbometrics as tm
+
+confusion_matrix = tm.segmentation.confusion_matrix
+
+DTYPES = [np.uint8, np.uint16, np.int32, np.int64, np.int8, np.int16, np.uint32, np.uint64, np.bool_]
+
+
+def reference(y_true, y_pred, k, ignore=None, per_image=False):
+    """The counts by ``np.bincount`` of the unignored pixels, one image at a
+    time with ``per_image``."""
+    if per_image:
+        tables = [reference(t, p, k, ignore) for t, p in zip(y_true, y_pred)]
+        return np.array(tables, dtype=np.int64).reshape(len(y_true), k, k)
+    t = np.asarray(y_true).astype(np.int64).ravel()
+    p = np.asarray(y_pred).astype(np.int64).ravel()
+    if ignore is not None:
+        kept = np.asarray(y_true).ravel() != ignore
+        t, p = t[kept], p[kept]
+    return np.bincount(t * k + p, minlength=k * k).reshape(k, k).astype(np.int64)
+
+
+def blobs(rng, shape, k):
+    """A coherent map: nearest of a few random seeds' labels (Voronoi cells)."""
+    grid = np.indices(shape).reshape(len(shape), -1).T
+    seeds = rng.integers(0, np.array(shape), size=(4, len(shape)))
+    labels = rng.integers(0, k, 4)
+    nearest = ((grid[:, None, :] - seeds[None]) ** 2).sum(-1).argmin(1)
+    return labels[nearest].reshape(shape)
+
+
+@st.composite
+def label_map_pairs(draw):
+    k = draw(st.integers(1, 6))
+    dims = draw(st.integers(1, 4))
+    shape = tuple(draw(st.lists(st.integers(0, 7), min_size=dims, max_size=dims)))
+    dtype = np.dtype(draw(st.sampled_from(DTYPES)))
+    top = 2 if dtype == np.bool_ else k
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    coherent = draw(st.booleans()) and min(shape, default=0) > 0
+    t = blobs(rng, shape, top) if coherent else rng.integers(0, top, shape)
+    p = blobs(rng, shape, top) if coherent else rng.integers(0, top, shape)
+    ignore = draw(st.sampled_from([None, 0, top - 1, 255]))
+    return max(k, top), t.astype(dtype), p.astype(dtype), ignore
+
+
+def layouts(array, how):
+    if how == "strided":
+        wide = np.repeat(array, 2, axis=-1)
+        return wide[..., ::2] if array.ndim else array
+    if how == "transposed":  # the same values, read through a non-mergeable layout
+        return np.ascontiguousarray(array.T).T
+    if how == "read-only":
+        copy = array.copy()
+        copy.flags.writeable = False
+        return copy
+    return array
+
+
+@given(label_map_pairs(), st.sampled_from(["c", "strided", "transposed", "read-only"]), st.booleans())
+def test_counts_equal_the_definition(pair, how, per_image):
+    k, t, p, ignore = pair
+    if per_image and t.ndim < 2:
+        return
+    got = confusion_matrix(layouts(t, how), layouts(p, how), num_classes=k, ignore_index=ignore, per_image=per_image)
+    assert got.dtype == np.int64
+    np.testing.assert_array_equal(got, reference(t, p, k, ignore, per_image))
+
+
+def test_mixed_dtypes_and_thread_counts():
+    rng = np.random.default_rng(3)
+    t = rng.integers(0, 20, (4, 300, 301)).astype(np.uint8)
+    p = rng.integers(0, 20, (4, 300, 301)).astype(np.int64)
+    expected = reference(t, p, 20)
+    for threads in (1, 2, 3, 8):
+        np.testing.assert_array_equal(confusion_matrix(t, p, num_classes=20, n_threads=threads), expected)
+        np.testing.assert_array_equal(
+            confusion_matrix(
+                t.astype(np.uint16), p.astype(np.int32), num_classes=20, per_image=True, n_threads=threads
+            ),
+            reference(t, p, 20, per_image=True),
+        )
+
+
+def test_lists_and_torch_tensors():
+    t = [[0, 1], [2, 1]]
+    p = [[0, 2], [2, 1]]
+    expected = reference(np.array(t), np.array(p), 3)
+    np.testing.assert_array_equal(confusion_matrix(t, p, num_classes=3), expected)
+    torch = pytest.importorskip("torch")
+    np.testing.assert_array_equal(confusion_matrix(torch.tensor(t), torch.tensor(p), num_classes=3), expected)
+
+
+def test_empty_maps_and_one_pixel():
+    np.testing.assert_array_equal(
+        confusion_matrix(np.zeros((0, 4), np.uint8), np.zeros((0, 4), np.uint8), num_classes=2), np.zeros((2, 2))
+    )
+    assert confusion_matrix(np.zeros((3, 0), int), np.zeros((3, 0), int), num_classes=2, per_image=True).shape == (
+        3,
+        2,
+        2,
+    )
+    np.testing.assert_array_equal(confusion_matrix([], [], num_classes=1), [[0]])
+    np.testing.assert_array_equal(confusion_matrix(np.array([1]), np.array([0]), num_classes=2), [[0, 0], [1, 0]])
+
+
+def test_reduce_zero_label_then_label_map_as_mmsegmentation_1():
+    # mmsegmentation 1.x's LoadAnnotations: 0 -> 255, k -> k - 1, 254 -> 255; then the label map, all at once
+    y_true = np.array([[0, 1, 2, 3, 255]], dtype=np.uint8)
+    y_pred = np.array([[0, 0, 1, 2, 0]], dtype=np.uint8)
+    reduced = confusion_matrix(y_true, y_pred, num_classes=3, ignore_index=255, reduce_zero_label=True)
+    np.testing.assert_array_equal(reduced, reference(np.array([255, 0, 1, 2, 255]), y_pred.ravel(), 3, 255))
+    swapped = confusion_matrix(
+        y_true, y_pred, num_classes=3, ignore_index=255, reduce_zero_label=True, label_map={0: 1, 1: 0}
+    )
+    np.testing.assert_array_equal(swapped, reference(np.array([255, 1, 0, 2, 255]), y_pred.ravel(), 3, 255))
+    # label 256 of a wider map: 255 after the reduction, as in mmsegmentation's arithmetic
+    wide = confusion_matrix(
+        np.array([256, 1]), np.array([0, 0]), num_classes=2, ignore_index=255, reduce_zero_label=True
+    )
+    np.testing.assert_array_equal(wide, [[1, 0], [0, 0]])
+
+
+def test_the_first_invalid_pixel_is_named():
+    y_true = np.zeros((2, 3, 4), dtype=np.int32)
+    y_pred = np.zeros((2, 3, 4), dtype=np.int32)
+    y_true[1, 2, 3] = 9
+    y_pred[1, 0, 1] = -1
+    with pytest.raises(ValueError, match=r"y_pred holds label -1 at index \(1, 0, 1\), which is outside \[0, 3\)\.$"):
+        confusion_matrix(y_true, y_pred, num_classes=3)
+    y_pred[1, 0, 1] = 0
+    with pytest.raises(ValueError, match=r"y_true holds label 9 at index \(1, 2, 3\).*not ignore_index=255\.$"):
+        confusion_matrix(y_true, y_pred, num_classes=3, ignore_index=255)
+    # an ignored pixel's prediction is not read
+    y_true[1, 2, 3] = 255
+    y_pred[1, 2, 3] = 77
+    assert confusion_matrix(y_true, y_pred, num_classes=3, ignore_index=255).sum() == 23
+    big = np.array([2**64 - 1, 0], dtype=np.uint64)
+    with pytest.raises(ValueError, match="label 18446744073709551615 at index"):
+        confusion_matrix(big, big, num_classes=3)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "match"),
+    [
+        ({"y_true": np.zeros(3), "y_pred": np.zeros(3, int)}, TypeError, "integer labels, got dtype float64"),
+        (
+            {"y_true": np.zeros(3, int), "y_pred": np.zeros(4, int)},
+            ValueError,
+            "different shapes: \\(3,\\) and \\(4,\\)",
+        ),
+        (
+            {"y_true": np.zeros(3, int), "y_pred": np.zeros(3, int), "per_image": True},
+            ValueError,
+            "first axis is the image",
+        ),
+        ({"y_true": np.int64(1), "y_pred": np.int64(1)}, ValueError, "must be an array-like"),
+        ({"y_true": np.zeros(3, int), "y_pred": np.zeros(3, int), "num_classes": 0}, ValueError, "num_classes"),
+        ({"y_true": np.zeros(3, int), "y_pred": np.zeros(3, int), "num_classes": 65536}, ValueError, "num_classes"),
+        ({"y_true": np.zeros(3, int), "y_pred": np.zeros(3, int), "num_classes": True}, ValueError, "num_classes"),
+        ({"y_true": np.zeros(3, int), "y_pred": np.zeros(3, int), "ignore_index": 1.5}, ValueError, "ignore_index"),
+        ({"y_true": np.zeros(3, int), "y_pred": np.zeros(3, int), "label_map": {0: "a"}}, TypeError, "label_map"),
+    ],
+)
+def test_bad_input_is_refused(kwargs, error, match):
+    arguments = {"num_classes": 2, **kwargs}
+    with pytest.raises(error, match=match):
+        confusion_matrix(arguments.pop("y_true"), arguments.pop("y_pred"), **arguments)
+
+
+def test_a_large_random_map_by_bincount():
+    rng = np.random.default_rng(11)
+    k = 150
+    t = rng.integers(0, k, (2, 512, 512), dtype=np.uint8)
+    p = rng.integers(0, k, (2, 512, 512), dtype=np.uint8)
+    expected = np.bincount(t.astype(np.int64).ravel() * k + p.ravel(), minlength=k * k).reshape(k, k)
+    np.testing.assert_array_equal(confusion_matrix(t, p, num_classes=k, n_threads=2), expected)
