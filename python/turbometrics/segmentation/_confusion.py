@@ -29,7 +29,7 @@ _CONSTRAINTS = {
     "num_classes": [
         Constraint(
             f"an int in the range [1, {MAX_CLASSES}]",
-            lambda value: isinstance(value, Integral) and not isinstance(value, bool) and 1 <= int(value) <= MAX_CLASSES,
+            lambda value: isinstance(value, Integral) and not isinstance(value, bool) and 0 < int(value) <= MAX_CLASSES,
         )
     ],
     "ignore_index": [

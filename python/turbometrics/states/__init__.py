@@ -14,6 +14,7 @@ from ..calibration import CalibrationState
 from ..classification import ConfusionState
 from ..io import evaluate_parquet
 from ..ranking import BinnedRankingState, BinnedValue, RankingState
+from ..segmentation import SegmentationState
 from . import binned_ranking, calibration, confusion, parquet, ranking  # where the states lived before
 
 #: ``RankingState.average_precision_part`` returns exact sums scaled by ``2**AP_SCALE``.
@@ -26,5 +27,6 @@ __all__ = [
     "CalibrationState",
     "ConfusionState",
     "RankingState",
+    "SegmentationState",
     "evaluate_parquet",
 ]

@@ -1,0 +1,263 @@
+"""A mergeable segmentation evaluation: the confusion counts of a stream of
+label maps.
+
+``SegmentationState`` keeps the area's primitive, the K x K int64
+confusion counts (rows true), and with ``per_image=True`` also, per image in
+the order they came, each class's true positives, true pixels and predicted
+pixels (3 K counts per image rather than K^2: every per-image IoU, Dice,
+accuracy, precision and recall is a function of them). Counts are integers,
+so a merge is exact: the state of a dataset is the same whatever its split
+into batches, shards and merges.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from numbers import Integral
+from typing import Any
+
+import numpy as np
+
+from .._common.mergeable import (
+    Mergeable,
+    Serialisable,
+    check_counts_or_weights,
+    check_keys,
+    check_mergeable,
+    check_merged_counts,
+    part_array,
+    part_bool,
+    part_int,
+)
+from .._common.params import validate_params
+from ._confusion import _CONSTRAINTS, MAX_CLASSES, confusion_matrix
+
+_PARTS = ("num_classes", "ignore_index", "per_image", "reduce_zero_label", "label_map", "_counts", "_image_sums")
+_PARAMETERS = ("num_classes", "ignore_index", "per_image", "reduce_zero_label", "label_map")
+
+
+class SegmentationState(Mergeable, Serialisable):
+    """Mergeable confusion counts of label maps.
+
+    Parameters
+    ----------
+    num_classes : int
+        K; labels are 0 .. K - 1.
+    ignore_index, reduce_zero_label, label_map
+        As in :func:`turbometrics.segmentation.confusion_matrix`, for every
+        batch.
+    per_image : bool, default=False
+        Also keep each image's per-class sums (:meth:`image_sums`); every
+        batch's first axis is then the image.
+
+    Notes
+    -----
+    ``confusion_matrix()`` equals
+    :func:`turbometrics.segmentation.confusion_matrix` of the concatenated
+    batches, whatever the split and merge order. Memory: K^2 int64 counts,
+    plus 3 K int64 per image with ``per_image``. Parts loaded from bytes or
+    a pickle are checked: shapes, non-negative counts totalling less than
+    2**62, and per-image sums that add up to the counts.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import turbometrics as tm
+    >>> y_true = np.array([[[0, 1], [1, 1]], [[2, 2], [0, 1]]], dtype=np.uint8)
+    >>> y_pred = np.array([[[0, 1], [0, 1]], [[2, 1], [0, 1]]], dtype=np.uint8)
+    >>> first = tm.segmentation.SegmentationState.from_arrays(y_true[:1], y_pred[:1], num_classes=3)
+    >>> second = tm.segmentation.SegmentationState.from_arrays(y_true[1:], y_pred[1:], num_classes=3)
+    >>> np.array_equal((first + second).confusion_matrix(),
+    ...                tm.segmentation.confusion_matrix(y_true, y_pred, num_classes=3))
+    True
+    """
+
+    _VERSION = 1
+
+    @validate_params({name: _CONSTRAINTS[name] for name in _PARAMETERS}, bind_like_scikit_learn=False)
+    def __init__(
+        self,
+        num_classes: int,
+        *,
+        ignore_index: int | None = None,
+        per_image: bool = False,
+        reduce_zero_label: bool = False,
+        label_map: Mapping[int, int] | None = None,
+    ) -> None:
+        self.num_classes = int(num_classes)
+        self.ignore_index = None if ignore_index is None else int(ignore_index)
+        self.per_image = bool(per_image)
+        self.reduce_zero_label = bool(reduce_zero_label)
+        self.label_map = None if label_map is None else _label_map_pairs(label_map)
+        k = self.num_classes
+        self._counts = np.zeros((k, k), dtype=np.int64)
+        self._image_sums = np.zeros((0, 3, k), dtype=np.int64)
+
+    @classmethod
+    def from_arrays(
+        cls,
+        y_true: Any,
+        y_pred: Any,
+        *,
+        num_classes: int,
+        ignore_index: int | None = None,
+        per_image: bool = False,
+        reduce_zero_label: bool = False,
+        label_map: Mapping[int, int] | None = None,
+        n_threads: int | None = None,
+    ) -> SegmentationState:
+        """The state of one batch (see :meth:`update`)."""
+        state = cls(
+            num_classes,
+            ignore_index=ignore_index,
+            per_image=per_image,
+            reduce_zero_label=reduce_zero_label,
+            label_map=label_map,
+        )
+        return state.update(y_true, y_pred, n_threads=n_threads)
+
+    def update(self, y_true: Any, y_pred: Any, *, n_threads: int | None = None) -> SegmentationState:
+        """Add a batch of label maps in place and return self.
+
+        Parameters
+        ----------
+        y_true, y_pred : array-like of int, same shape
+            As :func:`turbometrics.segmentation.confusion_matrix` reads them;
+            with ``per_image`` the first axis is the image.
+        n_threads : int, default=None
+            Threads for the counting pass; the state is the same for every
+            count.
+
+        Raises
+        ------
+        ValueError, TypeError
+            As :func:`turbometrics.segmentation.confusion_matrix`; the state
+            is then unchanged.
+        """
+        counts = confusion_matrix(
+            y_true,
+            y_pred,
+            num_classes=self.num_classes,
+            ignore_index=self.ignore_index,
+            per_image=self.per_image,
+            reduce_zero_label=self.reduce_zero_label,
+            label_map=None if self.label_map is None else dict(self.label_map),
+            n_threads=n_threads,
+        )
+        if self.per_image:
+            sums = _image_sums(counts)
+            check_merged_counts("SegmentationState", self._counts, sums[:, 1])
+            self._counts = self._counts + counts.sum(axis=0)
+            self._image_sums = np.concatenate([self._image_sums, sums])
+        else:
+            check_merged_counts("SegmentationState", self._counts, counts)
+            self._counts = self._counts + counts
+        return self
+
+    # -- merging ---------------------------------------------------------------------
+    def merge(self, other: SegmentationState) -> SegmentationState:
+        """A new state holding the images of both, ``self``'s first (exact).
+
+        Raises
+        ------
+        TypeError
+            If ``other`` is not a SegmentationState.
+        ValueError
+            If their parameters differ, or the merged counts would total
+            2**62 or more.
+        """
+        check_mergeable(self, other, _PARAMETERS)
+        check_merged_counts("SegmentationState", self._counts, other._counts)
+        out = SegmentationState.__new__(SegmentationState)
+        out.__dict__.update({name: getattr(self, name) for name in _PARAMETERS})
+        out._counts = self._counts + other._counts
+        out._image_sums = np.concatenate([self._image_sums, other._image_sums])
+        return out
+
+    # -- results ---------------------------------------------------------------------
+    def confusion_matrix(self) -> np.ndarray:
+        """The K x K int64 counts, rows true, columns predicted (a copy)."""
+        return self._counts.copy()
+
+    def image_sums(self) -> np.ndarray:
+        """Per image and class, shape (n_images, 3, K) int64: the true
+        positives (pixels of the class predicted as it), the true pixels of
+        the class and the pixels predicted as it (a copy; no images unless
+        ``per_image``)."""
+        return self._image_sums.copy()
+
+    # -- serialisation -------------------------------------------------------------
+    def _parts(self) -> dict[str, Any]:
+        """The state's parts (see :class:`Serialisable`); ``label_map`` as
+        a list of [old, new] pairs."""
+        return {
+            "num_classes": self.num_classes,
+            "ignore_index": self.ignore_index,
+            "per_image": self.per_image,
+            "reduce_zero_label": self.reduce_zero_label,
+            "label_map": None if self.label_map is None else [list(pair) for pair in self.label_map],
+            "_counts": self._counts,
+            "_image_sums": self._image_sums,
+        }
+
+    @classmethod
+    def _from_parts(cls, parts: dict[str, Any]) -> SegmentationState:
+        """The state of validated parts: the parameters as the constructor
+        checks them, K x K non-negative int64 counts totalling less than
+        2**62, and per-image sums (none unless ``per_image``) of
+        non-negative counts with true positives at most the true and
+        predicted pixels, adding up to the counts' diagonal, row sums and
+        column sums."""
+        check_keys("SegmentationState", parts, _PARTS)
+        k = part_int(parts, "num_classes", low=1, high=MAX_CLASSES)
+        ignore = parts["ignore_index"]
+        if ignore is not None and (isinstance(ignore, (bool, np.bool_)) or not isinstance(ignore, Integral)):
+            raise ValueError(f"ignore_index must be None or an int, got {ignore!r}")
+        pairs = parts["label_map"]
+        if pairs is not None and (
+            not isinstance(pairs, list)
+            or not all(isinstance(pair, (list, tuple)) and len(pair) == 2 for pair in pairs)
+            or not all(isinstance(v, Integral) and not isinstance(v, bool) for pair in pairs for v in pair)
+        ):
+            raise ValueError(f"label_map must be None or a list of [int, int] pairs, got {pairs!r}")
+        state = cls(
+            k,
+            ignore_index=None if ignore is None else int(ignore),
+            per_image=part_bool(parts, "per_image"),
+            reduce_zero_label=part_bool(parts, "reduce_zero_label"),
+            label_map=None if pairs is None else {int(old): int(new) for old, new in pairs},
+        )
+        counts = part_array(parts, "_counts", "i", 2)
+        if counts.shape != (k, k):
+            raise ValueError(f"_counts must have shape ({k}, {k}), got {counts.shape}")
+        check_counts_or_weights("_counts", counts)
+        sums = part_array(parts, "_image_sums", "i", 3)
+        if sums.shape[1:] != (3, k) or (not state.per_image and sums.shape[0]):
+            raise ValueError(f"_image_sums must have shape (n_images, 3, {k}), and no images unless per_image")
+        if sums.size and (sums.min() < 0 or np.any(sums[:, 0] > np.minimum(sums[:, 1], sums[:, 2]))):
+            raise ValueError("_image_sums must be non-negative, true positives at most the true and predicted pixels")
+        if state.per_image and not np.array_equal(sums.sum(axis=0), _image_sums(counts[None])[0]):
+            raise ValueError("_image_sums must add up to the diagonal, row and column sums of _counts")
+        state._counts, state._image_sums = counts, sums
+        return state
+
+    def __repr__(self) -> str:
+        images = f", n_images={len(self._image_sums)}" if self.per_image else ""
+        return f"SegmentationState(num_classes={self.num_classes}, n_pixels={int(self._counts.sum())}{images})"
+
+
+def _label_map_pairs(label_map: Mapping[int, int]) -> list[tuple[int, int]]:
+    """The label map as sorted (old, new) int pairs, the form the state
+    compares, merges and saves."""
+    pairs: list[tuple[int, int]] = []
+    for old, new in label_map.items():
+        if not isinstance(old, Integral) or not isinstance(new, Integral):
+            raise TypeError(f"label_map must map int labels to int labels; got {old!r}: {new!r}.")
+        pairs.append((int(old), int(new)))
+    return sorted(pairs)
+
+
+def _image_sums(counts: np.ndarray) -> np.ndarray:
+    """(n, 3, K) int64 of (n, K, K) counts: the diagonal, the row sums (true
+    pixels) and the column sums (predicted pixels)."""
+    return np.stack([np.diagonal(counts, axis1=1, axis2=2), counts.sum(axis=2), counts.sum(axis=1)], axis=1)
