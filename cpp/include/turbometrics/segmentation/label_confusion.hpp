@@ -221,10 +221,9 @@ bool confusion_counts(const MapView& y_true, const MapView& y_pred, const MapSha
   std::vector<char> bad(static_cast<size_t>(threads), 0);
   if (per_image && shape.images >= threads) {
     // Whole images per thread, each drained into its own table.
-    std::vector<detail::Counter*> counters(static_cast<size_t>(threads), nullptr);
-    parallel_region(threads, [&](int thread, int) {
+    parallel_region(threads, [&](int thread, int count) {  // OpenMP may give fewer threads than asked
       detail::Counter counter(rules.classes);
-      for (int64_t image = thread; image < shape.images && !interrupt.requested(); image += threads) {
+      for (int64_t image = thread; image < shape.images && !interrupt.requested(); image += count) {
         bad[thread] |= detail::count_pixels<True, Pred>(y_true, y_pred, shape, rules, image * shape.rows, 0,
                                                         shape.rows * shape.columns, counter, isa, interrupt);
         counter.drain_into(out + image * cells);
