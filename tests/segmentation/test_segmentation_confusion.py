@@ -186,3 +186,19 @@ def test_a_large_random_map_by_bincount():
     p = rng.integers(0, k, (2, 512, 512), dtype=np.uint8)
     expected = np.bincount(t.astype(np.int64).ravel() * k + p.ravel(), minlength=k * k).reshape(k, k)
     np.testing.assert_array_equal(confusion_matrix(t, p, num_classes=k, n_threads=2), expected)
+
+
+@given(label_map_pairs())
+def test_counts_equal_torchmetrics(pair):
+    """torchmetrics' ``multiclass_confusion_matrix`` (rows true; the pixels
+    whose target is ``ignore_index`` dropped), where it is installed."""
+    torch = pytest.importorskip("torch")
+    functional = pytest.importorskip("torchmetrics.functional.classification")
+    k, t, p, ignore = pair
+    if k < 2 or t.dtype in (np.uint16, np.uint32, np.uint64, np.bool_):  # types torch lacks or refuses
+        return
+    expected = functional.multiclass_confusion_matrix(
+        torch.from_numpy(p.astype(np.int64)), torch.from_numpy(t.astype(np.int64)), num_classes=k, ignore_index=ignore
+    )
+    got = confusion_matrix(torch.from_numpy(t), torch.from_numpy(p), num_classes=k, ignore_index=ignore)
+    np.testing.assert_array_equal(got, expected.numpy())
