@@ -70,43 +70,79 @@ using Wide = std::conditional_t<(sizeof(T) <= 2), uint32_t, uint64_t>;
 
 constexpr int64_t key_block = 1024;
 
-// The cell of one pixel (true * K + predicted, or `spare` when skipped or
-// invalid), and whether it is invalid: not skipped, and a label outside
-// [0, K) (negative labels become huge unsigned values, outside as well).
-template <class W, class True, class Pred>
-TURBOMETRICS_ALWAYS_INLINE inline uint32_t cell_of(True tv, Pred pv, W k, W spare, bool ignoring, True ignore,
-                                                   unsigned& invalid) {
-  const W ut = static_cast<W>(static_cast<std::make_signed_t<W>>(tv));
-  const W up = static_cast<W>(static_cast<std::make_signed_t<W>>(pv));
-  const bool skipped = ignoring & (tv == ignore);
-  const bool valid = (ut < k) & (up < k);
-  invalid |= static_cast<unsigned>(!valid & !skipped);
-  return static_cast<uint32_t>((valid & !skipped) ? ut * k + up : spare);
+// Calls body(i, value) for the values [0, n) of a row (byte step `step`):
+// a loop the compiler vectorises when the row is contiguous.
+template <class T, class Body>
+TURBOMETRICS_ALWAYS_INLINE inline void for_each_value(const char* row, int64_t step, int64_t n, Body&& body) {
+  if (step == static_cast<int64_t>(sizeof(T))) {
+    for (int64_t i = 0; i < n; ++i) {
+      T value;
+      std::memcpy(&value, row + i * static_cast<int64_t>(sizeof(T)), sizeof value);
+      body(i, value);
+    }
+  } else {
+    for (int64_t i = 0; i < n; ++i) {
+      T value;
+      std::memcpy(&value, row + i * step, sizeof value);
+      body(i, value);
+    }
+  }
+}
+
+// Whether a value of the row lies outside [0, k) or (with `ignoring`)
+// equals `ignore`: comparisons in T's own width, so that narrow maps are
+// checked many values per instruction.
+template <class T>
+TURBOMETRICS_ALWAYS_INLINE inline bool any_special(const char* row, int64_t step, int64_t n, int64_t k, bool ignoring,
+                                                   T ignore) {
+  using U = std::make_unsigned_t<T>;
+  // k beyond U's values: only negative values are outside (unsigned T: none)
+  const bool covers = static_cast<uint64_t>(k) > static_cast<uint64_t>(std::numeric_limits<U>::max());
+  const U limit = covers ? std::numeric_limits<U>::max() : static_cast<U>(k);
+  unsigned char found = 0;
+  if (covers && !std::is_signed_v<T>) {
+    if (!ignoring) return false;
+    for_each_value<T>(row, step, n, [&](int64_t, T v) { found |= static_cast<unsigned char>(v == ignore); });
+  } else if (covers) {
+    for_each_value<T>(row, step, n, [&](int64_t, T v) {
+      found |= static_cast<unsigned char>((v < T{0}) | (ignoring & (v == ignore)));
+    });
+  } else {
+    for_each_value<T>(row, step, n, [&](int64_t, T v) {
+      found |= static_cast<unsigned char>((static_cast<U>(v) >= limit) | (ignoring & (v == ignore)));
+    });
+  }
+  return found != 0;
 }
 
 // The cells of the pixels [0, n) of one row into `keys`; returns whether
-// one of them was invalid. Contiguous rows are a loop the compiler
-// vectorises for the instruction set of its dispatch() copy (the invalid
-// flag is a local, so that the stores to `keys` cannot alias it).
+// one of them was invalid. The cells are computed as if every pixel were
+// valid, the rows then checked in their own widths, and only a row
+// holding a skipped or out-of-range label is gone over pixel by pixel.
+// Each loop is one the compiler vectorises for the instruction set of its
+// dispatch() copy (flags are locals, so that the stores to `keys` cannot
+// alias them).
 template <class True, class Pred>
 TURBOMETRICS_ALWAYS_INLINE inline bool cells_of(const char* t, int64_t t_step, const char* p, int64_t p_step, int64_t n,
                                                 const LabelRules& rules, uint32_t* __restrict keys) {
   using W = std::conditional_t<(sizeof(Wide<True>) >= sizeof(Wide<Pred>)), Wide<True>, Wide<Pred>>;
   const W k = static_cast<W>(rules.classes);
-  const W spare = k * k;
   // An ignore value that no True holds skips nothing.
   const bool ignoring =
       rules.has_ignore && rules.ignore >= static_cast<int64_t>(std::numeric_limits<True>::min()) &&
       (std::is_same_v<True, int64_t> || rules.ignore <= static_cast<int64_t>(std::numeric_limits<True>::max()));
   const True ignore = ignoring ? static_cast<True>(rules.ignore) : True{0};
-  unsigned bad = 0;
+  auto cell = [k](True tv, Pred pv) TURBOMETRICS_ALWAYS_INLINE {
+    return static_cast<uint32_t>(static_cast<W>(static_cast<std::make_signed_t<W>>(tv)) * k +
+                                 static_cast<W>(static_cast<std::make_signed_t<W>>(pv)));
+  };
   if (t_step == static_cast<int64_t>(sizeof(True)) && p_step == static_cast<int64_t>(sizeof(Pred))) {
     for (int64_t i = 0; i < n; ++i) {
       True tv;
       Pred pv;
       std::memcpy(&tv, t + i * static_cast<int64_t>(sizeof(True)), sizeof tv);
       std::memcpy(&pv, p + i * static_cast<int64_t>(sizeof(Pred)), sizeof pv);
-      keys[i] = cell_of<W>(tv, pv, k, spare, ignoring, ignore, bad);
+      keys[i] = cell(tv, pv);
     }
   } else {
     for (int64_t i = 0; i < n; ++i) {
@@ -114,8 +150,25 @@ TURBOMETRICS_ALWAYS_INLINE inline bool cells_of(const char* t, int64_t t_step, c
       Pred pv;
       std::memcpy(&tv, t + i * t_step, sizeof tv);
       std::memcpy(&pv, p + i * p_step, sizeof pv);
-      keys[i] = cell_of<W>(tv, pv, k, spare, ignoring, ignore, bad);
+      keys[i] = cell(tv, pv);
     }
+  }
+  const bool special = any_special<True>(t, t_step, n, rules.classes, ignoring, ignore) |
+                       any_special<Pred>(p, p_step, n, rules.classes, false, Pred{0});
+  if (!special) return false;
+  unsigned bad = 0;
+  const W spare = k * k;
+  for (int64_t i = 0; i < n; ++i) {
+    True tv;
+    Pred pv;
+    std::memcpy(&tv, t + i * t_step, sizeof tv);
+    std::memcpy(&pv, p + i * p_step, sizeof pv);
+    const W ut = static_cast<W>(static_cast<std::make_signed_t<W>>(tv));
+    const W up = static_cast<W>(static_cast<std::make_signed_t<W>>(pv));
+    const bool skipped = ignoring & (tv == ignore);
+    const bool valid = (ut < k) & (up < k);
+    bad |= static_cast<unsigned>(!valid & !skipped);
+    if (skipped | !valid) keys[i] = static_cast<uint32_t>(spare);
   }
   return bad != 0;
 }
