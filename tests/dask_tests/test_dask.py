@@ -413,7 +413,7 @@ def test_signatures_are_built_from_the_in_memory_functions():
     from turbometrics.dask._signature import EXTRAS, mirroring
 
     names = [metric.name for metric in FUNCTIONS if metric.dask]
-    assert sorted(tmd.__all__) == sorted([*names, "CocoEvaluation", "coco_evaluate", "evaluate"])
+    assert sorted(tmd.__all__) == sorted([*names, "CocoEvaluation", "coco_evaluate", "evaluate", "segmentation_state"])
     for name in names:
         in_memory = list(inspect.signature(getattr(tm, name)).parameters.values())
         params = list(inspect.signature(getattr(tmd, name)).parameters.values())

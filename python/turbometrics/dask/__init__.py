@@ -22,7 +22,9 @@ rechunked to the chunks of the first array, dask Series must have the same
 number of partitions (or known divisions, then they are repartitioned).
 Each block becomes a mergeable state (``turbometrics.RankingState``,
 ``ConfusionState``, ``CalibrationState``), and the states are combined by a
-tree of merge tasks; data are never shuffled.
+tree of merge tasks; data are never shuffled. :func:`segmentation_state`
+does the same for label maps of any dimension (blocks along every axis),
+returning the merged ``SegmentationState``.
 """
 
 from __future__ import annotations
@@ -59,8 +61,15 @@ from ._ranking import (
     roc_auc_score as roc_auc_score,
     roc_curve as roc_curve,
 )
+from ._segmentation import segmentation_state as segmentation_state
 
 # The registry's metrics that dask computes, and the tools of this package.
 __all__ = sorted(
-    [*(metric.name for metric in _FUNCTIONS if metric.dask), "CocoEvaluation", "coco_evaluate", "evaluate"]
+    [
+        *(metric.name for metric in _FUNCTIONS if metric.dask),
+        "CocoEvaluation",
+        "coco_evaluate",
+        "evaluate",
+        "segmentation_state",
+    ]
 )
