@@ -110,14 +110,16 @@ def _float_proba(y_proba: Any, threads: int) -> tuple[np.ndarray, _Facts | None]
 _LOW_PRECISION = (np.dtype(np.float32), np.dtype(np.float16))  # computed in their dtype, as scikit-learn
 
 
-def _average(values: np.ndarray, weights: Any, normalize: bool = True) -> float:
+def _average(values: np.ndarray, weights: Any, normalize: bool = True) -> Any:
     """scikit-learn's ``_average`` on NumPy arrays: ``np.average`` (a
     weighted mean), ``np.sum``, or, for a weighted sum, ``np.dot`` (BLAS's
     summation order, which depends on the BLAS build and processor: called,
-    not reproduced)."""
+    not reproduced). The NumPy scalar, in the values' dtype when unweighted,
+    as scikit-learn's: ``brier_score_loss`` halves it in that dtype (a
+    float32 mean in the subnormal range loses bits there)."""
     if normalize:
-        return float(np.average(values, weights=weights))
-    return float(np.sum(values) if weights is None else np.dot(values, weights))
+        return np.average(values, weights=weights)
+    return np.sum(values) if weights is None else np.dot(values, weights)
 
 
 class _Target(NamedTuple):
@@ -282,7 +284,7 @@ def _kernel_score(
     eps = float(np.finfo(np.float64).eps)
     if not normalize and sample_weight is not None:
         terms, _ = _core.calibration.score_terms(prob, labels, classes, score, eps, threads_for(threads, prob.size))
-        return _average(terms, sample_weight, normalize=False)
+        return float(_average(terms, sample_weight, normalize=False))
     total, weight, _ = _core.calibration.score_sums(
         prob, labels, classes, _kernel_weights(sample_weight), score, eps, threads_for(threads, prob.size)
     )
@@ -488,7 +490,7 @@ def log_loss(
         return _kernel_score(y_proba, kernel_labels, sample_weight, "log", threads, normalize)
     if y_proba.shape[1] == 1:
         y_proba = np.concatenate([1 - y_proba, y_proba], axis=1)
-    return _average(_log_terms(target.one_hot(), y_proba), sample_weight, normalize)
+    return float(_average(_log_terms(target.one_hot(), y_proba), sample_weight, normalize))
 
 
 def _brier_terms(encoded: np.ndarray, y_proba: np.ndarray) -> np.ndarray:
