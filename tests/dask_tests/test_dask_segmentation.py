@@ -81,3 +81,12 @@ def test_bad_input_is_refused():
         tmd.segmentation_state(y_true, y_pred, num_classes=4, split_every=1)
     with dask.config.set(scheduler="sync"), pytest.raises(ValueError, match="y_true holds label 3"):
         tmd.segmentation_state(da.from_array(y_true, chunks=(1, 3, 4)), y_pred, num_classes=3)
+
+
+def test_the_signature_is_the_states():
+    import inspect
+
+    ours = list(inspect.signature(tmd.segmentation_state).parameters.values())
+    state = list(inspect.signature(SegmentationState.from_arrays).parameters.values())
+    assert ours[: len(state)] == state
+    assert [p.name for p in ours[len(state) :]] == ["compute", "split_every"]

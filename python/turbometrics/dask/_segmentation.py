@@ -3,6 +3,7 @@ label maps, tree-merged (exact integer counts)."""
 
 from __future__ import annotations
 
+import inspect
 import math
 from collections.abc import Mapping
 from functools import partial
@@ -12,7 +13,9 @@ import dask
 import dask.array as da
 import numpy as np
 
+from .._common.signatures import signed
 from ._graph import check_split_every, tree_reduce
+from ._signature import dask_signature
 
 # NumPy maps are cut along their first axis into blocks of about this many pixels.
 NUMPY_BLOCK_PIXELS = 1 << 22
@@ -38,23 +41,35 @@ def _as_dask_map(value: Any, name: str) -> Any:
     return da.from_array(array, chunks=(rows,) + tuple(-1 for _ in array.shape[1:]))
 
 
+def _state_signature() -> Any:
+    """``SegmentationState.from_arrays``'s parameters, then ``compute`` and
+    ``split_every``."""
+    from ..segmentation import SegmentationState
+
+    parameters = list(inspect.signature(SegmentationState.from_arrays).parameters.values())
+    return dask_signature(parameters, "compute", "split_every")
+
+
+@signed(_state_signature(), "turbometrics.dask.segmentation_state")
 def segmentation_state(
     y_true: Any,
     y_pred: Any,
     *,
     num_classes: int,
-    ignore_index: int | None = None,
-    per_image: bool = False,
-    reduce_zero_label: bool = False,
-    label_map: Mapping[int, int] | None = None,
-    n_threads: int | None = None,
-    compute: bool = True,
-    split_every: int | None = None,
+    ignore_index: int | None,
+    per_image: bool,
+    reduce_zero_label: bool,
+    label_map: Mapping[int, int] | None,
+    n_threads: int | None,
+    compute: bool,
+    split_every: int | None,
 ) -> Any:
     """The :class:`turbometrics.segmentation.SegmentationState` of label
     maps held in dask arrays (or NumPy arrays), built block by block and
     tree-merged: its counts equal
     :func:`turbometrics.segmentation.confusion_matrix` of the whole maps.
+    The parameters and defaults are ``SegmentationState.from_arrays``'s,
+    then ``compute`` and ``split_every``.
 
     Parameters
     ----------
