@@ -61,6 +61,10 @@ def layouts(array, how):
         return wide[..., ::2] if array.ndim else array
     if how == "transposed":  # the same values, read through a non-mergeable layout
         return np.ascontiguousarray(array.T).T
+    if how == "reversed":  # negative strides, each image's pixels permuted
+        return array[..., ::-1]
+    if how == "byte-swapped":
+        return array.astype(array.dtype.newbyteorder(">" if array.dtype.byteorder != ">" else "<"))
     if how == "read-only":
         copy = array.copy()
         copy.flags.writeable = False
@@ -68,7 +72,11 @@ def layouts(array, how):
     return array
 
 
-@given(label_map_pairs(), st.sampled_from(["c", "strided", "transposed", "read-only"]), st.booleans())
+@given(
+    label_map_pairs(),
+    st.sampled_from(["c", "strided", "transposed", "reversed", "byte-swapped", "read-only"]),
+    st.booleans(),
+)
 def test_counts_equal_the_definition(pair, how, per_image):
     k, t, p, ignore = pair
     if per_image and t.ndim < 2:
