@@ -159,6 +159,18 @@ def test_the_first_invalid_pixel_is_named():
         confusion_matrix(big, big, num_classes=3)
 
 
+def test_ignore_values_past_int64():
+    # a uint64 map's ignore value past int64's range is matched exactly (not clipped)
+    y_true = np.array([0, 2**64 - 1, 1, 2**63 + 5], dtype=np.uint64)
+    y_pred = np.array([0, 1, 1, 0], dtype=np.uint64)
+    ignored = confusion_matrix(y_true[:3], y_pred[:3], num_classes=2, ignore_index=2**64 - 1)
+    np.testing.assert_array_equal(ignored, [[1, 0], [0, 1]])
+    with pytest.raises(ValueError, match="label 9223372036854775813 at index \\(3,\\)"):
+        confusion_matrix(y_true, y_pred, num_classes=2, ignore_index=2**64 - 1)
+    # an ignore value no map holds skips nothing
+    np.testing.assert_array_equal(confusion_matrix([0, 1], [1, 1], num_classes=2, ignore_index=2**70), [[0, 1], [0, 1]])
+
+
 @pytest.mark.parametrize(
     ("kwargs", "error", "match"),
     [

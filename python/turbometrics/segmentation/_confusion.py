@@ -134,7 +134,9 @@ def confusion_matrix(
     true_view, pred_view = _kernel_views(_kernel_dtype(true_map), _kernel_dtype(pred_map), per_image)
     ignore = None if ignore_index is None else int(ignore_index)
     threads = threads_for(resolve_threads(n_threads), true_map.size)
-    valid, counts = _core.segmentation.confusion_counts(true_view, pred_view, k, ignore, bool(per_image), threads)
+    valid, counts = _core.segmentation.confusion_counts(
+        true_view, pred_view, k, _kernel_ignore(ignore, true_map.dtype), bool(per_image), threads
+    )
     if not valid:
         raise _first_invalid_label(true_map, pred_map, k, ignore)
     return counts
@@ -153,19 +155,30 @@ def _label_map(values: Any, name: str) -> np.ndarray:
 
 def _kernel_dtype(array: np.ndarray) -> np.ndarray:
     """The map in a dtype the kernel reads, native-endian: itself (bool as
-    uint8), int8 and int16 as int32, uint32 as int64, uint64 as int64 with
-    values past int64's range clipped to its maximum (outside [0, K) either
-    way; the error names the original value)."""
+    uint8), int8 and int16 as int32, uint32 as int64, uint64 as int64 by
+    two's complement (values past int64's range become negative, outside
+    [0, K) either way, and stay distinct; the error names the original
+    value)."""
     if array.dtype.kind == "b":
         return array.view(np.uint8)
     if array.dtype in _KERNEL_DTYPES:
         return array
-    if array.dtype.kind == "u" and array.dtype.itemsize == 8:
-        return np.minimum(array, np.iinfo(np.int64).max).astype(np.int64)
     native = array.dtype.newbyteorder("=")
     if native in _KERNEL_DTYPES:
         return array.astype(native)
     return array.astype(np.int32 if native.kind == "i" and native.itemsize <= 2 else np.int64)
+
+
+def _kernel_ignore(ignore: int | None, dtype: np.dtype) -> int | None:
+    """The ignore value as the kernel compares it with the true labels read
+    by :func:`_kernel_dtype`: for uint64 maps a value past int64's range is
+    its two's complement (as the labels are), and a value no int64 holds
+    skips nothing."""
+    if ignore is None:
+        return None
+    if dtype.kind == "u" and dtype.itemsize == 8 and 2**63 <= ignore < 2**64:
+        return ignore - 2**64
+    return ignore if -(2**63) <= ignore < 2**63 else None
 
 
 def _relabelled(y_true: np.ndarray, reduce_zero_label: bool, label_map: Mapping[int, int] | None) -> np.ndarray:
