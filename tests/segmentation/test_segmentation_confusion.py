@@ -12,6 +12,10 @@ from hypothesis import given, strategies as st
 
 import turbometrics as tm
 
+# The counts must be the same under every CPU personality (.ci/cpu_personalities:
+# the generic and AVX2 copies of the cells loop, 1 and 3 threads).
+pytestmark = pytest.mark.bits
+
 confusion_matrix = tm.segmentation.confusion_matrix
 
 DTYPES = [np.uint8, np.uint16, np.int32, np.int64, np.int8, np.int16, np.uint32, np.uint64, np.bool_]
