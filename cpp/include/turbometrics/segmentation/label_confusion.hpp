@@ -153,7 +153,7 @@ TURBOMETRICS_ALWAYS_INLINE inline bool cells_of(const char* t, int64_t t_step, c
       keys[i] = cell(tv, pv);
     }
   }
-  const bool special = any_special<True>(t, t_step, n, rules.classes, ignoring, ignore) |
+  const bool special = any_special<True>(t, t_step, n, rules.classes, ignoring, ignore) ||
                        any_special<Pred>(p, p_step, n, rules.classes, false, Pred{0});
   if (!special) return false;
   unsigned bad = 0;
