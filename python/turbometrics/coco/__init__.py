@@ -1,5 +1,6 @@
 """COCO detection evaluation, bit-identical to pycocotools 2.0.11: the COCO
-format layer over the detection area (:mod:`turbometrics.detection`).
+format layer over the detection area (``turbometrics.detection``, which has
+no public names of its own).
 
 ``from turbometrics.coco import COCO, COCOeval`` mirrors
 ``pycocotools.coco.COCO`` and ``pycocotools.cocoeval.COCOeval``: this
