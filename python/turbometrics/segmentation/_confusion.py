@@ -192,11 +192,20 @@ def _relabelled(y_true: np.ndarray, reduce_zero_label: bool, label_map: Mapping[
         labels[labels == 254] = 255
     if label_map:
         before = labels.copy()
-        for old, new in label_map.items():
-            if not isinstance(old, Integral) or not isinstance(new, Integral):
-                raise TypeError(f"label_map must map int labels to int labels; got {old!r}: {new!r}.")
+        for old, new in label_map_pairs(label_map):
             labels[before == old] = new
     return labels
+
+
+def label_map_pairs(label_map: Mapping[int, int]) -> list[tuple[int, int]]:
+    """The label map as sorted (old, new) int pairs, checked (TypeError for
+    labels that are not ints)."""
+    pairs: list[tuple[int, int]] = []
+    for old, new in label_map.items():
+        if not isinstance(old, Integral) or not isinstance(new, Integral):
+            raise TypeError(f"label_map must map int labels to int labels; got {old!r}: {new!r}.")
+        pairs.append((int(old), int(new)))
+    return sorted(pairs)
 
 
 def _merged_axes(shape: tuple[int, ...], strides: list[tuple[int, ...]]) -> list[tuple[int, tuple[int, ...]]]:

@@ -30,7 +30,7 @@ from .._common.mergeable import (
     part_int,
 )
 from .._common.params import validate_params
-from ._confusion import _CONSTRAINTS, MAX_CLASSES, confusion_matrix
+from ._confusion import _CONSTRAINTS, MAX_CLASSES, confusion_matrix, label_map_pairs
 
 _PARTS = ("num_classes", "ignore_index", "per_image", "reduce_zero_label", "label_map", "_counts", "_image_sums")
 _PARAMETERS = ("num_classes", "ignore_index", "per_image", "reduce_zero_label", "label_map")
@@ -88,7 +88,7 @@ class SegmentationState(Mergeable, Serialisable):
         self.ignore_index = None if ignore_index is None else int(ignore_index)
         self.per_image = bool(per_image)
         self.reduce_zero_label = bool(reduce_zero_label)
-        self.label_map = None if label_map is None else _label_map_pairs(label_map)
+        self.label_map = None if label_map is None else label_map_pairs(label_map)
         k = self.num_classes
         self._counts = np.zeros((k, k), dtype=np.int64)
         self._image_sums = np.zeros((0, 3, k), dtype=np.int64)
@@ -244,17 +244,6 @@ class SegmentationState(Mergeable, Serialisable):
     def __repr__(self) -> str:
         images = f", n_images={len(self._image_sums)}" if self.per_image else ""
         return f"SegmentationState(num_classes={self.num_classes}, n_pixels={int(self._counts.sum())}{images})"
-
-
-def _label_map_pairs(label_map: Mapping[int, int]) -> list[tuple[int, int]]:
-    """The label map as sorted (old, new) int pairs, the form the state
-    compares, merges and saves."""
-    pairs: list[tuple[int, int]] = []
-    for old, new in label_map.items():
-        if not isinstance(old, Integral) or not isinstance(new, Integral):
-            raise TypeError(f"label_map must map int labels to int labels; got {old!r}: {new!r}.")
-        pairs.append((int(old), int(new)))
-    return sorted(pairs)
 
 
 def _image_sums(counts: np.ndarray) -> np.ndarray:
