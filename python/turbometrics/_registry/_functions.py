@@ -46,7 +46,17 @@ from ..ranking import (
     roc_curve,
     top_k_accuracy_score,
 )
-from ..segmentation import confusion_matrix as label_map_confusion_matrix
+from ..segmentation import (
+    class_accuracy as label_map_class_accuracy,
+    confusion_matrix as label_map_confusion_matrix,
+    dice as label_map_dice,
+    fbeta as label_map_fbeta,
+    generalized_dice as label_map_generalized_dice,
+    iou as label_map_iou,
+    pixel_accuracy as label_map_pixel_accuracy,
+    precision as label_map_precision,
+    recall as label_map_recall,
+)
 from ..stability import aleatoric_uncertainty, epistemic_uncertainty, iqr, jitter, label_stability, selection_rate, std
 
 # What a function reads, so that generic tests can build its arguments:
@@ -152,7 +162,15 @@ FUNCTIONS: tuple[Metric, ...] = (
     # density
     Metric(kde, "samples and points"),
     # segmentation (turbometrics.segmentation only)
+    Metric(label_map_class_accuracy, "label maps", top_level=False),
     Metric(label_map_confusion_matrix, "label maps", top_level=False),
+    Metric(label_map_dice, "label maps", top_level=False),
+    Metric(label_map_fbeta, "label maps", top_level=False),
+    Metric(label_map_generalized_dice, "label maps", top_level=False),
+    Metric(label_map_iou, "label maps", top_level=False),
+    Metric(label_map_pixel_accuracy, "label maps", top_level=False),
+    Metric(label_map_precision, "label maps", top_level=False),
+    Metric(label_map_recall, "label maps", top_level=False),
     # stability (turbometrics.stability only)
     Metric(aleatoric_uncertainty, "ensemble", top_level=False),
     Metric(epistemic_uncertainty, "ensemble", top_level=False),

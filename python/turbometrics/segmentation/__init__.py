@@ -9,6 +9,18 @@ a stream of maps and merges exactly, with per-image class sums when asked.
 """
 
 from ._confusion import confusion_matrix
+from ._scores import class_accuracy, dice, fbeta, generalized_dice, iou, pixel_accuracy, precision, recall
 from ._state import SegmentationState
 
-__all__ = ["SegmentationState", "confusion_matrix"]
+__all__ = [
+    "SegmentationState",
+    "class_accuracy",
+    "confusion_matrix",
+    "dice",
+    "fbeta",
+    "generalized_dice",
+    "iou",
+    "pixel_accuracy",
+    "precision",
+    "recall",
+]

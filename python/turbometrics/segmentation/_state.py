@@ -186,6 +186,78 @@ class SegmentationState(Mergeable, Serialisable):
         ``per_image``)."""
         return self._image_sums.copy()
 
+    _METRICS = ("iou", "dice", "precision", "recall", "fbeta", "class_accuracy", "pixel_accuracy", "generalized_dice")
+
+    def score(
+        self,
+        metric: str,
+        *,
+        average: str | None = "macro",
+        aggregate: str = "dataset",
+        empty: Any = "nan",
+        beta: float = 1.0,
+        weight_type: str = "square",
+    ) -> Any:
+        """A metric of the state's counts: the number the function of the
+        same name (:func:`turbometrics.segmentation.iou`, ...) gives for the
+        concatenated batches, bit for bit, whatever the split and merges.
+
+        Parameters
+        ----------
+        metric : {"iou", "dice", "precision", "recall", "fbeta", \
+"class_accuracy", "pixel_accuracy", "generalized_dice"}
+            The function's name.
+        average, aggregate, empty
+            As in the functions (``average`` is not read by
+            ``"pixel_accuracy"`` and ``"generalized_dice"``).
+            ``aggregate="image"`` and ``"none"`` need ``per_image=True``.
+        beta : float, default=1.0
+            For ``"fbeta"``.
+        weight_type : {"square", "simple", "linear"}, default="square"
+            For ``"generalized_dice"``.
+
+        Raises
+        ------
+        ValueError
+            For an unknown metric, or per-image aggregation of a state
+            without per-image sums.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from turbometrics.segmentation import SegmentationState, iou
+        >>> y_true = np.array([[[0, 1], [1, 1]], [[2, 2], [0, 1]]], dtype=np.uint8)
+        >>> y_pred = np.array([[[0, 1], [0, 1]], [[2, 1], [0, 1]]], dtype=np.uint8)
+        >>> state = SegmentationState.from_arrays(y_true, y_pred, num_classes=3, per_image=True)
+        >>> state.score("iou", aggregate="image") == iou(y_true, y_pred, num_classes=3, aggregate="image")
+        True
+        """
+        from . import _metrics
+        from ._conventions import check_scoring
+
+        check_scoring(
+            "SegmentationState.score",
+            average=average,
+            aggregate=aggregate,
+            empty=empty,
+            beta=beta,
+            weight_type=weight_type,
+        )
+        if metric not in self._METRICS:
+            raise ValueError(f"metric must be one of {', '.join(self._METRICS)}; got {metric!r}.")
+        if aggregate == "dataset":
+            sums = _image_sums(self._counts[None])
+        elif not self.per_image:
+            raise ValueError(f"aggregate={aggregate!r} needs a state made with per_image=True.")
+        elif len(self._image_sums) == 0:
+            raise ValueError("aggregate='image' or 'none' needs at least one image; got 0 images.")
+        else:
+            sums = self._image_sums
+        name = "recall" if metric == "class_accuracy" else metric
+        return _metrics.score(
+            name, sums, aggregate=aggregate, average=average, empty=empty, beta=beta, weight_type=weight_type
+        )
+
     # -- serialisation -------------------------------------------------------------
     def _parts(self) -> dict[str, Any]:
         """The state's parts (see :class:`Serialisable`); ``label_map`` as

@@ -1,0 +1,278 @@
+"""Drop-ins for torchmetrics 1.9's ``torchmetrics.functional.segmentation``:
+:func:`mean_iou`, :func:`dice_score` and :func:`generalized_dice_score`,
+with its signatures, input formats (``"one-hot"``, ``"index"``,
+``"mixed"``) and float32 tensor results.
+
+The numbers are computed in float64 from exact int64 counts, then returned
+as float32 tensors as torchmetrics returns them, so they agree with
+torchmetrics to float32 rounding (torchmetrics divides float32 sums).
+Index maps are counted by :func:`~turbometrics.segmentation.confusion_matrix`
+(one pass, no one-hot tensors); float one-hot inputs are reduced to their
+argmax first, as torchmetrics does; integer one-hot inputs, which may set
+several channels of a pixel, are counted channel by channel (they must hold
+0 and 1 only). torch is imported when a function is called.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+
+from . import _metrics
+from ._torch_inputs import as_numpy, binary, label_sums, one_hot, one_hot_sums, torch_module
+
+__all__ = ["dice_score", "generalized_dice_score", "mean_iou"]
+
+_FORMATS = ("one-hot", "index", "mixed")
+
+
+def _check_common(num_classes: Any, include_background: Any, input_format: Any, required: bool) -> None:
+    if required and (not isinstance(num_classes, int) or isinstance(num_classes, bool) or num_classes <= 0):
+        raise ValueError(f"Expected argument `num_classes` must be a positive integer, but got {num_classes}.")
+    if not required and num_classes is not None and num_classes <= 0:
+        raise ValueError(
+            f"Expected argument `num_classes` must be `None` or a positive integer, but got {num_classes}."
+        )
+    if not isinstance(include_background, bool):
+        raise ValueError(f"Expected argument `include_background` must be a boolean, but got {include_background}.")
+    if input_format not in _FORMATS:
+        raise ValueError(
+            f"Expected argument `input_format` to be one of 'one-hot', 'index', 'mixed', but got {input_format}."
+        )
+
+
+def _one_hot_side(array: np.ndarray, num_classes: int | None, name: str) -> tuple[str, np.ndarray, int]:
+    """A one-hot input as torchmetrics reads it: a float one is its argmax
+    over the channels (a label map), an integer one its channels."""
+    if array.ndim < 2:
+        raise ValueError(f"Expected {name} in one-hot format (N, C, ...), got shape {array.shape}.")
+    k = array.shape[1] if num_classes is None else int(num_classes)
+    if array.dtype.kind == "f":
+        return "labels", array.argmax(axis=1), k
+    return "channels", binary(array, name), array.shape[1]
+
+
+def _sums(
+    preds: Any, target: Any, num_classes: int | None, include_background: bool, input_format: str, batch_2d: bool
+) -> np.ndarray:
+    """(B, 3, C) int64 per-image sums (true positives, target pixels,
+    predicted pixels), without the background channel unless
+    ``include_background``."""
+    p, t = as_numpy(preds, "preds"), as_numpy(target, "target")
+    if input_format == "index":
+        if num_classes is None:
+            raise ValueError("Argument `num_classes` must be provided when `input_format` is 'index'.")
+        if p.shape != t.shape:
+            raise RuntimeError("Predictions and targets are expected to have the same shape")
+        if batch_2d and p.ndim <= 2:
+            p, t = p.reshape((1,) * (3 - p.ndim) + p.shape), t.reshape((1,) * (3 - t.ndim) + t.shape)
+        if p.ndim < 2:
+            raise ValueError(f"Expected both `preds` and `target` to have at least 3 dimensions, but got {p.ndim + 1}.")
+        sides = [("labels", t, int(num_classes)), ("labels", p, int(num_classes))]
+    elif input_format == "one-hot":
+        if p.shape != t.shape:
+            raise RuntimeError("Predictions and targets are expected to have the same shape")
+        if p.ndim < 3:
+            raise ValueError(f"Expected both `preds` and `target` to have at least 3 dimensions, but got {p.ndim}.")
+        sides = [_one_hot_side(t, num_classes, "target"), _one_hot_side(p, num_classes, "preds")]
+    else:
+        if abs(p.ndim - t.ndim) != 1:
+            raise ValueError(
+                f"Expected one of `preds` and `target` one-hot (one more dimension); got {p.shape} and {t.shape}."
+            )
+        encoded = p if p.ndim > t.ndim else t
+        k = encoded.shape[1] if num_classes is None else int(num_classes)
+        if p.ndim > t.ndim:
+            sides = [("labels", t, k), _one_hot_side(p, num_classes, "preds")]
+        else:
+            sides = [_one_hot_side(t, num_classes, "target"), ("labels", p, k)]
+    if sides[0][0] == sides[1][0] == "labels":
+        sums = label_sums(sides[0][1], sides[1][1], sides[0][2])
+    else:
+        arrays = [one_hot(a, k) if kind == "labels" else a for kind, a, k in sides]
+        if arrays[0].shape != arrays[1].shape:
+            raise RuntimeError("Predictions and targets are expected to have the same shape")
+        sums = one_hot_sums(arrays[0], arrays[1])
+    return sums if include_background else sums[:, :, 1:]
+
+
+def _tensor(values: np.ndarray) -> Any:
+    torch = torch_module()
+    return torch.from_numpy(np.ascontiguousarray(values, dtype=np.float64)).to(torch.float32)
+
+
+def mean_iou(
+    preds: Any,
+    target: Any,
+    num_classes: int | None = None,
+    include_background: bool = True,
+    per_class: bool = False,
+    input_format: str = "one-hot",
+) -> Any:
+    """torchmetrics' ``mean_iou``: per image, the IoU of each class, or
+    their mean over the classes present in the target or the prediction.
+
+    Parameters
+    ----------
+    preds, target : torch.Tensor
+        One-hot (N, C, ...) tensors, (N, ...) index tensors (one 2-D map
+        or a 1-D vector is one image, as in torchmetrics), or one of each
+        (``"mixed"``).
+    num_classes : int, optional
+        Required for ``input_format="index"``.
+    include_background : bool, default=True
+        Score class 0 too.
+    per_class : bool, default=False
+        Return (N, C) per-class scores, -1 for a class absent from both.
+    input_format : {"one-hot", "index", "mixed"}, default="one-hot"
+
+    Returns
+    -------
+    torch.Tensor of float32, shape (N,) or (N, C)
+        A mean over no class is NaN.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from turbometrics.segmentation.torchmetrics import mean_iou
+    >>> preds = torch.tensor([[[0, 1], [1, 1]]])
+    >>> target = torch.tensor([[[0, 1], [0, 1]]])
+    >>> mean_iou(preds, target, num_classes=3, per_class=True, input_format="index")
+    tensor([[ 0.5000,  0.6667, -1.0000]])
+    """
+    if not isinstance(per_class, bool):
+        raise ValueError(f"Expected argument `per_class` must be a boolean, but got {per_class}.")
+    _check_common(num_classes, include_background, input_format, required=False)
+    sums = _sums(preds, target, num_classes, include_background, input_format, batch_2d=True)
+    scores = _metrics.class_average("iou", sums, average=None, empty="nan")
+    if per_class:
+        return _tensor(np.where(np.isnan(scores), -1.0, scores))
+    return _tensor(_metrics.nanmean(scores, axis=1))
+
+
+def dice_score(
+    preds: Any,
+    target: Any,
+    num_classes: int,
+    include_background: bool = True,
+    average: str | None = "macro",
+    input_format: str = "one-hot",
+    aggregation_level: str | None = "samplewise",
+) -> Any:
+    """torchmetrics' ``dice_score``: ``2 tp / (t + p)`` per image (or over
+    the batch with ``aggregation_level="global"``) and class, averaged.
+
+    Parameters
+    ----------
+    preds, target : torch.Tensor
+        One-hot (N, C, ...) tensors, (N, ...) index tensors, or one of each.
+    num_classes : int
+    include_background : bool, default=True
+    average : {"micro", "macro", "weighted", "none"} or None, default="macro"
+        ``"macro"``: the mean of the classes' scores that are not NaN (a
+        class absent from both is NaN); ``"micro"``: pooled counts;
+        ``"weighted"``: weighted by target pixels; ``"none"``/None: per class.
+    input_format : {"one-hot", "index", "mixed"}, default="one-hot"
+    aggregation_level : {"samplewise", "global"}, default="samplewise"
+
+    Returns
+    -------
+    torch.Tensor of float32, shape (N,) or (N, C); (1,) or (1, C) global
+
+    Examples
+    --------
+    >>> import torch
+    >>> from turbometrics.segmentation.torchmetrics import dice_score
+    >>> preds = torch.tensor([[[0, 1], [1, 1]]])
+    >>> target = torch.tensor([[[0, 1], [0, 1]]])
+    >>> dice_score(preds, target, num_classes=2, average="none", input_format="index")
+    tensor([[0.6667, 0.8000]])
+    """
+    _check_common(num_classes, include_background, input_format, required=True)
+    allowed = ["micro", "macro", "weighted", "none"]
+    if average is not None and average not in allowed:
+        raise ValueError(f"Expected argument `average` to be one of {allowed} or None, but got {average}.")
+    if aggregation_level not in ("samplewise", "global"):
+        raise ValueError(
+            f"Expected argument `aggregation_level` to be one of `samplewise`, `global`, but got {aggregation_level}"
+        )
+    if average == "micro":
+        warnings.warn(
+            "dice_score metric currently defaults to `average=micro`, but will change to`average=macro` in the v1.9"
+            " release. If you've explicitly set this parameter, you can ignore this warning.",
+            UserWarning,
+            stacklevel=2,
+        )
+    sums = _sums(preds, target, num_classes, include_background, input_format, batch_2d=False)
+    if aggregation_level == "global":
+        sums = sums.sum(axis=0, keepdims=True)
+    scores = _metrics.class_average("dice", sums, average=None if average == "none" else average, empty="nan")
+    return _tensor(scores)
+
+
+def generalized_dice_score(
+    preds: Any,
+    target: Any,
+    num_classes: int,
+    include_background: bool = True,
+    per_class: bool = False,
+    weight_type: str = "square",
+    input_format: str = "one-hot",
+) -> Any:
+    """torchmetrics' ``generalized_dice_score``: per image,
+    ``2 sum(w tp) / sum(w (t + p))`` with ``w = 1 / t^2`` (``"square"``),
+    ``1 / t`` (``"simple"``) or 1 (``"linear"``).
+
+    A class without target pixels gets torchmetrics' replacement weight:
+    torchmetrics 1.9 takes, for the weight at flat position ``i`` of the
+    (N, C) weights, the largest finite weight over the batch of class
+    ``i // N`` (infinite ones counted as 0); this is reproduced as it is.
+    A zero denominator gives 0.
+
+    Parameters
+    ----------
+    preds, target : torch.Tensor
+        One-hot (N, C, ...) tensors, (N, ...) index tensors, or one of each.
+    num_classes : int
+    include_background : bool, default=True
+    per_class : bool, default=False
+        Return (N, C) per-class terms ``2 w tp / (w (t + p))``.
+    weight_type : {"square", "simple", "linear"}, default="square"
+    input_format : {"one-hot", "index", "mixed"}, default="one-hot"
+
+    Returns
+    -------
+    torch.Tensor of float32, shape (N,) or (N, C)
+
+    Examples
+    --------
+    >>> import torch
+    >>> from turbometrics.segmentation.torchmetrics import generalized_dice_score
+    >>> preds = torch.tensor([[[0, 1], [1, 1]]])
+    >>> target = torch.tensor([[[0, 1], [0, 1]]])
+    >>> generalized_dice_score(preds, target, num_classes=2, input_format="index")
+    tensor([0.7500])
+    """
+    _check_common(num_classes, include_background, input_format, required=True)
+    if not isinstance(per_class, bool):
+        raise ValueError(f"Expected argument `per_class` must be a boolean, but got {per_class}.")
+    if weight_type not in ("square", "simple", "linear"):
+        raise ValueError(
+            f"Expected argument `weight_type` to be one of 'square', 'simple', 'linear', but got {weight_type}."
+        )
+    sums = _sums(preds, target, num_classes, include_background, input_format, batch_2d=False)
+    tp, t, p = (sums[:, i].astype(np.float64) for i in range(3))
+    with np.errstate(divide="ignore"):
+        weights = np.ones_like(t) if weight_type == "linear" else 1.0 / (t if weight_type == "simple" else t * t)
+    infinite = np.isinf(weights)
+    weights[infinite] = 0.0
+    n_images = weights.shape[0]
+    replacement = np.tile(weights.max(axis=0), (n_images, 1)).T.reshape(-1)
+    flat = weights.reshape(-1)
+    flat[infinite.reshape(-1)] = replacement[infinite.reshape(-1)]
+    numerator, denominator = 2.0 * tp * weights, (t + p) * weights
+    if not per_class:
+        numerator, denominator = numerator.sum(axis=1), denominator.sum(axis=1)
+    return _tensor(_metrics.divide(numerator, denominator, 0.0))
