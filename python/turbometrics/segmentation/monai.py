@@ -56,7 +56,7 @@ def _ignore_mask(y: np.ndarray, ignore_index: int | None) -> np.ndarray | None:
     if ignore_index is None:
         return None
     if y.shape[1] == 1:
-        return y != ignore_index
+        return np.asarray(y != ignore_index)
     if 0 <= ignore_index < y.shape[1]:
         return ~y[:, ignore_index : ignore_index + 1].astype(bool)
     return y.any(axis=1, keepdims=True)
