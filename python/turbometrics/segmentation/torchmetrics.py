@@ -95,7 +95,7 @@ def _sums(
         if arrays[0].shape != arrays[1].shape:
             raise RuntimeError("Predictions and targets are expected to have the same shape")
         sums = one_hot_sums(arrays[0], arrays[1])
-    return sums if include_background else sums[:, :, 1:]
+    return sums if include_background or sums.shape[2] <= 1 else sums[:, :, 1:]  # one channel stays, as there
 
 
 def _tensor(values: np.ndarray) -> Any:
