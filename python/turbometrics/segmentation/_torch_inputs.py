@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from ._confusion import confusion_matrix
+from ._confusion import MAX_CLASSES, confusion_matrix
 from ._state import _image_sums
 
 
@@ -73,3 +73,19 @@ def one_hot(labels: np.ndarray, num_classes: int) -> np.ndarray:
         bad = labels.min() if labels.min() < 0 else labels.max()
         raise ValueError(f"labels must be in [0, {num_classes}); got {bad}.")
     return np.moveaxis(labels[..., None] == np.arange(num_classes), -1, 1)
+
+
+def exact_one_hot_labels(array: np.ndarray) -> np.ndarray | None:
+    """The (B, ...) labels of a (B, C, ...) array that is exactly one-hot
+    (non-negative, one channel at 1 and the rest at 0 at every pixel), or
+    None: such an input has a confusion matrix, counted in one pass."""
+    if array.ndim < 3 or array.size == 0 or array.shape[1] > MAX_CLASSES or array.dtype.kind not in "biuf":
+        return None
+    if array.dtype.kind != "b" and array.min() < 0:
+        return None
+    if not np.all(array.sum(axis=1, dtype=np.float64 if array.dtype.kind == "f" else np.int64) == 1):
+        return None
+    labels = array.argmax(axis=1)
+    if not np.all(np.take_along_axis(array, labels[:, None], axis=1) == 1):
+        return None
+    return labels.astype(np.uint8 if array.shape[1] <= 256 else np.int32)

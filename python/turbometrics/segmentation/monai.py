@@ -11,7 +11,8 @@ float32 rounding below that size and are exact above it. Label inputs are
 counted by :func:`~turbometrics.segmentation.confusion_matrix` in one pass;
 one-hot inputs channel by channel (they must hold 0 and 1 only, except
 ``compute_dice``'s ``y_pred``, whose non-zero values count as set, as in
-MONAI). torch is imported when a function is called.
+MONAI). torch is imported with this module (not with
+turbometrics); without torch, importing the module raises ImportError.
 """
 
 from __future__ import annotations
@@ -21,7 +22,11 @@ from typing import Any
 import numpy as np
 
 from . import _metrics
-from ._torch_inputs import as_numpy, binary, label_sums, torch_module
+from ._torch_inputs import as_numpy, binary, exact_one_hot_labels, label_sums, torch_module
+
+# These drop-ins take and return torch tensors: importing the module without
+# torch installed raises ImportError here (turbometrics itself never imports it).
+torch_module()
 
 __all__ = ["compute_dice", "compute_generalized_dice", "compute_iou"]
 
@@ -105,6 +110,17 @@ def compute_iou(
     tensor([[0.6667, 0.5000]])
     """
     pred_array, true_array = as_numpy(y_pred, "y_pred"), as_numpy(y, "y")
+    if pred_array.shape == true_array.shape:
+        labels = exact_one_hot_labels(true_array), exact_one_hot_labels(pred_array)
+        if labels[0] is not None and labels[1] is not None:  # one pass over label maps
+            n_channels = true_array.shape[1]
+            sums = label_sums(labels[0], labels[1], n_channels)
+            if ignore_index is not None and 0 <= ignore_index < n_channels:
+                sums[:, :, ignore_index] = 0  # MONAI zeroes that channel in both
+            if not include_background and n_channels > 1:
+                sums = sums[:, :, 1:]
+            scores = _metrics.class_average("iou", sums, average=None, empty=_empty(ignore_empty))
+            return _result(scores, y_pred, y)
     original = true_array
     if not include_background:
         pred_array = pred_array[:, 1:] if pred_array.shape[1] > 1 else pred_array
@@ -177,6 +193,11 @@ def compute_dice(
     pred_array, true_array = as_numpy(y_pred, "y_pred"), as_numpy(y, "y")
     if pred_array.ndim < 2 or true_array.ndim < 2:
         raise ValueError(f"y_pred and y must be (B, C, ...) tensors, got {pred_array.shape} and {true_array.shape}.")
+    if pred_array.shape == true_array.shape and pred_array.shape[1] > 1 and num_classes in (None, pred_array.shape[1]):
+        labels = exact_one_hot_labels(true_array), exact_one_hot_labels(pred_array)
+        if labels[0] is not None and labels[1] is not None:  # as label maps: MONAI's mask is the same
+            true_array, pred_array = labels[0][:, None], labels[1][:, None]
+            num_classes = y.shape[1]
     n_channels = pred_array.shape[1] if num_classes is None else int(num_classes)
     channels = list(range(0 if include_background else 1, n_channels)) if n_channels > 1 else [1]
     mask = _ignore_mask(true_array, ignore_index)
@@ -252,16 +273,22 @@ def compute_generalized_dice(
         raise ValueError(f"y_pred should have at least 3 dimensions (batch, channel, spatial), got {pred_array.ndim}.")
     if true_array.shape != pred_array.shape:
         raise ValueError(f"y_pred - {pred_array.shape} - and y - {true_array.shape} - should have the same shapes.")
-    pred_bool, true_bool = binary(pred_array, "y_pred"), binary(true_array, "y")
-    mask = _ignore_mask(true_bool, ignore_index)
-    channels = list(range(pred_bool.shape[1]))
+    n_channels = true_array.shape[1]
+    labels = exact_one_hot_labels(true_array), exact_one_hot_labels(pred_array)
+    channels = list(range(n_channels))
     if not include_background:
         channels.pop(0)
     if ignore_index is not None and ignore_index in channels:
         channels.remove(ignore_index)
     if not channels:
-        return _result(np.zeros((pred_bool.shape[0], 1)), y_pred, y)
-    sums = _masked_sums(true_bool[:, channels], pred_bool[:, channels], mask)
+        return _result(np.zeros((true_array.shape[0], 1)), y_pred, y)
+    if labels[0] is not None and labels[1] is not None:  # one pass; MONAI's mask drops the ignored class's voxels
+        ignored = ignore_index if ignore_index is not None and 0 <= ignore_index < n_channels else None
+        sums = label_sums(labels[0], labels[1], n_channels, ignore_index=ignored)[:, :, channels]
+    else:
+        pred_bool, true_bool = binary(pred_array, "y_pred"), binary(true_array, "y")
+        mask = _ignore_mask(true_bool, ignore_index)
+        sums = _masked_sums(true_bool[:, channels], pred_bool[:, channels], mask)
     tp, t, p = (sums[:, i].astype(np.float64) for i in range(3))
     with np.errstate(divide="ignore"):
         w = np.ones_like(t) if weight == "uniform" else 1.0 / (t if weight == "simple" else t * t)

@@ -10,7 +10,8 @@ Index maps are counted by :func:`~turbometrics.segmentation.confusion_matrix`
 (one pass, no one-hot tensors); float one-hot inputs are reduced to their
 argmax first, as torchmetrics does; integer one-hot inputs, which may set
 several channels of a pixel, are counted channel by channel (they must hold
-0 and 1 only). torch is imported when a function is called.
+0 and 1 only). torch is imported with this module (not with
+turbometrics); without torch, importing the module raises ImportError.
 """
 
 from __future__ import annotations
@@ -22,6 +23,10 @@ import numpy as np
 
 from . import _metrics
 from ._torch_inputs import as_numpy, binary, label_sums, one_hot, one_hot_sums, torch_module
+
+# These drop-ins take and return torch tensors: importing the module without
+# torch installed raises ImportError here (turbometrics itself never imports it).
+torch_module()
 
 __all__ = ["dice_score", "generalized_dice_score", "mean_iou"]
 
