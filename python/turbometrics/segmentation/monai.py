@@ -63,8 +63,8 @@ def _ignore_mask(y: np.ndarray, ignore_index: int | None) -> np.ndarray | None:
     if y.shape[1] == 1:
         return np.asarray(y != ignore_index)
     if 0 <= ignore_index < y.shape[1]:
-        return ~y[:, ignore_index : ignore_index + 1].astype(bool)
-    return y.any(axis=1, keepdims=True)
+        return np.asarray(~y[:, ignore_index : ignore_index + 1].astype(bool))
+    return np.asarray(y.any(axis=1, keepdims=True))
 
 
 def _empty(ignore_empty: bool) -> Any:
