@@ -12,15 +12,15 @@ the median of ``--repeats`` calls of:
 * torchmetrics' functional ``mean_iou`` and ``dice_score`` on the same maps
   as index tensors (``input_format="index"``), and turbometrics' drop-ins
   for them;
-* MONAI's ``compute_iou`` and ``compute_dice`` on float32 one-hot
-  (B, K, H, W) tensors built once beforehand (not timed), and turbometrics'
+* MONAI's ``compute_iou`` and ``compute_dice`` on contiguous float32
+  one-hot (B, K, H, W) tensors built once beforehand (not timed), and turbometrics'
   drop-ins on the same tensors.
 
 It checks that the values agree to float32 rounding and prints a Markdown
 table of milliseconds per call (all 8 maps) and nanoseconds per pixel.
 
 Usage: ``python benchmarks/bench_segmentation_metrics.py [--images 8]
-[--size 512] [--classes 19 150] [--repeats 5]``.
+[--size 512] [--classes 19 150] [--repeats 5] [--only monai]``.
 """
 
 from __future__ import annotations
@@ -51,6 +51,7 @@ def main() -> None:
     parser.add_argument("--size", type=int, default=512)
     parser.add_argument("--classes", type=int, nargs="+", default=[19, 150])
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--only", choices=["torchmetrics", "monai"], help="time one reference's calls only")
     args = parser.parse_args()
     import torch
     from monai import metrics as monai_metrics
@@ -68,8 +69,8 @@ def main() -> None:
         shape = (args.images, args.size, args.size)
         y_true, y_pred = (rng.integers(0, k, shape).astype(np.uint8) for _ in range(2))
         target, preds = torch.from_numpy(y_true).long(), torch.from_numpy(y_pred).long()
-        one_hot_true = torch.nn.functional.one_hot(target, k).movedim(-1, 1).float()
-        one_hot_pred = torch.nn.functional.one_hot(preds, k).movedim(-1, 1).float()
+        one_hot_true = torch.nn.functional.one_hot(target, k).movedim(-1, 1).float().contiguous()
+        one_hot_pred = torch.nn.functional.one_hot(preds, k).movedim(-1, 1).float().contiguous()
         index = dict(num_classes=k, input_format="index")
         cases = [
             (
@@ -98,6 +99,8 @@ def main() -> None:
                 lambda: monai_metrics.compute_dice(one_hot_pred, one_hot_true),
             ),
         ]
+        if args.only:
+            cases = [case for case in cases if ("MONAI" if args.only == "monai" else "torchmetrics") in case[0]]
         reference_times: dict[object, float] = {}
         for name, ours, reference in cases:
             ours_value, reference_value = ours(), reference()

@@ -232,3 +232,15 @@ def test_bad_parameters():
         SegmentationState.from_arrays(y, y, num_classes=2).score("hd95")
     with pytest.raises(ValueError, match=r"'empty' parameter of SegmentationState\.score"):
         SegmentationState.from_arrays(y, y, num_classes=2).score("iou", empty="zero")
+
+
+def test_exact_past_float32_counts():
+    """2**24 + 3 pixels of one class: float32 sums (mmseg 1.x's histc, MONAI's
+    channel sums) round the class's count; the int64 counts do not."""
+    n = 2**24 + 3
+    y_true = np.zeros(n, dtype=np.uint8)
+    y_pred = y_true.copy()
+    y_pred[0] = 1
+    expected = (n - 1) / n  # tp = n - 1, true n, predicted n - 1: union n
+    assert segmentation.iou(y_true, y_pred, num_classes=2, average=None)[0] == expected
+    assert np.float32(n) != n  # what a float32 count would hold instead

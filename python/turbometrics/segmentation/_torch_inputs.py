@@ -83,9 +83,11 @@ def exact_one_hot_labels(array: np.ndarray) -> np.ndarray | None:
         return None
     if array.dtype.kind != "b" and array.min() < 0:
         return None
-    if not np.all(array.sum(axis=1, dtype=np.float64 if array.dtype.kind == "f" else np.int64) == 1):
-        return None
-    labels = array.argmax(axis=1)
-    if not np.all(np.take_along_axis(array, labels[:, None], axis=1) == 1):
-        return None
-    return labels.astype(np.uint8 if array.shape[1] <= 256 else np.int32)
+    array = np.ascontiguousarray(array)  # channels-last tensors (torch's one_hot().movedim) copied once
+    total = np.int64 if array.dtype.kind in "bui" else array.dtype  # C ones sum exactly in float32 (C < 2**24)
+    if not np.all(array.sum(axis=1, dtype=total) == 1) or not np.all(array.max(axis=1) == 1):
+        return None  # with no negative value: exactly one channel at 1, the others 0
+    labels = np.zeros(array.shape[:1] + array.shape[2:], dtype=np.uint8 if array.shape[1] <= 256 else np.int32)
+    for channel in range(1, array.shape[1]):  # one pass per channel plane (argmax over axis 1 is slower)
+        labels[array[:, channel] == 1] = channel
+    return labels
