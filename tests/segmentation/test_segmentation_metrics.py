@@ -208,6 +208,17 @@ def test_sharded_state_equals_the_whole_maps(pair, cuts):
             assert np.array_equal(got, expected, equal_nan=True), (metric, aggregate)
     expected = segmentation.fbeta(y_true, y_pred, beta=2.0, num_classes=k, ignore_index=ignore, average=None)
     assert np.array_equal(state.score("fbeta", beta=2.0, average=None), expected, equal_nan=True)
+    # from a counts array: the same numbers
+    counts = segmentation.confusion_matrix(y_true, y_pred, num_classes=k, ignore_index=ignore, per_image=True)
+    from_counts = SegmentationState.from_counts(counts)
+    for aggregate in ("dataset", "image", "none"):
+        expected = segmentation.dice(y_true, y_pred, num_classes=k, ignore_index=ignore, aggregate=aggregate)
+        assert np.array_equal(from_counts.score("dice", aggregate=aggregate), expected, equal_nan=True)
+    assert np.array_equal(
+        SegmentationState.from_counts(counts.sum(axis=0)).score("iou", average=None),
+        segmentation.iou(y_true, y_pred, num_classes=k, ignore_index=ignore, average=None),
+        equal_nan=True,
+    )
 
 
 def test_bad_parameters():
@@ -228,6 +239,12 @@ def test_bad_parameters():
         segmentation.iou(y.astype(float), y, num_classes=2)
     with pytest.raises(ValueError, match=r"per_image=True"):
         SegmentationState.from_arrays(y, y, num_classes=2).score("iou", aggregate="image")
+    with pytest.raises(ValueError, match="counts must be"):
+        SegmentationState.from_counts(np.zeros((2, 3), dtype=np.int64))
+    with pytest.raises(ValueError, match="counts must be"):
+        SegmentationState.from_counts(np.zeros((2, 2)))
+    with pytest.raises(ValueError, match=r"non-negative|negative"):
+        SegmentationState.from_counts(np.array([[1, -1], [0, 2]]))
     with pytest.raises(ValueError, match="metric must be one of"):
         SegmentationState.from_arrays(y, y, num_classes=2).score("hd95")
     with pytest.raises(ValueError, match=r"'empty' parameter of SegmentationState\.score"):

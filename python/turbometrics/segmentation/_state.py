@@ -116,6 +116,53 @@ class SegmentationState(Mergeable, Serialisable):
         )
         return state.update(y_true, y_pred, n_threads=n_threads)
 
+    @classmethod
+    def from_counts(cls, counts: Any) -> SegmentationState:
+        """The state of confusion counts computed elsewhere, so that the
+        metrics (:meth:`score`) can be taken from a counts array.
+
+        Parameters
+        ----------
+        counts : array-like of int, shape (K, K) or (n_images, K, K)
+            Rows true, columns predicted, as
+            :func:`turbometrics.segmentation.confusion_matrix` returns them;
+            per-image counts give a state with ``per_image=True``.
+
+        Raises
+        ------
+        ValueError
+            For counts that are not integers, not square tables, negative,
+            or totalling 2**62 or more.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from turbometrics.segmentation import SegmentationState
+        >>> state = SegmentationState.from_counts(np.array([[3, 1], [0, 4]]))
+        >>> state.score("iou", average=None)
+        array([0.75, 0.8 ])
+        """
+        array = np.asarray(counts)
+        if array.dtype.kind not in "iu" or array.ndim not in (2, 3) or array.shape[-1] != array.shape[-2]:
+            raise ValueError(
+                f"counts must be a (K, K) or (n_images, K, K) array of int counts; got {array.dtype} of {array.shape}."
+            )
+        if array.dtype.kind == "u" and array.size and int(array.max()) >= 2**62:
+            raise ValueError("counts must total less than 2**62.")
+        array = array.astype(np.int64)
+        per_image = array.ndim == 3
+        k = array.shape[-1]
+        parts = {
+            "num_classes": k,
+            "ignore_index": None,
+            "per_image": per_image,
+            "reduce_zero_label": False,
+            "label_map": None,
+            "_counts": array.sum(axis=0) if per_image else array,
+            "_image_sums": _image_sums(array) if per_image else np.zeros((0, 3, k), dtype=np.int64),
+        }
+        return cls._from_parts(parts)
+
     def update(self, y_true: Any, y_pred: Any, *, n_threads: int | None = None) -> SegmentationState:
         """Add a batch of label maps in place and return self.
 
