@@ -323,7 +323,9 @@ dice.__doc__ = _docstring(
 fbeta.__doc__ = _docstring(
     "F-beta score of label maps, per class.",
     "``F_k = (1 + beta^2) tp_k / (beta^2 t_k + p_k)`` (mmsegmentation's\n"
-    "    ``mFscore`` with its ``beta``); ``beta=1`` is Dice.",
+    "    ``mFscore`` with its ``beta``); ``beta=1`` is Dice. mmsegmentation takes\n"
+    "    it from precision and recall, so a class predicted but never true (or\n"
+    "    true but never predicted) is NaN there and 0 here; elsewhere they agree.",
     f"beta : float\n        The weight of recall against precision (> 0).\n    {_AVERAGE}\n    {_EMPTY}",
     """    >>> segmentation.fbeta(y_true, y_pred, beta=2.0, num_classes=3, ignore_index=255, average=None)
     array([0.55555556, 0.90909091, 1.        ])""",
