@@ -10,5 +10,12 @@ a stream of maps and merges exactly, with per-image class sums when asked.
 
 from ._confusion import confusion_matrix
 from ._state import SegmentationState
+from ._surface import average_surface_distance, hausdorff_distance, surface_dice
 
-__all__ = ["SegmentationState", "confusion_matrix"]
+__all__ = [
+    "SegmentationState",
+    "average_surface_distance",
+    "confusion_matrix",
+    "hausdorff_distance",
+    "surface_dice",
+]
