@@ -213,13 +213,16 @@ inline void boundary_of(const std::vector<uint8_t>& mask, const Padded& geo, con
   }
 }
 
-// Scratch buffers of one thread's 1-D transforms.
+// The lines of a strided pass transformed together.
+constexpr int64_t line_block = 16;
+
+// Scratch buffers of one thread's 1-D transforms (line_block lines).
 struct LineBuffers {
   std::vector<double> f, out, z;
   std::vector<int64_t> v;
   void reserve(int64_t n) {
-    f.resize(static_cast<size_t>(n));
-    out.resize(static_cast<size_t>(n));
+    f.resize(static_cast<size_t>(n * line_block));
+    out.resize(static_cast<size_t>(n * line_block));
     z.resize(static_cast<size_t>(n) + 1);
     v.resize(static_cast<size_t>(n));
   }
@@ -296,18 +299,29 @@ inline void squared_distances(const std::vector<uint8_t>& sites, const Padded& g
     const int64_t step = axis == 1 ? n2 : n1 * n2;
     const int64_t outer = axis == 1 ? n0 : 1;
     const int64_t inner = axis == 1 ? n2 : n1 * n2;
+    // Lines are gathered `block` at a time (neighbours in memory), so that
+    // each cache line of a strided pass is read once, not once per line.
     for (int64_t o = 0; o < outer; ++o) {
-      if (interrupt.requested()) return;
-      for (int64_t in = 0; in < inner; ++in) {
-        double* base = dist.data() + o * n1 * n2 + in;
-        bool any = false;
+      for (int64_t first = 0; first < inner; first += line_block) {
+        if (interrupt.requested()) return;
+        const int64_t lines = std::min(line_block, inner - first);
+        double* base = dist.data() + o * n1 * n2 + first;
         for (int64_t q = 0; q < n; ++q) {
-          b.f[q] = base[q * step];
-          any |= b.f[q] != inf;
+          const double* from = base + q * step;
+          for (int64_t l = 0; l < lines; ++l) b.f[static_cast<size_t>(l * n + q)] = from[l];
         }
-        if (!any) continue;
-        parabola_envelope(b.f.data(), n, s, b, b.out.data());
-        for (int64_t q = 0; q < n; ++q) base[q * step] = b.out[q];
+        for (int64_t l = 0; l < lines; ++l) {
+          double* line = b.f.data() + l * n;
+          if (std::all_of(line, line + n, [](double x) { return x == inf; })) {
+            std::copy(line, line + n, b.out.data() + l * n);
+            continue;
+          }
+          parabola_envelope(line, n, s, b, b.out.data() + l * n);
+        }
+        for (int64_t q = 0; q < n; ++q) {
+          double* to = base + q * step;
+          for (int64_t l = 0; l < lines; ++l) to[l] = b.out[static_cast<size_t>(l * n + q)];
+        }
       }
     }
   }
