@@ -263,8 +263,10 @@ inline void parabola_envelope(const double* f, int64_t n, double s, LineBuffers&
   }
 }
 
-// Squared distances (box-sized) of every box pixel to the nearest site.
-// Returns early (dist unspecified) once `interrupt` is requested.
+// Squared distances (box-sized) of every box pixel to the nearest site
+// within its line of the first spatial axis (every axis but that one
+// transformed; final_pass does that one). Returns early (dist unspecified)
+// once `interrupt` is requested.
 inline void squared_distances(const std::vector<uint8_t>& sites, const Padded& geo, const SurfaceGrid& grid,
                               LineBuffers& b, std::vector<double>& dist, const Interrupt& interrupt) {
   constexpr double inf = std::numeric_limits<double>::infinity();
@@ -291,7 +293,7 @@ inline void squared_distances(const std::vector<uint8_t>& sites, const Padded& g
     }
   }
   // The other spatial axes, from the last: envelopes of the lines.
-  for (int axis = 1; axis >= 3 - grid.dims; --axis) {
+  for (int axis = 1; axis > 3 - grid.dims; --axis) {
     const int64_t n = geo.n[axis];
     if (n == 1) continue;
     const double s = grid.spacing[axis];
@@ -335,6 +337,58 @@ struct ClassScratch {
   LineBuffers lines;
 };
 
+// The first spatial axis's pass, evaluated at the query pixels only: out[i]
+// = min over the line of pixels[i] of (s (q - p))^2 + dist[p]. A line with
+// many queries is transformed whole (lower envelope); on the others each
+// query looks outwards along its line until (s r)^2 reaches the best value
+// found (its cost is its distance to the nearest site along the line, in
+// pixels), which is the envelope's value (the same candidates and
+// arithmetic, minimised exactly).
+inline void final_pass(std::vector<double>& dist, const Padded& geo, const SurfaceGrid& grid,
+                       const std::vector<int64_t>& pixels, LineBuffers& b, std::vector<double>& out,
+                       const Interrupt& interrupt) {
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  const int axis = 3 - grid.dims;
+  const int64_t n = geo.n[axis];
+  const double s = grid.spacing[axis];
+  const int64_t step = axis == 2 ? 1 : axis == 1 ? geo.n[2] : geo.n[1] * geo.n[2];
+  const int64_t plane = n * step;
+  auto line_of = [&](int64_t index) { return (index / plane) * step + index % step; };
+  auto base_of = [&](int64_t line) { return (line / step) * plane + line % step; };
+  std::vector<int32_t> queries(static_cast<size_t>(geo.box_size() / n), 0);
+  for (const int64_t index : pixels) ++queries[static_cast<size_t>(line_of(index))];
+  auto heavy = [&](int64_t line) { return int64_t{queries[static_cast<size_t>(line)]} * 32 > n; };
+  b.reserve(n);
+  int64_t done = 0;
+  for (int64_t line = 0; line < static_cast<int64_t>(queries.size()); ++line) {
+    if (!heavy(line)) continue;
+    if ((++done & 63) == 0 && interrupt.requested()) return;
+    double* base = dist.data() + base_of(line);
+    for (int64_t q = 0; q < n; ++q) b.f[static_cast<size_t>(q)] = base[q * step];
+    if (std::all_of(b.f.begin(), b.f.begin() + n, [](double x) { return x == inf; })) continue;
+    parabola_envelope(b.f.data(), n, s, b, b.out.data());
+    for (int64_t q = 0; q < n; ++q) base[q * step] = b.out[static_cast<size_t>(q)];
+  }
+  for (size_t i = 0; i < pixels.size(); ++i) {
+    if ((i & 4095) == 0 && interrupt.requested()) return;
+    const int64_t index = pixels[i], line = line_of(index);
+    double best = dist[static_cast<size_t>(index)];
+    if (!heavy(line)) {
+      const double* base = dist.data() + base_of(line);
+      const int64_t q = (index % plane) / step;
+      for (int64_t r = 1;; ++r) {
+        const double d = s * static_cast<double>(r);
+        const double d2 = d * d;
+        const bool below = q - r >= 0, above = q + r < n;
+        if (d2 >= best || (!below && !above)) break;
+        if (below) best = std::min(best, d2 + base[(q - r) * step]);
+        if (above) best = std::min(best, d2 + base[(q + r) * step]);
+      }
+    }
+    out[i] = best;
+  }
+}
+
 // dist at each pixel, square-rooted (all +infinity when there are no sites).
 inline void read_distances(const std::vector<int64_t>& pixels, const std::vector<uint8_t>& sites, bool any_site,
                            const Padded& geo, const SurfaceGrid& grid, ClassScratch& s, std::vector<double>& out,
@@ -342,7 +396,12 @@ inline void read_distances(const std::vector<int64_t>& pixels, const std::vector
   out.assign(pixels.size(), std::numeric_limits<double>::infinity());
   if (!any_site || pixels.empty()) return;
   squared_distances(sites, geo, grid, s.lines, s.dist, interrupt);
-  for (size_t i = 0; i < pixels.size(); ++i) out[i] = std::sqrt(s.dist[static_cast<size_t>(pixels[i])]);
+  if (grid.dims == 1) {  // the row pass was the only one
+    for (size_t i = 0; i < pixels.size(); ++i) out[i] = s.dist[static_cast<size_t>(pixels[i])];
+  } else {
+    final_pass(s.dist, geo, grid, pixels, s.lines, out, interrupt);
+  }
+  for (double& d : out) d = std::sqrt(d);
 }
 
 }  // namespace detail
