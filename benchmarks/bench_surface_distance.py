@@ -89,7 +89,10 @@ def runners(pred: np.ndarray, truth: np.ndarray, k: int) -> dict:
         import torch
         from monai.metrics import compute_hausdorff_distance
 
-        onehot = [torch.from_numpy((m[None, None] == np.arange(k)[None, :, None, None]).astype(np.float32)) for m in (pred, truth)]
+        onehot = [
+            torch.from_numpy((m[None, None] == np.arange(k)[None, :, None, None]).astype(np.float32))
+            for m in (pred, truth)
+        ]
 
         def monai() -> np.ndarray:
             with warnings.catch_warnings():
@@ -158,7 +161,9 @@ def main() -> None:
             results[name]["peak_mb"] = peak(name, args.size, k)
     ours = np.asarray(values["turbometrics 1 thread"])
     if "MONAI compute_hausdorff_distance" in values:
-        np.testing.assert_allclose(ours, values["MONAI compute_hausdorff_distance"], rtol=5e-6)  # float64 vs float32 quantiles
+        np.testing.assert_allclose(
+            ours, values["MONAI compute_hausdorff_distance"], rtol=5e-6
+        )  # float64 vs float32 quantiles
     if "medpy hd95 loop" in values:
         np.testing.assert_allclose(values["turbometrics medpy.hd95 loop"], values["medpy hd95 loop"], rtol=1e-12)
     base = results["turbometrics 1 thread"]["seconds"]

@@ -7,8 +7,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <stdexcept>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -85,8 +85,7 @@ py::array_t<double> to_array(const std::vector<double>& values) {
 // true -> pred distances)] for each class of `classes`, of two
 // (planes, rows, columns) maps whose `dims` trailing axes are spatial.
 py::list surface_distances(const py::array& y_pred, const py::array& y_true, int dims, std::vector<double> spacing,
-                           int connectivity, int64_t num_classes, const std::vector<int64_t>& classes,
-                           int n_threads) {
+                           int connectivity, int64_t num_classes, const std::vector<int64_t>& classes, int n_threads) {
   if (num_classes < 1) throw std::invalid_argument("num_classes must be at least 1");
   if (dims < 1 || dims > 3) throw std::invalid_argument("dims must be 1, 2 or 3");
   if (connectivity < 1) throw std::invalid_argument("connectivity must be at least 1");
@@ -135,8 +134,7 @@ void register_segmentation(py::module_& m) {
         "(valid, counts): int64 confusion counts of two (images, rows, columns) label maps, rows true; "
         "valid is False when a pixel not ignored holds a label outside [0, num_classes).");
   m.def("surface_distances", &surface_distances, py::arg("y_pred"), py::arg("y_true"), py::arg("dims"),
-        py::arg("spacing"), py::arg("connectivity"), py::arg("num_classes"), py::arg("classes"),
-        py::arg("n_threads"),
+        py::arg("spacing"), py::arg("connectivity"), py::arg("num_classes"), py::arg("classes"), py::arg("n_threads"),
         "[(pred boundary pixels, true boundary pixels, pred->true distances, true->pred distances)] per class "
         "of two (planes, rows, columns) label maps whose `dims` trailing axes are spatial; float64 distances in "
         "C order of the boundary pixels, +inf towards an empty boundary.");

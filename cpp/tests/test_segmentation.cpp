@@ -193,8 +193,8 @@ std::vector<int64_t> boundary_by_hand(const std::vector<int32_t>& m, int64_t row
   return out;
 }
 
-std::vector<double> directed_by_hand(const std::vector<int64_t>& from, const std::vector<int64_t>& to,
-                                     int64_t columns, double s0, double s1) {
+std::vector<double> directed_by_hand(const std::vector<int64_t>& from, const std::vector<int64_t>& to, int64_t columns,
+                                     double s0, double s1) {
   std::vector<double> out;
   for (const int64_t f : from) {
     double best = std::numeric_limits<double>::infinity();
@@ -220,8 +220,8 @@ std::vector<SurfaceDistances> surfaces(const std::vector<int32_t>& pred, const s
   std::vector<int64_t> wanted;
   for (int64_t c = 0; c < classes; ++c) wanted.push_back(c);
   std::vector<SurfaceDistances> out;
-  surface_distances<int32_t, int32_t>(contiguous(pred, shape), contiguous(truth, shape), grid, classes, wanted,
-                                      threads, out);
+  surface_distances<int32_t, int32_t>(contiguous(pred, shape), contiguous(truth, shape), grid, classes, wanted, threads,
+                                      out);
   return out;
 }
 

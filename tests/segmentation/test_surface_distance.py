@@ -12,9 +12,8 @@ from hypothesis import given, strategies as st
 from scipy import ndimage
 
 import turbometrics as tm
-from turbometrics.segmentation import average_surface_distance, hausdorff_distance, surface_dice
-
 from surface_strategies import label_pairs, mask_pairs, spacings
+from turbometrics.segmentation import average_surface_distance, hausdorff_distance, surface_dice
 
 pytestmark = pytest.mark.bits
 
@@ -140,9 +139,7 @@ def test_strided_and_dtype_inputs_match_contiguous():
     want = hausdorff_distance(np.ascontiguousarray(a[::2, :, ::-1]), b[::2, :, ::-1].astype(np.int64), num_classes=4)
     np.testing.assert_array_equal(hausdorff_distance(a[::2, :, ::-1], b[::2, :, ::-1], num_classes=4), want)
     t = a.transpose(2, 0, 1)
-    np.testing.assert_array_equal(
-        hausdorff_distance(t, t.copy(), num_classes=4, percentile=95), np.zeros(4)
-    )
+    np.testing.assert_array_equal(hausdorff_distance(t, t.copy(), num_classes=4, percentile=95), np.zeros(4))
 
 
 @pytest.mark.parametrize(

@@ -9,8 +9,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from hypothesis import assume, given, strategies as st
-from surface_strategies import label_pairs, mask_pairs, spacings
 
+from surface_strategies import label_pairs, mask_pairs, spacings
 from turbometrics.segmentation import hausdorff_distance, medpy as tm_medpy
 
 binary = pytest.importorskip("medpy.metric.binary")

@@ -12,8 +12,8 @@ import warnings
 import numpy as np
 import pytest
 from hypothesis import given, strategies as st
-from surface_strategies import blobs, label_pairs, spacings
 
+from surface_strategies import blobs, label_pairs, spacings
 from turbometrics.segmentation import _monai_surface as ours
 
 torch = pytest.importorskip("torch")
@@ -52,7 +52,7 @@ def batches(draw):
 
 @given(batches(), st.data())
 def test_hausdorff_against_monai(batch, data):
-    p, y, k = batch
+    p, y, _k = batch
     spacing = data.draw(spacings(p.ndim - 2))
     spacing = None if spacing is None else list(spacing)
     for kw in [
@@ -70,7 +70,7 @@ def test_hausdorff_against_monai(batch, data):
 
 @given(batches(), st.data())
 def test_average_surface_distance_against_monai(batch, data):
-    p, y, k = batch
+    p, y, _k = batch
     spacing = data.draw(spacings(p.ndim - 2))
     for kw in [{}, {"symmetric": True}, {"include_background": True, "symmetric": True}]:
         assert_close(

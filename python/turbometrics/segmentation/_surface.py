@@ -41,7 +41,11 @@ def _check_method(method: Any) -> str:
 def _check_percentile(percentile: Any) -> float | None:
     if percentile is None:
         return None
-    if not isinstance(percentile, Real) or isinstance(percentile, (bool, np.bool_)) or not 0 <= percentile <= 100:
+    if (
+        not isinstance(percentile, Real)
+        or isinstance(percentile, (bool, np.bool_))
+        or not 0 <= float(percentile) <= 100
+    ):
         raise ValueError(f"percentile must be None or a number in [0, 100], got {percentile!r}.")
     return float(percentile)
 
@@ -305,7 +309,7 @@ def surface_dice(
     >>> surface_dice(a, b, tolerance=0)
     0.5
     """
-    if not isinstance(tolerance, Real) or isinstance(tolerance, (bool, np.bool_)) or not 0 <= tolerance < np.inf:
+    if not isinstance(tolerance, Real) or isinstance(tolerance, (bool, np.bool_)) or not 0 <= float(tolerance) < np.inf:
         raise ValueError(f"tolerance must be a finite number >= 0, got {tolerance!r}.")
     tol = float(tolerance)
     return _per_class(

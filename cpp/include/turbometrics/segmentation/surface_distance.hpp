@@ -89,8 +89,7 @@ namespace detail {
 // The bounding boxes of the classes [0, K) of one map (labels outside are
 // read and skipped). Stops between rows once `interrupt` is requested.
 template <class Label>
-std::vector<Box> class_boxes(const MapView& map, const SurfaceGrid& grid, int64_t classes,
-                             const Interrupt& interrupt) {
+std::vector<Box> class_boxes(const MapView& map, const SurfaceGrid& grid, int64_t classes, const Interrupt& interrupt) {
   std::vector<Box> boxes(static_cast<size_t>(classes));
   std::vector<int64_t> row_seen(static_cast<size_t>(classes), -1);
   int64_t row_id = 0;
@@ -123,10 +122,10 @@ std::vector<Box> class_boxes(const MapView& map, const SurfaceGrid& grid, int64_
 // The padded box: the class's box with a one-pixel margin on each spatial
 // axis (background), so that every neighbour of a box pixel is in it.
 struct Padded {
-  int64_t n[3];      // the box's extent
-  int64_t p[3];      // the padded extent
-  int64_t pad[3];    // 1 on a spatial axis, else 0
-  int64_t stride[3]; // of the padded array
+  int64_t n[3];       // the box's extent
+  int64_t p[3];       // the padded extent
+  int64_t pad[3];     // 1 on a spatial axis, else 0
+  int64_t stride[3];  // of the padded array
   int64_t size() const { return p[0] * p[1] * p[2]; }
   int64_t box_size() const { return n[0] * n[1] * n[2]; }
 };
@@ -194,7 +193,8 @@ inline void boundary_of(const std::vector<uint8_t>& mask, const Padded& geo, con
   int64_t index = 0;
   for (int64_t i = 0; i < geo.n[0]; ++i) {
     for (int64_t j = 0; j < geo.n[1]; ++j) {
-      const uint8_t* row = mask.data() + (i + geo.pad[0]) * geo.stride[0] + (j + geo.pad[1]) * geo.stride[1] + geo.pad[2];
+      const uint8_t* row =
+          mask.data() + (i + geo.pad[0]) * geo.stride[0] + (j + geo.pad[1]) * geo.stride[1] + geo.pad[2];
       for (int64_t k = 0; k < geo.n[2]; ++k, ++index) {
         if (!row[k]) continue;
         bool edge = false;
