@@ -46,7 +46,12 @@ from ..ranking import (
     roc_curve,
     top_k_accuracy_score,
 )
-from ..segmentation import confusion_matrix as label_map_confusion_matrix
+from ..segmentation import (
+    average_surface_distance,
+    confusion_matrix as label_map_confusion_matrix,
+    hausdorff_distance,
+    surface_dice,
+)
 from ..stability import aleatoric_uncertainty, epistemic_uncertainty, iqr, jitter, label_stability, selection_rate, std
 
 # What a function reads, so that generic tests can build its arguments:
@@ -63,6 +68,7 @@ Inputs = Literal[
     "ensemble",  # (P,): (members, n) or (members, n, K) probabilities
     "predictions",  # (y_pred,): labels
     "label maps",  # (y_true, y_pred): integer label maps of one shape, and num_classes
+    "label maps and tolerance",  # label maps, num_classes and tolerance (surface_dice)
 ]
 
 
@@ -153,6 +159,9 @@ FUNCTIONS: tuple[Metric, ...] = (
     Metric(kde, "samples and points"),
     # segmentation (turbometrics.segmentation only)
     Metric(label_map_confusion_matrix, "label maps", top_level=False),
+    Metric(hausdorff_distance, "label maps", top_level=False),
+    Metric(average_surface_distance, "label maps", top_level=False),
+    Metric(surface_dice, "label maps and tolerance", top_level=False),
     # stability (turbometrics.stability only)
     Metric(aleatoric_uncertainty, "ensemble", top_level=False),
     Metric(epistemic_uncertainty, "ensemble", top_level=False),
