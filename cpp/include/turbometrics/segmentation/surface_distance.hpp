@@ -145,10 +145,13 @@ inline Padded padded_of(const Box& box, const SurfaceGrid& grid) {
 
 // mask[padded] = (label == c) over the box (the margin stays 0).
 template <class Label>
-void fill_mask(const MapView& map, const Box& box, const Padded& geo, int64_t c, std::vector<uint8_t>& mask) {
+// Stops (mask unspecified) once `interrupt` is requested.
+void fill_mask(const MapView& map, const Box& box, const Padded& geo, int64_t c, std::vector<uint8_t>& mask,
+               const Interrupt& interrupt) {
   mask.assign(static_cast<size_t>(geo.size()), 0);
   for (int64_t i = 0; i < geo.n[0]; ++i) {
     for (int64_t j = 0; j < geo.n[1]; ++j) {
+      if ((j & 63) == 0 && interrupt.requested()) return;
       const char* row = map.data + (box.lo[0] + i) * map.image_stride + (box.lo[1] + j) * map.row_stride +
                         box.lo[2] * map.column_stride;
       uint8_t* out = mask.data() + (i + geo.pad[0]) * geo.stride[0] + (j + geo.pad[1]) * geo.stride[1] + geo.pad[2];
@@ -185,14 +188,16 @@ inline std::vector<int64_t> neighbour_offsets(const Padded& geo, const SurfaceGr
 }
 
 // The box indices (C order) of the boundary pixels of `mask`; marks them
-// in `sites` (box-sized, 1 on the boundary).
+// in `sites` (box-sized, 1 on the boundary). Stops (unspecified) once
+// `interrupt` is requested.
 inline void boundary_of(const std::vector<uint8_t>& mask, const Padded& geo, const std::vector<int64_t>& offsets,
-                        std::vector<int64_t>& pixels, std::vector<uint8_t>& sites) {
+                        std::vector<int64_t>& pixels, std::vector<uint8_t>& sites, const Interrupt& interrupt) {
   pixels.clear();
   sites.assign(static_cast<size_t>(geo.box_size()), 0);
   int64_t index = 0;
   for (int64_t i = 0; i < geo.n[0]; ++i) {
     for (int64_t j = 0; j < geo.n[1]; ++j) {
+      if ((j & 63) == 0 && interrupt.requested()) return;
       const uint8_t* row =
           mask.data() + (i + geo.pad[0]) * geo.stride[0] + (j + geo.pad[1]) * geo.stride[1] + geo.pad[2];
       for (int64_t k = 0; k < geo.n[2]; ++k, ++index) {
@@ -275,6 +280,7 @@ inline void squared_distances(const std::vector<uint8_t>& sites, const Padded& g
   // The last axis: distance to the nearest site of the row, two sweeps.
   const double s2 = grid.spacing[2];
   for (int64_t r = 0; r < n0 * n1; ++r) {
+    if ((r & 255) == 0 && interrupt.requested()) return;
     const uint8_t* site = sites.data() + r * n2;
     double* d = dist.data() + r * n2;
     int64_t last = -1;
@@ -430,10 +436,10 @@ void surface_distances(const MapView& y_pred, const MapView& y_true, const Surfa
     detail::ClassScratch s;
     const detail::Padded geo = detail::padded_of(box, grid);
     const std::vector<int64_t> offsets = detail::neighbour_offsets(geo, grid);
-    detail::fill_mask<Pred>(y_pred, box, geo, c, s.pred_mask);
-    detail::fill_mask<True>(y_true, box, geo, c, s.true_mask);
-    detail::boundary_of(s.pred_mask, geo, offsets, s.pred_pixels, s.pred_sites);
-    detail::boundary_of(s.true_mask, geo, offsets, s.true_pixels, s.true_sites);
+    detail::fill_mask<Pred>(y_pred, box, geo, c, s.pred_mask, interrupt);
+    detail::fill_mask<True>(y_true, box, geo, c, s.true_mask, interrupt);
+    detail::boundary_of(s.pred_mask, geo, offsets, s.pred_pixels, s.pred_sites, interrupt);
+    detail::boundary_of(s.true_mask, geo, offsets, s.true_pixels, s.true_sites, interrupt);
     std::vector<uint8_t>().swap(s.pred_mask);
     std::vector<uint8_t>().swap(s.true_mask);
     SurfaceDistances& result = out[static_cast<size_t>(w)];
