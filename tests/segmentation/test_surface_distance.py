@@ -12,7 +12,7 @@ from hypothesis import given, strategies as st
 from scipy import ndimage
 
 import turbometrics as tm
-from surface_strategies import label_pairs, mask_pairs, spacings
+from surface_strategies import blobs, label_pairs, mask_pairs, spacings
 from turbometrics.segmentation import average_surface_distance, hausdorff_distance, surface_dice
 
 pytestmark = pytest.mark.bits
@@ -175,3 +175,42 @@ def test_surface_dice_tolerance_is_checked():
 def test_exported():
     for name in ["hausdorff_distance", "average_surface_distance", "surface_dice"]:
         assert name in tm.segmentation.__all__
+
+
+def edt_reference(a: np.ndarray, b: np.ndarray, spacing):
+    """Directed distances by scipy's distance_transform_edt of the whole
+    image (medpy's computation), for maps too large for brute force."""
+    ba, bb = boundary(a), boundary(b)
+    return (
+        ndimage.distance_transform_edt(~bb, sampling=spacing)[ba],
+        ndimage.distance_transform_edt(~ba, sampling=spacing)[bb],
+    )
+
+
+@pytest.mark.parametrize(
+    ("shape", "spacing"),
+    [((300, 200), None), ((300, 200), (0.7, 1.3)), ((40, 36, 64), None), ((40, 36, 64), (2.5, 0.8, 0.8))],
+)
+@pytest.mark.parametrize("kind", ["blobs", "sparse"])
+def test_large_maps_against_scipys_transform(shape, spacing, kind):
+    """Lines longer than 32 pixels: the last pass searches outwards from
+    each boundary pixel on lines with few of them and transforms the others
+    whole; both against scipy's transform of the whole image."""
+    rng = np.random.default_rng(len(shape) * 10 + (spacing is None))
+    if kind == "blobs":
+        a, b = (blobs(rng, shape, 4) for _ in range(2))
+    else:  # small objects far apart: long searches, lines without sites
+        a, b = np.zeros(shape, np.int64), np.zeros(shape, np.int64)
+        for m in (a, b):
+            m[tuple(rng.integers(0, s, 30) for s in shape)] = rng.integers(1, 4, 30)
+    got = tm.segmentation._surface_kernel.label_distances(a, b, 4, [0, 1, 2, 3], spacing or (1.0,) * len(shape), 1)
+    for c, d in enumerate(got):
+        ab, ba = edt_reference(a == c, b == c, spacing)
+        if len(ab) == 0 or len(ba) == 0:
+            continue
+        if spacing is None:
+            np.testing.assert_array_equal(d.a_to_b, ab)
+            np.testing.assert_array_equal(d.b_to_a, ba)
+        else:
+            np.testing.assert_allclose(d.a_to_b, ab, rtol=1e-13, atol=0)
+            np.testing.assert_allclose(d.b_to_a, ba, rtol=1e-13, atol=0)
