@@ -19,7 +19,8 @@ from turbometrics.segmentation import _monai_surface as ours
 torch = pytest.importorskip("torch")
 metrics = pytest.importorskip("monai.metrics")
 
-pytestmark = pytest.mark.bits
+# MONAI's (and the drop-ins') UserWarnings on empty classes are checked in one test.
+pytestmark = [pytest.mark.bits, pytest.mark.filterwarnings("ignore:the (ground truth|prediction) of class")]
 
 
 def one_hot(maps: np.ndarray, k: int):
@@ -116,3 +117,26 @@ def test_refusals():
         ours.compute_surface_dice(p, p, [1.0, 2.0])
     with pytest.raises(ValueError, match="same shapes"):
         ours.compute_hausdorff_distance(p, torch.zeros((1, 2, 4, 5)))
+
+
+@pytest.mark.parametrize(
+    ("name", "kwargs"),
+    [
+        ("compute_hausdorff_distance", {}),
+        ("compute_average_surface_distance", {"include_background": True}),
+        ("compute_average_surface_distance", {"ignore_index": 2}),
+        ("compute_surface_dice", {"class_thresholds": [1.0, 1.0]}),
+    ],
+)
+def test_monais_warnings_on_empty_classes(name, kwargs):
+    p = torch.zeros((1, 3, 5, 5))
+    y = torch.zeros((1, 3, 5, 5))
+    p[0, 1, 1:3, 1:3] = 1  # class 2 empty in both, class 1 empty in the ground truth
+    with warnings.catch_warnings(record=True) as theirs:
+        warnings.simplefilter("always")
+        want = getattr(metrics, name)(p, y, **kwargs)
+    with warnings.catch_warnings(record=True) as mine:
+        warnings.simplefilter("always")
+        got = getattr(ours, name)(p, y, **kwargs)
+    torch.testing.assert_close(got, want, equal_nan=True)
+    assert [str(w.message) for w in mine] == [str(w.message) for w in theirs if "all 0" in str(w.message)]

@@ -8,13 +8,15 @@ True included); its boundary is the object minus its erosion by the cross,
 the image border counting as background; distances are cast to float32
 before any statistic (percentiles by ``torch.quantile``, means in float32);
 an empty boundary makes the distances of a direction +inf, one per pixel of
-the other boundary, and a direction with no distances gives nan. Only the
+the other boundary, and a direction with no distances gives nan; MONAI's
+UserWarnings name the classes whose prediction or ground truth is empty. Only the
 "euclidean" distance and ``use_subvoxels=False`` are provided. torch is
 imported when a function is called.
 """
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -68,6 +70,20 @@ def _spacings(spacing: Any, batch: int, img_dim: int) -> list[tuple[float, ...]]
             )
         return [check_spacing(s, img_dim) for s in items]
     return [check_spacing(items, img_dim)] * batch
+
+
+def _warn_empty(d: Directed, class_index: int, warn: bool) -> None:
+    """MONAI's UserWarnings for an empty ground truth or prediction."""
+    if not warn:
+        return
+    if d.b_boundary == 0:
+        warnings.warn(
+            f"the ground truth of class {class_index} is all 0, this may result in nan/inf distance.", stacklevel=3
+        )
+    if d.a_boundary == 0:
+        warnings.warn(
+            f"the prediction of class {class_index} is all 0, this may result in nan/inf distance.", stacklevel=3
+        )
 
 
 def _sides(d: Directed, symmetric: bool) -> list[np.ndarray]:
@@ -136,6 +152,7 @@ def compute_hausdorff_distance(
             hd[b, c] = float("nan")
             continue
         d = binary_distances(pred[b, c], truth[b, c], spacings[b], 1)
+        _warn_empty(d, c + offset, True)
         values = []
         for side in _sides(d, not directed):
             t = torch.from_numpy(side)
@@ -163,8 +180,7 @@ def compute_average_surface_distance(
     to ``y``'s, or with ``symmetric`` of both directions pooled.
 
     Parameters are those of :func:`compute_hausdorff_distance`
-    (``ignore_index`` only silences MONAI's warnings there, so it changes
-    nothing here).
+    (``ignore_index`` only silences MONAI's warning for that class here).
 
     Returns
     -------
@@ -174,13 +190,14 @@ def compute_average_surface_distance(
     import torch
 
     _check_metric(distance_metric)
-    del ignore_index
     pred, truth = _prepared(y_pred, y, include_background)
+    offset = 0 if include_background else 1
     batch, n_class = pred.shape[:2]
     spacings = _spacings(spacing, batch, pred.ndim - 2)
     asd = torch.empty((batch, n_class), dtype=torch.float)
     for b, c in np.ndindex(batch, n_class):
         d = binary_distances(pred[b, c], truth[b, c], spacings[b], 1)
+        _warn_empty(d, c, ignore_index is None or c + offset != ignore_index)  # MONAI names channel c here
         pooled = torch.cat([torch.from_numpy(s) for s in _sides(d, bool(symmetric))])
         asd[b, c] = float("nan") if pooled.numel() == 0 else pooled.mean()
     return asd
@@ -247,9 +264,11 @@ def compute_surface_dice(
     if np.any(thresholds < 0):
         raise ValueError("All class thresholds need to be >= 0.")
     spacings = _spacings(spacing, batch, pred.ndim - 2)
+    offset = 0 if include_background else 1
     nsd = torch.empty((batch, n_class), dtype=torch.float)
     for b, c in np.ndindex(batch, n_class):
         d = binary_distances(pred[b, c], truth[b, c], spacings[b], 1)
+        _warn_empty(d, c + offset, ignore_index is None or c + offset != ignore_index)
         sides = [torch.from_numpy(s) for s in _sides(d, True)]
         complete = sum(len(s) for s in sides)
         correct = sum(int(torch.sum(s <= class_thresholds[c])) for s in sides)
