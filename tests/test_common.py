@@ -51,12 +51,14 @@ _ROLES: dict[str, tuple[str, ...]] = {
     "ensemble": ("ensemble",),
     "predictions": ("labels",),
     "label maps": ("label map", "label map"),
+    "label maps and tolerance": ("label map", "label map"),
 }
 # keyword arguments that a kind needs (or that keep it quick)
 _KWARGS: dict[str, dict[str, Any]] = {
     "scored metric": {"n_bootstraps": 40, "random_state": 0},
     "samples and points": {"bandwidth": 0.5},
     "label maps": {"num_classes": 3},
+    "label maps and tolerance": {"num_classes": 3, "tolerance": 1.0},
 }
 
 

@@ -79,6 +79,15 @@ CASES = {
         "tm.segmentation.confusion_matrix(maps[:2, :10], maps[:2, :10], num_classes=3)",
         "confusion_counts",
     ),
+    "segmentation hausdorff_distance": (
+        # 4 classes of a random 180^3 volume: seconds of boundaries and transforms, about 200 MB
+        "rng = np.random.default_rng(0)\n"
+        "maps = rng.integers(0, 4, (180, 180, 180), dtype=np.uint8)\n"
+        "other = rng.integers(0, 4, (180, 180, 180), dtype=np.uint8)",
+        "tm.segmentation.hausdorff_distance(maps, other, num_classes=4)",
+        "tm.segmentation.hausdorff_distance(maps[:6, :6, :6], other[:6, :6, :6], num_classes=4)",
+        "surface_distances",
+    ),
     "kde exact": (
         "rng = np.random.default_rng(0)\nx = rng.normal(size=1_000_000)",
         "tm.kde(x, x[:300_000], bandwidth=0.01)",

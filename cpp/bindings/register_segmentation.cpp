@@ -1,16 +1,21 @@
-// The segmentation kernels: the confusion counts of label maps.
+// The segmentation kernels: the confusion counts of label maps and the
+// surface distances of their classes.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "python_interrupt.hpp"
 #include "turbometrics/segmentation/label_confusion.hpp"
+#include "turbometrics/segmentation/surface_distance.hpp"
 
 namespace py = pybind11;
 using namespace turbometrics;
@@ -70,6 +75,57 @@ std::pair<bool, py::array_t<int64_t>> confusion_counts(const py::array& y_true, 
   return {valid, out};
 }
 
+py::array_t<double> to_array(const std::vector<double>& values) {
+  py::array_t<double> out(static_cast<py::ssize_t>(values.size()));
+  std::copy(values.begin(), values.end(), out.mutable_data());
+  return out;
+}
+
+// [(pred boundary pixels, true boundary pixels, pred -> true distances,
+// true -> pred distances)] for each class of `classes`, of two
+// (planes, rows, columns) maps whose `dims` trailing axes are spatial.
+py::list surface_distances(const py::array& y_pred, const py::array& y_true, int dims, std::vector<double> spacing,
+                           int connectivity, int64_t num_classes, const std::vector<int64_t>& classes, int n_threads) {
+  if (num_classes < 1) throw std::invalid_argument("num_classes must be at least 1");
+  if (dims < 1 || dims > 3) throw std::invalid_argument("dims must be 1, 2 or 3");
+  if (connectivity < 1) throw std::invalid_argument("connectivity must be at least 1");
+  if (spacing.size() != 3) throw std::invalid_argument("spacing must hold 3 values");
+  for (const int64_t c : classes) {
+    if (c < 0 || c >= num_classes) throw std::invalid_argument("a class lies outside [0, num_classes)");
+  }
+  const segmentation::MapView p = view_of(y_pred, "y_pred"), t = view_of(y_true, "y_true");
+  for (int axis = 0; axis < 3; ++axis) {
+    if (y_true.shape(axis) != y_pred.shape(axis)) throw std::invalid_argument("y_true and y_pred differ in shape");
+  }
+  if (dims < 3 && y_pred.shape(0) != 1) throw std::invalid_argument("a map of fewer than 3 dims has one plane");
+  if (dims < 2 && y_pred.shape(1) != 1) throw std::invalid_argument("a 1-D map has one row");
+  segmentation::SurfaceGrid grid;
+  grid.dims = dims;
+  grid.connectivity = connectivity;
+  for (int axis = 0; axis < 3; ++axis) {
+    grid.extent[axis] = y_pred.shape(axis);
+    grid.spacing[axis] = spacing[static_cast<size_t>(axis)];
+    if (!(grid.spacing[axis] > 0) || !std::isfinite(grid.spacing[axis])) {
+      throw std::invalid_argument("spacing must be finite and positive");
+    }
+  }
+  std::vector<segmentation::SurfaceDistances> results;
+  visit_map_dtype(y_pred, "y_pred", [&](auto pred_tag) {
+    visit_map_dtype(y_true, "y_true", [&](auto true_tag) {
+      using Pred = decltype(pred_tag);
+      using True = decltype(true_tag);
+      bindings::interruptible([&](const Interrupt& interrupt) {
+        segmentation::surface_distances<Pred, True>(p, t, grid, num_classes, classes, n_threads, results, interrupt);
+      });
+    });
+  });
+  py::list out;
+  for (const segmentation::SurfaceDistances& r : results) {
+    out.append(py::make_tuple(r.pred_boundary, r.true_boundary, to_array(r.pred_to_true), to_array(r.true_to_pred)));
+  }
+  return out;
+}
+
 }  // namespace
 
 void register_segmentation(py::module_& m) {
@@ -77,4 +133,9 @@ void register_segmentation(py::module_& m) {
         py::arg("ignore_index"), py::arg("per_image"), py::arg("n_threads"),
         "(valid, counts): int64 confusion counts of two (images, rows, columns) label maps, rows true; "
         "valid is False when a pixel not ignored holds a label outside [0, num_classes).");
+  m.def("surface_distances", &surface_distances, py::arg("y_pred"), py::arg("y_true"), py::arg("dims"),
+        py::arg("spacing"), py::arg("connectivity"), py::arg("num_classes"), py::arg("classes"), py::arg("n_threads"),
+        "[(pred boundary pixels, true boundary pixels, pred->true distances, true->pred distances)] per class "
+        "of two (planes, rows, columns) label maps whose `dims` trailing axes are spatial; float64 distances in "
+        "C order of the boundary pixels, +inf towards an empty boundary.");
 }

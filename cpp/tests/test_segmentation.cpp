@@ -169,3 +169,114 @@ TEST_CASE("empty maps count nothing") {
                                            out.data()));
   CHECK(out == std::vector<int64_t>(4, 0));
 }
+
+// Surface distances (surface_distance.hpp): boundaries by erosion with the
+// border as background, exact distances with spacing against brute force,
+// empty classes, labels of no class and every thread count.
+#include <cmath>
+#include <limits>
+
+#include "turbometrics/segmentation/surface_distance.hpp"
+
+namespace {
+
+// The boundary pixels (row-major indices) of class c of a rows x columns
+// map, connectivity 1: a pixel of c with a 4-neighbour not c or outside.
+std::vector<int64_t> boundary_by_hand(const std::vector<int32_t>& m, int64_t rows, int64_t columns, int64_t c) {
+  std::vector<int64_t> out;
+  auto at = [&](int64_t r, int64_t k) {
+    return r >= 0 && r < rows && k >= 0 && k < columns && m[static_cast<size_t>(r * columns + k)] == c;
+  };
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t k = 0; k < columns; ++k)
+      if (at(r, k) && !(at(r - 1, k) && at(r + 1, k) && at(r, k - 1) && at(r, k + 1))) out.push_back(r * columns + k);
+  return out;
+}
+
+std::vector<double> directed_by_hand(const std::vector<int64_t>& from, const std::vector<int64_t>& to, int64_t columns,
+                                     double s0, double s1) {
+  std::vector<double> out;
+  for (const int64_t f : from) {
+    double best = std::numeric_limits<double>::infinity();
+    for (const int64_t t : to) {
+      const double d0 = s0 * static_cast<double>(f / columns - t / columns);
+      const double d1 = s1 * static_cast<double>(f % columns - t % columns);
+      best = std::min(best, d0 * d0 + d1 * d1);
+    }
+    out.push_back(std::sqrt(best));
+  }
+  return out;
+}
+
+std::vector<SurfaceDistances> surfaces(const std::vector<int32_t>& pred, const std::vector<int32_t>& truth,
+                                       int64_t rows, int64_t columns, int64_t classes, double s0, double s1,
+                                       int threads) {
+  const MapShape shape{1, rows, columns};
+  SurfaceGrid grid;
+  grid.extent[1] = rows;
+  grid.extent[2] = columns;
+  grid.spacing[1] = s0;
+  grid.spacing[2] = s1;
+  std::vector<int64_t> wanted;
+  for (int64_t c = 0; c < classes; ++c) wanted.push_back(c);
+  std::vector<SurfaceDistances> out;
+  surface_distances<int32_t, int32_t>(contiguous(pred, shape), contiguous(truth, shape), grid, classes, wanted, threads,
+                                      out);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("surface distances: a 2x2 square against a 4x4 one, with and without spacing") {
+  std::vector<int32_t> a(36, 0), b(36, 0);
+  for (int r = 1; r < 3; ++r)
+    for (int k = 1; k < 3; ++k) a[static_cast<size_t>(r * 6 + k)] = 1;
+  for (int r = 1; r < 5; ++r)
+    for (int k = 1; k < 5; ++k) b[static_cast<size_t>(r * 6 + k)] = 1;
+  const auto out = surfaces(a, b, 6, 6, 2, 1.0, 1.0, 1);
+  CHECK(out[1].pred_boundary == 4);
+  CHECK(out[1].true_boundary == 12);
+  CHECK(out[1].pred_to_true == std::vector<double>{0.0, 0.0, 0.0, 1.0});
+  CHECK(*std::max_element(out[1].true_to_pred.begin(), out[1].true_to_pred.end()) == std::sqrt(8.0));
+  const auto spaced = surfaces(a, b, 6, 6, 2, 2.0, 0.5, 1);
+  CHECK(spaced[1].pred_to_true[3] == 0.5);
+}
+
+TEST_CASE("surface distances: random maps against brute force, every thread count the same") {
+  std::mt19937_64 rng(7);
+  for (int trial = 0; trial < 40; ++trial) {
+    const int64_t rows = 1 + static_cast<int64_t>(rng() % 13), columns = 1 + static_cast<int64_t>(rng() % 13);
+    const int64_t classes = 1 + static_cast<int64_t>(rng() % 4);
+    std::vector<int32_t> pred(static_cast<size_t>(rows * columns)), truth(pred.size());
+    for (auto& v : pred) v = static_cast<int32_t>(rng() % (classes + 1));  // label `classes` is of no class
+    for (auto& v : truth) v = static_cast<int32_t>(rng() % (classes + 1));
+    const double s0 = 0.5 + static_cast<double>(rng() % 5) * 0.25, s1 = 1.0;
+    const auto one = surfaces(pred, truth, rows, columns, classes, s0, s1, 1);
+    const auto many = surfaces(pred, truth, rows, columns, classes, s0, s1, turbometrics::testing::many_threads);
+    for (int64_t c = 0; c < classes; ++c) {
+      const auto bp = boundary_by_hand(pred, rows, columns, c), bt = boundary_by_hand(truth, rows, columns, c);
+      const SurfaceDistances& r = one[static_cast<size_t>(c)];
+      REQUIRE(r.pred_boundary == static_cast<int64_t>(bp.size()));
+      REQUIRE(r.true_boundary == static_cast<int64_t>(bt.size()));
+      CHECK(r.pred_to_true == many[static_cast<size_t>(c)].pred_to_true);
+      CHECK(r.true_to_pred == many[static_cast<size_t>(c)].true_to_pred);
+      if (bp.empty() || bt.empty()) {
+        for (const double d : r.pred_to_true) CHECK(std::isinf(d));
+        for (const double d : r.true_to_pred) CHECK(std::isinf(d));
+        continue;
+      }
+      const auto want = directed_by_hand(bp, bt, columns, s0, s1), back = directed_by_hand(bt, bp, columns, s0, s1);
+      for (size_t i = 0; i < want.size(); ++i) CHECK(r.pred_to_true[i] == doctest::Approx(want[i]).epsilon(1e-14));
+      for (size_t i = 0; i < back.size(); ++i) CHECK(r.true_to_pred[i] == doctest::Approx(back[i]).epsilon(1e-14));
+    }
+  }
+}
+
+TEST_CASE("surface distances: a single-pixel image and an empty class") {
+  const std::vector<int32_t> one{0};
+  const auto out = surfaces(one, one, 1, 1, 2, 1.0, 1.0, 1);
+  CHECK(out[0].pred_boundary == 1);
+  CHECK(out[0].pred_to_true == std::vector<double>{0.0});
+  CHECK(out[1].pred_boundary == 0);
+  CHECK(out[1].true_boundary == 0);
+}

@@ -47,15 +47,18 @@ from ..ranking import (
     top_k_accuracy_score,
 )
 from ..segmentation import (
+    average_surface_distance,
     class_accuracy as label_map_class_accuracy,
     confusion_matrix as label_map_confusion_matrix,
     dice as label_map_dice,
     fbeta as label_map_fbeta,
     generalized_dice as label_map_generalized_dice,
+    hausdorff_distance,
     iou as label_map_iou,
     pixel_accuracy as label_map_pixel_accuracy,
     precision as label_map_precision,
     recall as label_map_recall,
+    surface_dice,
 )
 from ..stability import aleatoric_uncertainty, epistemic_uncertainty, iqr, jitter, label_stability, selection_rate, std
 
@@ -73,6 +76,7 @@ Inputs = Literal[
     "ensemble",  # (P,): (members, n) or (members, n, K) probabilities
     "predictions",  # (y_pred,): labels
     "label maps",  # (y_true, y_pred): integer label maps of one shape, and num_classes
+    "label maps and tolerance",  # label maps, num_classes and tolerance (surface_dice)
 ]
 
 
@@ -171,6 +175,9 @@ FUNCTIONS: tuple[Metric, ...] = (
     Metric(label_map_pixel_accuracy, "label maps", top_level=False),
     Metric(label_map_precision, "label maps", top_level=False),
     Metric(label_map_recall, "label maps", top_level=False),
+    Metric(hausdorff_distance, "label maps", top_level=False),
+    Metric(average_surface_distance, "label maps", top_level=False),
+    Metric(surface_dice, "label maps and tolerance", top_level=False),
     # stability (turbometrics.stability only)
     Metric(aleatoric_uncertainty, "ensemble", top_level=False),
     Metric(epistemic_uncertainty, "ensemble", top_level=False),

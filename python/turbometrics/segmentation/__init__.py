@@ -11,16 +11,20 @@ a stream of maps and merges exactly, with per-image class sums when asked.
 from ._confusion import confusion_matrix
 from ._scores import class_accuracy, dice, fbeta, generalized_dice, iou, pixel_accuracy, precision, recall
 from ._state import SegmentationState
+from ._surface import average_surface_distance, hausdorff_distance, surface_dice
 
 __all__ = [
     "SegmentationState",
+    "average_surface_distance",
     "class_accuracy",
     "confusion_matrix",
     "dice",
     "fbeta",
     "generalized_dice",
+    "hausdorff_distance",
     "iou",
     "pixel_accuracy",
     "precision",
     "recall",
+    "surface_dice",
 ]

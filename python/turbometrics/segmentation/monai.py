@@ -1,6 +1,9 @@
-"""Drop-ins for MONAI 1.6's ``monai.metrics`` functions of the IoU and Dice
-family: :func:`compute_iou`, :func:`compute_dice` and
-:func:`compute_generalized_dice`, with MONAI's signatures, its one-hot
+"""Drop-ins for MONAI 1.6's ``monai.metrics`` functions: the IoU and Dice
+family, :func:`compute_iou`, :func:`compute_dice` and
+:func:`compute_generalized_dice`, and the surface distances,
+:func:`compute_hausdorff_distance`, :func:`compute_average_surface_distance`
+and :func:`compute_surface_dice` (each documented with its own rules), with
+MONAI's signatures, its one-hot
 (B, C, ...) or label (B, 1, ...) torch inputs, its ``include_background``,
 ``ignore_empty`` and ``ignore_index`` rules, and (B, C) tensor results.
 
@@ -22,13 +25,21 @@ from typing import Any
 import numpy as np
 
 from . import _metrics
+from ._monai_surface import compute_average_surface_distance, compute_hausdorff_distance, compute_surface_dice
 from ._torch_inputs import as_numpy, binary, exact_one_hot_labels, label_sums, torch_module
 
 # These drop-ins take and return torch tensors: importing the module without
 # torch installed raises ImportError here (turbometrics itself never imports it).
 torch_module()
 
-__all__ = ["compute_dice", "compute_generalized_dice", "compute_iou"]
+__all__ = [
+    "compute_average_surface_distance",
+    "compute_dice",
+    "compute_generalized_dice",
+    "compute_hausdorff_distance",
+    "compute_iou",
+    "compute_surface_dice",
+]
 
 
 def _result(values: np.ndarray, *inputs: Any) -> Any:
