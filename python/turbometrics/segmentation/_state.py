@@ -149,6 +149,8 @@ class SegmentationState(Mergeable, Serialisable):
             )
         if array.dtype.kind == "u" and array.size and int(array.max()) >= 2**62:
             raise ValueError("counts must total less than 2**62.")
+        if array.dtype.kind == "i" and array.size and int(array.min()) < 0:
+            raise ValueError(f"counts must be non-negative; got {int(array.min())}.")
         array = array.astype(np.int64)
         per_image = array.ndim == 3
         k = array.shape[-1]
