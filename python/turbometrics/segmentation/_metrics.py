@@ -99,19 +99,27 @@ def pixel_accuracy(sums: np.ndarray, empty: Any) -> np.ndarray:
     return divide(tp.astype(np.float64), t.astype(np.float64), "nan" if empty == "no_true" else empty)
 
 
-def generalized_dice(sums: np.ndarray, weight_type: str, empty: Any) -> np.ndarray:
-    """Per image, Sudre et al.'s generalised Dice
-    ``2 sum(w tp) / sum(w (t + p))`` with ``w = 1 / t^2`` (``"square"``),
-    ``1 / t`` (``"simple"``) or ``1`` (``"linear"``) (shape (n,)). A class
-    without true pixels would weigh infinitely: its weight is the largest
-    finite weight of the image (1 when there is none), as MONAI's
-    ``compute_generalized_dice`` does."""
-    tp, t, p = (sums[:, i].astype(np.float64) for i in range(3))
+def generalized_dice_weights(true_pixels: np.ndarray, weight_type: str) -> np.ndarray:
+    """The class weights of generalised Dice, per image (shape (n, K)):
+    ``1 / t^2`` (``"square"``), ``1 / t`` (``"simple"``) or ``1`` (any
+    other: torchmetrics' ``"linear"``, MONAI's ``"uniform"``), ``t`` the
+    class's true pixels (float64). A class without true pixels would weigh
+    infinitely: its weight is the largest finite weight of the image (1 when
+    there is none), as MONAI's ``compute_generalized_dice`` does."""
+    t = true_pixels
     with np.errstate(divide="ignore"):
-        weights = np.ones_like(t) if weight_type == "linear" else 1.0 / (t if weight_type == "simple" else t * t)
+        weights = 1.0 / (t * t) if weight_type == "square" else 1.0 / t if weight_type == "simple" else np.ones_like(t)
     infinite = np.isinf(weights)
     finite_max = np.where(infinite, 0.0, weights).max(axis=1, keepdims=True)
-    weights = np.where(infinite, np.where(finite_max > 0, finite_max, 1.0), weights)
+    return np.where(infinite, np.where(finite_max > 0, finite_max, 1.0), weights)
+
+
+def generalized_dice(sums: np.ndarray, weight_type: str, empty: Any) -> np.ndarray:
+    """Per image, Sudre et al.'s generalised Dice
+    ``2 sum(w tp) / sum(w (t + p))`` with the weights of
+    :func:`generalized_dice_weights` (shape (n,))."""
+    tp, t, p = (sums[:, i].astype(np.float64) for i in range(3))
+    weights = generalized_dice_weights(t, weight_type)
     numerator = 2.0 * (weights * tp).sum(axis=1)
     denominator = (weights * (t + p)).sum(axis=1)
     return divide(numerator, denominator, "nan" if empty == "no_true" else empty)

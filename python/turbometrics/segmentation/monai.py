@@ -301,11 +301,7 @@ def compute_generalized_dice(
         mask = _ignore_mask(true_bool, ignore_index)
         sums = _masked_sums(true_bool[:, channels], pred_bool[:, channels], mask)
     tp, t, p = (sums[:, i].astype(np.float64) for i in range(3))
-    with np.errstate(divide="ignore"):
-        w = np.ones_like(t) if weight == "uniform" else 1.0 / (t if weight == "simple" else t * t)
-    infinite = np.isinf(w)
-    finite_max = np.where(infinite, 0.0, w).max(axis=1, keepdims=True)
-    w = np.where(infinite, np.where(finite_max > 0, finite_max, 1.0), w)
+    w = _metrics.generalized_dice_weights(t, weight)
     numerator, denominator = 2.0 * tp * w, (t + p) * w
     if sum_over_classes:
         numerator, denominator = numerator.sum(axis=1, keepdims=True), denominator.sum(axis=1, keepdims=True)
