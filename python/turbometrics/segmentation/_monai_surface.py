@@ -23,14 +23,9 @@ from typing import Any
 import numpy as np
 
 from ._surface_kernel import Directed, binary_distances, check_spacing
+from ._torch_inputs import as_numpy
 
 __all__ = ["compute_average_surface_distance", "compute_hausdorff_distance", "compute_surface_dice"]
-
-
-def _numpy(values: Any) -> np.ndarray:
-    if hasattr(values, "detach") and hasattr(values, "cpu"):
-        return np.asarray(values.detach().cpu().numpy())
-    return np.asarray(values)
 
 
 def _check_metric(distance_metric: str, use_subvoxels: bool = False) -> None:
@@ -43,7 +38,7 @@ def _check_metric(distance_metric: str, use_subvoxels: bool = False) -> None:
 def _prepared(y_pred: Any, y: Any, include_background: bool) -> tuple[np.ndarray, np.ndarray]:
     """The inputs as (B, C, spatial) bool arrays (value == 1), without the
     first channel unless include_background (when there are several)."""
-    pred, truth = _numpy(y_pred), _numpy(y)
+    pred, truth = as_numpy(y_pred, "y_pred"), as_numpy(y, "y")
     if pred.ndim < 3 or truth.ndim < 3:
         raise ValueError("y_pred and y should have at least three dimensions (batch, channel, spatial).")
     if not include_background:

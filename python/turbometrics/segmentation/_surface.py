@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from ._confusion import MAX_CLASSES
 from ._surface_kernel import (
     Directed,
     binary_distances,
@@ -72,8 +73,8 @@ def _per_class(
         if ignore_index is not None:
             raise ValueError("ignore_index needs label maps: pass num_classes.")
         return statistic(binary_distances(first, second, space, conn, n_threads))
-    if not is_integer(num_classes) or not 1 <= int(num_classes) <= 65535:
-        raise ValueError(f"num_classes must be an int in [1, 65535], got {num_classes!r}.")
+    if not is_integer(num_classes) or not 1 <= int(num_classes) <= MAX_CLASSES:
+        raise ValueError(f"num_classes must be an int in [1, {MAX_CLASSES}], got {num_classes!r}.")
     if ignore_index is not None and not is_integer(ignore_index):
         raise TypeError(f"ignore_index must be None or an int, got {ignore_index!r}.")
     k = int(num_classes)
