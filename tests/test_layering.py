@@ -2,7 +2,7 @@
 
 Each area (ranking, classification, calibration, density, stability,
 detection, io; coco is the COCO format layer over detection) and each
-adapter (states, dask, plot, sklearn, spark, cli) uses another package only
+adapter (states, dask, plot, sklearn, spark, cli, torch) uses another package only
 through what that package exports: never its private modules
 (``from ..ranking._scores import x``), never its private names
 (``from ..ranking import _x``). ``_common`` (private utilities) and the
@@ -27,7 +27,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "python" / "turbometrics"
 SHARED = {"_common", "_core", "_registry"}
-ADAPTERS = {"states", "evaluator", "dask", "plot", "sklearn", "spark", "cli"}
+ADAPTERS = {"states", "evaluator", "dask", "plot", "sklearn", "spark", "cli", "torch"}
 
 
 def _module_name(path: Path) -> str:

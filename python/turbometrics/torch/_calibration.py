@@ -1,0 +1,165 @@
+"""torchmetrics' calibration error classes over
+:class:`~turbometrics.CalibrationState` (exact per-bin sums)."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+import torch
+
+from ..calibration import CalibrationState
+from ._inputs import (
+    check_binary,
+    check_class_indices,
+    check_float_preds,
+    class_columns,
+    host_pair,
+    kept,
+    sigmoid_if_logits,
+    softmax_if_logits,
+)
+from ._metric import ExactMetric
+from ._ranking import _check_ignore_index, _check_num_classes
+
+_NORMS = {"l1": "ece", "max": "mce", "l2": "rmsce"}
+
+
+class _Calibration(ExactMetric):
+    higher_is_better: ClassVar[bool | None] = False
+
+    def _check(self, n_bins: Any, norm: Any, ignore_index: Any) -> None:
+        if not isinstance(n_bins, int) or isinstance(n_bins, bool) or n_bins < 1:
+            raise ValueError(f"Expected argument `n_bins` to be an integer larger than 0, but got {n_bins}")
+        if norm not in _NORMS:
+            raise ValueError(f"Expected argument `norm` to be one of ('l1', 'l2', 'max'), but got {norm}.")
+        _check_ignore_index(ignore_index)
+
+    def _value(self, states: list[Any]) -> torch.Tensor:
+        return self._tensor(getattr(states[0], _NORMS[self.norm])())
+
+
+class BinaryCalibrationError(_Calibration):
+    """torchmetrics' ``BinaryCalibrationError`` on exact per-bin sums.
+
+    Parameters
+    ----------
+    n_bins : int, default=15
+        Uniform bins ``[i / n, (i + 1) / n)``, the last one closed.
+    norm : {"l1", "l2", "max"}, default="l1"
+        The expected (``ece``), root-mean-square (``rmsce``) or maximum
+        (``mce``) calibration error of :class:`~turbometrics.CalibrationState`.
+    ignore_index : int, optional
+    validate_args : bool, default=True
+        torchmetrics' checks of the tensors, with its messages.
+    **kwargs
+        torchmetrics' ``Metric`` keyword arguments.
+
+    Notes
+    -----
+    A batch with a score outside [0, 1] is read as logits (sigmoid in
+    float64), as torchmetrics reads it. The value is the state's: each
+    bin's sums exact, the result rounded once, whatever the batches and
+    merges. torchmetrics sums in float32 and gives a probability of
+    exactly 1.0 a bin of its own; the values agree otherwise to float32
+    rounding.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from turbometrics.torch import BinaryCalibrationError
+    >>> metric = BinaryCalibrationError(n_bins=2)
+    >>> metric(torch.tensor([0.25, 0.75, 0.75, 0.25]), torch.tensor([0, 1, 0, 0]))
+    tensor(0.2500, dtype=torch.float64)
+    """
+
+    _CONFIG: ClassVar[tuple[str, ...]] = ("n_bins", "norm", "ignore_index", "validate_args")
+
+    def __init__(
+        self,
+        n_bins: int = 15,
+        norm: str = "l1",
+        ignore_index: int | None = None,
+        validate_args: bool = True,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(**kwargs)
+        self._check(n_bins, norm, ignore_index)
+        self.n_bins, self.norm, self.ignore_index, self.validate_args = n_bins, norm, ignore_index, bool(validate_args)
+        self._init_states()
+
+    def _new_states(self) -> list[Any]:
+        return [CalibrationState(self.n_bins, mode="binary")]
+
+    def _add(self, states: list[Any], preds: torch.Tensor, target: torch.Tensor) -> None:
+        p, t = host_pair(preds, target)
+        if self.validate_args:
+            check_binary(p, t, self.ignore_index)
+        p, t = p.reshape(-1), t.reshape(-1)
+        mask = kept(t, self.ignore_index)
+        if mask is not None and p.shape == t.shape:
+            p, t = p[mask], t[mask]
+        states[0].update(t, sigmoid_if_logits(p))
+
+
+class MulticlassCalibrationError(_Calibration):
+    """torchmetrics' ``MulticlassCalibrationError`` (top-label) on exact
+    per-bin sums: the confidence is each row's largest probability, correct
+    when its class (the first of equal ones) is the target.
+
+    Parameters
+    ----------
+    num_classes : int
+    n_bins, norm, ignore_index, validate_args, **kwargs
+        As :class:`BinaryCalibrationError`.
+
+    Notes
+    -----
+    ``preds`` is (N, C, ...) and ``target`` (N, ...); a batch with a
+    score outside [0, 1] is read as logits (the softmax of each row, in
+    float64).
+
+    Examples
+    --------
+    >>> import torch
+    >>> from turbometrics.torch import MulticlassCalibrationError
+    >>> preds = torch.tensor([[0.75, 0.25], [0.25, 0.75], [0.75, 0.25]])
+    >>> MulticlassCalibrationError(num_classes=2, n_bins=2)(preds, torch.tensor([0, 1, 1]))
+    tensor(0.0833, dtype=torch.float64)
+    """
+
+    _CONFIG: ClassVar[tuple[str, ...]] = ("num_classes", "n_bins", "norm", "ignore_index", "validate_args")
+
+    def __init__(
+        self,
+        num_classes: int,
+        n_bins: int = 15,
+        norm: str = "l1",
+        ignore_index: int | None = None,
+        validate_args: bool = True,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(**kwargs)
+        _check_num_classes(num_classes)
+        self._check(n_bins, norm, ignore_index)
+        self.num_classes, self.n_bins, self.norm = num_classes, n_bins, norm
+        self.ignore_index, self.validate_args = ignore_index, bool(validate_args)
+        self._init_states()
+
+    def _new_states(self) -> list[Any]:
+        return [CalibrationState(self.n_bins, mode="top_label")]
+
+    def _add(self, states: list[Any], preds: torch.Tensor, target: torch.Tensor) -> None:
+        p, t = host_pair(preds, target)
+        check_float_preds(p)
+        rows, labels = class_columns(p, self.num_classes), t.reshape(-1)
+        if rows.shape[0] != labels.shape[0]:
+            raise ValueError(
+                f"Expected `preds` (N, C, ...) and `target` (N, ...) of one sample count, got {tuple(p.shape)} and "
+                f"{tuple(t.shape)}."
+            )
+        check_class_indices(labels, self.num_classes, self.ignore_index)
+        mask = kept(labels, self.ignore_index)
+        if mask is not None:
+            rows, labels = rows[mask], labels[mask]
+        states[0].update(labels.astype(np.int64), softmax_if_logits(rows))
