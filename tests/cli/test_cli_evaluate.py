@@ -605,8 +605,12 @@ def test_usage_errors_are_one_line(tmp_path, capsys, args, message):
 @pytest.mark.parametrize(
     "argv, prog, message",
     [
-        (["bogus"], "turbometrics", "argument COMMAND: invalid choice: 'bogus' (choose from 'evaluate', 'coco')"),
-        ([], "turbometrics", "give a command: evaluate or coco"),
+        (
+            ["bogus"],
+            "turbometrics",
+            "argument COMMAND: invalid choice: 'bogus' (choose from 'evaluate', 'coco', 'segmentation')",
+        ),
+        ([], "turbometrics", "give a command: evaluate, coco or segmentation"),
         (
             ["coco", "--iou-type", "x"],
             "turbometrics coco",

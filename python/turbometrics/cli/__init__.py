@@ -7,7 +7,8 @@ optionally plots. Without FILE it scores a built-in example of one million
 binary predictions, or with ``--labels FILE --scores FILE`` (``.npy`` or
 one-column ``.csv``) those arrays: ROC AUC, average precision and the
 threshold that maximises F1. ``turbometrics coco`` evaluates COCO
-detections (see ``_coco``).
+detections (see ``_coco``), ``turbometrics segmentation`` label maps (see
+``_segmentation``).
 
 Exit codes: 0 on success, 2 on a usage error or unusable input (with a
 one-line reason on stderr, never a traceback), 141 (128 + SIGPIPE, as Unix
@@ -294,8 +295,8 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``turbometrics`` program."""
     parser = _Parser(
         prog="turbometrics",
-        description="Fast, exact evaluation metrics: binary and multiclass classifiers (evaluate) and COCO "
-        "detection (coco).",
+        description="Fast, exact evaluation metrics: binary and multiclass classifiers (evaluate), COCO "
+        "detection (coco) and segmentation label maps (segmentation).",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -327,6 +328,9 @@ def build_parser() -> argparse.ArgumentParser:
     from turbometrics.cli import _coco
 
     _coco.add_parser(commands, _thread_count)
+    from turbometrics.cli import _segmentation
+
+    _segmentation.add_parser(commands, _thread_count)
     for command in commands.choices.values():  # which parser reports an unrecognized argument
         command.set_defaults(command_parser=command)
     return parser
@@ -445,7 +449,7 @@ def _parse_and_run(argv: Sequence[str] | None) -> int:
         if unknown:
             getattr(args, "command_parser", parser).error(f"unrecognized arguments: {' '.join(unknown)}")
         if args.command is None:
-            parser.error("give a command: evaluate or coco")
+            parser.error("give a command: evaluate, coco or segmentation")
     except SystemExit as exc:  # --help, --version, or a usage error
         return exc.code if isinstance(exc.code, int) else EXIT_USAGE
     if args.command == "evaluate":
@@ -453,6 +457,10 @@ def _parse_and_run(argv: Sequence[str] | None) -> int:
 
         file_from_scores(args)
         return run_evaluate(args)
+    if args.command == "segmentation":
+        from turbometrics.cli import _segmentation
+
+        return _segmentation.run(args, _error)
     from turbometrics.cli import _coco
 
     return _coco.run(args, _error)

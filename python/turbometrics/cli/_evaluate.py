@@ -115,14 +115,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--progress-every",
-        type=_seconds,
+        type=seconds,
         default=DEFAULT_PROGRESS_SECONDS,
         metavar="S",
         help=f"seconds between two --progress lines (default: {DEFAULT_PROGRESS_SECONDS:g})",
     )
 
 
-def _seconds(text: str) -> float:
+def seconds(text: str) -> float:
     """argparse type for --progress-every: a finite number of seconds, at least 0."""
     value = finite_float(text)
     if value < 0:

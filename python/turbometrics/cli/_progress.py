@@ -1,5 +1,6 @@
-"""Progress of ``turbometrics evaluate FILE`` on stderr: a bar on a
-terminal, or periodic lines for logs (``--progress``)."""
+"""Progress of ``turbometrics evaluate FILE`` (and of ``turbometrics
+segmentation`` over folders) on stderr: a bar on a terminal, or periodic
+lines for logs (``--progress``)."""
 
 from __future__ import annotations
 
@@ -29,7 +30,7 @@ def _amount(value: int, unit: str) -> str:
 
 class ProgressLines:
     """Writes ``turbometrics: progress: NAME: P% (DONE of TOTAL), R rows,
-    S s`` lines: after the first chunk, then at most one every ``every``
+    S s`` lines (``rows`` being ``counted``): after the first chunk, then at most one every ``every``
     seconds, and the final one when the whole file is read.
 
     Parameters
@@ -44,6 +45,8 @@ class ProgressLines:
         Seconds between two lines (the first and the last are always written).
     stream : text file, default sys.stderr
     clock : callable, default time.monotonic
+    counted : str, default "rows"
+        What the second count counts (``turbometrics segmentation``: pixels).
     """
 
     def __init__(
@@ -54,8 +57,9 @@ class ProgressLines:
         every: float,
         stream: TextIO | None = None,
         clock: Callable[[], float] = time.monotonic,
+        counted: str = "rows",
     ) -> None:
-        self.name, self.total, self.unit, self.every = name, total, unit, every
+        self.name, self.total, self.unit, self.every, self.counted = name, total, unit, every, counted
         self.stream = stream if stream is not None else sys.stderr
         self.clock = clock
         self.start = clock()
@@ -74,18 +78,18 @@ class ProgressLines:
         else:
             where = _amount(self.done, self.unit)
         print(
-            f"turbometrics: progress: {self.name}: {where}, {rows:,} rows, {now - self.start:.1f} s",
+            f"turbometrics: progress: {self.name}: {where}, {rows:,} {self.counted}, {now - self.start:.1f} s",
             file=self.stream,
             flush=True,
         )
 
 
 def progress_reporter(
-    name: str, total: int | None, unit: str, progress: bool, no_progress: bool, every: float
+    name: str, total: int | None, unit: str, progress: bool, no_progress: bool, every: float, counted: str = "rows"
 ) -> Progress:
-    """The progress of reading a file: a tqdm bar when stderr is a terminal
-    (and tqdm is installed), else lines when ``progress`` is asked for
-    (``--progress``), else nothing; nothing with ``no_progress``."""
+    """The progress of reading a file (or a folder): a tqdm bar when stderr
+    is a terminal (and tqdm is installed), else lines when ``progress`` is
+    asked for (``--progress``), else nothing; nothing with ``no_progress``."""
     if no_progress:
         return lambda units, rows, final: None
     if sys.stderr.isatty():
@@ -93,7 +97,7 @@ def progress_reporter(
         if bar is not None:
             return bar
     if progress:
-        return ProgressLines(name, total, unit, every)
+        return ProgressLines(name, total, unit, every, counted=counted)
     return lambda units, rows, final: None
 
 
