@@ -198,6 +198,7 @@ class ExactMetric(_Base):
             raise ValueError(f"{cls.__name__} bytes: the arguments must be {list(cls._CONFIG)}")
         metric = cls(**config)
         metric._states = metric._loaded(data)
+        metric._update_count = int(metric._states[0].n_samples > 0)  # no "compute before update" warning
         return metric
 
     def _config(self) -> dict[str, Any]:
