@@ -66,6 +66,7 @@ from .density import (
 )
 from .evaluator import (
     Evaluator as Evaluator,
+    SegmentationEvaluator as SegmentationEvaluator,
 )
 from .io import (
     evaluate_parquet as evaluate_parquet,

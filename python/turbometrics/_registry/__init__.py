@@ -10,18 +10,20 @@ the rest of the package derives from it.
   (:class:`~turbometrics.Evaluator`, ``evaluate_parquet``, the command line,
   ``turbometrics.dask.evaluate`` and ``turbometrics.spark.evaluate``): each
   name, the in-memory function it equals, the state method that computes it
-  and the tools that take it.
+  and the tools that take it; :data:`SEGMENTATION` the names of label maps
+  (:class:`~turbometrics.SegmentationEvaluator`, ``turbometrics.spark``).
 
 Adding a metric function means one :class:`Metric` here, beside the
 function itself (CONTRIBUTING.md).
 """
 
 from ._functions import FUNCTIONS, Metric, by_name, top_level_names
-from ._streamed import ALIASES, STREAMED, Streamed, canonical, result_items
+from ._streamed import ALIASES, SEGMENTATION, STREAMED, Streamed, canonical, result_items
 
 __all__ = [
     "ALIASES",
     "FUNCTIONS",
+    "SEGMENTATION",
     "STREAMED",
     "Metric",
     "Streamed",

@@ -202,6 +202,7 @@ _OTHER_TOP_LEVEL = (
     "InvalidParameterError",
     "RankingState",
     "ReliabilityDiagram",
+    "SegmentationEvaluator",
     "UndefinedMetricWarning",
     "evaluate_parquet",
     "gaussian_kde",

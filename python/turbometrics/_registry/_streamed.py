@@ -1,8 +1,10 @@
 """The one vocabulary of the streaming tools: the metric names that the
 :class:`~turbometrics.Evaluator` (and so the command line,
 ``turbometrics.dask.evaluate`` and ``turbometrics.spark.evaluate``) and
-``evaluate_parquet`` take, each with the in-memory function it equals and
-the state method that computes it."""
+``evaluate_parquet`` take (:data:`STREAMED`), and those of label maps that
+the :class:`~turbometrics.SegmentationEvaluator` takes
+(:data:`SEGMENTATION`), each with the in-memory function it equals and the
+state method that computes it."""
 
 from __future__ import annotations
 
@@ -11,8 +13,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal
 
-Tool = Literal["binary", "multiclass", "parquet"]
-StateKind = Literal["ranking", "confusion", "calibration", "brier", "log"]
+Tool = Literal["binary", "multiclass", "parquet", "segmentation"]
+StateKind = Literal["ranking", "confusion", "calibration", "brier", "log", "segmentation"]
 
 
 @dataclass(frozen=True)
@@ -29,8 +31,10 @@ class Streamed:
         The state that computes it: ``ranking`` (:class:`RankingState`; the
         multiclass ``roc_auc`` reads one per class), ``confusion``
         (:class:`ConfusionState` of the predicted labels), ``calibration``
-        (:class:`CalibrationState`), or the exact sums of ``brier`` or
-        ``log`` (the Evaluator's).
+        (:class:`CalibrationState`), the exact sums of ``brier`` or
+        ``log`` (the Evaluator's), or ``segmentation``
+        (:class:`~turbometrics.segmentation.SegmentationState` of label
+        maps).
     method : str
         The state's method that computes it.
     options : mapping
@@ -39,7 +43,8 @@ class Streamed:
         An Evaluator's options per metric are added to these.
     tools : frozenset of str
         Who takes the name: ``binary`` and ``multiclass`` Evaluators,
-        ``parquet`` (``evaluate_parquet``).
+        ``parquet`` (``evaluate_parquet``), ``segmentation`` (the
+        SegmentationEvaluator).
     """
 
     name: str
@@ -51,7 +56,7 @@ class Streamed:
 
 
 def _entry(name: str, function: str, state: StateKind, method: str, tools: str, **options: Any) -> Streamed:
-    chosen = frozenset(tool for tool in ("binary", "multiclass", "parquet") if tool[0] in tools)
+    chosen = frozenset(tool for tool in ("binary", "multiclass", "parquet", "segmentation") if tool[0] in tools)
     return Streamed(name, function, state, method, chosen, MappingProxyType(options))  # type: ignore[arg-type]
 
 
@@ -86,6 +91,29 @@ STREAMED: Mapping[str, Streamed] = MappingProxyType(
             _entry("reliability_diagram", "reliability_diagram", "calibration", "reliability_diagram", "p"),
             _entry("brier", "brier_score_loss", "brier", "value", "bm"),
             _entry("log_loss", "log_loss", "log", "value", "bm"),
+        )
+    }
+)
+
+# The names of label maps (turbometrics.segmentation's functions that a
+# SegmentationState scores: SegmentationState.score(metric=name)), in a
+# mapping of their own, since "precision" and "recall" name other metrics of
+# the binary Evaluator.
+SEGMENTATION: Mapping[str, Streamed] = MappingProxyType(
+    {
+        entry.name: entry
+        for entry in (
+            _entry(name, name, "segmentation", "score", "s", metric=name)
+            for name in (
+                "iou",
+                "dice",
+                "precision",
+                "recall",
+                "fbeta",
+                "class_accuracy",
+                "pixel_accuracy",
+                "generalized_dice",
+            )
         )
     }
 )

@@ -9,7 +9,7 @@ import math
 import sys
 import threading
 import warnings
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager
 from numbers import Integral, Real
 from typing import Any
@@ -578,22 +578,9 @@ class Evaluator(Serialisable):
     def _values(self, part: Part, group: Any) -> dict[str, Any]:
         """The metrics of one part; ``group`` None for the whole data."""
         table = self._table
-        where = "" if group is None else f"group {group}: "
-        values: dict[str, Any] = {}
-        for name in self.metrics:
-            with warnings.catch_warnings(record=True) as caught:
-                warnings.simplefilter("always")
-                try:
-                    result = table[name][1](part, self.problem, self.options.get(name, {}))
-                except (ValueError, TypeError, ZeroDivisionError) as error:
-                    if group is None:
-                        raise ValueError(f"{name}: {first_line(error)}") from None
-                    caught.append(warnings.WarningMessage(first_line(error), UserWarning, "", 0))
-                    result = {name: math.nan} if name != "best_f1" else {name: math.nan, f"{name}_threshold": math.nan}
-            for warning in caught:
-                warnings.warn(f"{where}{name}: {first_line(warning.message)}", warning.category, stacklevel=3)
-            values.update({key: _python(value) for key, value in result.items()})
-        return values
+        return metric_values(
+            self.metrics, lambda name: table[name][1](part, self.problem, self.options.get(name, {})), group
+        )
 
     def to_pandas(self) -> Any:
         """The values as a pandas DataFrame: one row per group, in natural
@@ -606,26 +593,10 @@ class Evaluator(Serialisable):
         ValueError
             As :meth:`compute`, or when a group is labelled "overall".
         """
-        import pandas as pd
-
         with self._lock:
             result = self.compute()
             counts = {_OVERALL: self.n_samples, **{key: part.n_samples for key, part in self._groups.items()}}
-        if _OVERALL in result["by_group"]:
-            raise ValueError(f"a group is labelled {_OVERALL!r}: use compute()")
-        rows = {_OVERALL: result["overall"], **result["by_group"]}
-        records = []
-        for key, values in rows.items():
-            record = {}
-            for name, value in values.items():
-                if isinstance(value, list):
-                    record[f"{name}_lower"], record[f"{name}_upper"] = value
-                else:
-                    record[name] = value
-            record["n_samples"] = counts[key]
-            records.append(record)
-        frame = pd.DataFrame.from_records(records, index=pd.Index(list(rows), name=self.by or "group", dtype=object))
-        return frame
+        return results_frame(result, {"n_samples": counts}, self.by, ("lower", "upper"))
 
     # -- serialisation ---------------------------------------------------------------------------
     def __getstate__(self) -> dict[str, Any]:
@@ -743,9 +714,67 @@ def _check_sizes(fields: Mapping[str, Any], parts: Mapping[str, Any]) -> None:
         raise ValueError(f"n_bins: {n_bins} bins need more exact sums than the bytes hold")
 
 
+def metric_values(names: Iterable[str], compute: Callable[[str], Mapping[str, Any]], group: Any) -> dict[str, Any]:
+    """The values of the metrics ``names`` of one part (``compute(name)``:
+    a metric's result entries) as Python floats (or lists of them);
+    ``group`` None for the whole data. Warnings are re-issued with the
+    group and the metric's name in front; a ValueError, TypeError or
+    ZeroDivisionError raises ValueError naming the metric for the whole
+    data, and makes the metric NaN with a warning for a group."""
+    where = "" if group is None else f"group {group}: "
+    values: dict[str, Any] = {}
+    for name in names:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                result = compute(name)
+            except (ValueError, TypeError, ZeroDivisionError) as error:
+                if group is None:
+                    raise ValueError(f"{name}: {first_line(error)}") from None
+                caught.append(warnings.WarningMessage(first_line(error), UserWarning, "", 0))
+                result = {name: math.nan} if name != "best_f1" else {name: math.nan, f"{name}_threshold": math.nan}
+        for warning in caught:
+            warnings.warn(f"{where}{name}: {first_line(warning.message)}", warning.category, stacklevel=4)
+        values.update({key: _python(value) for key, value in result.items()})
+    return values
+
+
+def results_frame(
+    result: Mapping[str, Any], counts: Mapping[str, Mapping[Any, int]], by: str | None, suffixes: Sequence[str] | None
+) -> Any:
+    """``compute()``'s result as a pandas DataFrame: a row ``"overall"``,
+    then one per group; a list value becomes one column per item, named
+    ``<name>_<suffix>`` (``suffixes``, or the item's index when None); the
+    ``counts`` columns (name -> {row: count}) come last.
+
+    Raises
+    ------
+    ValueError
+        When a group is labelled "overall".
+    """
+    import pandas as pd
+
+    if _OVERALL in result["by_group"]:
+        raise ValueError(f"a group is labelled {_OVERALL!r}: use compute()")
+    rows = {_OVERALL: result["overall"], **result["by_group"]}
+    records = []
+    for key, values in rows.items():
+        record = {}
+        for name, value in values.items():
+            if isinstance(value, list):
+                names = suffixes if suffixes is not None else range(len(value))
+                record.update({f"{name}_{suffix}": item for suffix, item in zip(names, value)})
+            else:
+                record[name] = value
+        record.update({column: counted[key] for column, counted in counts.items()})
+        records.append(record)
+    return pd.DataFrame.from_records(records, index=pd.Index(list(rows), name=by or "group", dtype=object))
+
+
 @contextmanager
-def _locked(*evaluators: Evaluator) -> Iterator[None]:
-    """Hold the locks of ``evaluators``, taken in one global order (by
+def _locked(*evaluators: Any) -> Iterator[None]:
+    """Hold the locks of ``evaluators`` (Evaluators or
+    SegmentationEvaluators), taken in one global order (by
     ``id``) so that ``a.merge(b)`` and ``b.merge(a)`` in two threads cannot
     deadlock."""
     with ExitStack() as stack:

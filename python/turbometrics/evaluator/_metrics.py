@@ -141,7 +141,10 @@ class UserMetric:
         (a :class:`~turbometrics.CalibrationState` of ``n_bins`` bins).
         Multiclass: ``"class_ranking"`` (a list of K one-vs-rest
         RankingStates), ``"confusion"`` (against the argmax) or
-        ``"calibration"`` (top label).
+        ``"calibration"`` (top label). A
+        :class:`~turbometrics.SegmentationEvaluator`: ``"segmentation"``
+        (a :class:`~turbometrics.segmentation.SegmentationState` of the
+        label maps).
     function : callable
         ``function(state) -> value``: a number, or a list of numbers. A
         ValueError, TypeError or ZeroDivisionError it raises is handled as
@@ -168,11 +171,9 @@ class UserMetric:
     def __post_init__(self) -> None:
         if not callable(self.function):
             raise TypeError(f"UserMetric's function must be callable, got {type(self.function).__name__}")
-        if self.state not in {*_USER_STATES[False], *_USER_STATES[True]}:
-            raise ValueError(
-                f"UserMetric's state must be one of {sorted({*_USER_STATES[False], *_USER_STATES[True]})}, "
-                f"got {self.state!r}"
-            )
+        known = {*_USER_STATES[False], *_USER_STATES[True], "segmentation"}
+        if self.state not in known:
+            raise ValueError(f"UserMetric's state must be one of {sorted(known)}, got {self.state!r}")
 
     def entry(self, name: str, multiclass: bool) -> tuple[tuple[str, ...], Compute]:
         """The metric's line of an Evaluator's table.
