@@ -16,7 +16,10 @@ caller already passed one of its objects:
 - torch CPU tensors, ``nn.Parameter`` and tensors that require grad
   included: a view of the tensor's memory (detached; conjugate and negative
   bits resolved; bfloat16, which NumPy lacks, widened to float32). Tensors
-  on other devices pass unchanged and fail as in scikit-learn.
+  on other devices (CUDA...) are copied to the host (``Tensor.cpu()``), an
+  O(n) transfer, except in ``roc_auc_score``, ``average_precision_score``,
+  ``roc_curve`` and ``precision_recall_curve``, which compute on the device
+  (``device_routes``).
 
 Other array API objects (``__array_namespace__``: array-api-strict, CuPy...)
 are read with ``np.asarray``, as scikit-learn reads them without array API
@@ -51,9 +54,12 @@ def _from_pyarrow(value: Any) -> Any:
 
 
 def _from_torch(value: Any) -> Any:
-    if not hasattr(value, "detach") or getattr(value, "device", None) is None or value.device.type != "cpu":
+    if not hasattr(value, "detach") or getattr(value, "device", None) is None:
         return value
-    tensor = value.detach().resolve_conj().resolve_neg()
+    tensor = value.detach()
+    if tensor.device.type != "cpu":
+        tensor = tensor.cpu()
+    tensor = tensor.resolve_conj().resolve_neg()
     if str(tensor.dtype) == "torch.bfloat16":
         tensor = tensor.float()
     return tensor.numpy()

@@ -17,6 +17,7 @@ from typing import Any, cast, overload
 import numpy as np
 
 from .. import _core
+from .._common.device_routes import routes_device_tensors
 from .._common.exceptions import UndefinedMetricWarning
 from .._common.params import (
     ARRAY_LIKE,
@@ -129,6 +130,7 @@ def confusion_matrix_at_thresholds(
     return fps[-1] - fps, fps, tps[-1] - tps, tps, data.thresholds_in_caller_dtype(scores)
 
 
+@routes_device_tensors
 @validate_params(_CURVE_CONSTRAINTS)
 def roc_curve(
     y_true: Any,
@@ -239,6 +241,7 @@ def _warn_if_one_class(positives: float, negatives: float) -> None:
         )
 
 
+@routes_device_tensors
 @validate_params(_CURVE_CONSTRAINTS)
 def precision_recall_curve(
     y_true: Any,
@@ -571,6 +574,7 @@ def roc_auc_score(
 ) -> float | np.ndarray: ...
 
 
+@routes_device_tensors
 @validate_params(
     {
         "y_true": [ARRAY_LIKE],
@@ -742,6 +746,7 @@ def average_precision_score(
 ) -> float | np.ndarray: ...
 
 
+@routes_device_tensors
 @validate_params(
     {
         "y_true": [ARRAY_LIKE],
