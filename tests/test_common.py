@@ -52,6 +52,7 @@ _ROLES: dict[str, tuple[str, ...]] = {
     "predictions": ("labels",),
     "label maps": ("label map", "label map"),
     "label maps and tolerance": ("label map", "label map"),
+    "instance maps": ("instance map", "label map"),
 }
 # keyword arguments that a kind needs (or that keep it quick)
 _KWARGS: dict[str, dict[str, Any]] = {
@@ -59,6 +60,7 @@ _KWARGS: dict[str, dict[str, Any]] = {
     "samples and points": {"bandwidth": 0.5},
     "label maps": {"num_classes": 3},
     "label maps and tolerance": {"num_classes": 3, "tolerance": 1.0},
+    "instance maps": {"num_classes": 3, "average_instance_sizes": {2: 10.0}},
 }
 
 
@@ -77,6 +79,11 @@ def _array(role: str, rng: np.random.Generator, n: int) -> np.ndarray:
         return rng.dirichlet(np.ones(3), n)
     if role == "label map":
         return rng.integers(0, 3, (n // 30, 30))
+    if role == "instance map":  # class 2's pixels in instances 2000..2003 but one in eight (class 2 unlabelled)
+        classes = rng.integers(0, 3, (n // 30, 30))
+        return np.where(
+            (classes == 2) & (rng.random(classes.shape) < 0.875), rng.integers(2000, 2004, classes.shape), classes
+        )
     if role == "samples":
         return rng.normal(size=(n // 10, 2))
     assert role == "ensemble"

@@ -54,6 +54,7 @@ from ..segmentation import (
     fbeta as label_map_fbeta,
     generalized_dice as label_map_generalized_dice,
     hausdorff_distance,
+    instance_iou,
     iou as label_map_iou,
     pixel_accuracy as label_map_pixel_accuracy,
     precision as label_map_precision,
@@ -77,6 +78,7 @@ Inputs = Literal[
     "predictions",  # (y_pred,): labels
     "label maps",  # (y_true, y_pred): integer label maps of one shape, and num_classes
     "label maps and tolerance",  # label maps, num_classes and tolerance (surface_dice)
+    "instance maps",  # (y_true_instances, y_pred): an instance map, a label map, and the classes' average sizes
 ]
 
 
@@ -178,6 +180,7 @@ FUNCTIONS: tuple[Metric, ...] = (
     Metric(hausdorff_distance, "label maps", top_level=False),
     Metric(average_surface_distance, "label maps", top_level=False),
     Metric(surface_dice, "label maps and tolerance", top_level=False),
+    Metric(instance_iou, "instance maps", top_level=False),
     # stability (turbometrics.stability only)
     Metric(aleatoric_uncertainty, "ensemble", top_level=False),
     Metric(epistemic_uncertainty, "ensemble", top_level=False),

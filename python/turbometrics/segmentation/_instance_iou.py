@@ -1,0 +1,407 @@
+"""Cityscapes' instance-level IoU (iIoU): IoU whose true positives and false
+negatives are weighted per ground-truth instance, so that large objects do
+not dominate a class's score.
+
+The rules are those of cityscapesScripts 2.3.0
+(``evaluation/evalPixelLevelSemanticLabeling.py``). The ground truth is an
+instance map as Cityscapes' ``*_instanceIds.png``: a pixel of an instance
+holds ``class * 1000 + index``, any other pixel its class. Every id above
+1000 is an instance of class ``id // 1000`` (ids of 1000 and below are not,
+as in the scripts' ``instanceNp > 1000``); the semantic label of a pixel is
+``id // 1000`` for ids of 1000 and above, the id itself below. For each
+instance of a class with an average instance size (and not ignored),
+``w = average_size / instance_size``; its pixels predicted as its class
+add ``w`` each to the class's iTP, the others ``w`` each to its iFN. The
+false positives are unweighted: pixels predicted as the class whose true
+label is another class that is not ignored. ``iIoU = iTP / (iTP + FP +
+iFN)``, NaN for ignored classes, classes without an average size and a
+zero denominator; the mean is over the classes that are not NaN.
+
+Every count comes from :func:`confusion_matrix`: one of the semantic map
+against the prediction (the false positives) and, per image, one of the
+instance-relabelled map (each kept instance a row, the other pixels
+skipped) against the prediction (each instance's size and true positives).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from numbers import Integral, Real
+from typing import Any
+
+import numpy as np
+
+from .._common.mergeable import Mergeable, check_mergeable
+from .._common.params import ARRAY_LIKE, BOOLEAN, NONE, Constraint, str_options, validate_params
+from .._common.validation import as_array
+from ._confusion import _CONSTRAINTS as _MAP_CONSTRAINTS, MAX_CLASSES, confusion_matrix
+
+#: Cityscapes' average instance size of each class with instances, in
+#: pixels, by Cityscapes label id (not train id): cityscapesScripts 2.3.0's
+#: ``args.avgClassSize`` of ``evalPixelLevelSemanticLabeling.py`` (person 24,
+#: rider 25, car 26, truck 27, bus 28, caravan 29, trailer 30, train 31,
+#: motorcycle 32, bicycle 33; caravan and trailer are ignored in evaluation).
+CITYSCAPES_AVERAGE_INSTANCE_SIZES: Mapping[int, float] = {
+    24: 3462.4756337644,
+    25: 3930.4788056518,
+    26: 12794.0202738185,
+    27: 27855.1264367816,
+    28: 35732.1511111111,
+    29: 36771.8241758242,
+    30: 16926.9763313609,
+    31: 67583.7075812274,
+    32: 6298.7200839748,
+    33: 4672.3249222261,
+}
+
+#: The Cityscapes label ids (0 to 33) whose ``ignoreInEval`` is true in
+#: cityscapesScripts 2.3.0's ``helpers/labels.py``: unlabeled, ego vehicle,
+#: rectification border, out of roi, static, dynamic, ground, parking, rail
+#: track, guard rail, bridge, tunnel, polegroup, caravan and trailer.
+CITYSCAPES_IGNORED_CLASSES: tuple[int, ...] = (0, 1, 2, 3, 4, 5, 6, 9, 10, 14, 15, 16, 18, 29, 30)
+
+#: An instance's id is above this; its class is ``id // INSTANCE_ID_BASE``.
+INSTANCE_ID_BASE = 1000
+
+_PARAMETERS = ("num_classes", "average_instance_sizes", "ignored_classes", "ignore_index")
+
+_CONSTRAINTS = {
+    "y_true_instances": [ARRAY_LIKE],
+    "y_pred": [ARRAY_LIKE],
+    "num_classes": _MAP_CONSTRAINTS["num_classes"],
+    "average_instance_sizes": [Constraint("a dict of int to float", lambda value: isinstance(value, Mapping))],
+    "ignored_classes": [Constraint("an iterable of int", lambda value: isinstance(value, Iterable))],
+    "ignore_index": _MAP_CONSTRAINTS["ignore_index"],
+    "average": [str_options({"macro"}), NONE],
+    "batch": [BOOLEAN],
+    "n_threads": _MAP_CONSTRAINTS["n_threads"],
+}
+
+
+class InstanceIoUState(Mergeable):
+    """The counts of Cityscapes' instance-level IoU over a stream of images:
+    the confusion counts of the semantic labels (K x K int64) and each
+    class's weighted true positives and false negatives (float64).
+
+    Parameters
+    ----------
+    num_classes : int
+        K; the semantic labels are 0 .. K - 1.
+    average_instance_sizes : dict of int to float
+        The classes with instances and their average instance size in
+        pixels (positive, finite), which weighs each instance
+        (:data:`CITYSCAPES_AVERAGE_INSTANCE_SIZES` for Cityscapes). Instances
+        of other classes are not counted, and those classes' iIoU is NaN.
+    ignored_classes : iterable of int, default=()
+        Classes left out of the evaluation, as Cityscapes' ``ignoreInEval``
+        labels (:data:`CITYSCAPES_IGNORED_CLASSES`): their iIoU is NaN,
+        their instances are not counted, and pixels whose true label is one
+        of them are no class's false positives.
+    ignore_index : int, default=None
+        Pixels whose semantic label is this value are skipped altogether
+        (for a label outside [0, K), such as 255).
+
+    Notes
+    -----
+    Updated image by image in a dataset's order, the weighted sums are
+    added in cityscapesScripts' order (images in turn, each image's
+    instances by increasing id), so the scores are its bits. A merge adds
+    two states' sums: the scores then equal the sequential ones to within
+    float64 rounding of the sums (a relative 1e-15 or so per merge), and
+    the counts exactly. Memory: K^2 int64 and 2 K float64.
+    """
+
+    @validate_params({name: _CONSTRAINTS[name] for name in _PARAMETERS}, bind_like_scikit_learn=False)
+    def __init__(
+        self,
+        num_classes: int,
+        *,
+        average_instance_sizes: Mapping[int, float],
+        ignored_classes: Iterable[int] = (),
+        ignore_index: int | None = None,
+    ) -> None:
+        k = int(num_classes)
+        self.num_classes = k
+        self.ignore_index = None if ignore_index is None else int(ignore_index)
+        self.average_instance_sizes = _sizes(average_instance_sizes, k)
+        self.ignored_classes = _ignored(ignored_classes, k)
+        self._counts = np.zeros((k, k), dtype=np.int64)
+        self._weighted = np.zeros((2, k), dtype=np.float64)
+
+    def update(
+        self, y_true_instances: Any, y_pred: Any, *, batch: bool = False, n_threads: int | None = None
+    ) -> InstanceIoUState:
+        """Add images in place and return self.
+
+        Parameters
+        ----------
+        y_true_instances : array-like of int
+            The ground truth as an instance map (``class * 1000 + index`` in
+            an instance, the class elsewhere), of any dimension.
+        y_pred : array-like of int, same shape
+            Predicted labels, 0 .. K - 1.
+        batch : bool, default=False
+            False: the maps are one image. True: their first axis is the
+            image (instance ids are per image: 26001 in two images are two
+            instances).
+        n_threads : int, default=None
+            Threads for the counting passes (the counts are the same for
+            every count).
+
+        Raises
+        ------
+        ValueError, TypeError
+            As :func:`confusion_matrix` for the semantic labels and the
+            prediction (shapes, dtypes, labels outside [0, K)), and for an
+            image with more than 65535 counted instances; the state is then
+            unchanged.
+        """
+        instances, prediction = as_array(y_true_instances), as_array(y_pred)
+        if instances.dtype.kind not in "biu":
+            raise TypeError(f"y_true_instances must be a map of integer ids, got dtype {instances.dtype}.")
+        if instances.shape != prediction.shape:
+            raise ValueError(
+                f"y_true_instances and y_pred have different shapes: {instances.shape} and {prediction.shape}."
+            )
+        if batch and instances.ndim < 2:
+            raise ValueError(f"batch=True needs maps whose first axis is the image; got shape {instances.shape}.")
+        images = zip(instances, prediction) if batch else [(instances, prediction)]
+        counts, weighted = self._counts.copy(), self._weighted.copy()
+        for image_instances, image_prediction in images:
+            ids = image_instances.astype(np.int64)
+            semantic = np.where(ids >= INSTANCE_ID_BASE, ids // INSTANCE_ID_BASE, ids)
+            counts += confusion_matrix(
+                semantic,
+                image_prediction,
+                num_classes=self.num_classes,
+                ignore_index=self.ignore_index,
+                n_threads=n_threads,
+            )
+            self._add_instances(weighted, ids, image_prediction, n_threads)
+        self._counts, self._weighted = counts, weighted
+        return self
+
+    def _add_instances(self, weighted: np.ndarray, ids: np.ndarray, prediction: Any, n_threads: int | None) -> None:
+        """Add one image's instances to ``weighted`` (iTP, iFN), by increasing id."""
+        in_instance = ids > INSTANCE_ID_BASE
+        present, index = np.unique(ids[in_instance], return_inverse=True)
+        classes = present // INSTANCE_ID_BASE
+        counted = np.zeros(present.shape, dtype=bool)
+        known = classes < self.num_classes
+        counted[known] = self._counted_classes()[classes[known]]
+        n = int(counted.sum())
+        if n == 0:
+            return
+        if n > MAX_CLASSES:
+            raise ValueError(f"an image holds {n} counted instances; at most {MAX_CLASSES} are supported.")
+        row = np.where(counted, np.cumsum(counted) - 1, -1)
+        relabelled = np.full(ids.shape, -1, dtype=np.int32)
+        relabelled[in_instance] = row[index]
+        per_instance = confusion_matrix(
+            relabelled, prediction, num_classes=max(n, self.num_classes), ignore_index=-1, n_threads=n_threads
+        )[:n]
+        classes = classes[counted]
+        size = per_instance.sum(axis=1)
+        true_positives = per_instance[np.arange(n), classes]
+        weight = self.average_instance_sizes[classes] / size.astype(np.float64)
+        np.add.at(weighted[0], classes, true_positives.astype(np.float64) * weight)
+        np.add.at(weighted[1], classes, (size - true_positives).astype(np.float64) * weight)
+
+    def _counted_classes(self) -> np.ndarray:
+        """(K,) bool: the classes whose instances count (an average size,
+        not ignored, not ``ignore_index``)."""
+        counted = ~np.isnan(self.average_instance_sizes) & ~self.ignored_classes
+        if self.ignore_index is not None and 0 <= self.ignore_index < self.num_classes:
+            counted[self.ignore_index] = False
+        return counted
+
+    def merge(self, other: InstanceIoUState) -> InstanceIoUState:
+        """A new state holding the images of both: counts added exactly,
+        weighted sums added (``self``'s plus ``other``'s).
+
+        Raises
+        ------
+        TypeError
+            If ``other`` is not an InstanceIoUState.
+        ValueError
+            If their parameters differ.
+        """
+        check_mergeable(self, other, ("num_classes", "ignore_index"))
+        for name in ("average_instance_sizes", "ignored_classes"):
+            if not np.array_equal(getattr(self, name), getattr(other, name), equal_nan=True):
+                raise ValueError(f"cannot merge InstanceIoUState objects with different {name}")
+        out = InstanceIoUState.__new__(InstanceIoUState)
+        out.__dict__.update(self.__dict__)
+        out._counts = self._counts + other._counts
+        out._weighted = self._weighted + other._weighted
+        return out
+
+    def confusion_matrix(self) -> np.ndarray:
+        """The K x K int64 counts of the semantic labels, rows true (a copy)."""
+        return self._counts.copy()
+
+    def weighted_sums(self) -> np.ndarray:
+        """(2, K) float64: each class's weighted true positives (iTP) and
+        false negatives (iFN) (a copy)."""
+        return self._weighted.copy()
+
+    def score(self, *, average: str | None = "macro") -> Any:
+        """The instance-level IoU.
+
+        Parameters
+        ----------
+        average : {"macro"} or None, default="macro"
+            ``"macro"``: the mean of the classes' iIoU that are not NaN,
+            added in class order as cityscapesScripts' ``getScoreAverage``
+            adds them (NaN if all are). None: the per-class iIoU, shape (K,).
+        """
+        ignored = self.ignored_classes
+        evaluated_columns = self._counts[~ignored].sum(axis=0)
+        diagonal = np.diagonal(self._counts)
+        false_positives = (evaluated_columns - np.where(ignored, 0, diagonal)).astype(np.float64)
+        true_positives, false_negatives = self._weighted
+        denominator = true_positives + false_positives + false_negatives
+        undefined = ignored | np.isnan(self.average_instance_sizes) | (denominator == 0)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            scores = np.where(undefined, np.nan, true_positives / np.where(undefined, 1.0, denominator))
+        if average is None:
+            return scores
+        return _mean(scores)
+
+    def __repr__(self) -> str:
+        return f"InstanceIoUState(num_classes={self.num_classes}, n_pixels={int(self._counts.sum())})"
+
+
+def _mean(scores: np.ndarray) -> float:
+    """The scores that are not NaN added one after another in class order,
+    over their number (NaN if none): cityscapesScripts' ``getScoreAverage``."""
+    total, count = 0.0, 0
+    for value in scores.tolist():
+        if value == value:
+            total += value
+            count += 1
+    return total / count if count else float("nan")
+
+
+def _sizes(sizes: Mapping[int, float], k: int) -> np.ndarray:
+    """(K,) float64 average sizes, NaN for classes without one."""
+    table = np.full(k, np.nan)
+    for label, size in sizes.items():
+        if not isinstance(label, Integral) or isinstance(label, bool) or not 0 <= int(label) < k:
+            raise ValueError(f"average_instance_sizes has class {label!r}, which is not an int in [0, {k}).")
+        if not isinstance(size, Real) or not np.isfinite(size) or size <= 0:
+            raise ValueError(f"average_instance_sizes[{label}] must be a positive finite number; got {size!r}.")
+        table[int(label)] = float(size)
+    return table
+
+
+def _ignored(classes: Iterable[int], k: int) -> np.ndarray:
+    """(K,) bool: the ignored classes."""
+    table = np.zeros(k, dtype=bool)
+    for label in classes:
+        if not isinstance(label, Integral) or isinstance(label, bool) or not 0 <= int(label) < k:
+            raise ValueError(f"ignored_classes has {label!r}, which is not an int class in [0, {k}).")
+        table[int(label)] = True
+    return table
+
+
+@validate_params(_CONSTRAINTS, bind_like_scikit_learn=False)
+def instance_iou(
+    y_true_instances: Any,
+    y_pred: Any,
+    *,
+    num_classes: int,
+    average_instance_sizes: Mapping[int, float],
+    ignored_classes: Iterable[int] = (),
+    ignore_index: int | None = None,
+    average: str | None = "macro",
+    batch: bool = False,
+    n_threads: int | None = None,
+) -> Any:
+    """Cityscapes' instance-level IoU (iIoU) of an instance map and a
+    predicted label map.
+
+    For each ground-truth instance (id above 1000, class ``id // 1000``)
+    of a class with an average instance size, each of its pixels weighs
+    ``average_size / instance_size``: those predicted as its class add to
+    the class's weighted true positives iTP, the others to its weighted
+    false negatives iFN. ``iIoU = iTP / (iTP + FP + iFN)``, FP being the
+    unweighted pixels predicted as the class whose true class is another
+    one that is not ignored (cityscapesScripts'
+    ``evalPixelLevelSemanticLabeling``; its ``nIoU`` column).
+
+    Parameters
+    ----------
+    y_true_instances : array-like of int
+        The ground truth as Cityscapes' ``*_instanceIds.png``: ``class *
+        1000 + index`` in an instance, the class elsewhere (its semantic
+        label is ``id // 1000`` for ids of 1000 and above, the id below).
+    y_pred : array-like of int, same shape
+        Predicted labels 0 .. K - 1 (for Cityscapes, label ids, not train ids).
+    num_classes : int
+        K (34 for Cityscapes' label ids).
+    average_instance_sizes : dict of int to float
+        The classes with instances and their average instance size in
+        pixels (:data:`CITYSCAPES_AVERAGE_INSTANCE_SIZES`).
+    ignored_classes : iterable of int, default=()
+        Classes left out (:data:`CITYSCAPES_IGNORED_CLASSES`): NaN iIoU, no
+        instances, and their pixels no class's false positives.
+    ignore_index : int, default=None
+        Pixels whose semantic label is this value are skipped altogether.
+    average : {"macro"} or None, default="macro"
+        The mean over the classes that are not NaN, or per class (K,).
+    batch : bool, default=False
+        Whether the first axis is the image (instance ids are per image);
+        by default the maps are one image of any dimension.
+    n_threads : int, default=None
+        Threads for the counting passes.
+
+    Returns
+    -------
+    float or ndarray of float64, shape (K,)
+        NaN for ignored classes, classes without an average size and classes
+        with no instance pixel and no false positive.
+
+    Raises
+    ------
+    ValueError
+        As :func:`confusion_matrix` (shapes, semantic or predicted labels
+        outside [0, K)), for an average size that is not a positive finite
+        number, or a class outside [0, K).
+    TypeError
+        For maps that are not integer arrays.
+
+    See Also
+    --------
+    InstanceIoUState : the same counts over a stream of images, mergeable.
+
+    Notes
+    -----
+    cityscapesScripts adds the weighted counts over a dataset image by
+    image, each image's instances by increasing id: an
+    :class:`InstanceIoUState` updated image by image adds them in the same
+    order and gives its bits; this function over a batch (``batch=True``)
+    does too. Cityscapes' own evaluation is ``num_classes=34``,
+    ``average_instance_sizes=CITYSCAPES_AVERAGE_INSTANCE_SIZES``,
+    ``ignored_classes=CITYSCAPES_IGNORED_CLASSES``, on label ids.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from turbometrics import segmentation
+    >>> instances = np.array([[1, 1, 2001, 2001], [0, 2002, 2002, 2002]])
+    >>> y_pred = np.array([[1, 2, 2, 0], [0, 2, 2, 1]])
+    >>> segmentation.instance_iou(instances, y_pred, num_classes=3, average_instance_sizes={2: 2.5}, average=None)
+    array([       nan,        nan, 0.48611111])
+
+    Instance 2001 (2 pixels, one predicted 2) weighs 2.5 / 2, instance 2002
+    (3 pixels, two predicted 2) 2.5 / 3: iTP = 1.25 + 5/3, iFN = 1.25 + 2.5/3,
+    one pixel of class 1 is predicted 2 (FP = 1), and iIoU = (35/12) / 6.
+    """
+    state = InstanceIoUState(
+        num_classes,
+        average_instance_sizes=average_instance_sizes,
+        ignored_classes=ignored_classes,
+        ignore_index=ignore_index,
+    )
+    return state.update(y_true_instances, y_pred, batch=batch, n_threads=n_threads).score(average=average)

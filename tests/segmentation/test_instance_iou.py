@@ -1,0 +1,204 @@
+"""Cityscapes' instance-level IoU (``instance_iou``, ``InstanceIoUState``):
+a hand-computed case, and random instance maps against the rules of
+cityscapesScripts 2.3.0's ``evalPixelLevelSemanticLabeling.py`` written out
+here as the scripts run them (a mask per instance, Python floats added
+image by image and instance by instance, ``getScoreAverage``), with ``==``.
+
+cityscapesScripts itself reads PNG files through a module-level ``args``
+object and needs packages the test extra does not hold (pyquaternion,
+coloredlogs, appdirs, the ``typing`` backport); the rules below are its
+``evaluatePair``, ``getInstanceIouScoreForLabel`` and ``getScoreAverage``.
+"""
+
+from __future__ import annotations
+
+import math
+import pickle
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from turbometrics import segmentation
+from turbometrics.segmentation import (
+    CITYSCAPES_AVERAGE_INSTANCE_SIZES,
+    CITYSCAPES_IGNORED_CLASSES,
+    InstanceIoUState,
+    instance_iou,
+)
+
+pytestmark = pytest.mark.bits
+
+
+def _reference(images, predictions, k, sizes, ignored, ignore_index=None):
+    """Per-class iIoU and their average, as cityscapesScripts computes them."""
+    confusion = np.zeros((k, k), dtype=np.int64)
+    stats = {c: {"tpWeighted": 0.0, "fnWeighted": 0.0} for c in sizes if c not in ignored}
+    for instances, prediction in zip(images, predictions):
+        semantic = np.where(instances >= 1000, instances // 1000, instances)
+        kept = np.ones(semantic.shape, bool) if ignore_index is None else semantic != ignore_index
+        np.add.at(confusion, (semantic[kept], prediction[kept]), 1)
+        for instance in np.unique(instances[instances > 1000]):
+            label = int(instance / 1000)
+            if label in ignored or label not in stats or label == ignore_index:
+                continue
+            mask = instances == instance
+            size = np.count_nonzero(mask)
+            tp = np.count_nonzero(prediction[mask] == label)
+            weight = sizes[label] / float(size)
+            stats[label]["tpWeighted"] += float(tp) * weight
+            stats[label]["fnWeighted"] += float(size - tp) * weight
+    scores = {}
+    for label in range(k):
+        if label in ignored or label not in stats:
+            scores[label] = float("nan")
+            continue
+        tp, fn = stats[label]["tpWeighted"], stats[label]["fnWeighted"]
+        not_ignored = [other for other in range(k) if other not in ignored and other != label]
+        fp = np.longlong(confusion[not_ignored, label].sum())
+        denominator = tp + fp + fn
+        scores[label] = float("nan") if denominator == 0 else float(tp) / denominator
+    valid = [score for score in scores.values() if not math.isnan(score)]
+    total = 0.0
+    for score in valid:
+        total += score
+    return np.array(list(scores.values())), total / len(valid) if valid else float("nan")
+
+
+def test_hand_computed():
+    instances = np.array([[1, 1, 2001, 2001], [0, 2002, 2002, 2002]])
+    y_pred = np.array([[1, 2, 2, 0], [0, 2, 2, 1]])
+    per_class = instance_iou(instances, y_pred, num_classes=3, average_instance_sizes={2: 2.5}, average=None)
+    true_positives, false_negatives = 1 * (2.5 / 2) + 2 * (2.5 / 3), 1 * (2.5 / 2) + 1 * (2.5 / 3)
+    assert np.isnan(per_class[:2]).all()
+    assert per_class[2] == true_positives / (true_positives + 1 + false_negatives)
+    assert abs(per_class[2] - 35 / 72) < 1e-15
+
+
+def test_rules_at_the_edges():
+    # id 1000 is class 1 but no instance (cityscapesScripts counts ids above 1000); ignored rows are no
+    # false positives; pixels of class 1 without an instance id are not in any instance
+    instances = np.array([[1000, 1001, 1001, 1], [0, 0, 3, 3]])
+    y_pred = np.array([[1, 1, 0, 1], [1, 1, 1, 3]])
+    sizes = {1: 4.0, 3: 1.0}
+    per_class = instance_iou(
+        instances, y_pred, num_classes=4, average_instance_sizes=sizes, ignored_classes=[0], average=None
+    )
+    # class 1: instance 1001 (2 pixels, 1 hit, weight 2): iTP 2, iFN 2; FP: (1, 3) of class 3 predicted 1
+    assert per_class[1] == 2 / (2 + 1 + 2)
+    # class 3: its pixels are in no instance and none is a false positive: 0 / 0, NaN; 0 ignored, 2 no size
+    assert np.isnan(per_class[3]) and np.isnan(per_class[0]) and np.isnan(per_class[2])
+    expected, _ = _reference([instances], [y_pred], 4, sizes, {0})
+    np.testing.assert_array_equal(per_class, expected)
+
+
+@st.composite
+def _dataset(draw):
+    """1-4 images of instance maps over K=6 classes (0 and 1 ignored, 3..5 with
+    instances; 3..5 also as plain labels, as Cityscapes' crowd regions), and
+    predictions near the truth."""
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    n, rows, columns = draw(st.integers(1, 4)), draw(st.integers(1, 9)), draw(st.integers(1, 9))
+    classes = rng.integers(0, 6, (n, rows, columns))
+    index = rng.integers(0, draw(st.integers(1, 5)), classes.shape)
+    in_instance = (classes >= 3) & (rng.random(classes.shape) < draw(st.sampled_from([0.0, 0.7, 1.0])))
+    instances = np.where(in_instance, classes * 1000 + index, classes)
+    wrong = rng.random(classes.shape) < draw(st.sampled_from([0.0, 0.3, 1.0]))
+    prediction = np.where(wrong, rng.integers(0, 6, classes.shape), classes)
+    return instances, prediction
+
+
+_SIZES = {3: 2.7, 4: 10.0 / 3.0, 5: 0.1, 2: 7.0}
+
+
+@settings(max_examples=60, deadline=None)
+@given(_dataset(), st.sampled_from([None, 2]))
+def test_equals_cityscapes_rules(data, ignore_index):
+    instances, prediction = data
+    expected, expected_mean = _reference(instances, prediction, 6, _SIZES, {0, 1}, ignore_index)
+    options = {
+        "num_classes": 6,
+        "average_instance_sizes": _SIZES,
+        "ignored_classes": (0, 1),
+        "ignore_index": ignore_index,
+    }
+    per_class = instance_iou(instances, prediction, average=None, batch=True, **options)
+    np.testing.assert_array_equal(per_class, expected)
+    mean = instance_iou(instances, prediction, batch=True, **options)
+    assert mean == expected_mean or (math.isnan(mean) and math.isnan(expected_mean))
+    # image by image in a state: the same bits; shards merged: the same counts, sums within rounding
+    state = InstanceIoUState(6, **{key: value for key, value in options.items() if key != "num_classes"})
+    for image in range(len(instances)):
+        state.update(instances[image], prediction[image])
+    np.testing.assert_array_equal(state.score(average=None), expected)
+    first = InstanceIoUState(6, **{key: value for key, value in options.items() if key != "num_classes"})
+    second = pickle.loads(pickle.dumps(first))
+    first.update(instances[:1], prediction[:1], batch=True)
+    second.update(instances[1:], prediction[1:], batch=True)
+    merged = first + second
+    np.testing.assert_array_equal(merged.confusion_matrix(), state.confusion_matrix())
+    np.testing.assert_allclose(merged.weighted_sums(), state.weighted_sums(), rtol=1e-14, atol=0)
+    np.testing.assert_allclose(merged.score(average=None), expected, rtol=1e-12, atol=0)
+
+
+def test_cityscapes_constants_and_a_cityscapes_sized_call():
+    assert CITYSCAPES_AVERAGE_INSTANCE_SIZES[26] == 12794.0202738185  # car
+    assert set(CITYSCAPES_IGNORED_CLASSES) & set(CITYSCAPES_AVERAGE_INSTANCE_SIZES) == {29, 30}  # caravan, trailer
+    rng = np.random.default_rng(0)
+    labels = rng.integers(0, 34, (64, 128))
+    instances = np.where(labels >= 24, labels * 1000 + rng.integers(0, 3, labels.shape), labels)
+    prediction = np.where(rng.random(labels.shape) < 0.2, rng.integers(0, 34, labels.shape), labels).astype(np.uint8)
+    options = {
+        "num_classes": 34,
+        "average_instance_sizes": CITYSCAPES_AVERAGE_INSTANCE_SIZES,
+        "ignored_classes": CITYSCAPES_IGNORED_CLASSES,
+    }
+    expected, expected_mean = _reference(
+        [instances], [prediction], 34, CITYSCAPES_AVERAGE_INSTANCE_SIZES, set(CITYSCAPES_IGNORED_CLASSES)
+    )
+    np.testing.assert_array_equal(instance_iou(instances, prediction, average=None, **options), expected)
+    assert instance_iou(instances.astype(np.int32), prediction, **options) == expected_mean
+    assert instance_iou(instances, prediction, n_threads=1, **options) == expected_mean
+
+
+@pytest.mark.parametrize(
+    "change, error, message",
+    [
+        ({"y_true_instances": np.zeros((2, 2))}, TypeError, "must be a map of integer ids"),
+        ({"y_pred": np.zeros((2, 3), int)}, ValueError, "different shapes"),
+        ({"y_pred": np.full((2, 2), 3)}, ValueError, "y_pred holds label 3 at index (0, 0)"),
+        ({"y_true_instances": np.full((2, 2), 3001)}, ValueError, "y_true holds label 3 at index (0, 0)"),
+        ({"y_true_instances": np.full((2, 2), -1)}, ValueError, "y_true holds label -1"),
+        ({"average_instance_sizes": {2: 0.0}}, ValueError, "must be a positive finite number"),
+        ({"average_instance_sizes": {2: float("nan")}}, ValueError, "must be a positive finite number"),
+        ({"average_instance_sizes": {3: 1.0}}, ValueError, "not an int in [0, 3)"),
+        ({"ignored_classes": [1.5]}, ValueError, "ignored_classes has 1.5"),
+        ({"average_instance_sizes": [1.0]}, ValueError, "must be a dict of int to float"),
+        ({"batch": True, "y_true_instances": np.zeros(2, int), "y_pred": np.zeros(2, int)}, ValueError, "batch=True"),
+    ],
+)
+def test_errors(change, error, message):
+    arguments = {
+        "y_true_instances": np.array([[0, 2001], [2001, 1]]),
+        "y_pred": np.zeros((2, 2), int),
+        "num_classes": 3,
+        "average_instance_sizes": {2: 1.0},
+    }
+    with pytest.raises(error) as raised:
+        instance_iou(**{**arguments, **change})
+    assert message in str(raised.value)
+
+
+def test_a_failed_update_leaves_the_state_unchanged_and_merges_check_parameters():
+    state = InstanceIoUState(3, average_instance_sizes={2: 1.0})
+    state.update(np.array([[2001, 1]]), np.array([[2, 1]]))
+    before = (state.confusion_matrix(), state.weighted_sums())
+    with pytest.raises(ValueError, match="y_pred holds label 7"):
+        state.update(np.array([[[2001, 1]], [[2001, 0]]]), np.array([[[2, 1]], [[7, 0]]]), batch=True)
+    np.testing.assert_array_equal(state.confusion_matrix(), before[0])
+    np.testing.assert_array_equal(state.weighted_sums(), before[1])
+    with pytest.raises(ValueError, match="average_instance_sizes"):
+        state + InstanceIoUState(3, average_instance_sizes={2: 2.0})
+    with pytest.raises(ValueError, match="num_classes"):
+        state + InstanceIoUState(4, average_instance_sizes={2: 1.0})
+    assert segmentation.InstanceIoUState is InstanceIoUState
