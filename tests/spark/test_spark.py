@@ -450,3 +450,86 @@ def test_evaluate_takes_the_evaluators_parameters(small_frame):
     assert overall == expected.compute()["overall"]
     with pytest.raises(TypeError, match="hold no user-defined metrics"):
         tms.evaluate(small_frame, {"x": UserMetric("confusion", len)})
+
+
+# -- segmentation_evaluate ----------------------------------------------------------------------
+def _map_bytes(values: np.ndarray, png: bool) -> bytes:
+    """A label map as the bytes of a PNG (8-bit grayscale) or .npy file."""
+    import io
+
+    buffer = io.BytesIO()
+    if png:
+        from PIL import Image
+
+        Image.fromarray(values.astype(np.uint8), mode="L").save(buffer, format="PNG")
+    else:
+        np.save(buffer, values)
+    return buffer.getvalue()
+
+
+def test_segmentation_evaluate_equals_the_functions(spark):
+    # Rows of PNG and .npy maps of several sizes, per group (one null), over 3 and random
+    # partitions: dataset values bit for bit those of the functions on all the pixels; per-image
+    # averages those of one in-memory SegmentationEvaluator to rounding (the images' order differs).
+    pytest.importorskip("PIL")
+    from pyspark.sql import functions
+
+    import turbometrics as tm
+
+    rng = np.random.default_rng(5)
+    shapes = [(5, 7), (6, 4), (3, 9)]
+    truths = [rng.integers(0, 4, shapes[i % 3]).astype(np.uint8) for i in range(12)]
+    predictions = [np.where(rng.random(t.shape) < 0.7, t, rng.integers(0, 4, t.shape)).astype(np.uint8) for t in truths]
+    for t in truths[::4]:
+        t[0, :2] = 255  # ignored
+    sites = ["a", "b", None, "a", "b", "b", "a", None, "b", "a", "a", "b"]
+    rows = [
+        (_map_bytes(t, i % 2 == 0), _map_bytes(p, i % 3 == 0), s)
+        for i, (t, p, s) in enumerate(zip(truths, predictions, sites))
+    ]
+    frame = spark.createDataFrame(rows, "label binary, prediction binary, site string")
+    metrics = {"iou": None, "dice": {"average": None}, "pixel_accuracy": None, "recall": {"aggregate": "image"}}
+    maps = dict(num_classes=4, ignore_index=255)
+    in_memory = tm.SegmentationEvaluator(metrics, **maps)
+    for t, p, s in zip(truths, predictions, sites):
+        in_memory.update(t[None], p[None], groups=[s])
+    expected = in_memory.compute()
+    flat = np.concatenate([t.ravel() for t in truths]), np.concatenate([p.ravel() for p in predictions])
+    assert expected["overall"]["iou"] == tm.segmentation.iou(*flat, **maps)
+    for parts in (frame.repartition(3), frame.repartition(5, functions.rand(seed=2))):
+        got = tms.segmentation_evaluate(parts, metrics, group="site", **maps)
+        assert list(got["by_group"]) == ["a", "b"]
+        for where in ("overall", "a", "b"):
+            mine = got["overall"] if where == "overall" else got["by_group"][where]
+            theirs = expected["overall"] if where == "overall" else expected["by_group"][where]
+            for name in ("iou", "dice", "pixel_accuracy"):
+                _assert_same(mine[name], theirs[name], f"{where} {name}")
+            assert mine["recall"] == pytest.approx(theirs["recall"], rel=1e-14)
+
+
+def test_segmentation_evaluate_refuses_bad_input(spark):
+    pytest.importorskip("PIL")
+    import io
+
+    from PIL import Image
+
+    y = np.zeros((3, 3), np.uint8)
+    bad = y.copy()
+    bad[1, 2] = 9
+    color = io.BytesIO()
+    Image.new("RGB", (2, 2)).save(color, format="PNG")
+
+    def frame(label, prediction):
+        return spark.createDataFrame([(label, prediction)], "label binary, prediction binary")
+
+    with pytest.raises(ValueError, match="9"):
+        tms.segmentation_evaluate(frame(_map_bytes(bad, False), _map_bytes(y, True)), num_classes=3)
+    with pytest.raises(ValueError, match="column 'prediction': a PNG of mode RGB"):
+        tms.segmentation_evaluate(frame(_map_bytes(y, False), color.getvalue()), num_classes=3)
+    with pytest.raises(ValueError, match="different shapes"):
+        tms.segmentation_evaluate(frame(_map_bytes(y, False), _map_bytes(y[:2], False)), num_classes=3)
+    text = spark.createDataFrame([("a", "b")], "label string, prediction string")
+    with pytest.raises(TypeError, match="column 'label' is string; a map column must be one of binary"):
+        tms.segmentation_evaluate(text, num_classes=3)
+    with pytest.raises(ValueError, match="unknown segmentation metric 'auc'"):
+        tms.segmentation_evaluate(frame(b"", b""), ["auc"], num_classes=3)

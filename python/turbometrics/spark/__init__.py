@@ -22,5 +22,6 @@ from __future__ import annotations
 
 from ._coco import CocoEvaluation, coco_evaluate
 from ._evaluate import evaluate
+from ._segmentation import segmentation_evaluate
 
-__all__ = ["CocoEvaluation", "coco_evaluate", "evaluate"]
+__all__ = ["CocoEvaluation", "coco_evaluate", "evaluate", "segmentation_evaluate"]

@@ -25,6 +25,7 @@ _KINDS = {
     "score": _NUMBERS,
     "weight": _NUMBERS,
     "group": _NUMBERS | {"boolean", "string"},
+    "map": frozenset({"binary"}),  # the bytes of a PNG or .npy label map
 }
 
 
