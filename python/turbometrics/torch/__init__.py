@@ -20,6 +20,7 @@ from ._ranking import (
     MulticlassAUROC,
     MulticlassAveragePrecision,
 )
+from ._segmentation import DiceScore, MeanIoU
 
 __all__ = [
     "BinaryAUROC",
@@ -27,6 +28,8 @@ __all__ = [
     "BinaryCalibrationError",
     "BinaryPrecisionRecallCurve",
     "BinaryROC",
+    "DiceScore",
+    "MeanIoU",
     "MulticlassAUROC",
     "MulticlassAveragePrecision",
     "MulticlassCalibrationError",

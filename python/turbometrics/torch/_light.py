@@ -20,10 +20,10 @@ from ._distributed import distributed_ready
 _FLAGS = ("compute_on_cpu", "dist_sync_on_step", "sync_on_compute", "compute_with_cache")
 
 
-def _squeezed(value: Any) -> Any:
+def squeezed(value: Any) -> Any:
     """A one-element tensor (alone or in a tuple) as a scalar, as torchmetrics returns it."""
     if isinstance(value, tuple):
-        return tuple(_squeezed(part) for part in value)
+        return tuple(squeezed(part) for part in value)
     return value.squeeze() if isinstance(value, torch.Tensor) and value.numel() == 1 else value
 
 
@@ -83,7 +83,7 @@ class LightMetric(torch.nn.Module):
                 value = compute(*args, **kwargs)
             finally:
                 self.unsync(should_unsync=self._is_synced and self._should_unsync)
-            value = _squeezed(value)
+            value = squeezed(value)
             if self.compute_with_cache:
                 self._computed = value
             return value

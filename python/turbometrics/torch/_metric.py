@@ -24,6 +24,7 @@ import torch
 from .._common.mergeable import merge_balanced
 from .._common.serial import dump_state, load_state
 from ._distributed import gather_bytes
+from ._light import squeezed
 
 try:
     from torchmetrics import Metric as _Base
@@ -109,7 +110,7 @@ class ExactMetric(_Base):
         self._forward_cache = None
         if self.dist_sync_on_step and self.distributed_available_fn():
             batch = self._gathered(batch, self.process_group)
-        self._forward_cache = self._result(batch)
+        self._forward_cache = squeezed(self._result(batch))  # as compute's: a one-element tensor as a scalar
         return self._forward_cache
 
     def reset(self) -> None:
