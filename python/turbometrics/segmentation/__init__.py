@@ -9,12 +9,21 @@ a stream of maps and merges exactly, with per-image class sums when asked.
 """
 
 from ._confusion import confusion_matrix
+from ._instance_iou import (
+    CITYSCAPES_AVERAGE_INSTANCE_SIZES,
+    CITYSCAPES_IGNORED_CLASSES,
+    InstanceIoUState,
+    instance_iou,
+)
 from ._metrics import class_average as class_average, nanmean as nanmean  # for turbometrics.torch's classes
 from ._scores import class_accuracy, dice, fbeta, generalized_dice, iou, pixel_accuracy, precision, recall
 from ._state import SegmentationState
 from ._surface import average_surface_distance, hausdorff_distance, surface_dice
 
 __all__ = [
+    "CITYSCAPES_AVERAGE_INSTANCE_SIZES",
+    "CITYSCAPES_IGNORED_CLASSES",
+    "InstanceIoUState",
     "SegmentationState",
     "average_surface_distance",
     "class_accuracy",
@@ -23,6 +32,7 @@ __all__ = [
     "fbeta",
     "generalized_dice",
     "hausdorff_distance",
+    "instance_iou",
     "iou",
     "pixel_accuracy",
     "precision",
