@@ -157,7 +157,9 @@ def test_cityscapes_constants_and_a_cityscapes_sized_call():
         [instances], [prediction], 34, CITYSCAPES_AVERAGE_INSTANCE_SIZES, set(CITYSCAPES_IGNORED_CLASSES)
     )
     np.testing.assert_array_equal(instance_iou(instances, prediction, average=None, **options), expected)
-    assert instance_iou(instances.astype(np.int32), prediction, **options) == expected_mean
+    for dtype in (np.uint16, np.int32, np.uint64):
+        assert instance_iou(instances.astype(dtype), prediction, **options) == expected_mean
+    assert instance_iou(instances[:, ::-1], prediction[:, ::-1], **options) == expected_mean  # strided
     assert instance_iou(instances, prediction, n_threads=1, **options) == expected_mean
 
 
@@ -168,7 +170,15 @@ def test_cityscapes_constants_and_a_cityscapes_sized_call():
         ({"y_pred": np.zeros((2, 3), int)}, ValueError, "different shapes"),
         ({"y_pred": np.full((2, 2), 3)}, ValueError, "y_pred holds label 3 at index (0, 0)"),
         ({"y_true_instances": np.full((2, 2), 3001)}, ValueError, "y_true holds label 3 at index (0, 0)"),
-        ({"y_true_instances": np.full((2, 2), -1)}, ValueError, "y_true holds label -1"),
+        ({"y_true_instances": np.full((2, 2), -1)}, ValueError, "holds id -1, outside [0, 4194304)"),
+        ({"y_true_instances": np.full((2, 2), 2**22)}, ValueError, "holds id 4194304, outside [0, 4194304)"),
+        ({"y_pred": np.array([[0, 0], [0, 4]]), "num_classes": 3}, ValueError, "y_pred holds label 4 at index (1, 1)"),
+        # 4 distinct ids, so the relabelled map has 4 rows: a prediction 3 is still refused
+        (
+            {"y_true_instances": np.array([[0, 2001], [2002, 1]]), "y_pred": np.array([[0, 0], [3, 0]])},
+            ValueError,
+            "y_pred holds label 3 at index (1, 0), which is outside [0, 3)",
+        ),
         ({"average_instance_sizes": {2: 0.0}}, ValueError, "must be a positive finite number"),
         ({"average_instance_sizes": {2: float("nan")}}, ValueError, "must be a positive finite number"),
         ({"average_instance_sizes": {3: 1.0}}, ValueError, "not an int in [0, 3)"),

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from numbers import Integral, Real
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 
@@ -62,6 +62,9 @@ CITYSCAPES_IGNORED_CLASSES: tuple[int, ...] = (0, 1, 2, 3, 4, 5, 6, 9, 10, 14, 1
 
 #: An instance's id is above this; its class is ``id // INSTANCE_ID_BASE``.
 INSTANCE_ID_BASE = 1000
+#: Ids are below this (classes with instances up to 4193): each image's ids
+#: are relabelled through a table of ``max(id) + 1`` entries.
+MAX_ID = 2**22
 
 _PARAMETERS = ("num_classes", "average_instance_sizes", "ignored_classes", "ignore_index")
 
@@ -168,44 +171,67 @@ class InstanceIoUState(Mergeable):
         images = zip(instances, prediction) if batch else [(instances, prediction)]
         counts, weighted = self._counts.copy(), self._weighted.copy()
         for image_instances, image_prediction in images:
-            ids = image_instances.astype(np.int64)
-            semantic = np.where(ids >= INSTANCE_ID_BASE, ids // INSTANCE_ID_BASE, ids)
-            counts += confusion_matrix(
-                semantic,
-                image_prediction,
-                num_classes=self.num_classes,
-                ignore_index=self.ignore_index,
-                n_threads=n_threads,
-            )
-            self._add_instances(weighted, ids, image_prediction, n_threads)
+            self._add_image(counts, weighted, image_instances, as_array(image_prediction), n_threads)
         self._counts, self._weighted = counts, weighted
         return self
 
-    def _add_instances(self, weighted: np.ndarray, ids: np.ndarray, prediction: Any, n_threads: int | None) -> None:
-        """Add one image's instances to ``weighted`` (iTP, iFN), by increasing id."""
-        in_instance = ids > INSTANCE_ID_BASE
-        present, index = np.unique(ids[in_instance], return_inverse=True)
-        classes = present // INSTANCE_ID_BASE
-        counted = np.zeros(present.shape, dtype=bool)
-        known = classes < self.num_classes
-        counted[known] = self._counted_classes()[classes[known]]
-        n = int(counted.sum())
-        if n == 0:
+    def _add_image(
+        self, counts: np.ndarray, weighted: np.ndarray, ids: np.ndarray, prediction: np.ndarray, n_threads: int | None
+    ) -> None:
+        """Add one image to the semantic ``counts`` and to ``weighted`` (iTP,
+        iFN; its instances by increasing id).
+
+        One :func:`confusion_matrix` pass: each distinct id of the image that
+        is not ignored becomes a row (in increasing order), so that the
+        counts give every instance's size and true positives, and the
+        semantic counts are the rows added by their class."""
+        k = self.num_classes
+        if ids.size == 0:
             return
+        lowest, highest = int(ids.min()), int(ids.max())
+        if lowest < 0 or highest >= MAX_ID:
+            value = lowest if lowest < 0 else highest
+            raise ValueError(f"y_true_instances holds id {value}, outside [0, {MAX_ID}).")
+        if ids.dtype.kind == "b" or (ids.dtype.kind == "u" and ids.dtype.itemsize == 8):
+            ids = ids.astype(np.int64)  # np.bincount reads neither
+        present = np.flatnonzero(np.bincount(ids.ravel(), minlength=highest + 1))
+        semantic = np.where(present >= INSTANCE_ID_BASE, present // INSTANCE_ID_BASE, present)
+        kept = semantic != self.ignore_index if self.ignore_index is not None else np.ones(present.shape, dtype=bool)
+        n = int(kept.sum())
+        if np.any(kept & (semantic >= k)):
+            self._raise_first_invalid(ids, prediction, n_threads)
         if n > MAX_CLASSES:
-            raise ValueError(f"an image holds {n} counted instances; at most {MAX_CLASSES} are supported.")
-        row = np.where(counted, np.cumsum(counted) - 1, -1)
-        relabelled = np.full(ids.shape, -1, dtype=np.int32)
-        relabelled[in_instance] = row[index]
-        per_instance = confusion_matrix(
-            relabelled, prediction, num_classes=max(n, self.num_classes), ignore_index=-1, n_threads=n_threads
-        )[:n]
-        classes = classes[counted]
+            raise ValueError(f"an image holds {n} distinct ids; at most {MAX_CLASSES} are supported.")
+        rows = np.full(highest + 1, -1, dtype=np.int32)
+        rows[present[kept]] = np.arange(n, dtype=np.int32)
+        try:
+            per_id = confusion_matrix(
+                rows[ids], prediction, num_classes=max(n, k), ignore_index=-1, n_threads=n_threads
+            )
+        except ValueError:  # a predicted label outside [0, max(n, k)): the message in terms of [0, k)
+            self._raise_first_invalid(ids, prediction, n_threads)
+        if n > k and per_id[:, k:].any():  # a predicted label in [k, n)
+            self._raise_first_invalid(ids, prediction, n_threads)
+        per_id, classes, present = per_id[:n, :k], semantic[kept], present[kept]
+        np.add.at(counts, classes, per_id)
+        instance = (present > INSTANCE_ID_BASE) & self._counted_classes()[classes]
+        per_instance, classes = per_id[instance], classes[instance]
         size = per_instance.sum(axis=1)
-        true_positives = per_instance[np.arange(n), classes]
+        true_positives = per_instance[np.arange(len(classes)), classes]
         weight = self.average_instance_sizes[classes] / size.astype(np.float64)
         np.add.at(weighted[0], classes, true_positives.astype(np.float64) * weight)
         np.add.at(weighted[1], classes, (size - true_positives).astype(np.float64) * weight)
+
+    def _raise_first_invalid(self, ids: np.ndarray, prediction: np.ndarray, n_threads: int | None) -> NoReturn:
+        """Raise :func:`confusion_matrix`'s ValueError for the semantic labels
+        of ``ids`` against ``prediction``: it names the first pixel whose
+        semantic (``y_true``) or predicted (``y_pred``) label is outside
+        [0, K) and not ignored."""
+        semantic = np.where(ids >= INSTANCE_ID_BASE, ids // INSTANCE_ID_BASE, ids)
+        confusion_matrix(
+            semantic, prediction, num_classes=self.num_classes, ignore_index=self.ignore_index, n_threads=n_threads
+        )
+        raise AssertionError("a label outside [0, K) was found")  # pragma: no cover
 
     def _counted_classes(self) -> np.ndarray:
         """(K,) bool: the classes whose instances count (an average size,
