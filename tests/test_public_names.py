@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 _NAMES = json.loads((Path(__file__).parent / "data" / "public_names.json").read_text())
-_OPTIONAL = {"turbometrics.dask": "dask", "turbometrics.plot": "matplotlib"}
+_OPTIONAL = {"turbometrics.dask": "dask", "turbometrics.plot": "matplotlib", "turbometrics.torch": "torch"}
 
 
 @pytest.mark.parametrize("module", sorted(_NAMES))
