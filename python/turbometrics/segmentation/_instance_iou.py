@@ -17,10 +17,11 @@ label is another class that is not ignored. ``iIoU = iTP / (iTP + FP +
 iFN)``, NaN for ignored classes, classes without an average size and a
 zero denominator; the mean is over the classes that are not NaN.
 
-Every count comes from :func:`confusion_matrix`: one of the semantic map
-against the prediction (the false positives) and, per image, one of the
-instance-relabelled map (each kept instance a row, the other pixels
-skipped) against the prediction (each instance's size and true positives).
+Every count comes from one :func:`confusion_matrix` pass per image: the
+map relabelled by distinct id (each id of the image a row, in increasing
+order) against the prediction. An instance's row gives its size and true
+positives; the rows added by class give the semantic counts (the false
+positives). Ids are below 2**22.
 """
 
 from __future__ import annotations
@@ -154,10 +155,10 @@ class InstanceIoUState(Mergeable):
         Raises
         ------
         ValueError, TypeError
-            As :func:`confusion_matrix` for the semantic labels and the
-            prediction (shapes, dtypes, labels outside [0, K)), and for an
-            image with more than 65535 counted instances; the state is then
-            unchanged.
+            As :func:`confusion_matrix` for the semantic labels (named
+            ``y_true``) and the prediction (shapes, dtypes, labels outside
+            [0, K)), for an id outside [0, 2**22), and for an image with
+            more than 65535 distinct ids; the state is then unchanged.
         """
         instances, prediction = as_array(y_true_instances), as_array(y_pred)
         if instances.dtype.kind not in "biu":
@@ -392,8 +393,8 @@ def instance_iou(
     ------
     ValueError
         As :func:`confusion_matrix` (shapes, semantic or predicted labels
-        outside [0, K)), for an average size that is not a positive finite
-        number, or a class outside [0, K).
+        outside [0, K)), for an id outside [0, 2**22), an average size that
+        is not a positive finite number, or a class outside [0, K).
     TypeError
         For maps that are not integer arrays.
 
