@@ -269,7 +269,9 @@ def test_bad_batches_are_refused_and_leave_the_evaluator_unchanged():
         ((y[0, 0], y[0, 0]), {}, ValueError, "first axis is the image"),
         ((y, y[:1]), {}, ValueError, "different shapes"),
         ((y.astype(float), y), {}, TypeError, "integer labels"),
-        ((bad, y), {"groups": ["a", "b"]}, ValueError, r"7"),
+        ((bad, y), {"groups": ["a", "b"]}, ValueError, r"label 7 at index \(1, 2, 0\)"),  # the batch's index
+        ((bad, y), {}, ValueError, r"label 7 at index \(1, 2, 0\)"),
+        ((y[:0], y[:0, :2]), {"groups": []}, ValueError, "different shapes"),
         ((y, y), {"groups": ["a"]}, ValueError, "one label per image: 1 labels for 2 images"),
         ((y, y), {"groups": [{"a"}, "b"]}, TypeError, "text, numbers or booleans"),
     ):

@@ -187,7 +187,9 @@ class SegmentationEvaluator(Serialisable):
     **Images.** Each batch's first axis is the image (a batch of one 2-D
     map is ``y[None]``); ``groups`` labels the images. Images whose group
     is null (None, NaN, pandas' NA) count overall only. With groups each
-    pixel is counted twice, once for all images and once for its group.
+    pixel is counted once (the whole's counts are the groups' sum), twice
+    when a metric averages over images (the whole's images are counted in
+    their order).
 
     **Undefined values and errors.** A metric the function raises on for
     the whole data raises ValueError naming it from :meth:`compute`; for
@@ -336,31 +338,61 @@ class SegmentationEvaluator(Serialisable):
                 f"y_true must be a batch of label maps whose first axis is the image, got shape {true.shape} "
                 "(one map y is y[None])"
             )
+        if true.shape != pred.shape:  # the functions' message, also for a batch of no image
+            raise ValueError(f"y_true and y_pred have different shapes: {true.shape} and {pred.shape}.")
         n = true.shape[0]
         coded = None if groups is None else _factorize(groups)
         if coded is not None and coded[1].shape[0] != n:
             raise ValueError(f"groups must hold one label per image: {coded[1].shape[0]} labels for {n} images")
-        # The batch's parts are built before any is merged, so a batch refused leaves the evaluator as it was;
-        # the whole batch first, so that an error names its pixels by their index in the batch.
-        batch = self._part()
-        batch.state.update(true, pred, n_threads=self.n_threads)
-        batch.n_images = n
+        # The batch's parts are built before any is merged, so a batch refused leaves the evaluator as it was.
         by_group: dict[Any, _Part] = {}
-        if coded is not None:
+        if coded is None or (len(coded[0]) == 1 and bool(np.all(coded[1] == 0))):
+            batch = self._counted(true, pred, np.arange(n))
+            if coded is not None:
+                by_group[coded[0][0]] = batch
+        else:
             keys, codes = coded
-            if len(keys) == 1 and bool(np.all(codes == 0)):
-                by_group[keys[0]] = batch
-            else:
-                for code, key in enumerate(keys):
-                    rows = np.flatnonzero(codes == code)
-                    images = slice(rows[0], rows[-1] + 1) if rows[-1] - rows[0] + 1 == rows.shape[0] else rows
-                    part = by_group[key] = self._part()
-                    part.state.update(true[images], pred[images], n_threads=self.n_threads)
-                    part.n_images = rows.shape[0]
+            by_group, nulls = self._group_parts(true, pred, keys, codes)
+            if self.per_image:  # the whole's images in the batch's order
+                batch = self._counted(true, pred, np.arange(n))
+            else:  # integer counts: the sum of the groups' (and the null group's), each pixel counted once
+                batch = self._part()
+                for part in (*by_group.values(), *nulls):
+                    batch.merge(part)
         self._overall.merge(batch)
         for key, part in by_group.items():
             self._group(key).merge(part)
         return self
+
+    def _counted(self, true: np.ndarray, pred: np.ndarray, rows: np.ndarray) -> _Part:
+        """The part of the images ``rows`` of a batch (read in place when
+        they are consecutive)."""
+        part = self._part()
+        whole = rows.shape[0] == true.shape[0]
+        contiguous = rows.shape[0] and rows[-1] - rows[0] + 1 == rows.shape[0]
+        images = slice(None) if whole else slice(rows[0], rows[-1] + 1) if contiguous else rows
+        part.state.update(true[images], pred[images], n_threads=self.n_threads)
+        part.n_images = rows.shape[0]
+        return part
+
+    def _group_parts(
+        self, true: np.ndarray, pred: np.ndarray, keys: list[Any], codes: np.ndarray
+    ) -> tuple[dict[Any, _Part], list[_Part]]:
+        """The parts of a batch's groups, and (without per-image sums, when
+        the whole is their sum) that of its images of no group. A refused
+        part raises the error of the whole batch, which names its pixels by
+        their index in the batch."""
+        parts = {}
+        try:
+            for code in range(-1 if not self.per_image else 0, len(keys)):
+                rows = np.flatnonzero(codes == code)
+                if rows.shape[0]:
+                    parts[code] = self._counted(true, pred, rows)
+        except (ValueError, TypeError):
+            self._counted(true, pred, np.arange(true.shape[0]))  # raises the batch's own error
+            raise
+        nulls = [parts.pop(-1)] if -1 in parts else []
+        return {keys[code]: part for code, part in parts.items()}, nulls
 
     def _group(self, key: Any) -> _Part:
         part = self._groups.get(key)
