@@ -88,7 +88,7 @@ py::list surface_distances(const py::array& y_pred, const py::array& y_true, int
                            int connectivity, int64_t num_classes, const std::vector<int64_t>& classes, int n_threads) {
   if (num_classes < 1) throw std::invalid_argument("num_classes must be at least 1");
   if (dims < 1 || dims > 3) throw std::invalid_argument("dims must be 1, 2 or 3");
-  if (connectivity < 1) throw std::invalid_argument("connectivity must be at least 1");
+  if (connectivity < 0) throw std::invalid_argument("connectivity must be at least 0");
   if (spacing.size() != 3) throw std::invalid_argument("spacing must hold 3 values");
   for (const int64_t c : classes) {
     if (c < 0 || c >= num_classes) throw std::invalid_argument("a class lies outside [0, num_classes)");
@@ -137,5 +137,6 @@ void register_segmentation(py::module_& m) {
         py::arg("spacing"), py::arg("connectivity"), py::arg("num_classes"), py::arg("classes"), py::arg("n_threads"),
         "[(pred boundary pixels, true boundary pixels, pred->true distances, true->pred distances)] per class "
         "of two (planes, rows, columns) label maps whose `dims` trailing axes are spatial; float64 distances in "
-        "C order of the boundary pixels, +inf towards an empty boundary.");
+        "C order of the boundary pixels, +inf towards an empty boundary. Connectivity 0: every pixel of a class "
+        "is a boundary pixel.");
 }

@@ -210,9 +210,10 @@ std::vector<double> directed_by_hand(const std::vector<int64_t>& from, const std
 
 std::vector<SurfaceDistances> surfaces(const std::vector<int32_t>& pred, const std::vector<int32_t>& truth,
                                        int64_t rows, int64_t columns, int64_t classes, double s0, double s1,
-                                       int threads) {
+                                       int threads, int connectivity = 1) {
   const MapShape shape{1, rows, columns};
   SurfaceGrid grid;
+  grid.connectivity = connectivity;
   grid.extent[1] = rows;
   grid.extent[2] = columns;
   grid.spacing[1] = s0;
@@ -279,4 +280,28 @@ TEST_CASE("surface distances: a single-pixel image and an empty class") {
   CHECK(out[0].pred_to_true == std::vector<double>{0.0});
   CHECK(out[1].pred_boundary == 0);
   CHECK(out[1].true_boundary == 0);
+}
+
+TEST_CASE("surface distances, connectivity 0: every pixel of a class is a boundary pixel") {
+  std::mt19937_64 rng(11);
+  for (int trial = 0; trial < 30; ++trial) {
+    const int64_t rows = 1 + static_cast<int64_t>(rng() % 11), columns = 1 + static_cast<int64_t>(rng() % 11);
+    std::vector<int32_t> pred(static_cast<size_t>(rows * columns)), truth(pred.size());
+    for (auto& v : pred) v = static_cast<int32_t>(rng() % 4 == 0);  // sparse, and solid blocks below
+    for (auto& v : truth) v = static_cast<int32_t>(rng() % 3 != 0);
+    const double s0 = 0.5 + static_cast<double>(rng() % 5) * 0.25, s1 = 1.5;
+    const auto out = surfaces(pred, truth, rows, columns, 2, s0, s1, 1, 0);
+    std::vector<int64_t> bp, bt;
+    for (int64_t i = 0; i < rows * columns; ++i) {
+      if (pred[static_cast<size_t>(i)] == 1) bp.push_back(i);
+      if (truth[static_cast<size_t>(i)] == 1) bt.push_back(i);
+    }
+    const SurfaceDistances& r = out[1];
+    REQUIRE(r.pred_boundary == static_cast<int64_t>(bp.size()));
+    REQUIRE(r.true_boundary == static_cast<int64_t>(bt.size()));
+    if (bp.empty() || bt.empty()) continue;
+    const auto want = directed_by_hand(bp, bt, columns, s0, s1), back = directed_by_hand(bt, bp, columns, s0, s1);
+    for (size_t i = 0; i < want.size(); ++i) CHECK(r.pred_to_true[i] == doctest::Approx(want[i]).epsilon(1e-14));
+    for (size_t i = 0; i < back.size(); ++i) CHECK(r.true_to_pred[i] == doctest::Approx(back[i]).epsilon(1e-14));
+  }
 }

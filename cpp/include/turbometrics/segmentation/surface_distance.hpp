@@ -11,6 +11,9 @@
 // everything outside the image counted as background (scipy's
 // binary_erosion with border_value=0): an object pixel is on the boundary
 // when one of its neighbours is background or lies outside the image.
+// Connectivity 0 (no neighbours) makes every object pixel a boundary pixel:
+// the maps are then surfaces already (DeepMind's surface points on the
+// corner grid, found by the caller).
 //
 // Distances: a separable exact Euclidean distance transform of the other
 // boundary (Felzenszwalb and Huttenlocher's lower envelope of parabolas,
@@ -219,7 +222,9 @@ inline void boundary_of(const std::vector<uint8_t>& mask, const Padded& geo, con
       const uint8_t* row =
           mask.data() + (i + geo.pad[0]) * geo.stride[0] + (j + geo.pad[1]) * geo.stride[1] + geo.pad[2];
       uint8_t* site = sites.data() + index;
-      std::fill(site, site + n, uint8_t{1});
+      // No neighbours (connectivity 0): the AND of none is taken as 0, so
+      // that every object pixel is on the boundary.
+      std::fill(site, site + n, static_cast<uint8_t>(offsets.empty() ? 0 : 1));
       for (const int64_t o : offsets) {
         const uint8_t* neighbour = row + o;
         for (int64_t k = 0; k < n; ++k) site[k] &= neighbour[k];
