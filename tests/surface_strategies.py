@@ -18,9 +18,9 @@ def blobs(rng: np.random.Generator, shape: tuple[int, ...], k: int) -> np.ndarra
 
 
 @st.composite
-def label_pairs(draw: st.DrawFn, max_dims: int = 3, max_side: int = 12, max_classes: int = 5):
+def label_pairs(draw: st.DrawFn, max_dims: int = 3, max_side: int = 12, max_classes: int = 5, min_dims: int = 1):
     """(a, b, k): two label maps of one shape with labels in [0, k)."""
-    ndim = draw(st.integers(1, max_dims))
+    ndim = draw(st.integers(min_dims, max_dims))
     shape = tuple(draw(st.lists(st.integers(1, max_side), min_size=ndim, max_size=ndim)))
     k = draw(st.integers(1, max_classes))
     rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
@@ -38,9 +38,9 @@ def label_pairs(draw: st.DrawFn, max_dims: int = 3, max_side: int = 12, max_clas
 
 
 @st.composite
-def mask_pairs(draw: st.DrawFn, max_dims: int = 3, max_side: int = 12):
+def mask_pairs(draw: st.DrawFn, max_dims: int = 3, max_side: int = 12, min_dims: int = 1):
     """(a, b): two bool masks of one shape (either may be empty)."""
-    a, b, _ = draw(label_pairs(max_dims=max_dims, max_side=max_side, max_classes=3))
+    a, b, _ = draw(label_pairs(max_dims=max_dims, max_side=max_side, max_classes=3, min_dims=min_dims))
     cls = draw(st.integers(0, 2))
     return a == cls, b == cls
 

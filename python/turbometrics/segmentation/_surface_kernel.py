@@ -28,12 +28,16 @@ class Directed:
     """One class's boundaries and directed distances: ``a_to_b`` holds, in C
     order of ``a``'s boundary pixels, each one's distance to the nearest
     boundary pixel of ``b`` (+inf when ``b`` is empty), and ``b_to_a`` the
-    reverse."""
+    reverse. DeepMind's surfaces (``_surfel``) also have the area of each
+    surface point (``a_areas``, ``b_areas``), the distances then sorted
+    with them."""
 
     a_boundary: int
     b_boundary: int
     a_to_b: np.ndarray
     b_to_a: np.ndarray
+    a_areas: np.ndarray | None = None
+    b_areas: np.ndarray | None = None
 
 
 def is_integer(value: object) -> bool:
@@ -121,6 +125,13 @@ def binary_distances(
     """The directed distances of two binary masks (non-zero is the object)."""
     masks = [m.view(np.uint8) if m.dtype.kind == "b" else (m != 0).view(np.uint8) for m in (a, b)]
     return _run(masks[0], masks[1], [1], 2, spacing, connectivity, n_threads)[0]
+
+
+def point_distances(a: np.ndarray, b: np.ndarray, spacing: tuple[float, ...]) -> Directed:
+    """The directed distances between the points (non-zero pixels) of two
+    boolean arrays of one shape: every point is a boundary pixel
+    (connectivity 0)."""
+    return _run(a.view(np.uint8), b.view(np.uint8), [1], 2, spacing, 0, 1)[0]
 
 
 def check_labels(array: np.ndarray, name: str, num_classes: int, ignore_index: int | None) -> None:

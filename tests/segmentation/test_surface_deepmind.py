@@ -1,0 +1,178 @@
+"""``method="surfel"`` of ``hausdorff_distance``, ``average_surface_distance``
+and ``surface_dice`` against DeepMind surface-distance 0.1
+(``compute_surface_distances`` with ``compute_robust_hausdorff``,
+``compute_average_surface_distance`` and
+``compute_surface_dice_at_tolerance``): random and blob-shaped masks and
+label maps, 2-D and 3-D, anisotropic spacing, empty masks, percentiles 95
+and 100, tolerances. Bit for bit with unit or dyadic spacing (exact squared
+distances), within 1e-12 otherwise; the contour-length and surfel-area
+tables bit for bit at any spacing.
+
+surface-distance 0.1 uses ``np.NaN`` and ``np.Inf``, which NumPy 2 removed:
+they are aliased for this module's tests only, and its scipy.ndimage
+deprecation warnings are silenced around its calls."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterator
+
+import numpy as np
+import pytest
+from hypothesis import given, strategies as st
+
+from surface_strategies import label_pairs, mask_pairs, spacings
+from turbometrics.segmentation import average_surface_distance, hausdorff_distance, surface_dice
+
+deepmind = pytest.importorskip("surface_distance")
+
+pytestmark = pytest.mark.bits
+
+DYADIC = st.sampled_from([0.25, 0.5, 1.0, 1.5, 2.0, 3.0])
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _numpy_aliases() -> Iterator[None]:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(np, "NaN", np.nan, raising=False)
+        patch.setattr(np, "Inf", np.inf, raising=False)
+        yield
+
+
+def _reference(a: np.ndarray, b: np.ndarray, spacing: tuple[float, ...] | None) -> dict:
+    """DeepMind's surfaces with b the ground truth and a the prediction."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        return deepmind.compute_surface_distances(b.astype(bool), a.astype(bool), spacing or (1.0,) * a.ndim)
+
+
+def _quiet(function, *args):
+    """A DeepMind statistic, its 0/0 RuntimeWarnings silenced (nan)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return function(*args)
+
+
+def _check(got: float, want: float, exact: bool) -> None:
+    if exact:
+        assert got == want or (np.isnan(got) and np.isnan(want)), (got, want)
+    else:
+        assert got == pytest.approx(want, rel=1e-12, abs=1e-12, nan_ok=True)
+
+
+def _compare(a: np.ndarray, b: np.ndarray, spacing, tolerance: float, percentile: float, exact: bool) -> None:
+    sd = _reference(a, b, spacing)
+    both_empty = not a.any() and not b.any()
+    one_empty = a.any() != b.any()
+    kw = {"spacing": spacing, "method": "surfel"}
+    for p in (95, 100, percentile):
+        got = hausdorff_distance(a, b, percentile=p, **kw)
+        if both_empty:  # DeepMind: inf; turbometrics: nan, whatever the method
+            assert np.isnan(got) and deepmind.compute_robust_hausdorff(sd, p) == np.inf
+        else:
+            _check(got, deepmind.compute_robust_hausdorff(sd, p), exact)
+    if not both_empty:
+        largest = max(np.max(sd["distances_gt_to_pred"], initial=-1), np.max(sd["distances_pred_to_gt"], initial=-1))
+        _check(hausdorff_distance(a, b, **kw), largest, exact)
+    gt_to_pred, pred_to_gt = _quiet(deepmind.compute_average_surface_distance, sd)
+    _check(average_surface_distance(a, b, symmetric=False, **kw), pred_to_gt, exact)  # a is the prediction
+    _check(average_surface_distance(b, a, symmetric=False, **kw), gt_to_pred, exact)
+    symmetric = average_surface_distance(a, b, **kw)
+    if one_empty:  # DeepMind's pair holds a nan (0/0); turbometrics: inf, whatever the method
+        assert symmetric == np.inf and np.isnan(np.mean([gt_to_pred, pred_to_gt]))
+    else:
+        _check(symmetric, np.mean([gt_to_pred, pred_to_gt]), exact)
+    want = _quiet(deepmind.compute_surface_dice_at_tolerance, sd, tolerance)
+    _check(surface_dice(a, b, tolerance=tolerance, **kw), want, exact)
+
+
+@pytest.mark.parametrize(
+    "spacing", [(1.0, 1.0), (0.7, 1.3), (3.0, 0.1), (1.0, 1.0, 1.0), (0.7, 1.3, 2.9), (3.0, 0.1, 0.5)]
+)
+def test_area_tables_bit_for_bit(spacing):
+    from turbometrics.segmentation._surfel import area_table
+
+    tables = deepmind.lookup_tables
+    make = tables.create_table_neighbour_code_to_contour_length
+    if len(spacing) == 3:
+        make = tables.create_table_neighbour_code_to_surface_area
+    np.testing.assert_array_equal(area_table(spacing), make(spacing))
+
+
+@given(mask_pairs(min_dims=2, max_side=10), st.data())
+def test_masks_with_dyadic_spacing_bit_for_bit(pair, data):
+    a, b = pair
+    spacing = data.draw(st.one_of(st.none(), st.lists(DYADIC, min_size=a.ndim, max_size=a.ndim).map(tuple)))
+    tolerance = data.draw(st.sampled_from([0.0, 0.5, 1.0, 1.5, 2.5]))
+    _compare(a, b, spacing, tolerance, data.draw(st.floats(0, 100)), exact=True)
+
+
+@given(mask_pairs(min_dims=2, max_side=10), st.data())
+def test_masks_with_any_spacing(pair, data):
+    a, b = pair
+    spacing = data.draw(spacings(a.ndim))
+    _compare(a, b, spacing, data.draw(st.floats(0, 5)), 95, exact=spacing is None)
+
+
+@given(label_pairs(min_dims=2, max_side=9, max_classes=4), st.data())
+def test_label_maps_per_class(maps, data):
+    a, b, k = maps
+    spacing = data.draw(st.one_of(st.none(), st.lists(DYADIC, min_size=a.ndim, max_size=a.ndim).map(tuple)))
+    ignore = data.draw(st.one_of(st.none(), st.integers(0, k)))
+    kw = {"spacing": spacing, "method": "surfel", "num_classes": k, "ignore_index": ignore}
+    hd95 = hausdorff_distance(a, b, percentile=95, **kw)
+    nsd = surface_dice(a, b, tolerance=1.0, **kw)
+    for c in range(k):
+        if c == ignore:
+            assert np.isnan(hd95[c]) and np.isnan(nsd[c])
+            continue
+        sd = _reference(a == c, b == c, spacing)
+        if (a == c).any() or (b == c).any():
+            assert hd95[c] == deepmind.compute_robust_hausdorff(sd, 95)
+        assert nsd[c] == _quiet(deepmind.compute_surface_dice_at_tolerance, sd, 1.0) or np.isnan(nsd[c])
+
+
+def test_larger_blobs_2d_and_3d():
+    """Lines longer than the kernel's short-line search, many surfels."""
+    from surface_strategies import blobs
+
+    rng = np.random.default_rng(5)
+    for shape, spacing in [((70, 90), (0.5, 1.5)), ((24, 30, 28), (2.0, 1.0, 0.75))]:
+        a, b = blobs(rng, shape, 3), blobs(rng, shape, 3)
+        while len(np.unique(a)) < 3 or len(np.unique(b)) < 3:  # every class in both, so the values are finite
+            a, b = blobs(rng, shape, 3), blobs(rng, shape, 3)
+        for c in range(3):
+            _compare(a == c, b == c, spacing, 1.0, 95, exact=True)
+        got = hausdorff_distance(a, b, percentile=95, spacing=spacing, method="surfel", num_classes=3)
+        want = [deepmind.compute_robust_hausdorff(_reference(a == c, b == c, spacing), 95) for c in range(3)]
+        assert np.isfinite(got).all()
+        np.testing.assert_array_equal(got, want)
+
+
+def test_empty_conventions():
+    some = np.zeros((6, 7), bool)
+    some[1:4, 2:5] = True
+    empty = np.zeros_like(some)
+    kw = {"method": "surfel"}
+    assert np.isnan(hausdorff_distance(empty, empty, **kw))
+    assert hausdorff_distance(some, empty, percentile=95, **kw) == np.inf
+    assert hausdorff_distance(empty, some, **kw) == np.inf
+    assert np.isnan(hausdorff_distance(empty, some, directed=True, **kw))
+    assert hausdorff_distance(some, empty, directed=True, **kw) == np.inf
+    assert np.isnan(average_surface_distance(empty, empty, **kw))
+    assert average_surface_distance(some, empty, **kw) == np.inf
+    assert np.isnan(average_surface_distance(empty, some, symmetric=False, **kw))
+    assert np.isnan(surface_dice(empty, empty, tolerance=1, **kw))
+    assert surface_dice(some, empty, tolerance=1, **kw) == 0.0
+    assert surface_dice(some, some, tolerance=0, **kw) == 1.0
+
+
+def test_integer_masks_are_nonzero_pixels():
+    a = np.zeros((5, 6), np.int32)
+    a[1:4, 2:5] = 7
+    b = np.zeros((5, 6), np.uint16)
+    b[0:2, 0:6] = 1
+    sd = _reference(a != 0, b != 0, (0.5, 2.0))
+    assert hausdorff_distance(a, b, percentile=95, spacing=(0.5, 2.0), method="surfel") == (
+        deepmind.compute_robust_hausdorff(sd, 95)
+    )
