@@ -38,3 +38,24 @@ def map_pairs(draw, max_classes: int = 6, ignore: bool = True, three_d: bool = T
         ignore_index = 255
         y_true = np.where(rng.random(shape) < 0.2, 255, y_true)
     return y_true.astype(np.int64), y_pred.astype(np.int64), k, ignore_index
+
+
+def torch_formats(y_true, y_pred, k, input_format):
+    """(preds, target) tensors in ``input_format`` ("one-hot-float": random
+    scores whose argmax is the label), as torchmetrics' drop-in tests pass
+    them; torch is imported here, by the tests that have it."""
+    import torch
+
+    target, preds = torch.from_numpy(y_true), torch.from_numpy(y_pred)
+    if input_format == "index":
+        return preds, target, "index"
+
+    def encoded(labels):
+        return torch.nn.functional.one_hot(labels, k).movedim(-1, 1)
+
+    if input_format == "one-hot":
+        return encoded(preds), encoded(target), "one-hot"
+    if input_format == "one-hot-float":
+        scores = torch.rand(encoded(preds).shape, generator=torch.Generator().manual_seed(0), dtype=torch.float64)
+        return scores + 2.0 * encoded(preds), encoded(target).double(), "one-hot"
+    return encoded(preds), target, "mixed"

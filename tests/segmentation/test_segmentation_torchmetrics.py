@@ -12,7 +12,7 @@ import warnings
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from segmentation_strategies import map_pairs
+from segmentation_strategies import map_pairs, torch_formats as formats
 
 torch = pytest.importorskip("torch")
 reference = pytest.importorskip("torchmetrics.functional.segmentation")
@@ -25,24 +25,6 @@ pytestmark = pytest.mark.bits
 def same(got, expected):
     assert got.dtype == expected.dtype and got.shape == expected.shape, (got, expected)
     torch.testing.assert_close(got, expected, rtol=2e-6, atol=1e-7, equal_nan=True)
-
-
-def formats(y_true, y_pred, k, input_format):
-    """(preds, target) tensors in ``input_format`` ("one-hot-float": random
-    scores whose argmax is the label)."""
-    target, preds = torch.from_numpy(y_true), torch.from_numpy(y_pred)
-    if input_format == "index":
-        return preds, target, "index"
-
-    def encoded(labels):
-        return torch.nn.functional.one_hot(labels, k).movedim(-1, 1)
-
-    if input_format == "one-hot":
-        return encoded(preds), encoded(target), "one-hot"
-    if input_format == "one-hot-float":
-        scores = torch.rand(encoded(preds).shape, generator=torch.Generator().manual_seed(0), dtype=torch.float64)
-        return scores + 2.0 * encoded(preds), encoded(target).double(), "one-hot"
-    return encoded(preds), target, "mixed"
 
 
 def quiet(function, *args, **kwargs):

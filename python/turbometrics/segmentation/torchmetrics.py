@@ -1,7 +1,7 @@
 """Drop-ins for torchmetrics 1.9's ``torchmetrics.functional.segmentation``:
-:func:`mean_iou`, :func:`dice_score` and :func:`generalized_dice_score`,
-with its signatures, input formats (``"one-hot"``, ``"index"``,
-``"mixed"``) and float32 tensor results.
+:func:`mean_iou`, :func:`dice_score`, :func:`generalized_dice_score` and
+:func:`hausdorff_distance`, with its signatures, input formats
+(``"one-hot"``, ``"index"``, ``"mixed"``) and float32 tensor results.
 
 The numbers are computed in float64 from exact int64 counts, then returned
 as float32 tensors as torchmetrics returns them, so they agree with
@@ -22,13 +22,14 @@ from typing import Any
 import numpy as np
 
 from . import _metrics
+from ._surface_kernel import Directed, binary_distances, check_labels, check_spacing, label_distances
 from ._torch_inputs import as_numpy, binary, label_sums, one_hot, one_hot_sums, torch_module
 
 # These drop-ins take and return torch tensors: importing the module without
 # torch installed raises ImportError here (turbometrics itself never imports it).
 torch_module()
 
-__all__ = ["dice_score", "generalized_dice_score", "mean_iou"]
+__all__ = ["dice_score", "generalized_dice_score", "hausdorff_distance", "mean_iou"]
 
 _FORMATS = ("one-hot", "index", "mixed")
 
@@ -59,12 +60,12 @@ def _one_hot_side(array: np.ndarray, num_classes: int | None, name: str) -> tupl
     return "channels", binary(array, name), array.shape[1]
 
 
-def _sums(
-    preds: Any, target: Any, num_classes: int | None, include_background: bool, input_format: str, batch_2d: bool
-) -> np.ndarray:
-    """(B, 3, C) int64 per-image sums (true positives, target pixels,
-    predicted pixels), without the background channel unless
-    ``include_background``."""
+def _sides(
+    preds: Any, target: Any, num_classes: int | None, input_format: str, batch_2d: bool
+) -> list[tuple[str, np.ndarray, int]]:
+    """The target and the prediction as torchmetrics formats them, each as
+    (kind, array, K): "labels" and a (B, ...) label map, or "channels" and
+    a binary (B, C, ...) one-hot array."""
     p, t = as_numpy(preds, "preds"), as_numpy(target, "target")
     if input_format == "index":
         if num_classes is None:
@@ -93,6 +94,16 @@ def _sums(
             sides = [("labels", t, k), _one_hot_side(p, num_classes, "preds")]
         else:
             sides = [_one_hot_side(t, num_classes, "target"), ("labels", p, k)]
+    return sides
+
+
+def _sums(
+    preds: Any, target: Any, num_classes: int | None, include_background: bool, input_format: str, batch_2d: bool
+) -> np.ndarray:
+    """(B, 3, C) int64 per-image sums (true positives, target pixels,
+    predicted pixels), without the background channel unless
+    ``include_background``."""
+    sides = _sides(preds, target, num_classes, input_format, batch_2d)
     if sides[0][0] == sides[1][0] == "labels":
         sums = label_sums(sides[0][1], sides[1][1], sides[0][2])
     else:
@@ -281,3 +292,116 @@ def generalized_dice_score(
     if not per_class:
         numerator, denominator = numerator.sum(axis=1), denominator.sum(axis=1)
     return _tensor(_metrics.divide(numerator, denominator, 0.0))
+
+
+def _largest_distance(d: Directed, directed: bool) -> float:
+    """torchmetrics' value of one image and class: inf when one edge set is
+    empty, nan when both are (torchmetrics raises there)."""
+    if d.a_boundary == 0 and d.b_boundary == 0:
+        return float("nan")
+    if d.a_boundary == 0 or d.b_boundary == 0:
+        return float("inf")
+    return float(d.a_to_b.max() if directed else max(d.a_to_b.max(), d.b_to_a.max()))
+
+
+def hausdorff_distance(
+    preds: Any,
+    target: Any,
+    num_classes: int,
+    include_background: bool = False,
+    distance_metric: str = "euclidean",
+    spacing: Any = None,
+    directed: bool = False,
+    input_format: str = "one-hot",
+) -> Any:
+    """torchmetrics' ``hausdorff_distance``: per image and class, the largest
+    distance between the edges of the prediction and of the target.
+
+    The edges of a mask are its pixels with a 4-neighbour (6 in 3-D)
+    outside it, the image border counting as outside (torchmetrics pads the
+    masks with zeros and subtracts their erosion by the cross); distances
+    are exact Euclidean distances between pixel centres with ``spacing``.
+
+    Parameters
+    ----------
+    preds, target : torch.Tensor
+        One-hot (N, C, ...) tensors (float ones are reduced to their argmax
+        over C first), (N, ...) index tensors, or one of each
+        (``"mixed"``); 2 or 3 spatial dimensions.
+    num_classes : int
+    include_background : bool, default=False
+        Score channel 0 too.
+    distance_metric : {"euclidean"}, default="euclidean"
+        torchmetrics' "chessboard" and "taxicab" are not provided (a
+        ValueError says so).
+    spacing : list of float or torch.Tensor, optional
+        The pixel spacing along each spatial axis (None: 1).
+    directed : bool, default=False
+        Only the distances from the prediction's edges to the target's.
+    input_format : {"one-hot", "index", "mixed"}, default="one-hot"
+
+    Returns
+    -------
+    torch.Tensor of float32, shape (N, C) (C less one without the background)
+        inf where one mask of the image and class is empty, nan where both
+        are (torchmetrics raises a RuntimeError there, from the maximum of
+        an empty tensor).
+
+    Notes
+    -----
+    The distances are computed in float64 and rounded to float32 once,
+    the correctly rounded float32 of the exact distance with integer
+    spacing; torchmetrics takes torch's float32 square root of the exact
+    integer squared distance, which may be an ulp off (``sqrt(37)``), and
+    with other spacings rounds the squares and their sum in float32, so
+    the two agree within float32 rounding. torchmetrics 1.9 places the
+    distances of a non-square image at wrong pixels (it flattens a row
+    index with the number of rows, torchmetrics issue #3344): its values
+    there are wrong, or it raises an IndexError; these are the correct
+    distances. torchmetrics computes 2-D images only (it raises a
+    ValueError for 3-D ones); these are computed for 3-D volumes too, and
+    ``spacing`` may be a tensor (torchmetrics raises).
+
+    Examples
+    --------
+    >>> import torch
+    >>> from turbometrics.segmentation.torchmetrics import hausdorff_distance
+    >>> preds = torch.zeros(1, 5, 5, dtype=torch.long); preds[0, 1:3, 1:3] = 1
+    >>> target = torch.zeros(1, 5, 5, dtype=torch.long); target[0, 1:4, 1:4] = 1
+    >>> hausdorff_distance(preds, target, num_classes=2, input_format="index")
+    tensor([[1.4142]])
+    """
+    _check_common(num_classes, include_background, input_format, required=True)
+    if distance_metric not in ("euclidean", "chessboard", "taxicab"):
+        raise ValueError(
+            f"Arg `distance_metric` must be one of 'euclidean', 'chessboard', 'taxicab', but got {distance_metric}."
+        )
+    if distance_metric != "euclidean":
+        raise ValueError(f"turbometrics provides distance_metric='euclidean' only, got {distance_metric!r}.")
+    if spacing is not None and not isinstance(spacing, list) and not hasattr(spacing, "detach"):
+        raise ValueError(f"Arg `spacing` must be a list or tensor, but got {type(spacing)}.")
+    if not isinstance(directed, bool):
+        raise ValueError(f"Expected argument `directed` must be a boolean, but got {directed}.")
+    sides = _sides(preds, target, num_classes, input_format, batch_2d=False)
+    (t_kind, t, t_k), (p_kind, p, p_k) = sides
+    spatial = p.ndim - (1 if p_kind == "labels" else 2)
+    if spatial not in (2, 3):
+        raise ValueError(f"Expected argument `preds` to be of rank 2 or 3 but got rank `{spatial}`.")
+    space = check_spacing(None if spacing is None else as_numpy(spacing, "spacing"), spatial)
+    if t_kind == p_kind == "labels":
+        check_labels(p, "preds", p_k, None)
+        check_labels(t, "target", t_k, None)
+        classes = list(range(0 if include_background or p_k == 1 else 1, p_k))
+        rows = [label_distances(p[i], t[i], p_k, classes, space, 1) for i in range(p.shape[0])]
+    else:
+        p_hot, t_hot = (one_hot(a, k) if kind == "labels" else a for kind, a, k in ((p_kind, p, p_k), (t_kind, t, t_k)))
+        if p_hot.shape != t_hot.shape:
+            raise RuntimeError("Predictions and targets are expected to have the same shape")
+        if not include_background and p_hot.shape[1] > 1:
+            p_hot, t_hot = p_hot[:, 1:], t_hot[:, 1:]
+        rows = [
+            [binary_distances(p_hot[i, c], t_hot[i, c], space, 1) for c in range(p_hot.shape[1])]
+            for i in range(p_hot.shape[0])
+        ]
+    values = np.array([[_largest_distance(d, directed) for d in row] for row in rows], dtype=np.float64)
+    return _tensor(values.reshape(len(rows), -1))
