@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""Benchmark the surface distances of turbometrics.segmentation against MONAI
-and medpy, in one process, on the same label maps.
+"""Benchmark the surface distances of turbometrics.segmentation against MONAI,
+medpy and DeepMind surface-distance, in one process, on the same label maps.
 
 A pair of 2-D label maps (default 512 x 512, 19 classes, as one Cityscapes
-class set): the reference is Voronoi regions of 60 seeds, the prediction
-the same regions with every seed moved a few pixels (boundaries that
-differ, as a model's do). Timed (median of ``--repeats`` calls):
+class set), or with ``--volume N`` of N x N x N volumes: the reference is
+Voronoi regions of 60 seeds, the prediction the same regions with every
+seed moved a few pixels (boundaries that differ, as a model's do). Timed
+(median of ``--repeats`` calls):
 
 * turbometrics ``hausdorff_distance(..., num_classes=K, percentile=95)`` at
   1 thread and at every core (``method="monai"``; "medpy" costs the same);
@@ -14,15 +15,21 @@ differ, as a model's do). Timed (median of ``--repeats`` calls):
   timed);
 * medpy ``hd95`` once per class present in both maps (the binary masks are
   built inside the loop, as a user's loop would);
-* turbometrics' drop-ins ``turbometrics.segmentation.medpy.hd95`` (same loop).
+* turbometrics' drop-ins ``turbometrics.segmentation.medpy.hd95`` (same loop);
+* turbometrics ``hausdorff_distance(..., percentile=95, method="surfel")``
+  against DeepMind surface-distance 0.1's ``compute_surface_distances`` and
+  ``compute_robust_hausdorff(..., 95)`` once per class (the binary masks
+  built inside the loop).
 
-It checks that the values agree (1e-12 with medpy, float32 rounding with
-MONAI) and, with ``--peak``, measures each first call's peak resident
-memory above the resident memory before it, in a fresh child process
-(Linux).
+It checks that the values agree (1e-12 with medpy, bit for bit with
+DeepMind, float32 rounding with MONAI) and, with ``--peak``, measures each
+first call's peak resident memory above the resident memory before it, in
+a fresh child process (Linux).
 
 Usage: ``python benchmarks/bench_surface_distance.py [--size 512] [--classes
-19] [--repeats 5] [--skip-monai] [--skip-medpy]``.
+19] [--volume N] [--repeats 5] [--skip NAME ...] [--peak]`` (``--skip``
+leaves out the runners whose name contains NAME, e.g. ``--skip MONAI --skip
+medpy``).
 """
 
 from __future__ import annotations
@@ -45,17 +52,17 @@ from turbometrics.segmentation import medpy as tm_medpy
 RESULTS_DIR = Path(__file__).resolve().parent / "results"
 
 
-def maps(size: int, classes: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+def maps(size: int, classes: int, seed: int = 0, ndim: int = 2) -> tuple[np.ndarray, np.ndarray]:
     rng = np.random.default_rng(seed)
-    seeds = rng.integers(0, size, (60, 2)).astype(np.float64)
+    seeds = rng.integers(0, size, (60, ndim)).astype(np.float64)
     labels = np.arange(60) % classes
-    rows, columns = np.indices((size, size))
+    grid = np.indices((size,) * ndim, dtype=np.float32)
 
     def voronoi(points: np.ndarray) -> np.ndarray:
-        best = np.full((size, size), np.inf)
-        out = np.zeros((size, size), dtype=np.uint8)
-        for (r, c), label in zip(points, labels, strict=True):
-            d = (rows - r) ** 2 + (columns - c) ** 2
+        best = np.full((size,) * ndim, np.inf, dtype=np.float32)
+        out = np.zeros((size,) * ndim, dtype=np.uint8)
+        for point, label in zip(points, labels, strict=True):
+            d = sum((axis - np.float32(x)) ** 2 for axis, x in zip(grid, point, strict=True))
             closer = d < best
             best[closer] = d[closer]
             out[closer] = label
@@ -90,7 +97,7 @@ def runners(pred: np.ndarray, truth: np.ndarray, k: int) -> dict:
         from monai.metrics import compute_hausdorff_distance
 
         onehot = [
-            torch.from_numpy((m[None, None] == np.arange(k)[None, :, None, None]).astype(np.float32))
+            torch.from_numpy((m[None, None] == np.arange(k).reshape((1, k) + (1,) * m.ndim)).astype(np.float32))
             for m in (pred, truth)
         ]
 
@@ -106,6 +113,32 @@ def runners(pred: np.ndarray, truth: np.ndarray, k: int) -> dict:
         from medpy.metric.binary import hd95
 
         out["medpy hd95 loop"] = lambda: [float(hd95(pred == c, truth == c)) for c in present(pred, truth, k)]
+    except ImportError:
+        pass
+    out["turbometrics surfel"] = lambda: tm.segmentation.hausdorff_distance(
+        pred, truth, num_classes=k, percentile=95, method="surfel"
+    )
+    try:
+        import surface_distance
+
+        for alias, value in (("NaN", np.nan), ("Inf", np.inf)):  # surface-distance 0.1 under NumPy 2
+            if not hasattr(np, alias):
+                setattr(np, alias, value)
+
+        def deepmind() -> np.ndarray:
+            spacing = (1.0,) * pred.ndim
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", DeprecationWarning)
+                return np.array(
+                    [
+                        surface_distance.compute_robust_hausdorff(
+                            surface_distance.compute_surface_distances(truth == c, pred == c, spacing), 95
+                        )
+                        for c in range(k)
+                    ]
+                )
+
+        out["DeepMind surface-distance loop"] = deepmind
     except ImportError:
         pass
     return out
@@ -131,12 +164,12 @@ def peak_kb(function) -> int:
     return _status("VmHWM") - before
 
 
-def peak(name: str, size: int, classes: int) -> float:
+def peak(name: str, size: int, classes: int, ndim: int) -> float:
     """Peak memory (MB) of the first call of one runner, in a child process."""
     code = (
         "import sys; sys.path.insert(0, %r); import bench_surface_distance as b;"
-        "p, t = b.maps(%d, %d); r = b.runners(p, t, %d); print(b.peak_kb(r[%r]))"
-    ) % (str(Path(__file__).parent), size, classes, classes, name)
+        "p, t = b.maps(%d, %d, ndim=%d); r = b.runners(p, t, %d); print(b.peak_kb(r[%r]))"
+    ) % (str(Path(__file__).parent), size, classes, ndim, classes, name)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     return int(out.stdout.split()[-1]) / 1024
 
@@ -145,27 +178,38 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--size", type=int, default=512)
     parser.add_argument("--classes", type=int, default=19)
+    parser.add_argument("--volume", type=int, default=0, help="N x N x N volumes instead of 2-D maps")
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--skip", action="append", default=[], help="leave out the runners whose name has this")
     parser.add_argument("--peak", action="store_true", help="also measure peak memory (child processes)")
     args = parser.parse_args()
-    pred, truth = maps(args.size, args.classes)
+    size, ndim = (args.volume, 3) if args.volume else (args.size, 2)
+    pred, truth = maps(size, args.classes, ndim=ndim)
     k = args.classes
-    print(f"# {args.size} x {args.size}, {k} classes, {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.2f}")
+    print(f"# {' x '.join([str(size)] * ndim)}, {k} classes, {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.2f}")
     results: dict[str, dict] = {}
     values: dict[str, object] = {}
     for name, function in runners(pred, truth, k).items():
-        repeats = min(3, args.repeats) if "MONAI" in name or "medpy hd95" in name else args.repeats
+        if any(skip in name for skip in args.skip):
+            continue
+        slow = "MONAI" in name or "medpy hd95" in name or "DeepMind" in name
+        repeats = min(3, args.repeats) if slow else args.repeats
         seconds, values[name] = median_time(function, repeats)
         results[name] = {"seconds": seconds, "repeats": repeats}
         if args.peak:
-            results[name]["peak_mb"] = peak(name, args.size, k)
+            results[name]["peak_mb"] = peak(name, size, k, ndim)
     ours = np.asarray(values["turbometrics 1 thread"])
     if "MONAI compute_hausdorff_distance" in values:
         np.testing.assert_allclose(
             ours, values["MONAI compute_hausdorff_distance"], rtol=5e-6
         )  # float64 vs float32 quantiles
-    if "medpy hd95 loop" in values:
+    if "medpy hd95 loop" in values and "turbometrics medpy.hd95 loop" in values:
         np.testing.assert_allclose(values["turbometrics medpy.hd95 loop"], values["medpy hd95 loop"], rtol=1e-12)
+    if "DeepMind surface-distance loop" in values and "turbometrics surfel" in values:
+        surfel = np.asarray(values["turbometrics surfel"])  # nan where both are empty, DeepMind's inf
+        np.testing.assert_array_equal(
+            np.where(np.isnan(surfel), np.inf, surfel), values["DeepMind surface-distance loop"]
+        )
     base = results["turbometrics 1 thread"]["seconds"]
     print("| call | median s | vs turbometrics 1 thread | peak MB |")
     print("|---|---|---|---|")
@@ -173,7 +217,8 @@ def main() -> None:
         print(f"| {name} | {r['seconds']:.4f} | {r['seconds'] / base:.1f}x | {r.get('peak_mb', float('nan')):.1f} |")
     print(f"# load {os.getloadavg()[0]:.2f}")
     RESULTS_DIR.mkdir(exist_ok=True)
-    (RESULTS_DIR / "surface_distance.json").write_text(json.dumps(results, indent=2))
+    suffix = f"_volume{size}" if ndim == 3 else ""
+    (RESULTS_DIR / f"surface_distance{suffix}.json").write_text(json.dumps(results, indent=2))
 
 
 if __name__ == "__main__":
