@@ -55,8 +55,6 @@ def as_bits(value: Any) -> tuple[str, tuple, bytes]:
     if isinstance(value, torch.Tensor):
         value = value.detach().cpu().numpy()
     array = np.asarray(value)
-    if array.dtype == np.float64 and array.ndim == 0:
-        array = np.float64(array)
     return str(array.dtype), array.shape, np.ascontiguousarray(array).tobytes()
 
 

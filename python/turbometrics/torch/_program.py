@@ -30,12 +30,17 @@ one fused multiply-add); IEEE float64 division and addition, as CUDA's
 double-precision operators are. Divisors are device tensors, never Python
 numbers: CUDA divides by a host scalar through its reciprocal.
 
-Peak device memory beyond the inputs, float64 scores, n samples: the sort's
-key, values and int64 order (24 bytes per sample) plus the sort's own
-buffers (CUDA's radix sort: about 16 more), then the sorted labels, the
-boundaries, the int64 cumulative counts and the threshold positions (about
-26): at most about 48 bytes per sample, 1.6e9 samples in 80 GB (the
-``benchmarks/gpu_check.py`` run reports the measured figure).
+Peak memory beyond the inputs, counted from the tensors the program
+allocates (n samples, all scores distinct, so that the curves have about n
+points; ties make the curve phase smaller): ``roc_auc_score`` 37 bytes per
+sample with float32 scores (42 with float64), ``average_precision_score`` 44
+(49), ``roc_curve`` 45 (50), ``precision_recall_curve`` 68 (73, a third of
+it the result); integer weights add up to 17. The sort phase (key, sorted
+values, int64 order: 21 bytes with float32 scores) stays below these on a
+CUDA card if the radix sort's scratch is under about 16 bytes per sample.
+By this count ``roc_auc_score`` of float32 scores and bool labels (5 bytes
+per sample) fits about 1.8e9 samples in 80 GB; ``benchmarks/gpu_check.py``
+measures the peak on a card.
 """
 
 from __future__ import annotations
@@ -55,26 +60,31 @@ class RankedCounts(NamedTuple):
     order: torch.Tensor  # int64: the sample whose score is each threshold
 
 
-def ranked_counts(scores: torch.Tensor, positive: torch.Tensor, weights: torch.Tensor | None) -> RankedCounts:
+def ranked_counts(
+    scores: torch.Tensor, positive: torch.Tensor, weights: torch.Tensor | None, thresholds: bool = True
+) -> RankedCounts:
     """scikit-learn's ``confusion_matrix_at_thresholds`` (its tps and fps)
     of 1-D finite ``scores``, a bool ``positive`` mask and optional positive
-    int64 ``weights`` (zero weights already removed), all on one device."""
+    int64 ``weights`` (zero weights already removed), all on one device;
+    ``order`` is empty unless ``thresholds``."""
     key = scores + 0 if scores.is_floating_point() else scores
     values, order = torch.sort(key, stable=True, descending=True)
     del key
-    last = torch.full((1,), scores.numel() - 1, dtype=torch.int64, device=scores.device)
-    boundaries = torch.cat((torch.nonzero(values[1:] != values[:-1]).flatten(), last))
+    last = torch.ones(1, dtype=torch.bool, device=scores.device)
+    boundaries = torch.nonzero(torch.cat((values[1:] != values[:-1], last))).flatten()
     del values
     ranked = positive[order]
-    if weights is None:
+    samples = order[boundaries] if thresholds else torch.empty(0, dtype=torch.int64, device=order.device)
+    ranked_weights = None if weights is None else weights[order]
+    del order
+    if ranked_weights is None:
         tps = torch.cumsum(ranked, 0, dtype=torch.int64)[boundaries]
-        fps = boundaries + 1 - tps
+        fps = boundaries.add_(1).sub_(tps)
     else:
-        ranked_weights = weights[order]
         zero = torch.zeros((), dtype=torch.int64, device=scores.device)
         tps = torch.cumsum(torch.where(ranked, ranked_weights, zero), 0)[boundaries]
         fps = torch.cumsum(torch.where(ranked, zero, ranked_weights), 0)[boundaries]
-    return RankedCounts(tps, fps, order[boundaries])
+    return RankedCounts(tps, fps, samples)
 
 
 def _where_kept(keep_inside: torch.Tensor) -> torch.Tensor:
@@ -84,9 +94,18 @@ def _where_kept(keep_inside: torch.Tensor) -> torch.Tensor:
     return torch.nonzero(torch.cat((true, keep_inside, true))).flatten()
 
 
+def _kept(counts: RankedCounts, kept: torch.Tensor) -> RankedCounts:
+    """The counts (and thresholds' samples, where present) at ``kept``."""
+    order = counts.order[kept] if counts.order.numel() else counts.order
+    return RankedCounts(counts.tps[kept], counts.fps[kept], order)
+
+
 def _with_zero(values: torch.Tensor) -> torch.Tensor:
     """0.0 followed by ``values`` as float64 (exact: counts are below 2**53)."""
-    return torch.cat((torch.zeros(1, dtype=torch.float64, device=values.device), values.to(torch.float64)))
+    result = torch.empty(values.numel() + 1, dtype=torch.float64, device=values.device)
+    result[0] = 0.0
+    result[1:] = values
+    return result
 
 
 def roc_points(counts: RankedCounts, drop_intermediate: bool) -> RankedCounts:
@@ -95,10 +114,12 @@ def roc_points(counts: RankedCounts, drop_intermediate: bool) -> RankedCounts:
     ends."""
     if not drop_intermediate or counts.fps.numel() <= 2:
         return counts
-    tps, fps = counts.tps, counts.fps
-    corner = ((fps[2:] - fps[1:-1]) != (fps[1:-1] - fps[:-2])) | ((tps[2:] - tps[1:-1]) != (tps[1:-1] - tps[:-2]))
-    kept = _where_kept(corner)
-    return RankedCounts(tps[kept], fps[kept], counts.order[kept])
+    step = counts.fps.diff()
+    corner = step[1:] != step[:-1]
+    step = counts.tps.diff()
+    corner |= step[1:] != step[:-1]
+    del step
+    return _kept(counts, _where_kept(corner))
 
 
 def rates(counts: RankedCounts) -> tuple[torch.Tensor, torch.Tensor]:
@@ -106,7 +127,7 @@ def rates(counts: RankedCounts) -> tuple[torch.Tensor, torch.Tensor]:
     leading 0, each divided by its last."""
     fps = _with_zero(counts.fps)
     tps = _with_zero(counts.tps)
-    return fps / fps[-1:], tps / tps[-1:]
+    return fps.div_(fps[-1:].clone()), tps.div_(tps[-1:].clone())
 
 
 def roc_thresholds(scores: torch.Tensor, counts: RankedCounts) -> torch.Tensor:
@@ -119,7 +140,9 @@ def area_under_curve(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
     """``auc(x, y)`` of an increasing ``x``: scipy's
     ``sum((x[1:] - x[:-1]) * (y[1:] + y[:-1]) / 2.0)``."""
     two = torch.full((1,), 2.0, dtype=torch.float64, device=x.device)
-    return pairwise_sum((x[1:] - x[:-1]) * (y[1:] + y[:-1]) / two)
+    terms = x[1:] - x[:-1]
+    terms.mul_(y[1:] + y[:-1]).div_(two)
+    return pairwise_sum(terms)
 
 
 def precision_recall_points(counts: RankedCounts, drop_intermediate: bool) -> RankedCounts:
@@ -130,16 +153,16 @@ def precision_recall_points(counts: RankedCounts, drop_intermediate: bool) -> Ra
         return counts
     tps = counts.tps
     step = tps[1:] != tps[:-1]
-    kept = _where_kept(step[:-1] | step[1:])
-    return RankedCounts(tps[kept], counts.fps[kept], counts.order[kept])
+    return _kept(counts, _where_kept(step[:-1] | step[1:]))
 
 
 def precision_recall(counts: RankedCounts) -> tuple[torch.Tensor, torch.Tensor]:
     """``precision_recall_curve``'s precision and recall (some positive
     weight), by decreasing threshold, without the final point (1, 0)."""
     tps = counts.tps.to(torch.float64)
-    predicted = (counts.tps + counts.fps).to(torch.float64)
-    return tps / predicted, tps / tps[-1:]
+    precision = (counts.tps + counts.fps).to(torch.float64)
+    torch.div(tps, precision, out=precision)
+    return precision, tps.div_(tps[-1:].clone())
 
 
 def with_final_point(precision: torch.Tensor, recall: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
@@ -150,7 +173,13 @@ def with_final_point(precision: torch.Tensor, recall: torch.Tensor) -> tuple[tor
 
 def average_precision(counts: RankedCounts) -> torch.Tensor:
     """``max(0.0, -sum(diff(recall) * precision[:-1]))`` over the
-    precision-recall curve of all thresholds."""
-    precision, recall = with_final_point(*precision_recall(counts))
-    area = -pairwise_sum((recall[1:] - recall[:-1]) * precision[:-1])
+    precision-recall curve of all thresholds (by increasing threshold,
+    ending with (1, 0)), from the curve by decreasing threshold without the
+    reversed copies: the term of threshold ``j`` is ``(recall[j - 1] -
+    recall[j]) * precision[j]``, with 0.0 for ``recall[-1]``."""
+    precision, recall = precision_recall(counts)
+    terms = torch.cat((torch.zeros(1, dtype=torch.float64, device=recall.device), recall[:-1]))
+    terms.sub_(recall).mul_(precision)
+    del recall, precision
+    area = -pairwise_sum(terms.flip(0))
     return torch.where(area > 0, area, torch.zeros_like(area))

@@ -151,8 +151,8 @@ def roc_auc_score(
             labels=labels,
             n_threads=n_threads,
         )
-    counts = roc_points(ranked_counts(*data), drop_intermediate=True)
-    return area_under_curve(*rates(counts))
+    fpr, tpr = rates(roc_points(ranked_counts(*data, thresholds=False), drop_intermediate=True))
+    return area_under_curve(fpr, tpr)
 
 
 def average_precision_score(
@@ -219,7 +219,7 @@ def average_precision_score(
             sample_weight=sample_weight,
             n_threads=n_threads,
         )
-    return average_precision(ranked_counts(*data))
+    return average_precision(ranked_counts(*data, thresholds=False))
 
 
 def roc_curve(
