@@ -339,9 +339,12 @@ class Evaluator(Serialisable):
             Binary: the score or probability of the positive class (1, or
             ``pos_label``; probabilities in
             [0, 1] for ``ece``, ``brier``, ``log_loss``). Multiclass: the
-            probability of each class. Read as float64, except that
-            ``brier`` and ``log_loss`` compute float32 and float16
-            probabilities in their dtype, as the functions do.
+            probability of each class. float64 and float32 are read in
+            place (the states give the same values for float32 as for its
+            float64 widening; thresholds and row sums are compared in
+            float64), other dtypes as float64, except that ``brier`` and
+            ``log_loss`` compute float16 probabilities in their dtype, as
+            the functions do.
         sample_weight : array-like of shape (n,), default=None
         groups : array-like of shape (n,), default=None
             The group of each row: str, int, float or bool labels; null
@@ -368,7 +371,7 @@ class Evaluator(Serialisable):
         check_consistent_length(y_true, y_score, sample_weight, groups)
         y = self._labels(y_true)
         proba = self._scores(y_score, y.shape[0])  # float32 and float16 kept for brier and log_loss
-        score = proba.astype(np.float64, copy=False)
+        score = proba if proba.dtype == np.float32 else proba.astype(np.float64, copy=False)  # float32 in place
         n = y.shape[0]
         if n == 0:
             return self
@@ -381,10 +384,11 @@ class Evaluator(Serialisable):
         if needs & {"calibration", "brier", "log"}:
             rows_sum_to_one = checked_probabilities(proba, self.n_threads)
         if "class_ranking" in needs:
-            check_probability_rows(score)
+            # the rows' float64 sums, as one column (no float64 copy of float32 scores)
+            check_probability_rows(score.sum(axis=1, dtype=np.float64)[:, None])
         predicted = None
         if "confusion" in needs:
-            predicted = score.argmax(axis=1) if self.multiclass else (score >= self.threshold).view(np.int8)
+            predicted = score.argmax(axis=1) if self.multiclass else (score >= np.float64(self.threshold)).view(np.int8)
         coded = None if groups is None else _factorize(groups)
         # The batch's parts are built first and merged once all are built, so a batch that a state
         # refuses leaves the Evaluator as it was.

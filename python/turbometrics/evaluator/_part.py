@@ -172,7 +172,7 @@ class Part:
         proba: np.ndarray | None = None,
     ) -> None:
         """Add rows, already checked: ``y`` class indices (int8 0/1 when
-        binary), ``score`` float64 1-D or (n, K), ``predicted`` the
+        binary), ``score`` float64 or float32 1-D or (n, K), ``predicted`` the
         predicted classes (when a confusion state is kept), ``proba`` the
         scores in their float32 or float16 dtype for the proper scores
         (None: ``score``)."""
