@@ -285,3 +285,21 @@ def test_bad_options_exit_2_with_one_line(tmp_path, capsys, argv, message):
     assert main(["segmentation", str(tmp_path / "a.npy"), str(tmp_path / "a.npy"), *argv]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and message in err[0], err
+
+
+def test_maps_are_streamed_one_pair_at_a_time(tmp_path, capsys, monkeypatch):
+    """Each pair is read, then added to the state, before the next is read."""
+    from turbometrics.cli import _label_maps
+    from turbometrics.segmentation import SegmentationState
+
+    y_true, y_pred = _maps(5, 3)
+    gt, pred = _folders(tmp_path, y_true, y_pred, ".npy", ".npy")
+    events: list[str] = []
+    read, update = _label_maps.read, SegmentationState.update
+    monkeypatch.setattr(_label_maps, "read", lambda path: events.append(f"read {path.name}") or read(path))
+    monkeypatch.setattr(
+        SegmentationState, "update", lambda self, *a, **k: events.append("update") or update(self, *a, **k)
+    )
+    assert main(["segmentation", gt, pred, "--num-classes", "4"]) == 0
+    assert events == [e for i in range(3) for e in (f"read frame_{i:03d}.npy", f"read frame_{i:03d}.npy", "update")]
+    assert "mean" in capsys.readouterr().out
