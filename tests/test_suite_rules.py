@@ -82,7 +82,7 @@ def test_the_rule_sees_a_test_that_asserts_nothing():
 # Areas named after a package the tests import: their folder is <area>_tests, as a
 # folder named dask in tests/ (on sys.path) would be imported as dask where dask is
 # not installed.
-_SHADOWING = {"dask", "sklearn"}
+_SHADOWING = {"dask", "sklearn", "torch"}
 
 
 def _folder(area: str) -> str:
