@@ -293,3 +293,15 @@ def test_ignore_index_leaves_the_samples_out():
     probs = torch.tensor([[0.6, 0.2, 0.2], [0.2, 0.6, 0.2], [0.2, 0.2, 0.6], [0.6, 0.2, 0.2]])
     matrix = MulticlassConfusionMatrix(3, ignore_index=9)(probs, torch.tensor([0, 1, 2, 9]))
     assert torch.equal(matrix, torch.eye(3, dtype=torch.int64))
+
+
+def test_in_a_metric_collection_each_metric_keeps_its_own_state():
+    torchmetrics = pytest.importorskip("torchmetrics")
+    rng = np.random.default_rng(4)
+    scores, labels = rng.random(90), rng.integers(0, 2, 90)
+    collection = torchmetrics.MetricCollection({"auroc": BinaryAUROC(), "ap": BinaryAveragePrecision()})
+    for part in (slice(0, 30), slice(30, None)):
+        collection.update(torch.from_numpy(scores[part]), torch.from_numpy(labels[part]))
+    values = collection.compute()
+    assert values["auroc"].item() == sklearn_metrics.roc_auc_score(labels, scores)
+    assert values["ap"].item() == sklearn_metrics.average_precision_score(labels, scores)
