@@ -90,14 +90,15 @@ def _folder(area: str) -> str:
 
 
 def test_area_tests_live_in_their_area():
-    """A test module named after an area (``test_<area>*.py``) lives in
+    """A test module named after an area (``test_<area>.py``,
+    ``test_<area>_*.py``; not ``test_torchmetrics_patch.py``) lives in
     ``tests/<area>/``; ``tests/`` itself holds the package-wide tests."""
     areas = sorted(path.name for path in PACKAGE.iterdir() if path.is_dir() and not path.name.startswith("_"))
     misplaced = [
         str(path.relative_to(TESTS))
         for path in TESTS.rglob("test_*.py")
         for area in areas
-        if path.name.startswith(f"test_{area}") and path.parent.name != _folder(area)
+        if (path.stem == f"test_{area}" or path.stem.startswith(f"test_{area}_")) and path.parent.name != _folder(area)
     ]
     assert misplaced == []
     assert {path.parent.name for path in TESTS.glob("*/test_*.py")} <= {_folder(area) for area in areas}
