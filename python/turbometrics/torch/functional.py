@@ -30,6 +30,7 @@ do for host input (a float, NumPy arrays).
 
 from __future__ import annotations
 
+from numbers import Integral
 from typing import Any
 
 import numpy as np
@@ -60,7 +61,9 @@ _AVERAGES = {"micro", "macro", "samples", "weighted", None}
 
 
 def _valid_threads(n_threads: Any) -> bool:
-    return n_threads is None or (type(n_threads) is int and n_threads >= 1)
+    if n_threads is None:
+        return True
+    return isinstance(n_threads, Integral) and not isinstance(n_threads, bool) and int(n_threads) >= 1
 
 
 def _valid_average(average: Any) -> bool:
