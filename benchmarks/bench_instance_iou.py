@@ -11,11 +11,12 @@ times each (medians):
 - cityscapesScripts 2.3.0's ``evaluateImgLists`` over the files (quiet, no
   JSON file; its per-image confusion counting and per-instance masks);
 - turbometrics: each image's instance and predicted PNGs read with Pillow
-  into an ``InstanceIoUState`` (Cityscapes' sizes and ignored labels), then
-  ``score()``;
+  into an ``InstanceIoUState`` (Cityscapes' sizes, ignored labels and
+  categories), then
+  ``score()`` per class and per category;
 
-and the turbometrics part alone on the arrays in memory. The per-class and
-mean iIoU of both must be equal (``==``).
+and the turbometrics part alone on the arrays in memory. The per-class,
+per-category and mean iIoU of both must be equal (``==``).
 
 cityscapesScripts needs packages turbometrics does not (pyquaternion,
 coloredlogs, appdirs): install it apart, e.g. ``pip install --no-deps
@@ -74,6 +75,7 @@ def main() -> None:
         "num_classes": 34,
         "average_instance_sizes": segmentation.CITYSCAPES_AVERAGE_INSTANCE_SIZES,
         "ignored_classes": segmentation.CITYSCAPES_IGNORED_CLASSES,
+        "categories": segmentation.CITYSCAPES_CATEGORIES,
     }
     with tempfile.TemporaryDirectory() as folder:
         ground_truths, predictions = [], []
@@ -91,16 +93,18 @@ def main() -> None:
         def scripts() -> dict:
             return reference.evaluateImgLists(predictions, ground_truths, reference.args)
 
-        def ours() -> np.ndarray:
+        def ours() -> tuple[np.ndarray, np.ndarray]:
             state = segmentation.InstanceIoUState(**options)
             for name, prediction_name in zip(ground_truths, predictions):
                 with Image.open(name.replace("labelIds", "instanceIds")) as gt, Image.open(prediction_name) as pred:
                     state.update(np.asarray(gt), np.asarray(pred))
-            return state.score(average=None)
+            return state.score(average=None), state.score(average=None, level="category")
 
         theirs, mine = timed_pair(scripts, ours, args.repeats)
     expected = np.array([theirs["result"]["classInstScores"][reference.id2label[c].name] for c in range(34)])
-    assert np.array_equal(mine["result"], expected, equal_nan=True), (mine["result"], expected)
+    assert np.array_equal(mine["result"][0], expected, equal_nan=True), (mine["result"][0], expected)
+    categories = np.array([theirs["result"]["categoryInstScores"][name] for name in segmentation.CITYSCAPES_CATEGORIES])
+    assert np.array_equal(mine["result"][1], categories, equal_nan=True), (mine["result"][1], categories)
 
     def in_memory() -> float:
         state = segmentation.InstanceIoUState(**options)

@@ -7,7 +7,8 @@ image by image and instance by instance, ``getScoreAverage``), with ``==``.
 cityscapesScripts itself reads PNG files through a module-level ``args``
 object and needs packages the test extra does not hold (pyquaternion,
 coloredlogs, appdirs, the ``typing`` backport); the rules below are its
-``evaluatePair``, ``getInstanceIouScoreForLabel`` and ``getScoreAverage``.
+``evaluatePair``, ``getInstanceIouScoreForLabel``,
+``getInstanceIouScoreForCategory`` and ``getScoreAverage``.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from hypothesis import given, settings, strategies as st
 from turbometrics import segmentation
 from turbometrics.segmentation import (
     CITYSCAPES_AVERAGE_INSTANCE_SIZES,
+    CITYSCAPES_CATEGORIES,
     CITYSCAPES_IGNORED_CLASSES,
     InstanceIoUState,
     instance_iou,
@@ -30,14 +32,29 @@ from turbometrics.segmentation import (
 pytestmark = pytest.mark.bits
 
 
-def _reference(images, predictions, k, sizes, ignored, ignore_index=None):
-    """Per-class iIoU and their average, as cityscapesScripts computes them."""
+def _average(scores):
+    """cityscapesScripts' getScoreAverage."""
+    valid = [score for score in scores.values() if not math.isnan(score)]
+    total = 0.0
+    for score in valid:
+        total += score
+    return total / len(valid) if valid else float("nan")
+
+
+def _reference(images, predictions, k, sizes, ignored, ignore_index=None, categories=None):
+    """Per-class iIoU and their average, and per-category iIoU and their
+    average, as cityscapesScripts computes them."""
+    categories = categories or {}
+    category_of = {label: name for name, labels in categories.items() for label in labels}
+    scored = [name for name, labels in categories.items() if all(label in sizes for label in labels)]
     confusion = np.zeros((k, k), dtype=np.int64)
     stats = {c: {"tpWeighted": 0.0, "fnWeighted": 0.0} for c in sizes if c not in ignored}
+    category_stats = {name: {"tpWeighted": 0.0, "fnWeighted": 0.0} for name in scored}
     for instances, prediction in zip(images, predictions):
         semantic = np.where(instances >= 1000, instances // 1000, instances)
         kept = np.ones(semantic.shape, bool) if ignore_index is None else semantic != ignore_index
         np.add.at(confusion, (semantic[kept], prediction[kept]), 1)
+        category_masks = {name: np.isin(prediction, categories[name]) for name in scored}
         for instance in np.unique(instances[instances > 1000]):
             label = int(instance / 1000)
             if label in ignored or label not in stats or label == ignore_index:
@@ -48,6 +65,11 @@ def _reference(images, predictions, k, sizes, ignored, ignore_index=None):
             weight = sizes[label] / float(size)
             stats[label]["tpWeighted"] += float(tp) * weight
             stats[label]["fnWeighted"] += float(size - tp) * weight
+            category = category_of.get(label)
+            if category in category_stats:
+                category_tp = np.count_nonzero(np.logical_and(mask, category_masks[category]))
+                category_stats[category]["tpWeighted"] += float(category_tp) * weight
+                category_stats[category]["fnWeighted"] += float(size - category_tp) * weight
     scores = {}
     for label in range(k):
         if label in ignored or label not in stats:
@@ -58,11 +80,22 @@ def _reference(images, predictions, k, sizes, ignored, ignore_index=None):
         fp = np.longlong(confusion[not_ignored, label].sum())
         denominator = tp + fp + fn
         scores[label] = float("nan") if denominator == 0 else float(tp) / denominator
-    valid = [score for score in scores.values() if not math.isnan(score)]
-    total = 0.0
-    for score in valid:
-        total += score
-    return np.array(list(scores.values())), total / len(valid) if valid else float("nan")
+    category_scores = {}
+    for name, labels in categories.items():
+        if name not in category_stats:
+            category_scores[name] = float("nan")
+            continue
+        tp, fn = category_stats[name]["tpWeighted"], category_stats[name]["fnWeighted"]
+        rows = [other for other in range(k) if other not in ignored and category_of.get(other) != name]
+        fp = np.longlong(confusion[rows, :][:, list(labels)].sum())
+        denominator = tp + fp + fn
+        category_scores[name] = float("nan") if denominator == 0 else float(tp) / denominator
+    return (
+        np.array(list(scores.values())),
+        _average(scores),
+        np.array(list(category_scores.values())),
+        _average(category_scores),
+    )
 
 
 def test_hand_computed():
@@ -88,7 +121,7 @@ def test_rules_at_the_edges():
     assert per_class[1] == 2 / (2 + 1 + 2)
     # class 3: its pixels are in no instance and none is a false positive: 0 / 0, NaN; 0 ignored, 2 no size
     assert np.isnan(per_class[3]) and np.isnan(per_class[0]) and np.isnan(per_class[2])
-    expected, _ = _reference([instances], [y_pred], 4, sizes, {0})
+    expected, *_ = _reference([instances], [y_pred], 4, sizes, {0})
     np.testing.assert_array_equal(per_class, expected)
 
 
@@ -109,28 +142,41 @@ def _dataset(draw):
 
 
 _SIZES = {3: 2.7, 4: 10.0 / 3.0, 5: 0.1, 2: 7.0}
+# "a" scored (every class has a size, 1 ignored), "b" scored, "c" not (class 0 has no size)
+_CATEGORIES = {"a": (1, 2, 3), "b": (4, 5), "c": (0,)}
+
+
+def _same(a, b):
+    return a == b or (math.isnan(a) and math.isnan(b))
 
 
 @settings(max_examples=60, deadline=None)
 @given(_dataset(), st.sampled_from([None, 2]))
 def test_equals_cityscapes_rules(data, ignore_index):
     instances, prediction = data
-    expected, expected_mean = _reference(instances, prediction, 6, _SIZES, {0, 1}, ignore_index)
+    sizes = {**_SIZES, 1: 1.5}
+    expected, expected_mean, categories, categories_mean = _reference(
+        instances, prediction, 6, sizes, {0, 1}, ignore_index, _CATEGORIES
+    )
     options = {
         "num_classes": 6,
-        "average_instance_sizes": _SIZES,
+        "average_instance_sizes": sizes,
         "ignored_classes": (0, 1),
         "ignore_index": ignore_index,
+        "categories": _CATEGORIES,
     }
     per_class = instance_iou(instances, prediction, average=None, batch=True, **options)
     np.testing.assert_array_equal(per_class, expected)
-    mean = instance_iou(instances, prediction, batch=True, **options)
-    assert mean == expected_mean or (math.isnan(mean) and math.isnan(expected_mean))
+    assert _same(instance_iou(instances, prediction, batch=True, **options), expected_mean)
+    per_category = instance_iou(instances, prediction, average=None, level="category", batch=True, **options)
+    np.testing.assert_array_equal(per_category, categories)
+    assert _same(instance_iou(instances, prediction, level="category", batch=True, **options), categories_mean)
     # image by image in a state: the same bits; shards merged: the same counts, sums within rounding
     state = InstanceIoUState(6, **{key: value for key, value in options.items() if key != "num_classes"})
     for image in range(len(instances)):
         state.update(instances[image], prediction[image])
     np.testing.assert_array_equal(state.score(average=None), expected)
+    np.testing.assert_array_equal(state.score(average=None, level="category"), categories)
     first = InstanceIoUState(6, **{key: value for key, value in options.items() if key != "num_classes"})
     second = pickle.loads(pickle.dumps(first))
     first.update(instances[:1], prediction[:1], batch=True)
@@ -139,6 +185,7 @@ def test_equals_cityscapes_rules(data, ignore_index):
     np.testing.assert_array_equal(merged.confusion_matrix(), state.confusion_matrix())
     np.testing.assert_allclose(merged.weighted_sums(), state.weighted_sums(), rtol=1e-14, atol=0)
     np.testing.assert_allclose(merged.score(average=None), expected, rtol=1e-12, atol=0)
+    np.testing.assert_allclose(merged.score(average=None, level="category"), categories, rtol=1e-12, atol=0)
 
 
 def test_cityscapes_constants_and_a_cityscapes_sized_call():
@@ -152,10 +199,20 @@ def test_cityscapes_constants_and_a_cityscapes_sized_call():
         "num_classes": 34,
         "average_instance_sizes": CITYSCAPES_AVERAGE_INSTANCE_SIZES,
         "ignored_classes": CITYSCAPES_IGNORED_CLASSES,
+        "categories": CITYSCAPES_CATEGORIES,
     }
-    expected, expected_mean = _reference(
-        [instances], [prediction], 34, CITYSCAPES_AVERAGE_INSTANCE_SIZES, set(CITYSCAPES_IGNORED_CLASSES)
+    expected, expected_mean, categories, categories_mean = _reference(
+        [instances],
+        [prediction],
+        34,
+        CITYSCAPES_AVERAGE_INSTANCE_SIZES,
+        set(CITYSCAPES_IGNORED_CLASSES),
+        categories=CITYSCAPES_CATEGORIES,
     )
+    per_category = instance_iou(instances, prediction, average=None, level="category", **options)
+    np.testing.assert_array_equal(per_category, categories)
+    assert np.isnan(per_category[:6]).all() and not np.isnan(per_category[6:]).any()  # human and vehicle
+    assert instance_iou(instances, prediction, level="category", **options) == categories_mean
     np.testing.assert_array_equal(instance_iou(instances, prediction, average=None, **options), expected)
     for dtype in (np.uint16, np.int32, np.uint64):
         assert instance_iou(instances.astype(dtype), prediction, **options) == expected_mean
@@ -184,6 +241,11 @@ def test_cityscapes_constants_and_a_cityscapes_sized_call():
         ({"average_instance_sizes": {3: 1.0}}, ValueError, "not an int in [0, 3)"),
         ({"ignored_classes": [1.5]}, ValueError, "ignored_classes has 1.5"),
         ({"average_instance_sizes": [1.0]}, ValueError, "must be a dict of int to float"),
+        ({"categories": {"a": (1, 2), "b": (2,)}}, ValueError, "class 2 is in two categories"),
+        ({"categories": {"a": (3,)}}, ValueError, "categories['a'] has 3, which is not an int class in [0, 3)"),
+        ({"categories": {"a": ()}}, ValueError, "categories['a'] is empty"),
+        ({"level": "category"}, ValueError, "level='category' needs categories"),
+        ({"level": "image"}, ValueError, "The 'level' parameter of instance_iou must be a str among"),
         ({"batch": True, "y_true_instances": np.zeros(2, int), "y_pred": np.zeros(2, int)}, ValueError, "batch=True"),
     ],
 )
@@ -207,8 +269,12 @@ def test_a_failed_update_leaves_the_state_unchanged_and_merges_check_parameters(
         state.update(np.array([[[2001, 1]], [[2001, 0]]]), np.array([[[2, 1]], [[7, 0]]]), batch=True)
     np.testing.assert_array_equal(state.confusion_matrix(), before[0])
     np.testing.assert_array_equal(state.weighted_sums(), before[1])
+    with pytest.raises(ValueError, match="needs a state made with categories"):
+        state.score(level="category")
     with pytest.raises(ValueError, match="average_instance_sizes"):
         state + InstanceIoUState(3, average_instance_sizes={2: 2.0})
+    with pytest.raises(ValueError, match="categories"):
+        state + InstanceIoUState(3, average_instance_sizes={2: 1.0}, categories={"a": (1, 2)})
     with pytest.raises(ValueError, match="num_classes"):
         state + InstanceIoUState(4, average_instance_sizes={2: 1.0})
     assert segmentation.InstanceIoUState is InstanceIoUState

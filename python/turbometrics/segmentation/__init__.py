@@ -11,6 +11,7 @@ a stream of maps and merges exactly, with per-image class sums when asked.
 from ._confusion import confusion_matrix
 from ._instance_iou import (
     CITYSCAPES_AVERAGE_INSTANCE_SIZES,
+    CITYSCAPES_CATEGORIES,
     CITYSCAPES_IGNORED_CLASSES,
     InstanceIoUState,
     instance_iou,
@@ -22,6 +23,7 @@ from ._surface import average_surface_distance, hausdorff_distance, surface_dice
 
 __all__ = [
     "CITYSCAPES_AVERAGE_INSTANCE_SIZES",
+    "CITYSCAPES_CATEGORIES",
     "CITYSCAPES_IGNORED_CLASSES",
     "InstanceIoUState",
     "SegmentationState",

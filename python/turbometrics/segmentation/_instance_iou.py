@@ -61,13 +61,28 @@ CITYSCAPES_AVERAGE_INSTANCE_SIZES: Mapping[int, float] = {
 #: track, guard rail, bridge, tunnel, polegroup, caravan and trailer.
 CITYSCAPES_IGNORED_CLASSES: tuple[int, ...] = (0, 1, 2, 3, 4, 5, 6, 9, 10, 14, 15, 16, 18, 29, 30)
 
+#: Cityscapes' categories by label id (cityscapesScripts 2.3.0's
+#: ``category2labels`` without the license plate, id -1), in its order. Only
+#: human and vehicle have instances in every class: the others' category
+#: iIoU is NaN.
+CITYSCAPES_CATEGORIES: Mapping[str, tuple[int, ...]] = {
+    "void": (0, 1, 2, 3, 4, 5, 6),
+    "flat": (7, 8, 9, 10),
+    "construction": (11, 12, 13, 14, 15, 16),
+    "object": (17, 18, 19, 20),
+    "nature": (21, 22),
+    "sky": (23,),
+    "human": (24, 25),
+    "vehicle": (26, 27, 28, 29, 30, 31, 32, 33),
+}
+
 #: An instance's id is above this; its class is ``id // INSTANCE_ID_BASE``.
 INSTANCE_ID_BASE = 1000
 #: Ids are below this (classes with instances up to 4193): each image's ids
 #: are relabelled through a table of ``max(id) + 1`` entries.
 MAX_ID = 2**22
 
-_PARAMETERS = ("num_classes", "average_instance_sizes", "ignored_classes", "ignore_index")
+_PARAMETERS = ("num_classes", "average_instance_sizes", "ignored_classes", "ignore_index", "categories")
 
 _CONSTRAINTS = {
     "y_true_instances": [ARRAY_LIKE],
@@ -76,7 +91,9 @@ _CONSTRAINTS = {
     "average_instance_sizes": [Constraint("a dict of int to float", lambda value: isinstance(value, Mapping))],
     "ignored_classes": [Constraint("an iterable of int", lambda value: isinstance(value, Iterable))],
     "ignore_index": _MAP_CONSTRAINTS["ignore_index"],
+    "categories": [NONE, Constraint("a dict of str to iterables of int", lambda value: isinstance(value, Mapping))],
     "average": [str_options({"macro"}), NONE],
+    "level": [str_options({"class", "category"})],
     "batch": [BOOLEAN],
     "n_threads": _MAP_CONSTRAINTS["n_threads"],
 }
@@ -104,6 +121,14 @@ class InstanceIoUState(Mergeable):
     ignore_index : int, default=None
         Pixels whose semantic label is this value are skipped altogether
         (for a label outside [0, K), such as 255).
+    categories : dict of str to iterable of int, default=None
+        Groups of classes (each class in at most one) for the category-level
+        iIoU (``score(level="category")``; :data:`CITYSCAPES_CATEGORIES`).
+        A category is scored when every class in it has an average size:
+        an instance's pixels predicted as any class of its category are its
+        category's true positives, weighted as for its class, and the false
+        positives are the pixels predicted as one of the category's classes
+        whose true class is outside the category and not ignored.
 
     Notes
     -----
@@ -123,14 +148,19 @@ class InstanceIoUState(Mergeable):
         average_instance_sizes: Mapping[int, float],
         ignored_classes: Iterable[int] = (),
         ignore_index: int | None = None,
+        categories: Mapping[str, Iterable[int]] | None = None,
     ) -> None:
         k = int(num_classes)
         self.num_classes = k
         self.ignore_index = None if ignore_index is None else int(ignore_index)
         self.average_instance_sizes = _sizes(average_instance_sizes, k)
         self.ignored_classes = _ignored(ignored_classes, k)
+        self.categories = _categories(categories or {}, k)
+        self._category_of = np.full(k, -1, dtype=np.intp)
+        for index, (_, members) in enumerate(self.categories):
+            self._category_of[list(members)] = index
         self._counts = np.zeros((k, k), dtype=np.int64)
-        self._weighted = np.zeros((2, k), dtype=np.float64)
+        self._weighted = np.zeros((2, k + len(self.categories)), dtype=np.float64)
 
     def update(
         self, y_true_instances: Any, y_pred: Any, *, batch: bool = False, n_threads: int | None = None
@@ -222,6 +252,15 @@ class InstanceIoUState(Mergeable):
         weight = self.average_instance_sizes[classes] / size.astype(np.float64)
         np.add.at(weighted[0], classes, true_positives.astype(np.float64) * weight)
         np.add.at(weighted[1], classes, (size - true_positives).astype(np.float64) * weight)
+        if self.categories:
+            category = self._category_of[classes]
+            inside = category >= 0
+            inside[inside] = self._scored_categories()[category[inside]]
+            members = self._category_members()[category[inside]]
+            category_true_positives = (per_instance[inside] * members).sum(axis=1)
+            rest, groups = size[inside] - category_true_positives, k + category[inside]
+            np.add.at(weighted[0], groups, category_true_positives.astype(np.float64) * weight[inside])
+            np.add.at(weighted[1], groups, rest.astype(np.float64) * weight[inside])
 
     def _raise_first_invalid(self, ids: np.ndarray, prediction: np.ndarray, n_threads: int | None) -> NoReturn:
         """Raise :func:`confusion_matrix`'s ValueError for the semantic labels
@@ -242,6 +281,18 @@ class InstanceIoUState(Mergeable):
             counted[self.ignore_index] = False
         return counted
 
+    def _category_members(self) -> np.ndarray:
+        """(n_categories, K) int64: 1 where the class is in the category."""
+        members = np.zeros((len(self.categories), self.num_classes), dtype=np.int64)
+        for index, (_, classes) in enumerate(self.categories):
+            members[index, list(classes)] = 1
+        return members
+
+    def _scored_categories(self) -> np.ndarray:
+        """(n_categories,) bool: every class of the category has an average size."""
+        sized = ~np.isnan(self.average_instance_sizes)
+        return np.array([sized[list(classes)].all() for _, classes in self.categories], dtype=bool)
+
     def merge(self, other: InstanceIoUState) -> InstanceIoUState:
         """A new state holding the images of both: counts added exactly,
         weighted sums added (``self``'s plus ``other``'s).
@@ -253,7 +304,7 @@ class InstanceIoUState(Mergeable):
         ValueError
             If their parameters differ.
         """
-        check_mergeable(self, other, ("num_classes", "ignore_index"))
+        check_mergeable(self, other, ("num_classes", "ignore_index", "categories"))
         for name in ("average_instance_sizes", "ignored_classes"):
             if not np.array_equal(getattr(self, name), getattr(other, name), equal_nan=True):
                 raise ValueError(f"cannot merge InstanceIoUState objects with different {name}")
@@ -268,35 +319,66 @@ class InstanceIoUState(Mergeable):
         return self._counts.copy()
 
     def weighted_sums(self) -> np.ndarray:
-        """(2, K) float64: each class's weighted true positives (iTP) and
-        false negatives (iFN) (a copy)."""
+        """(2, K + n_categories) float64: each class's, then each
+        category's, weighted true positives (iTP) and false negatives (iFN)
+        (a copy)."""
         return self._weighted.copy()
 
-    def score(self, *, average: str | None = "macro") -> Any:
+    @validate_params(
+        {"average": _CONSTRAINTS["average"], "level": _CONSTRAINTS["level"]},
+        bind_like_scikit_learn=False,
+        name="InstanceIoUState.score",
+    )
+    def score(self, *, average: str | None = "macro", level: str = "class") -> Any:
         """The instance-level IoU.
 
         Parameters
         ----------
         average : {"macro"} or None, default="macro"
-            ``"macro"``: the mean of the classes' iIoU that are not NaN,
-            added in class order as cityscapesScripts' ``getScoreAverage``
-            adds them (NaN if all are). None: the per-class iIoU, shape (K,).
+            ``"macro"``: the mean of the iIoU that are not NaN, added in
+            class (or category) order as cityscapesScripts'
+            ``getScoreAverage`` adds them (NaN if all are). None: the
+            per-class iIoU, shape (K,), or per category (n_categories,).
+        level : {"class", "category"}, default="class"
+            Per class, or per category of ``categories``.
+
+        Raises
+        ------
+        ValueError
+            For ``level="category"`` in a state without categories.
         """
+        scores = self._class_scores() if level == "class" else self._category_scores()
+        return scores if average is None else _mean(scores)
+
+    def _category_scores(self) -> np.ndarray:
+        if not self.categories:
+            raise ValueError("level='category' needs a state made with categories.")
+        k, ignored = self.num_classes, self.ignored_classes
+        members = self._category_members().astype(bool)
+        false_positives = np.array(
+            [self._counts[~ignored & ~inside][:, inside].sum() for inside in members], dtype=np.int64
+        ).astype(np.float64)
+        true_positives, false_negatives = self._weighted[:, k:]
+        denominator = true_positives + false_positives + false_negatives
+        return _ratio(true_positives, denominator, ~self._scored_categories() | (denominator == 0))
+
+    def _class_scores(self) -> np.ndarray:
         ignored = self.ignored_classes
         evaluated_columns = self._counts[~ignored].sum(axis=0)
         diagonal = np.diagonal(self._counts)
         false_positives = (evaluated_columns - np.where(ignored, 0, diagonal)).astype(np.float64)
-        true_positives, false_negatives = self._weighted
+        true_positives, false_negatives = self._weighted[:, : self.num_classes]
         denominator = true_positives + false_positives + false_negatives
-        undefined = ignored | np.isnan(self.average_instance_sizes) | (denominator == 0)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            scores = np.where(undefined, np.nan, true_positives / np.where(undefined, 1.0, denominator))
-        if average is None:
-            return scores
-        return _mean(scores)
+        return _ratio(true_positives, denominator, ignored | np.isnan(self.average_instance_sizes) | (denominator == 0))
 
     def __repr__(self) -> str:
         return f"InstanceIoUState(num_classes={self.num_classes}, n_pixels={int(self._counts.sum())})"
+
+
+def _ratio(numerator: np.ndarray, denominator: np.ndarray, undefined: np.ndarray) -> np.ndarray:
+    """``numerator / denominator``, NaN where ``undefined``."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(undefined, np.nan, numerator / np.where(undefined, 1.0, denominator))
 
 
 def _mean(scores: np.ndarray) -> float:
@@ -322,6 +404,27 @@ def _sizes(sizes: Mapping[int, float], k: int) -> np.ndarray:
     return table
 
 
+def _categories(categories: Mapping[str, Iterable[int]], k: int) -> tuple[tuple[str, tuple[int, ...]], ...]:
+    """The categories as (name, classes) pairs, checked: str names, int
+    classes in [0, K), none empty, no class in two."""
+    pairs: list[tuple[str, tuple[int, ...]]] = []
+    seen: set[int] = set()
+    for name, members in categories.items():
+        if not isinstance(name, str) or not isinstance(members, Iterable):
+            raise ValueError(f"categories must map names to iterables of classes; got {name!r}: {members!r}.")
+        classes = tuple(members)
+        for label in classes:
+            if not isinstance(label, Integral) or isinstance(label, bool) or not 0 <= int(label) < k:
+                raise ValueError(f"categories[{name!r}] has {label!r}, which is not an int class in [0, {k}).")
+            if int(label) in seen:
+                raise ValueError(f"class {int(label)} is in two categories; each class is in at most one.")
+            seen.add(int(label))
+        if not classes:
+            raise ValueError(f"categories[{name!r}] is empty.")
+        pairs.append((name, tuple(int(label) for label in classes)))
+    return tuple(pairs)
+
+
 def _ignored(classes: Iterable[int], k: int) -> np.ndarray:
     """(K,) bool: the ignored classes."""
     table = np.zeros(k, dtype=bool)
@@ -341,7 +444,9 @@ def instance_iou(
     average_instance_sizes: Mapping[int, float],
     ignored_classes: Iterable[int] = (),
     ignore_index: int | None = None,
+    categories: Mapping[str, Iterable[int]] | None = None,
     average: str | None = "macro",
+    level: str = "class",
     batch: bool = False,
     n_threads: int | None = None,
 ) -> Any:
@@ -375,8 +480,15 @@ def instance_iou(
         instances, and their pixels no class's false positives.
     ignore_index : int, default=None
         Pixels whose semantic label is this value are skipped altogether.
+    categories : dict of str to iterable of int, default=None
+        Groups of classes for ``level="category"``
+        (:data:`CITYSCAPES_CATEGORIES`; see :class:`InstanceIoUState`).
     average : {"macro"} or None, default="macro"
-        The mean over the classes that are not NaN, or per class (K,).
+        The mean over the classes (or categories) that are not NaN, or
+        per class (K,) (or per category, in the order of ``categories``).
+    level : {"class", "category"}, default="class"
+        The class-level iIoU, or the category-level one (cityscapesScripts'
+        ``categoryInstScores``; needs ``categories``).
     batch : bool, default=False
         Whether the first axis is the image (instance ids are per image);
         by default the maps are one image of any dimension.
@@ -385,9 +497,10 @@ def instance_iou(
 
     Returns
     -------
-    float or ndarray of float64, shape (K,)
+    float or ndarray of float64, shape (K,) or (n_categories,)
         NaN for ignored classes, classes without an average size and classes
-        with no instance pixel and no false positive.
+        with no instance pixel and no false positive (for categories: one of
+        whose classes has no average size, or a zero denominator).
 
     Raises
     ------
@@ -410,7 +523,8 @@ def instance_iou(
     order and gives its bits; this function over a batch (``batch=True``)
     does too. Cityscapes' own evaluation is ``num_classes=34``,
     ``average_instance_sizes=CITYSCAPES_AVERAGE_INSTANCE_SIZES``,
-    ``ignored_classes=CITYSCAPES_IGNORED_CLASSES``, on label ids.
+    ``ignored_classes=CITYSCAPES_IGNORED_CLASSES``, on label ids, and
+    ``categories=CITYSCAPES_CATEGORIES`` for its category scores.
 
     Examples
     --------
@@ -430,5 +544,8 @@ def instance_iou(
         average_instance_sizes=average_instance_sizes,
         ignored_classes=ignored_classes,
         ignore_index=ignore_index,
+        categories=categories,
     )
-    return state.update(y_true_instances, y_pred, batch=batch, n_threads=n_threads).score(average=average)
+    if level == "category" and not categories:
+        raise ValueError("level='category' needs categories.")
+    return state.update(y_true_instances, y_pred, batch=batch, n_threads=n_threads).score(average=average, level=level)
