@@ -7,6 +7,8 @@ the errors, and the routing of device tensors by the public functions."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import warnings
 
 import numpy as np
@@ -253,3 +255,13 @@ def test_other_functions_copy_device_tensors_to_the_host():
     meta = torch.zeros(3, device="meta")
     with pytest.raises(NotImplementedError, match="meta"):  # the copy to the host was attempted
         tm.accuracy_score(meta, meta)
+
+
+def test_host_calls_import_neither_torch_nor_the_program():
+    code = (
+        "import sys, turbometrics as tm\n"
+        "tm.roc_auc_score([0, 1, 1], [0.1, 0.4, 0.2]); tm.roc_curve([0, 1], [0.3, 0.5])\n"
+        "print(sorted(m for m in ('torch', 'turbometrics.torch.functional') if m in sys.modules))"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "[]"
