@@ -182,7 +182,7 @@ def _broken_png(tmp_path):
 def _broken_npy(tmp_path):
     (tmp_path / "a.npy").write_bytes(b"not numpy")
     np.save(tmp_path / "b.npy", np.zeros((2, 2), np.uint8))
-    return [str(tmp_path / "a.npy"), str(tmp_path / "b.npy")], "a.npy: not a .npy file"
+    return [str(tmp_path / "a.npy"), str(tmp_path / "b.npy")], "a.npy: neither a PNG nor a .npy file"
 
 
 def _float_map(tmp_path):

@@ -7,12 +7,8 @@ by name without the suffix (the stem), in sorted order. A stem on one side
 only, a stem held twice in one folder (``a.png`` and ``a.npy``) and a
 folder without label maps are errors.
 
-PNGs are read by Pillow (the ``png`` extra), imported when the first PNG
-is read: 8-bit grayscale (mode ``L``) as uint8, 16-bit grayscale
-(``I;16``) as uint16, 32-bit (``I``) as int32, 1-bit as uint8, and palette
-PNGs (``P``) as their palette indices, as Cityscapes' scripts and
-mmsegmentation (``imfrombytes(..., flag="unchanged")``) read them. Color
-PNGs (RGB, RGBA, gray with alpha) are refused: a label map has one channel.
+Each file is read by :func:`turbometrics.io.read_label_map` (the modes
+and dtypes of PNGs are listed there), which Spark's label-map rows use too.
 """
 
 from __future__ import annotations
@@ -22,11 +18,9 @@ from pathlib import Path
 import numpy as np
 
 from .._common.input_error import InputError, first_line
+from ..io import read_label_map
 
 SUFFIXES = (".png", ".npy")
-
-#: Pillow's single-channel modes, and the dtype each is read as.
-_PNG_MODES = {"1": np.uint8, "L": np.uint8, "P": np.uint8, "I;16": np.uint16, "I;16B": np.uint16, "I": np.int32}
 
 
 def pairs(ground_truth: str, prediction: str) -> list[tuple[Path, Path]]:
@@ -79,58 +73,22 @@ def _maps(folder: Path) -> dict[str, Path]:
 
 
 def read(path: Path) -> np.ndarray:
-    """The label map in ``path``: an integer (or bool) array of at least one
-    pixel.
+    """The label map in ``path`` (:func:`turbometrics.io.read_label_map` of
+    its bytes, a PNG or NPY file told apart by its first bytes): an integer
+    (or bool) array of at least one pixel.
 
     Raises
     ------
     InputError
-        For a file that cannot be read, a PNG without Pillow, a color PNG,
-        an NPY of another dtype than integers or bool, or an empty map.
+        For a file that cannot be read, one that is neither a PNG nor an NPY
+        file, a PNG without Pillow, a color PNG, an NPY of another dtype
+        than integers or bool, or an empty map.
     """
     try:
-        values = _read_png(path) if path.suffix.lower() == ".png" else _read_npy(path)
+        data = path.read_bytes()
     except OSError as exc:
         raise InputError(f"{path}: cannot read ({exc.strerror or first_line(exc)})") from None
-    if values.dtype.kind not in "biu":
-        raise InputError(f"{path}: a map of {values.dtype}; label maps hold integer labels")
-    if values.ndim == 0 or values.size == 0:
-        raise InputError(f"{path}: an empty label map (shape {values.shape})")
-    return values
-
-
-def _read_npy(path: Path) -> np.ndarray:
     try:
-        values = np.load(path, allow_pickle=False)
-    except ValueError:
-        raise InputError(f"{path}: not a .npy file of numbers") from None
-    except EOFError:
-        raise InputError(f"{path}: not a .npy file (it ends before its header)") from None
-    if not isinstance(values, np.ndarray):  # an .npz archive under a .npy name
-        values.close()
-        raise InputError(f"{path}: not a .npy array file")
-    return values
-
-
-def _read_png(path: Path) -> np.ndarray:
-    try:
-        from PIL import Image, UnidentifiedImageError
-    except ImportError:
-        raise InputError(
-            "reading PNG label maps needs Pillow: pip install 'turbometrics[png]' (or use .npy maps)"
-        ) from None
-    try:
-        with Image.open(path) as image:
-            if image.format != "PNG":
-                raise InputError(f"{path}: not a PNG file ({image.format} image)")
-            if image.mode not in _PNG_MODES:
-                raise InputError(
-                    f"{path}: a PNG of mode {image.mode} ({len(image.getbands())} channels); label maps are "
-                    f"single-channel: grayscale (8 or 16 bits) or palette PNGs"
-                )
-            values = np.asarray(image)
-    except UnidentifiedImageError:
-        raise InputError(f"{path}: not a PNG file (Pillow cannot identify it)") from None
-    except (ValueError, SyntaxError) as exc:  # a truncated or corrupt PNG (Pillow raises SyntaxError for some)
-        raise InputError(f"{path}: a broken PNG ({exc})") from None
-    return values.astype(_PNG_MODES[image.mode], copy=False)
+        return read_label_map(data, name=str(path))
+    except (ValueError, ImportError) as exc:
+        raise InputError(first_line(exc)) from None
