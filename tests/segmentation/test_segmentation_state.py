@@ -4,6 +4,7 @@ parts are refused with a ValueError naming the field."""
 
 from __future__ import annotations
 
+import copy
 import itertools
 import pickle
 
@@ -82,17 +83,36 @@ def test_a_refused_batch_leaves_the_state_unchanged():
     assert state.to_bytes() == before
 
 
+def test_images_streamed_one_by_one_and_copies_branching_from_them():
+    """Per-image sums grow in a buffer with spare rows: updates one image at
+    a time equal the batch, and a copy's updates never write into the rows
+    of the state it was copied from (nor the reverse)."""
+    y_true, y_pred, k = dataset(4, images=40)
+    whole = SegmentationState.from_arrays(y_true, y_pred, num_classes=k + 1, per_image=True)
+    state = SegmentationState(k + 1, per_image=True)
+    for i in range(len(y_true)):
+        state.update(y_true[i : i + 1], y_pred[i : i + 1])
+    np.testing.assert_array_equal(state.image_sums(), whole.image_sums())
+    branch = copy.copy(state)
+    branch.update(y_true[:1], y_pred[:1])
+    state.update(y_true[1:2], y_pred[1:2])
+    np.testing.assert_array_equal(branch.image_sums()[-1], whole.image_sums()[0])
+    np.testing.assert_array_equal(state.image_sums()[-1], whole.image_sums()[1])
+    np.testing.assert_array_equal(state.image_sums()[:-1], whole.image_sums())
+    assert state.score("iou", aggregate="none").shape == (41,)
+
+
 @pytest.mark.parametrize("per_image", [False, True])
 def test_bytes_and_pickles_round_trip(per_image):
     y_true, y_pred, k = dataset(3)
     state = SegmentationState.from_arrays(
         y_true, y_pred, num_classes=k, ignore_index=k, per_image=per_image, label_map={2: 3}
     )
-    for copy in (SegmentationState.from_bytes(state.to_bytes()), pickle.loads(pickle.dumps(state))):
-        np.testing.assert_array_equal(copy.confusion_matrix(), state.confusion_matrix())
-        np.testing.assert_array_equal(copy.image_sums(), state.image_sums())
-        assert copy.label_map == state.label_map and copy.per_image == per_image and copy.ignore_index == k
-        (copy + state).confusion_matrix()  # the same parameters: they merge
+    for loaded in (SegmentationState.from_bytes(state.to_bytes()), pickle.loads(pickle.dumps(state))):
+        np.testing.assert_array_equal(loaded.confusion_matrix(), state.confusion_matrix())
+        np.testing.assert_array_equal(loaded.image_sums(), state.image_sums())
+        assert loaded.label_map == state.label_map and loaded.per_image == per_image and loaded.ignore_index == k
+        (loaded + state).confusion_matrix()  # the same parameters: they merge
     assert tm.states.SegmentationState is SegmentationState
 
 

@@ -93,6 +93,26 @@ class SegmentationState(Mergeable, Serialisable):
         self._counts = np.zeros((k, k), dtype=np.int64)
         self._image_sums = np.zeros((0, 3, k), dtype=np.int64)
 
+    # The per-image sums are the first _n_images rows of a buffer that grows
+    # geometrically, so that streaming N images one update at a time copies
+    # O(N) rows in all, not O(N^2).
+    @property
+    def _image_sums(self) -> np.ndarray:
+        return self._image_buffer[: self._n_images]
+
+    @_image_sums.setter
+    def _image_sums(self, sums: np.ndarray) -> None:
+        self._image_buffer, self._n_images = sums, len(sums)
+
+    def _append_images(self, sums: np.ndarray) -> None:
+        end = self._n_images + len(sums)
+        if end > len(self._image_buffer):
+            grown = np.empty((max(end, 2 * len(self._image_buffer)), *sums.shape[1:]), dtype=np.int64)
+            grown[: self._n_images] = self._image_sums
+            self._image_buffer = grown
+        self._image_buffer[self._n_images : end] = sums
+        self._n_images = end
+
     @classmethod
     def from_arrays(
         cls,
@@ -197,7 +217,7 @@ class SegmentationState(Mergeable, Serialisable):
             sums = _image_sums(counts)
             check_merged_counts("SegmentationState", self._counts, sums[:, 1])
             self._counts = self._counts + counts.sum(axis=0)
-            self._image_sums = np.concatenate([self._image_sums, sums])
+            self._append_images(sums)
         else:
             check_merged_counts("SegmentationState", self._counts, counts)
             self._counts = self._counts + counts
