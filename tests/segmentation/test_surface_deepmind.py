@@ -176,3 +176,25 @@ def test_integer_masks_are_nonzero_pixels():
     assert hausdorff_distance(a, b, percentile=95, spacing=(0.5, 2.0), method="surfel") == (
         deepmind.compute_robust_hausdorff(sd, 95)
     )
+
+
+def test_strided_read_only_and_dtypes_as_contiguous():
+    rng = np.random.default_rng(6)
+    a, b = rng.integers(0, 3, (12, 20)), rng.integers(0, 3, (12, 20))
+    contiguous = [np.ascontiguousarray(m[:, ::2]) for m in (a, b)]
+    want = hausdorff_distance(*contiguous, num_classes=3, percentile=95, method="surfel")
+    for dtype in (np.uint8, np.uint16, np.int32, np.int64):
+        x, y = a.astype(dtype)[:, ::2], b.astype(dtype)[:, ::2]
+        x.flags.writeable = False
+        got = hausdorff_distance(x, y, num_classes=3, percentile=95, method="surfel")
+        np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("function", [average_surface_distance, hausdorff_distance])
+def test_unknown_method_is_refused(function):
+    with pytest.raises(ValueError, match="method must be one of 'medpy', 'monai', 'surfel'"):
+        function(np.ones((2, 2), bool), np.ones((2, 2), bool), method="deepmind")
+    with pytest.raises(ValueError, match="2-D or 3-D"):
+        function(np.ones(3, bool), np.ones(3, bool), method="surfel")
+    with pytest.raises(ValueError, match="method must be one of"):
+        surface_dice(np.ones((2, 2), bool), np.ones((2, 2), bool), tolerance=1, method="deepmind")
