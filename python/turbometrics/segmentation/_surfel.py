@@ -7,7 +7,15 @@ Each corner of the pixel grid has the code of the 2^d pixels around it (a
 bit per pixel, set where the pixel is in the object, pixels outside the
 image being background); a corner is a surface point when the code is
 neither 0 nor all ones. Its contour length or surfel area comes from the
-code and the spacing. The distances between surface points are exact
+code and the spacing: the lengths from the four kinds of 2x2 codes, the
+areas from the marching-cubes triangles of each 2x2x2 code
+(``_marching_cubes``, derived from the cube's geometry), summed from the
+largest to the smallest. Those are DeepMind's triangles, but DeepMind sums
+them in the order of the case-by-case listing its table was generated
+from, which follows no rule of the geometry (mirror-image codes list
+theirs in different orders), so the sums agree with DeepMind's bit for
+bit with unit spacing (or the same power of two on every axis) and within
+2 ulps otherwise. The distances between surface points are exact
 Euclidean distances from the kernel (``_surface_kernel.point_distances``).
 Each side's distances are sorted with their areas by (distance, area), the
 order in which DeepMind's ``compute_surface_distances`` returns them, so
@@ -22,50 +30,8 @@ from functools import lru_cache
 
 import numpy as np
 
+from ._marching_cubes import triangle_normals
 from ._surface_kernel import Directed, point_distances
-
-# The absolute values (times 8) of the components of the triangles' area
-# vectors (normals) of each 2x2x2 neighbourhood code, as listed by DeepMind
-# surface-distance 0.1's lookup table (its marching-cubes triangulation,
-# Apache-2.0): one string of triples per code, in its order, which is the
-# order in which a code's areas are summed. The areas depend on the
-# absolute values only; tests/segmentation/test_surface_deepmind.py checks
-# the table of areas built from them against DeepMind's, bit for bit.
-_NORMALS_3D = tuple(
-    """
-000,111,111,220 220,111,202 202,111 111,400 222 111,111,111 111,202 202,400 222 111,220 220,
-400 222 111,400 222 111,400 400,111,022 022,111 111,040 222 111,111 111,004 222 111,111 111 111,
-111 222 222 111,111 111,022 022 111,202 202 111,111 333 022 202,111 220 220,333 022 111 220,
-400 111 222 111,400 111 222,111,111 111,022 022,040 111 222,111 111,111 202 202,022 022 111,
-333 022 111 202,111 111,111 111 111,004 222 111,222 222 111 111,111 220 220,400 222 111 111,
-022 333 111 220,400 222 111,220 220,040 222 111,040 111 222,040 040,220 220 111,333 202 111 220,
-111 040 222 111,040 222 111,111 220 220,040 222 111 111,333 220 111 202,040 222 111,220 220 220 220,
-220 220 111,111 220 220,220 220,111,111 111,111 111,111 220 220,022 022,004 222 111,022 022 111,
-333 022 111 220,111 111,111 111 111,111 202 202,400 222 111 111,040 222 111,222 222 111 111,
-202 333 022 111,400 222 111,202 202,004 222 111,111 202 202,202 333 220 111,004 222 111,004 004,
-111 111 222 004,111 222 004,202 202 111,004 222 111 111,202 202 202 202,111 202 202,202 333 220 111,
-004 222 111,111 202 202,202 202,111 111,111 111 111,111 022 022,040 111 222 111,022 022 111,
-004 222 111 111,022 022 022 022,022 022 111,111 111 111,111 111 111 111,004 222 111 111,111 111 111,
-040 222 111 111,111 111 111,022 022 111,111 111,400 222 111,222 111 222 111,333 022 111 202,
-040 222 111,333 220 022 111,111 222 004,111 022 022,022 022,400 222 111 111,111 111 111,202 202 111,
-111 111,220 220 111,111 111,111 111,111,111,111 111,111 111,220 220 111,111 111,202 202 111,
-111 111 111,400 222 111 111,022 022,111 022 022,111 222 004,333 220 022 111,040 222 111,
-333 022 111 202,222 111 222 111,400 222 111,111 111,022 022 111,111 111 111,040 222 111 111,
-111 111 111,004 222 111 111,111 111 111 111,111 111 111,022 022 111,022 022 022 022,004 222 111 111,
-022 022 111,040 111 222 111,111 022 022,111 111 111,111 111,202 202,111 202 202,004 222 111,
-202 333 220 111,111 202 202,202 202 202 202,004 222 111 111,202 202 111,111 222 004,111 111 222 004,
-004 004,004 222 111,202 333 220 111,111 202 202,004 222 111,202 202,400 222 111,202 333 022 111,
-222 222 111 111,040 222 111,400 222 111 111,111 202 202,111 111 111,111 111,333 022 111 220,
-022 022 111,004 222 111,022 022,111 220 220,111 111,111 111,111,220 220,111 220 220,220 220 111,
-220 220 220 220,040 222 111,333 220 111 202,040 222 111 111,111 220 220,040 222 111,111 040 222 111,
-333 202 111 220,220 220 111,040 040,040 111 222,040 222 111,220 220,400 222 111,022 333 111 220,
-400 222 111 111,111 220 220,222 222 111 111,004 222 111,111 111 111,111 111,333 022 111 202,
-022 022 111,111 202 202,111 111,040 111 222,022 022,111 111,111,400 111 222,400 111 222 111,
-333 022 111 220,111 220 220,111 333 022 202,202 202 111,022 022 111,111 111,111 222 222 111,
-111 111 111,004 222 111,111 111,040 222 111,111 111,022 022,111,400 400,400 222 111,400 222 111,
-220 220,400 222 111,202 202,111 111,111,400 222 111,111 111,202 202,111,220 220,111,111,000
-""".replace("\n", "").split(",")
-)
 
 
 def _contour_lengths(spacing: tuple[float, ...]) -> np.ndarray:
@@ -91,15 +57,16 @@ def _contour_lengths(spacing: tuple[float, ...]) -> np.ndarray:
 
 def _surfel_areas(spacing: tuple[float, ...]) -> np.ndarray:
     """Surface area of each 2x2x2 code: the sum of the lengths of its
-    triangles' area vectors, each component scaled by the spacing of the
-    other two axes."""
+    triangles' area vectors (``_marching_cubes``), each component scaled
+    by the spacing of the other two axes, from the largest to the
+    smallest."""
     s0, s1, s2 = spacing
     table = np.zeros(256)
-    for code, normals in enumerate(_NORMALS_3D):
+    for code, normals in enumerate(triangle_normals()):
+        scaled = (np.array([x / 8 * s1 * s2, y / 8 * s0 * s2, z / 8 * s0 * s1]) for x, y, z in normals)
         total = 0.0
-        for normal in normals.split():
-            x, y, z = (int(digit) / 8 for digit in normal)
-            total += float(np.linalg.norm(np.array([x * s1 * s2, y * s0 * s2, z * s0 * s1])))
+        for area in sorted((float(np.linalg.norm(n)) for n in scaled), reverse=True):
+            total += area
         table[code] = total
     return table
 
