@@ -2,8 +2,9 @@
 from the cube's geometry: the triangles whose areas are DeepMind
 surface-distance's surfel areas (``method="surfel"`` in 3-D, ``_surfel``).
 
-The rules, each checked against DeepMind's surfaces triangle by triangle
-(tests/segmentation/test_surface_deepmind.py):
+The rules, checked against DeepMind's surfaces (every code's triangles have
+the area vectors of DeepMind's, exactly: tests/segmentation/
+test_surface_deepmind.py):
 
 1. Corner ``k`` (0 to 7) of a code is the pixel at offset
    ``(k >> 2 & 1, k >> 1 & 1, k & 1)`` and has bit ``2 ** (7 - k)`` (the
@@ -37,9 +38,11 @@ The rules, each checked against DeepMind's surfaces triangle by triangle
    in doubled coordinates the cross product is 8 times it, an integer
    triple. The areas depend on the components' absolute values only.
 
-Rules 2 and 3 are those of Lorensen and Cline's case table, which
-DeepMind's triangles follow; the choice of rule 5 among triangulations of
-equal area is the one that gives DeepMind's triangles.
+Rules 2 and 3 are Lorensen and Cline's marching cubes, as in the former
+case-by-case implementation of scikit-image whose triangles DeepMind's
+table lists; rule 5's choices among triangulations are the ones that give
+its triangles (triangulations of equal area cut the same planar pieces
+along other diagonals: the same area at any spacing, up to rounding).
 """
 
 from __future__ import annotations
@@ -115,9 +118,9 @@ def _cross(t: Triangle) -> Point:
 
 
 def _triangulations(corners: tuple[int, ...]) -> Iterator[tuple[tuple[int, int, int], ...]]:
-    """Every triangulation of a convex polygon's vertex indices: the
-    triangle on the side from the first to the last vertex, with each apex,
-    and the triangulations of the two sides left."""
+    """Every triangulation of a polygon's vertex indices by diagonals that
+    do not cross: the triangle on the side from the first to the last
+    vertex, with each apex, and the triangulations of the two sides left."""
     if len(corners) < 3:
         yield ()
         return
