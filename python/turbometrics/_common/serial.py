@@ -232,7 +232,9 @@ def _npy(stream: IO[bytes], size: int, name: str, refusal: str) -> np.ndarray:
 def ints_from_limbs(limbs: np.ndarray) -> list[int]:
     """Exact sums (fixed-point ints) from (n, limbs) little-endian two's
     complement uint64 limbs."""
-    return [int.from_bytes(row.astype("<u8").tobytes(), "little", signed=True) for row in limbs]
+    data = np.ascontiguousarray(limbs, dtype="<u8").tobytes()  # one conversion, not one per row
+    width = 8 * limbs.shape[1]
+    return [int.from_bytes(data[i : i + width], "little", signed=True) for i in range(0, width * len(limbs), width)]
 
 
 def limbs_from_ints(values: list[int]) -> np.ndarray:

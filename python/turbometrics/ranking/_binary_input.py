@@ -145,7 +145,7 @@ def positive_mask(labels: np.ndarray, pos_label: Any, classes: np.ndarray | None
     is_one = pos_label is not None and not isinstance(pos_label, str) and pos_label == 1
     if labels.dtype.kind == "b" and is_one:
         return labels
-    zero_one = classes is not None and classes.dtype.kind in "iu" and np.isin(classes, (0, 1)).all()
+    zero_one = classes is not None and classes.dtype.kind in "iu" and bool(((classes == 0) | (classes == 1)).all())
     little_endian = labels.dtype.byteorder == "<" or (labels.dtype.byteorder == "=" and sys.byteorder == "little")
     if is_one and zero_one and labels.ndim == 1 and labels.flags.c_contiguous and little_endian:
         return labels.view(np.uint8)[:: labels.dtype.itemsize]

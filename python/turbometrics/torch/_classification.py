@@ -52,6 +52,7 @@ class MulticlassConfusionMatrix(ExactMetric):
 
     higher_is_better: ClassVar[bool | None] = None
     _CONFIG: ClassVar[tuple[str, ...]] = ("num_classes", "ignore_index", "normalize", "validate_args")
+    _ADDS_AT_ONCE: ClassVar[bool] = True  # ConfusionState.update merges a whole batch state into itself
 
     def __init__(
         self,

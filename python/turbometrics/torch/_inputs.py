@@ -44,7 +44,9 @@ def check_binary(preds: np.ndarray, target: np.ndarray, ignore_index: int | None
         )
     check_target_dtype(target)
     check_float_preds(preds)
-    values = np.unique(target)
+    if target.size == 0 or (target.min() >= 0 and target.max() <= 1):  # integer labels: all 0 or 1
+        return
+    values = np.unique(target)  # the error's list (or ignore_index's samples)
     allowed = [0, 1] if ignore_index is None else [0, 1, ignore_index]
     if np.isin(values, allowed, invert=True).any():
         raise RuntimeError(
@@ -87,7 +89,7 @@ def sigmoid_if_logits(scores: np.ndarray) -> np.ndarray:
     """Scores outside [0, 1] (NaN included) are logits: ``1 / (1 + exp(-x))``
     in float64 (distinct logits stay distinct up to about +36.7, where it
     rounds to 1.0); scores in [0, 1] are kept as they are."""
-    if scores.size == 0 or ((scores >= 0) & (scores <= 1)).all():
+    if scores.size == 0 or (scores.min() >= 0 and scores.max() <= 1):  # False for NaN
         return scores
     with np.errstate(over="ignore"):
         return 1.0 / (1.0 + np.exp(-scores.astype(np.float64)))
@@ -96,7 +98,7 @@ def sigmoid_if_logits(scores: np.ndarray) -> np.ndarray:
 def softmax_if_logits(scores: np.ndarray) -> np.ndarray:
     """(n, C) scores with a value outside [0, 1] are logits: the softmax of
     each row in float64 (the row's maximum subtracted first)."""
-    if scores.size == 0 or ((scores >= 0) & (scores <= 1)).all():
+    if scores.size == 0 or (scores.min() >= 0 and scores.max() <= 1):  # False for NaN
         return scores
     shifted = scores.astype(np.float64) - scores.max(axis=1, keepdims=True)
     exp = np.exp(shifted)

@@ -40,13 +40,18 @@ class ExactMetric(_Base):
     Subclasses name their constructor arguments in ``_CONFIG`` (kept as
     attributes of those names; two metrics merge only when they are equal)
     and define ``_new_states``, ``_add`` (check a batch and add it to
-    states) and ``_value`` (the result of merged states).
+    states) and ``_value`` (the result of merged states). A class whose
+    ``_add`` checks the batch, then makes one ``update`` of its one state
+    (which adds the whole batch or raises with the state unchanged) sets
+    ``_ADDS_AT_ONCE``: ``update`` then adds into the metric's state directly,
+    without a state of the batch merged in after.
     """
 
     is_differentiable: ClassVar[bool] = False
     higher_is_better: ClassVar[bool | None] = True
     full_state_update: ClassVar[bool] = False
     _CONFIG: ClassVar[tuple[str, ...]] = ()
+    _ADDS_AT_ONCE: ClassVar[bool] = False
     # set by the base's constructor
     _is_synced: bool
     _update_count: int
@@ -74,6 +79,9 @@ class ExactMetric(_Base):
 
     def update(self, preds: torch.Tensor, target: torch.Tensor) -> None:
         """Add a batch. A batch the checks refuse leaves the metric as it was."""
+        if self._ADDS_AT_ONCE:
+            self._add(self._states, preds, target)
+            return
         batch = self._new_states()
         self._add(batch, preds, target)
         self._states = [mine.merge(theirs) for mine, theirs in zip(self._states, batch)]
@@ -141,7 +149,8 @@ class ExactMetric(_Base):
     def states(self) -> tuple[Any, ...]:
         """The turbometrics states (one, or one per class) of the samples
         added on this rank; O(distinct scores), O(bins) or O(classes^2),
-        never a list of the samples."""
+        never a list of the samples. They are the metric's own objects, not
+        copies: a later ``update`` may add to them in place."""
         return tuple(self._states)
 
     # -- synchronisation ------------------------------------------------------------------

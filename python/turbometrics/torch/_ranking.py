@@ -47,6 +47,7 @@ class _BinaryRanking(ExactMetric):
     """One RankingState of the (flattened) scores against 0/1 targets."""
 
     _CONFIG: ClassVar[tuple[str, ...]] = ("thresholds", "ignore_index", "validate_args", "normalization")
+    _ADDS_AT_ONCE: ClassVar[bool] = True  # RankingState.update merges a whole batch state into itself
 
     def __init__(
         self,
