@@ -11,8 +11,11 @@ bytes of the tensors torchmetrics keeps (every score and target, in its
 exact mode). Scores are float32 probabilities below 1 rounded to 1e-4 (10,000
 distinct values, as a model's outputs often are) unless ``--distinct``.
 
+torch's threads (``--torch-threads``, default torch's own count) matter
+to torchmetrics' per-batch tensor operations on a loaded machine.
+
 Usage: ``python benchmarks/bench_torch_classes.py [--n 2000000]
-[--batch 10000] [--repeats 5] [--distinct]``.
+[--batch 10000] [--repeats 5] [--distinct] [--torch-threads N]``.
 """
 
 from __future__ import annotations
@@ -44,7 +47,10 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=10_000)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--distinct", action="store_true", help="scores not rounded")
+    parser.add_argument("--torch-threads", type=int, default=None, help="torch.set_num_threads before timing")
     args = parser.parse_args()
+    if args.torch_threads is not None:
+        torch.set_num_threads(args.torch_threads)
 
     import torchmetrics.classification as reference
 
