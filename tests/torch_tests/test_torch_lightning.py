@@ -5,7 +5,8 @@ epoch's ``BinaryAUROC``, ``BinaryAveragePrecision`` and
 ``BinaryAUROC`` (``forward``) from ``training_step``; the logged values are
 float64 and equal, with ``==``, turbometrics' functions (scikit-learn's bits)
 on the data of that epoch (or batch) alone, so Lightning's ``reset`` between
-epochs is checked too."""
+epochs is checked too; a checkpoint holds the weights without the metrics'
+states."""
 
 from __future__ import annotations
 
@@ -108,3 +109,6 @@ def test_self_log_logs_the_exact_epoch_and_step_values(tmp_path):
     # Lightning reset the metrics at the epoch's end
     assert module.auroc.states[0].n_samples == 0
     assert module.calibration.states[0].n_samples == 0
+    # a checkpoint holds the weights alone (the metrics' states are not in state_dict, as the guide says)
+    trainer.save_checkpoint(tmp_path / "last.ckpt")
+    assert set(torch.load(tmp_path / "last.ckpt", weights_only=True)["state_dict"]) == {"linear.weight", "linear.bias"}
