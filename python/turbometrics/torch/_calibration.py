@@ -26,7 +26,8 @@ _NORMS = {"l1": "ece", "max": "mce", "l2": "rmsce"}
 
 
 class _Calibration(ExactMetric):
-    higher_is_better: ClassVar[bool | None] = False
+    norm: str
+    higher_is_better: bool | None = False
     _ADDS_AT_ONCE: ClassVar[bool] = True  # CalibrationState.update checks the whole batch before adding
 
     def _check(self, n_bins: Any, norm: Any, ignore_index: Any) -> None:

@@ -50,7 +50,7 @@ class MulticlassConfusionMatrix(ExactMetric):
             [0, 0, 1]])
     """
 
-    higher_is_better: ClassVar[bool | None] = None
+    higher_is_better: bool | None = None
     _CONFIG: ClassVar[tuple[str, ...]] = ("num_classes", "ignore_index", "normalize", "validate_args")
     _ADDS_AT_ONCE: ClassVar[bool] = True  # ConfusionState.update merges a whole batch state into itself
 

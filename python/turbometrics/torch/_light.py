@@ -30,6 +30,10 @@ def squeezed(value: Any) -> Any:
 class LightMetric(torch.nn.Module):
     """torchmetrics' ``Metric`` protocol without torchmetrics."""
 
+    # defined by the metric classes' base (ExactMetric), as torchmetrics' Metric defines them
+    sync: Callable[..., None]
+    unsync: Callable[..., None]
+
     def __init__(self, **kwargs: Any) -> None:
         super().__init__()
         defaults = {"compute_on_cpu": False, "dist_sync_on_step": False, "sync_on_compute": True}

@@ -16,7 +16,7 @@ rank's serialised states (``to_bytes``) and merges them in rank order,
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 import torch
@@ -26,10 +26,13 @@ from .._common.serial import dump_state, load_state
 from ._distributed import gather_bytes
 from ._light import squeezed
 
-try:
+if TYPE_CHECKING:
     from torchmetrics import Metric as _Base
-except ImportError:  # torchmetrics is optional
-    from ._light import LightMetric as _Base
+else:
+    try:
+        from torchmetrics import Metric as _Base
+    except ImportError:  # torchmetrics is optional
+        from ._light import LightMetric as _Base
 
 _VERSION = 1
 
@@ -47,9 +50,10 @@ class ExactMetric(_Base):
     without a state of the batch merged in after.
     """
 
-    is_differentiable: ClassVar[bool] = False
-    higher_is_better: ClassVar[bool | None] = True
-    full_state_update: ClassVar[bool] = False
+    # torchmetrics' Metric declares these three as (class-level) attributes, not ClassVars
+    is_differentiable: bool | None = False
+    higher_is_better: bool | None = True
+    full_state_update: bool | None = False
     _CONFIG: ClassVar[tuple[str, ...]] = ()
     _ADDS_AT_ONCE: ClassVar[bool] = False
     # set by the base's constructor

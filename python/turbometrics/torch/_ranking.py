@@ -182,7 +182,7 @@ class BinaryROC(_BinaryRanking):
     tensor([0.0000, 0.0000, 0.5000, 0.5000, 1.0000], dtype=torch.float64)
     """
 
-    higher_is_better: ClassVar[bool | None] = None
+    higher_is_better: bool | None = None
 
     def _value(self, states: list[Any]) -> tuple[torch.Tensor, ...]:
         return tuple(self._tensor(part) for part in states[0].roc_curve())
@@ -205,7 +205,7 @@ class BinaryPrecisionRecallCurve(_BinaryRanking):
     tensor([0.5000, 0.6667, 0.5000, 1.0000, 1.0000], dtype=torch.float64)
     """
 
-    higher_is_better: ClassVar[bool | None] = None
+    higher_is_better: bool | None = None
 
     def _value(self, states: list[Any]) -> tuple[torch.Tensor, ...]:
         return tuple(self._tensor(part) for part in states[0].precision_recall_curve())
