@@ -3,137 +3,162 @@
 medpy and DeepMind surface-distance, in one process, on the same label maps.
 
 A pair of 2-D label maps (default 512 x 512, 19 classes, as one Cityscapes
-class set), or with ``--volume N`` of N x N x N volumes: the reference is
+class set), with ``--volume N`` of N x N x N volumes: the reference is
 Voronoi regions of 60 seeds, the prediction the same regions with every
-seed moved a few pixels (boundaries that differ, as a model's do). Timed
-(median of ``--repeats`` calls):
+seed moved a few pixels (boundaries that differ, as a model's do). Or, with
+``--dataset cityscapes|ade20k|ct``, one map of the issue's presets
+(segmentation_maps.py: 1024 x 2048 with 19 classes, 512 x 512 with 150, a
+300 x 512 x 512 CT volume of 13 organs and background); ``--slices N``
+keeps the central N slices of the first axis (the references on a cropped
+volume). ``--metric`` picks what is timed (median of ``--repeats`` calls,
+at most 3 for the references):
 
-* turbometrics ``hausdorff_distance(..., num_classes=K, percentile=95)`` at
-  1 thread and at every core (``method="monai"``; "medpy" costs the same);
-* MONAI ``compute_hausdorff_distance(percentile=95, include_background=True)``
-  on the one-hot (1, K, H, W) float tensors (the one-hot encoding is not
-  timed);
-* medpy ``hd95`` once per class present in both maps (the binary masks are
-  built inside the loop, as a user's loop would);
-* turbometrics' drop-ins ``turbometrics.segmentation.medpy.hd95`` (same loop);
-* turbometrics ``hausdorff_distance(..., percentile=95, method="surfel")``
-  against DeepMind surface-distance 0.1's ``compute_surface_distances`` and
-  ``compute_robust_hausdorff(..., 95)`` once per class (the binary masks
-  built inside the loop).
+* ``hd95`` (default): turbometrics ``hausdorff_distance(..., num_classes=K,
+  percentile=95, method="monai")`` at 1 thread and at every core; MONAI
+  ``compute_hausdorff_distance(percentile=95, include_background=True)`` on
+  the one-hot (1, K, ...) float tensors (the one-hot encoding is not timed);
+  medpy ``hd95`` and turbometrics' drop-in ``turbometrics.segmentation.medpy.hd95``
+  once per class present in both maps (the binary masks built inside the
+  loop, as a user's loop would); turbometrics ``method="surfel"`` against
+  DeepMind surface-distance 0.1's ``compute_surface_distances`` and
+  ``compute_robust_hausdorff(..., 95)`` once per class;
+* ``assd``: ``average_surface_distance`` against MONAI
+  ``compute_average_surface_distance(symmetric=True)``, medpy ``assd`` (and
+  the drop-in) and the mean of DeepMind's ``compute_average_surface_distance``;
+* ``nsd``: ``surface_dice(tolerance=--tolerance)`` against MONAI
+  ``compute_surface_dice`` and DeepMind's ``compute_surface_dice_at_tolerance``
+  (medpy has none).
 
 It checks that the values agree (1e-12 with medpy, bit for bit with
-DeepMind, float32 rounding with MONAI) and, with ``--peak``, measures each
-first call's peak resident memory above the resident memory before it, in
-a fresh child process (Linux).
+DeepMind's HD95, float32 rounding with MONAI) and, with ``--peak``,
+measures each first call's peak resident memory above the resident memory
+before it, in a fresh child process (peak_memory.py). Progress goes to
+stderr.
 
-Usage: ``python benchmarks/bench_surface_distance.py [--size 512] [--classes
-19] [--volume N] [--repeats 5] [--skip NAME ...] [--peak]`` (``--skip``
-leaves out the runners whose name contains NAME, e.g. ``--skip MONAI --skip
-medpy``).
+Usage: ``python benchmarks/bench_surface_distance.py [--dataset NAME]
+[--size 512] [--classes 19] [--volume N] [--slices N] [--metric
+hd95|assd|nsd] [--tolerance 2] [--repeats 5] [--skip NAME ...] [--peak]
+[--quick]`` (``--skip`` leaves out the runners whose name contains NAME,
+e.g. ``--skip MONAI --skip medpy``).
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
-import statistics
-import subprocess
 import sys
 import time
 import warnings
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 import turbometrics as tm
+from peak_memory import peak_mb_in_child
+from segmentation_maps import DATASETS, dataset_maps, preset, regions
+from timing import timed
 from turbometrics.segmentation import medpy as tm_medpy
 
 RESULTS_DIR = Path(__file__).resolve().parent / "results"
+OURS = {
+    "hd95": lambda p, t, k, **kw: tm.segmentation.hausdorff_distance(p, t, num_classes=k, percentile=95, **kw),
+    "assd": lambda p, t, k, **kw: tm.segmentation.average_surface_distance(p, t, num_classes=k, **kw),
+    "nsd": lambda p, t, k, tolerance, **kw: tm.segmentation.surface_dice(
+        p, t, num_classes=k, tolerance=tolerance, **kw
+    ),
+}
 
 
-def maps(size: int, classes: int, seed: int = 0, ndim: int = 2) -> tuple[np.ndarray, np.ndarray]:
-    rng = np.random.default_rng(seed)
-    seeds = rng.integers(0, size, (60, ndim)).astype(np.float64)
-    labels = np.arange(60) % classes
-    grid = np.indices((size,) * ndim, dtype=np.float32)
-
-    def voronoi(points: np.ndarray) -> np.ndarray:
-        best = np.full((size,) * ndim, np.inf, dtype=np.float32)
-        out = np.zeros((size,) * ndim, dtype=np.uint8)
-        for point, label in zip(points, labels, strict=True):
-            d = sum((axis - np.float32(x)) ** 2 for axis, x in zip(grid, point, strict=True))
-            closer = d < best
-            best[closer] = d[closer]
-            out[closer] = label
-        return out
-
-    return voronoi(seeds + rng.normal(0, 4, seeds.shape)), voronoi(seeds)
+def label_maps(spec: dict[str, Any]) -> tuple[np.ndarray, np.ndarray, int]:
+    """(prediction, reference, K) for ``spec`` (the command line's choices)."""
+    if spec["dataset"]:
+        dataset = preset(spec["dataset"], quick=spec["quick"], slices=spec["slices"])
+        truth, pred = dataset_maps(dataset, batch=False)
+        return pred, truth, dataset.classes
+    shape = (spec["volume"],) * 3 if spec["volume"] else (spec["size"],) * 2
+    truth, pred = regions(shape, spec["classes"], seeds=60, shift=4.0)
+    return pred, truth, spec["classes"]
 
 
-def median_time(function, repeats: int) -> tuple[float, object]:
-    times, result = [], None
-    for _ in range(repeats):
-        start = time.perf_counter()
-        result = function()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times), result
-
-
-def runners(pred: np.ndarray, truth: np.ndarray, k: int) -> dict:
-    out = {
-        "turbometrics 1 thread": lambda: tm.segmentation.hausdorff_distance(
-            pred, truth, num_classes=k, percentile=95, method="monai", n_threads=1
-        ),
-        "turbometrics all cores": lambda: tm.segmentation.hausdorff_distance(
-            pred, truth, num_classes=k, percentile=95, method="monai"
-        ),
-        "turbometrics medpy.hd95 loop": lambda: [
-            float(tm_medpy.hd95(pred == c, truth == c)) for c in present(pred, truth, k)
-        ],
+def runners(pred: np.ndarray, truth: np.ndarray, k: int, metric: str, tolerance: float) -> dict[str, Callable]:
+    extra = {"tolerance": tolerance} if metric == "nsd" else {}
+    ours = OURS[metric]
+    out: dict[str, Callable] = {
+        "turbometrics 1 thread": lambda: ours(pred, truth, k, method="monai", n_threads=1, **extra),
+        "turbometrics all cores": lambda: ours(pred, truth, k, method="monai", **extra),
     }
+    if metric != "nsd":
+        drop_in = tm_medpy.hd95 if metric == "hd95" else tm_medpy.assd
+        out[f"turbometrics medpy.{metric} loop"] = lambda: [
+            float(drop_in(pred == c, truth == c)) for c in present(pred, truth, k)
+        ]
     try:
         import torch
-        from monai.metrics import compute_hausdorff_distance
+        from monai import metrics as monai_metrics
 
         onehot = [
             torch.from_numpy((m[None, None] == np.arange(k).reshape((1, k) + (1,) * m.ndim)).astype(np.float32))
             for m in (pred, truth)
         ]
+        monai_name, monai_call = (
+            {
+                "hd95": "compute_hausdorff_distance",
+                "assd": "compute_average_surface_distance",
+                "nsd": "compute_surface_dice",
+            }[metric],
+            {
+                "hd95": lambda: monai_metrics.compute_hausdorff_distance(
+                    *onehot, include_background=True, percentile=95
+                ),
+                "assd": lambda: monai_metrics.compute_average_surface_distance(
+                    *onehot, include_background=True, symmetric=True
+                ),
+                "nsd": lambda: monai_metrics.compute_surface_dice(*onehot, [tolerance] * k, include_background=True),
+            }[metric],
+        )
 
         def monai() -> np.ndarray:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                return compute_hausdorff_distance(*onehot, include_background=True, percentile=95).numpy()[0]
+                return monai_call().numpy()[0]
 
-        out["MONAI compute_hausdorff_distance"] = monai
+        out[f"MONAI {monai_name}"] = monai
     except ImportError:
         pass
-    try:
-        from medpy.metric.binary import hd95
+    if metric != "nsd":
+        try:
+            from medpy.metric import binary as medpy_binary
 
-        out["medpy hd95 loop"] = lambda: [float(hd95(pred == c, truth == c)) for c in present(pred, truth, k)]
-    except ImportError:
-        pass
-    out["turbometrics surfel"] = lambda: tm.segmentation.hausdorff_distance(
-        pred, truth, num_classes=k, percentile=95, method="surfel"
-    )
+            reference = getattr(medpy_binary, metric)
+            out[f"medpy {metric} loop"] = lambda: [
+                float(reference(pred == c, truth == c)) for c in present(pred, truth, k)
+            ]
+        except ImportError:
+            pass
+    out["turbometrics surfel"] = lambda: ours(pred, truth, k, method="surfel", **extra)
     try:
         import surface_distance
 
         for alias, value in (("NaN", np.nan), ("Inf", np.inf)):  # surface-distance 0.1 under NumPy 2
             if not hasattr(np, alias):
                 setattr(np, alias, value)
+        summary = {
+            "hd95": lambda d: surface_distance.compute_robust_hausdorff(d, 95),
+            "assd": lambda d: np.mean(surface_distance.compute_average_surface_distance(d)),
+            "nsd": lambda d: surface_distance.compute_surface_dice_at_tolerance(d, tolerance),
+        }[metric]
 
         def deepmind() -> np.ndarray:
             spacing = (1.0,) * pred.ndim
             with warnings.catch_warnings():
-                warnings.simplefilter("ignore", DeprecationWarning)
+                warnings.simplefilter("ignore")
                 return np.array(
                     [
-                        surface_distance.compute_robust_hausdorff(
-                            surface_distance.compute_surface_distances(truth == c, pred == c, spacing), 95
-                        )
+                        summary(surface_distance.compute_surface_distances(truth == c, pred == c, spacing))
                         for c in range(k)
                     ]
                 )
@@ -144,81 +169,94 @@ def runners(pred: np.ndarray, truth: np.ndarray, k: int) -> dict:
     return out
 
 
+def calls(**spec: Any) -> dict[str, Callable]:
+    """The runners on the maps of ``spec`` (the peak-memory children's factory)."""
+    pred, truth, k = label_maps(spec)
+    return runners(pred, truth, k, spec["metric"], spec["tolerance"])
+
+
 def present(pred: np.ndarray, truth: np.ndarray, k: int) -> list[int]:
     return [c for c in range(k) if (pred == c).any() and (truth == c).any()]
 
 
-def _status(field: str) -> int:
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith(field + ":"):
-            return int(line.split()[1])
-    raise KeyError(field)
-
-
-def peak_kb(function) -> int:
-    """Peak resident memory (KB) of one call above the resident memory
-    before it (Linux: the high-water mark reset through /proc/self/clear_refs)."""
-    Path("/proc/self/clear_refs").write_text("5")
-    before = _status("VmRSS")
-    function()
-    return _status("VmHWM") - before
-
-
-def peak(name: str, size: int, classes: int, ndim: int) -> float:
-    """Peak memory (MB) of the first call of one runner, in a child process."""
-    code = (
-        "import sys; sys.path.insert(0, %r); import bench_surface_distance as b;"
-        "p, t = b.maps(%d, %d, ndim=%d); r = b.runners(p, t, %d); print(b.peak_kb(r[%r]))"
-    ) % (str(Path(__file__).parent), size, classes, ndim, classes, name)
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    return int(out.stdout.split()[-1]) / 1024
+def check(metric: str, values: dict[str, Any]) -> None:
+    """The agreement the module docstring promises, for the runners that ran."""
+    ours = np.asarray(values["turbometrics 1 thread"], dtype=np.float64)
+    for name, value in values.items():
+        if name.startswith("MONAI"):  # float64 vs MONAI's float32; MONAI's nan where ours is inf (one class empty)
+            theirs = np.asarray(value, dtype=np.float64)
+            np.testing.assert_array_equal(np.isfinite(ours), np.isfinite(theirs))
+            finite = np.isfinite(ours)
+            np.testing.assert_allclose(ours[finite], theirs[finite], rtol=5e-6, atol=1e-6)
+    medpy = f"medpy {metric} loop"
+    if medpy in values and f"turbometrics medpy.{metric} loop" in values:
+        np.testing.assert_allclose(values[f"turbometrics medpy.{metric} loop"], values[medpy], rtol=1e-12)
+    if "DeepMind surface-distance loop" in values and "turbometrics surfel" in values:
+        surfel, deepmind = np.asarray(values["turbometrics surfel"]), values["DeepMind surface-distance loop"]
+        if metric == "hd95":  # nan where both are empty, DeepMind's inf
+            np.testing.assert_array_equal(np.where(np.isnan(surfel), np.inf, surfel), deepmind)
+        else:  # where one class is empty the mean of DeepMind's ASSD pair is nan, ours inf
+            both = np.isfinite(surfel) & np.isfinite(deepmind)
+            np.testing.assert_allclose(surfel[both], deepmind[both], rtol=1e-12)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--dataset", choices=sorted(DATASETS), help="one map of an issue preset")
     parser.add_argument("--size", type=int, default=512)
     parser.add_argument("--classes", type=int, default=19)
     parser.add_argument("--volume", type=int, default=0, help="N x N x N volumes instead of 2-D maps")
+    parser.add_argument("--slices", type=int, help="with --dataset: the central N slices of the first axis")
+    parser.add_argument("--metric", choices=sorted(OURS), default="hd95")
+    parser.add_argument("--tolerance", type=float, default=2.0, help="the NSD tolerance, in pixels")
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--skip", action="append", default=[], help="leave out the runners whose name has this")
     parser.add_argument("--peak", action="store_true", help="also measure peak memory (child processes)")
+    parser.add_argument("--quick", action="store_true", help="a preset's sides / 8, or 64 x 64; 1 repeat")
     args = parser.parse_args()
-    size, ndim = (args.volume, 3) if args.volume else (args.size, 2)
-    pred, truth = maps(size, args.classes, ndim=ndim)
-    k = args.classes
-    print(f"# {' x '.join([str(size)] * ndim)}, {k} classes, {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.2f}")
+    spec = {
+        "dataset": args.dataset,
+        "quick": args.quick,
+        "slices": args.slices,
+        "size": 64 if args.quick else args.size,
+        "volume": min(args.volume, 24) if args.quick else args.volume,
+        "classes": args.classes,
+        "metric": args.metric,
+        "tolerance": args.tolerance,
+    }
+    repeats = 1 if args.quick else args.repeats
+    pred, truth, k = label_maps(spec)
+    shape = " x ".join(map(str, pred.shape))
+    if args.dataset:
+        described = dataclasses.replace(preset(args.dataset, quick=args.quick, slices=args.slices), images=1).describe()
+    else:
+        described = f"{shape}, {k} classes"
+    print(f"# {args.metric}, {described}, {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.2f}")
     results: dict[str, dict] = {}
     values: dict[str, object] = {}
-    for name, function in runners(pred, truth, k).items():
+    for name, function in runners(pred, truth, k, args.metric, args.tolerance).items():
         if any(skip in name for skip in args.skip):
             continue
-        slow = "MONAI" in name or "medpy hd95" in name or "DeepMind" in name
-        repeats = min(3, args.repeats) if slow else args.repeats
-        seconds, values[name] = median_time(function, repeats)
-        results[name] = {"seconds": seconds, "repeats": repeats}
+        slow = not name.startswith("turbometrics")
+        runs = min(3, repeats) if slow else repeats
+        print(f"{name}: {runs} call(s)...", end="", file=sys.stderr, flush=True)
+        start = time.perf_counter()
+        seconds, values[name] = timed(function, runs)
+        results[name] = {"seconds": seconds, "repeats": runs}
         if args.peak:
-            results[name]["peak_mb"] = peak(name, size, k, ndim)
-    ours = np.asarray(values["turbometrics 1 thread"])
-    if "MONAI compute_hausdorff_distance" in values:
-        np.testing.assert_allclose(
-            ours, values["MONAI compute_hausdorff_distance"], rtol=5e-6
-        )  # float64 vs float32 quantiles
-    if "medpy hd95 loop" in values and "turbometrics medpy.hd95 loop" in values:
-        np.testing.assert_allclose(values["turbometrics medpy.hd95 loop"], values["medpy hd95 loop"], rtol=1e-12)
-    if "DeepMind surface-distance loop" in values and "turbometrics surfel" in values:
-        surfel = np.asarray(values["turbometrics surfel"])  # nan where both are empty, DeepMind's inf
-        np.testing.assert_array_equal(
-            np.where(np.isnan(surfel), np.inf, surfel), values["DeepMind surface-distance loop"]
-        )
-    base = results["turbometrics 1 thread"]["seconds"]
+            results[name]["peak_mb"] = peak_mb_in_child("bench_surface_distance", "calls", spec, name)
+        print(f" {time.perf_counter() - start:.1f} s", file=sys.stderr, flush=True)
+    check(args.metric, values)
+    base = results["turbometrics 1 thread"]["seconds"] if "turbometrics 1 thread" in results else float("nan")
     print("| call | median s | vs turbometrics 1 thread | peak MB |")
     print("|---|---|---|---|")
     for name, r in results.items():
         print(f"| {name} | {r['seconds']:.4f} | {r['seconds'] / base:.1f}x | {r.get('peak_mb', float('nan')):.1f} |")
     print(f"# load {os.getloadavg()[0]:.2f}")
     RESULTS_DIR.mkdir(exist_ok=True)
-    suffix = f"_volume{size}" if ndim == 3 else ""
-    (RESULTS_DIR / f"surface_distance{suffix}.json").write_text(json.dumps(results, indent=2))
+    suffix = f"_{args.dataset}" if args.dataset else (f"_volume{args.volume}" if args.volume else "")
+    report = {"maps": described, "metric": args.metric, "results": results, "load_end": os.getloadavg()[0]}
+    (RESULTS_DIR / f"surface_distance{suffix}_{args.metric}.json").write_text(json.dumps(report, indent=2))
 
 
 if __name__ == "__main__":
