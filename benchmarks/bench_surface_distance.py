@@ -51,7 +51,7 @@ import os
 import sys
 import time
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -84,7 +84,15 @@ def label_maps(spec: dict[str, Any]) -> tuple[np.ndarray, np.ndarray, int]:
     return pred, truth, spec["classes"]
 
 
-def runners(pred: np.ndarray, truth: np.ndarray, k: int, metric: str, tolerance: float) -> dict[str, Callable]:
+def runners(
+    pred: np.ndarray, truth: np.ndarray, k: int, metric: str, tolerance: float, skip: Sequence[str] = ()
+) -> dict[str, Callable]:
+    """The calls timed, by name, leaving out (and building no inputs for)
+    those whose name contains one of ``skip``."""
+
+    def wanted(name: str) -> bool:
+        return not any(s in name for s in skip)
+
     extra = {"tolerance": tolerance} if metric == "nsd" else {}
     ours = OURS[metric]
     out: dict[str, Callable] = {
@@ -96,21 +104,21 @@ def runners(pred: np.ndarray, truth: np.ndarray, k: int, metric: str, tolerance:
         out[f"turbometrics medpy.{metric} loop"] = lambda: [
             float(drop_in(pred == c, truth == c)) for c in present(pred, truth, k)
         ]
-    try:
-        import torch
-        from monai import metrics as monai_metrics
+    monai_name = {
+        "hd95": "compute_hausdorff_distance",
+        "assd": "compute_average_surface_distance",
+        "nsd": "compute_surface_dice",
+    }[metric]
+    if wanted(f"MONAI {monai_name}"):  # the one-hot tensors are built only then
+        try:
+            import torch
+            from monai import metrics as monai_metrics
 
-        onehot = [
-            torch.from_numpy((m[None, None] == np.arange(k).reshape((1, k) + (1,) * m.ndim)).astype(np.float32))
-            for m in (pred, truth)
-        ]
-        monai_name, monai_call = (
-            {
-                "hd95": "compute_hausdorff_distance",
-                "assd": "compute_average_surface_distance",
-                "nsd": "compute_surface_dice",
-            }[metric],
-            {
+            onehot = [
+                torch.from_numpy((m[None, None] == np.arange(k).reshape((1, k) + (1,) * m.ndim)).astype(np.float32))
+                for m in (pred, truth)
+            ]
+            monai_call = {
                 "hd95": lambda: monai_metrics.compute_hausdorff_distance(
                     *onehot, include_background=True, percentile=95
                 ),
@@ -118,17 +126,16 @@ def runners(pred: np.ndarray, truth: np.ndarray, k: int, metric: str, tolerance:
                     *onehot, include_background=True, symmetric=True
                 ),
                 "nsd": lambda: monai_metrics.compute_surface_dice(*onehot, [tolerance] * k, include_background=True),
-            }[metric],
-        )
+            }[metric]
 
-        def monai() -> np.ndarray:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                return monai_call().numpy()[0]
+            def monai() -> np.ndarray:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    return monai_call().numpy()[0]
 
-        out[f"MONAI {monai_name}"] = monai
-    except ImportError:
-        pass
+            out[f"MONAI {monai_name}"] = monai
+        except ImportError:
+            pass
     if metric != "nsd":
         try:
             from medpy.metric import binary as medpy_binary
@@ -166,13 +173,13 @@ def runners(pred: np.ndarray, truth: np.ndarray, k: int, metric: str, tolerance:
         out["DeepMind surface-distance loop"] = deepmind
     except ImportError:
         pass
-    return out
+    return {name: function for name, function in out.items() if wanted(name)}
 
 
 def calls(**spec: Any) -> dict[str, Callable]:
     """The runners on the maps of ``spec`` (the peak-memory children's factory)."""
     pred, truth, k = label_maps(spec)
-    return runners(pred, truth, k, spec["metric"], spec["tolerance"])
+    return runners(pred, truth, k, spec["metric"], spec["tolerance"], spec["skip"])
 
 
 def present(pred: np.ndarray, truth: np.ndarray, k: int) -> list[int]:
@@ -223,6 +230,7 @@ def main() -> None:
         "classes": args.classes,
         "metric": args.metric,
         "tolerance": args.tolerance,
+        "skip": args.skip,
     }
     repeats = 1 if args.quick else args.repeats
     pred, truth, k = label_maps(spec)
@@ -234,9 +242,7 @@ def main() -> None:
     print(f"# {args.metric}, {described}, {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.2f}")
     results: dict[str, dict] = {}
     values: dict[str, object] = {}
-    for name, function in runners(pred, truth, k, args.metric, args.tolerance).items():
-        if any(skip in name for skip in args.skip):
-            continue
+    for name, function in runners(pred, truth, k, args.metric, args.tolerance, args.skip).items():
         slow = not name.startswith("turbometrics")
         runs = min(3, repeats) if slow else repeats
         print(f"{name}: {runs} call(s)...", end="", file=sys.stderr, flush=True)
