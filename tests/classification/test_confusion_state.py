@@ -11,7 +11,7 @@ import pickle
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import example, given, settings, strategies as st
 
 import turbometrics as tm
 from classification_strategies import label_pairs, present_labels
@@ -212,6 +212,68 @@ def test_fixed_labels():
         state + tm.ConfusionState.from_arrays([0], [1])
     with pytest.raises(ValueError, match="string and number"):
         tm.ConfusionState(labels=["a", "b"]).update([0], [1])
+
+
+_INDEX_DTYPES = [np.int8, np.uint8, np.int32, np.int64, np.uint64]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    k=st.integers(1, 5),
+    shift=st.sampled_from(["last", "all", "first"]),
+    batches=st.lists(
+        st.tuples(
+            st.lists(st.tuples(st.integers(0, 99), st.integers(0, 99)), max_size=12),
+            st.sampled_from(_INDEX_DTYPES),
+            st.sampled_from(_INDEX_DTYPES),
+            st.booleans(),  # the values mapped into 0 .. K-1, or into -1 .. K
+        ),
+        min_size=1,
+        max_size=4,
+    ),
+)
+@example(k=3, shift="last", batches=[([(2, 2), (0, 1)], np.int64, np.int64, True)])  # labels 0, 1, 3
+@example(k=2, shift="first", batches=[([(0, 1)], np.uint8, np.int8, True)])  # labels -1, 1
+def test_class_indices_counted_at_once_equal_the_general_path(k, shift, batches):
+    """Fixed labels 0 .. K-1 and unweighted 1-D integer batches within them
+    are counted with one bincount; the state equals (bytes, matrix, errors,
+    warnings) the general path's, for batches within the labels and outside
+    them, and for fixed labels other than 0 .. K-1 (the last, all or the
+    first shifted by one), which take the general path."""
+    from turbometrics.classification import _state
+
+    shifted = np.arange(k)
+    if shift == "last":
+        shifted[-1] += 1
+    elif shift == "all":
+        shifted += 1
+    else:
+        shifted[0] -= 1
+
+    def run(fast, labels):
+        saved = _state._of_class_indices
+        if not fast:
+            _state._of_class_indices = lambda *args: None
+        try:
+            state, outcomes = tm.ConfusionState(labels=labels), []
+            for pairs, true_dtype, pred_dtype, inside in batches:
+                values = np.array(pairs, dtype=np.int64).reshape(-1, 2)
+                values = values % k if inside else values % (k + 2) - 1
+                if "u" in (np.dtype(true_dtype).kind, np.dtype(pred_dtype).kind):  # no -1 in an unsigned dtype
+                    values = np.abs(values)
+                y_true, y_pred = values[:, 0], values[:, 1]
+                outcome = capture(state.update, y_true.astype(true_dtype), y_pred.astype(pred_dtype))
+                outcomes.append((repr(outcome.exc), outcome.warnings))
+            matrix = capture(state.confusion_matrix, labels=labels)
+            outcomes.append((repr(matrix.exc), matrix.warnings))
+            return state.to_bytes(), outcomes, matrix.value
+        finally:
+            _state._of_class_indices = saved
+
+    for labels in (np.arange(k), shifted):
+        fast, general = run(True, labels), run(False, labels)
+        assert fast[:2] == general[:2]
+        np.testing.assert_array_equal(fast[2], general[2])
 
 
 def test_incompatible_merges():

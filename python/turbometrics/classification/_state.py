@@ -259,17 +259,19 @@ class ConfusionState(CountedSamples, Serialisable):
         if num_samples(as_array(y_true)) == 0:
             check_consistent_length(y_true, y_pred, sample_weight)
             return self
-        try:
-            targets = check_targets(y_true, y_pred, sample_weight, threads=threads)
-        except ValueError as error:
-            if str(error) != ALL_ZERO_WEIGHTS:
-                raise
-            # Valid in a batch; the metrics raise it if every weight is zero.
-            targets = check_targets(y_true, y_pred, threads=threads)
-            targets.sample_weight = check_sample_weight(
-                sample_weight, targets.y_true.shape[0], force_float=False, check_values=False
-            )
-        batch = ConfusionState._of_batch(TargetCounts(targets, threads), self._fixed)
+        batch = _of_class_indices(y_true, y_pred, self._fixed) if sample_weight is None else None
+        if batch is None:
+            try:
+                targets = check_targets(y_true, y_pred, sample_weight, threads=threads)
+            except ValueError as error:
+                if str(error) != ALL_ZERO_WEIGHTS:
+                    raise
+                # Valid in a batch; the metrics raise it if every weight is zero.
+                targets = check_targets(y_true, y_pred, threads=threads)
+                targets.sample_weight = check_sample_weight(
+                    sample_weight, targets.y_true.shape[0], force_float=False, check_values=False
+                )
+            batch = ConfusionState._of_batch(TargetCounts(targets, threads), self._fixed)
         merged = self.merge(batch)
         self.__dict__.update(merged.__dict__)
         return self
@@ -561,6 +563,33 @@ class ConfusionState(CountedSamples, Serialisable):
             self._layout
         ]
         return f"ConfusionState({kind}, n_samples={self._n}, weighted={self._weighted})"
+
+
+def _of_class_indices(y_true: Any, y_pred: Any, fixed: np.ndarray | None) -> ConfusionState | None:
+    """The state of an unweighted batch of class indices 0 .. K-1 against
+    the fixed labels 0 .. K-1 (the metric classes' case), counted with one
+    ``bincount``; None for any other batch. Such a batch passes every check
+    of the general path, whose state it equals (the same table, labels
+    seen and counts); tests/classification/test_confusion_state.py
+    compares the two."""
+    if fixed is None or fixed.dtype.kind not in "iu" or fixed[0] != 0 or fixed[-1] != fixed.shape[0] - 1:
+        return None
+    pair = (y_true, y_pred)
+    if not all(isinstance(a, np.ndarray) and a.ndim == 1 and a.dtype.kind in "iu" for a in pair):
+        return None
+    k = fixed.shape[0]
+    if y_true.shape != y_pred.shape or min(a.min() for a in pair) < 0 or max(a.max() for a in pair) >= k:
+        return None
+    true, pred = (a.astype(np.intp, copy=False) for a in pair)
+    table = np.bincount(true * k + pred, minlength=k * k).astype(np.int64, copy=False).reshape(k, k)
+    state = ConfusionState(labels=fixed)
+    state._layout = "labels"
+    state._n = state._total = y_true.shape[0]
+    state._nonzero = True
+    state._table = table
+    state._seen_true = table.any(axis=1)
+    state._observed = state._seen_true | table.any(axis=0)
+    return state
 
 
 def _copy(state: ConfusionState) -> ConfusionState:
