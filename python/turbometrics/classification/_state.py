@@ -587,8 +587,8 @@ def _of_class_indices(y_true: Any, y_pred: Any, fixed: np.ndarray | None) -> Con
     state._n = state._total = y_true.shape[0]
     state._nonzero = True
     state._table = table
-    state._seen_true = table.any(axis=1)
-    state._observed = state._seen_true | table.any(axis=0)
+    state._seen_true = table.sum(axis=1) > 0
+    state._observed = state._seen_true | (table.sum(axis=0) > 0)
     return state
 
 
