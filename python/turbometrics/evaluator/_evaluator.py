@@ -3,21 +3,18 @@ by batch, mergeable across processes, on the mergeable states."""
 
 from __future__ import annotations
 
-import copy
 import inspect
 import math
 import sys
 import threading
 import warnings
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import ExitStack, contextmanager
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from numbers import Integral, Real
 from typing import Any
 
 import numpy as np
 
 from .._common.input_error import first_line, shown
-from .._common.mergeable import Serialisable
 from .._common.params import NONE, REAL, STRING, Constraint, real_interval, validate_params
 from .._common.threads import resolve_threads
 from .._common.validation import (
@@ -31,6 +28,7 @@ from .._registry import canonical
 from ..calibration import checked_probabilities
 from ..io import missing
 from ..ranking import check_probability_rows
+from ._grouped import OVERALL, GroupedParts
 from ._metrics import (
     BINARY_METRICS,
     DEFAULT_BINARY,
@@ -50,14 +48,6 @@ _POSITIVE_INT = Constraint(
     lambda value: isinstance(value, Integral) and not isinstance(value, (bool, np.bool_)) and int(value) >= 1,
 )
 _KEY_TYPES = (str, int, float, bool)  # group labels and class labels: JSON values
-_OVERALL = "overall"
-
-
-def _natural(key: Any) -> tuple[int, Any]:
-    """Sort key of group labels: booleans and numbers in order, then text."""
-    if isinstance(key, (bool, int, float)):
-        return (0, key)
-    return (1, str(key))
 
 
 def _as_label(value: Any, what: str) -> Any:
@@ -75,7 +65,7 @@ def _as_label(value: Any, what: str) -> Any:
     return value
 
 
-class Evaluator(Serialisable):
+class Evaluator(GroupedParts[Part]):
     """Several metrics at once, overall and per group, fed batch by batch,
     merged across processes and computed exactly.
 
@@ -287,11 +277,6 @@ class Evaluator(Serialisable):
         """Rows added per group, in natural order."""
         return {key: self._groups[key].n_samples for key in self.groups}
 
-    @property
-    def groups(self) -> list[Any]:
-        """The group labels seen, in natural order (numbers, then text)."""
-        return sorted(self._groups, key=_natural)
-
     def _needs(self) -> set[str]:
         return {kind for name in self.metrics for kind in self._table[name][0]}
 
@@ -499,12 +484,6 @@ class Evaluator(Serialisable):
                 )
         return parts
 
-    def _group(self, key: Any) -> Part:
-        part = self._groups.get(key)
-        if part is None:
-            part = self._groups[key] = self._part()
-        return part
-
     # -- merging -----------------------------------------------------------------------------
     def _check_mergeable(self, other: Any) -> None:
         if not isinstance(other, Evaluator):
@@ -537,23 +516,7 @@ class Evaluator(Serialisable):
             confidence or ``by``.
         """
         self._check_mergeable(other)
-        with _locked(self, other):
-            if other is self:
-                other = copy.deepcopy(other)
-            self._overall.merge(other._overall)
-            for key, part in other._groups.items():
-                self._group(key).merge(part)
-        return self
-
-    def __add__(self, other: Any) -> Evaluator:
-        if not isinstance(other, Evaluator):
-            return NotImplemented
-        return copy.deepcopy(self).merge(other)
-
-    def __radd__(self, other: Any) -> Evaluator:
-        if isinstance(other, int) and other == 0:  # sum(evaluators) starts from 0
-            return copy.deepcopy(self)
-        return NotImplemented
+        return self._merge_parts(other)
 
     # -- results -----------------------------------------------------------------------------
     def compute(self) -> dict[str, dict[str, Any]]:
@@ -575,9 +538,7 @@ class Evaluator(Serialisable):
         with self._lock:
             if self.n_samples == 0:
                 raise ValueError("the Evaluator has no rows: call update() first")
-            overall = self._values(self._overall, None)
-            by_group = {key: self._values(self._groups[key], key) for key in self.groups}
-        return {"overall": overall, "by_group": by_group, "gap": _gaps(by_group)}
+            return self._results()
 
     def _values(self, part: Part, group: Any) -> dict[str, Any]:
         """The metrics of one part; ``group`` None for the whole data."""
@@ -599,14 +560,10 @@ class Evaluator(Serialisable):
         """
         with self._lock:
             result = self.compute()
-            counts = {_OVERALL: self.n_samples, **{key: part.n_samples for key, part in self._groups.items()}}
+            counts = self._counts("n_samples")
         return results_frame(result, {"n_samples": counts}, self.by, ("lower", "upper"))
 
     # -- serialisation ---------------------------------------------------------------------------
-    def __getstate__(self) -> dict[str, Any]:
-        with self._lock:  # pickles and deep copies read a consistent set of rows
-            return super().__getstate__()
-
     def to_bytes(self) -> bytes:
         """The Evaluator as bytes that :meth:`from_bytes` reads back (a
         ``.npz`` archive and a JSON header, nothing pickled; see
@@ -758,9 +715,9 @@ def results_frame(
     """
     import pandas as pd
 
-    if _OVERALL in result["by_group"]:
-        raise ValueError(f"a group is labelled {_OVERALL!r}: use compute()")
-    rows = {_OVERALL: result["overall"], **result["by_group"]}
+    if OVERALL in result["by_group"]:
+        raise ValueError(f"a group is labelled {OVERALL!r}: use compute()")
+    rows = {OVERALL: result["overall"], **result["by_group"]}
     records = []
     for key, values in rows.items():
         record = {}
@@ -773,18 +730,6 @@ def results_frame(
         record.update({column: counted[key] for column, counted in counts.items()})
         records.append(record)
     return pd.DataFrame.from_records(records, index=pd.Index(list(rows), name=by or "group", dtype=object))
-
-
-@contextmanager
-def _locked(*evaluators: Any) -> Iterator[None]:
-    """Hold the locks of ``evaluators`` (Evaluators or
-    SegmentationEvaluators), taken in one global order (by
-    ``id``) so that ``a.merge(b)`` and ``b.merge(a)`` in two threads cannot
-    deadlock."""
-    with ExitStack() as stack:
-        for evaluator in sorted({id(e): e for e in evaluators}.values(), key=id):
-            stack.enter_context(evaluator._lock)
-        yield
 
 
 def _field_names() -> tuple[str, ...]:
@@ -802,19 +747,6 @@ def _python(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [_python(v) for v in value]
     return float(value)
-
-
-def _gaps(by_group: Mapping[Any, Mapping[str, Any]]) -> dict[str, float]:
-    """Per scalar metric: the largest minus the smallest finite group value
-    (NaN with fewer than two)."""
-    if not by_group:
-        return {}
-    names = dict.fromkeys(name for values in by_group.values() for name, v in values.items() if isinstance(v, float))
-    gaps = {}
-    for name in names:
-        finite = [v for values in by_group.values() if isinstance(v := values.get(name), float) and math.isfinite(v)]
-        gaps[name] = max(finite) - min(finite) if len(finite) >= 2 else math.nan
-    return gaps
 
 
 def _checked_pos_label(pos_label: Any, multiclass: bool) -> Any:

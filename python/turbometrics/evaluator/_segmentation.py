@@ -16,12 +16,13 @@ import numpy as np
 from .. import segmentation
 from .._common.columns import column_names, columns, records
 from .._common.input_error import first_line
-from .._common.mergeable import Serialisable, check_mergeable, part_int
+from .._common.mergeable import check_mergeable, part_int
 from .._common.params import NONE, STRING, validate_params
 from .._common.threads import resolve_threads
 from .._registry import SEGMENTATION, STREAMED
 from ..segmentation import SegmentationState
-from ._evaluator import _OVERALL, _factorize, _gaps, _locked, _natural, metric_values, results_frame
+from ._evaluator import _factorize, metric_values, results_frame
+from ._grouped import OVERALL, GroupedParts
 from ._metrics import UserMetric
 
 __all__ = ["DEFAULT_SEGMENTATION", "SegmentationEvaluator"]
@@ -135,7 +136,7 @@ class _Part:
         self.n_images += other.n_images
 
 
-class SegmentationEvaluator(Serialisable):
+class SegmentationEvaluator(GroupedParts[_Part]):
     """Metrics of label maps at once, overall and per group, fed batch by
     batch, merged across processes and computed exactly.
 
@@ -278,11 +279,6 @@ class SegmentationEvaluator(Serialisable):
         """Images added per group, in natural order."""
         return {key: self._groups[key].n_images for key in self.groups}
 
-    @property
-    def groups(self) -> list[Any]:
-        """The group labels seen, in natural order (numbers, then text)."""
-        return sorted(self._groups, key=_natural)
-
     def state(self, group: Any = None) -> SegmentationState:
         """The state of all images (``group`` None) or of one group (a
         copy).
@@ -394,12 +390,6 @@ class SegmentationEvaluator(Serialisable):
         nulls = [parts.pop(-1)] if -1 in parts else []
         return {keys[code]: part for code, part in parts.items()}, nulls
 
-    def _group(self, key: Any) -> _Part:
-        part = self._groups.get(key)
-        if part is None:
-            part = self._groups[key] = self._part()
-        return part
-
     # -- merging -----------------------------------------------------------------------------
     def merge(self, other: SegmentationEvaluator) -> SegmentationEvaluator:
         """Add ``other``'s images (an evaluator of the same metrics, options
@@ -415,23 +405,7 @@ class SegmentationEvaluator(Serialisable):
             ``by``.
         """
         check_mergeable(self, other, ("metrics", "options", "user_metrics", *_MAP_PARAMETERS, "by"))
-        with _locked(self, other):
-            if other is self:
-                other = copy.deepcopy(other)
-            self._overall.merge(other._overall)
-            for key, part in other._groups.items():
-                self._group(key).merge(part)
-        return self
-
-    def __add__(self, other: Any) -> SegmentationEvaluator:
-        if not isinstance(other, SegmentationEvaluator):
-            return NotImplemented
-        return copy.deepcopy(self).merge(other)
-
-    def __radd__(self, other: Any) -> SegmentationEvaluator:
-        if isinstance(other, int) and other == 0:  # sum(evaluators) starts from 0
-            return copy.deepcopy(self)
-        return NotImplemented
+        return self._merge_parts(other)
 
     # -- results -----------------------------------------------------------------------------
     def compute(self) -> dict[str, dict[str, Any]]:
@@ -453,9 +427,7 @@ class SegmentationEvaluator(Serialisable):
         with self._lock:
             if self.n_images == 0:
                 raise ValueError("the SegmentationEvaluator has no images: call update() first")
-            overall = self._values(self._overall, None)
-            by_group = {key: self._values(self._groups[key], key) for key in self.groups}
-        return {"overall": overall, "by_group": by_group, "gap": _gaps(by_group)}
+            return self._results()
 
     def _values(self, part: _Part, group: Any) -> dict[str, Any]:
         def value(name: str) -> dict[str, Any]:
@@ -481,14 +453,10 @@ class SegmentationEvaluator(Serialisable):
         """
         with self._lock:
             result = self.compute()
-            counts = {_OVERALL: self.n_images, **{key: part.n_images for key, part in self._groups.items()}}
+            counts = self._counts("n_images")
         return results_frame(result, {"n_images": counts}, self.by, None)
 
     # -- serialisation ---------------------------------------------------------------------------
-    def __getstate__(self) -> dict[str, Any]:
-        with self._lock:  # pickles and deep copies read a consistent set of images
-            return super().__getstate__()
-
     def to_bytes(self) -> bytes:
         """The evaluator as bytes that :meth:`from_bytes` reads back (a
         ``.npz`` archive and a JSON header, nothing pickled), written under
@@ -566,7 +534,7 @@ class SegmentationEvaluator(Serialisable):
             raise ValueError(f"n_images must be a list of {len(labels) + 1} counts")
         loaded = []
         for index, record in enumerate(records(parts, "state.", column_names(parts, "state."), len(counts))):
-            where = _OVERALL if index == 0 else f"group {labels[index - 1]!r}"
+            where = OVERALL if index == 0 else f"group {labels[index - 1]!r}"
             part = evaluator._part()
             try:
                 state = SegmentationState._from_parts(record)
