@@ -36,13 +36,12 @@ from ..evaluator import (
 )
 from ..io import FORMATS, Coded, Table, labels_array, missing, numeric, open_table
 from ._labels import as_text, binary_labels, class_indices, classes_from_columns, positive_label
-from ._progress import Progress, progress_reporter
+from ._progress import Progress, add_progress_arguments, progress_reporter
 
 DEFAULT_CHUNK_ROWS = 1_000_000
 MAX_CHUNK_ROWS = 1_000_000_000
 MAX_BINS = 1_000_000  # more ece bins than this leaves nearly every bin empty
 MAX_LISTED = 5  # labels named in a message
-DEFAULT_PROGRESS_SECONDS = 10.0
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -104,30 +103,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help=f"rows read at a time, 1 to {MAX_CHUNK_ROWS:,} (default: {DEFAULT_CHUNK_ROWS:,})",
     )
-    progress = parser.add_mutually_exclusive_group()
-    progress.add_argument(
-        "--progress",
-        action="store_true",
-        help="show progress also when stderr is not a terminal: a line every --progress-every seconds, for logs",
-    )
-    progress.add_argument(
-        "--no-progress", action="store_true", help="no progress (by default a bar when stderr is a terminal)"
-    )
-    parser.add_argument(
-        "--progress-every",
-        type=seconds,
-        default=DEFAULT_PROGRESS_SECONDS,
-        metavar="S",
-        help=f"seconds between two --progress lines (default: {DEFAULT_PROGRESS_SECONDS:g})",
-    )
-
-
-def seconds(text: str) -> float:
-    """argparse type for --progress-every: a finite number of seconds, at least 0."""
-    value = finite_float(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be at least 0, got {text}")
-    return value
+    add_progress_arguments(parser, "show progress also when stderr is not a terminal")
 
 
 # Options that only make sense with a FILE (checked by the caller).

@@ -4,12 +4,17 @@ lines for logs (``--progress``)."""
 
 from __future__ import annotations
 
+import argparse
 import sys
 import time
 from collections.abc import Callable
 from typing import TextIO
 
-__all__ = ["Progress", "progress_reporter"]
+from .._common.input_error import finite_float
+
+__all__ = ["DEFAULT_PROGRESS_SECONDS", "Progress", "add_progress_arguments", "progress_reporter"]
+
+DEFAULT_PROGRESS_SECONDS = 10.0
 
 #: ``advance(units, rows, final)``: ``units`` more progress units read
 #: (rows, or bytes of a text file), ``rows`` rows read in all; ``final``
@@ -115,3 +120,33 @@ def _bar(name: str, total: int | None, unit: str) -> Progress | None:
         callback(done[0], total)
 
     return advance
+
+
+def add_progress_arguments(parser: argparse.ArgumentParser, when: str, *, logs: bool = True) -> None:
+    """Add ``--progress`` (its help: ``when``, then how often it writes),
+    ``--no-progress`` (exclusive with it) and ``--progress-every`` to a
+    command's ``parser``; ``logs`` ends ``--progress``'s help with "for logs"."""
+    progress = parser.add_mutually_exclusive_group()
+    progress.add_argument(
+        "--progress",
+        action="store_true",
+        help=f"{when}: a line every --progress-every seconds" + (", for logs" if logs else ""),
+    )
+    progress.add_argument(
+        "--no-progress", action="store_true", help="no progress (by default a bar when stderr is a terminal)"
+    )
+    parser.add_argument(
+        "--progress-every",
+        type=seconds,
+        default=DEFAULT_PROGRESS_SECONDS,
+        metavar="S",
+        help=f"seconds between two --progress lines (default: {DEFAULT_PROGRESS_SECONDS:g})",
+    )
+
+
+def seconds(text: str) -> float:
+    """argparse type for --progress-every: a finite number of seconds, at least 0."""
+    value = finite_float(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be at least 0, got {text}")
+    return value

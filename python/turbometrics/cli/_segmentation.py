@@ -24,8 +24,7 @@ from typing import Any
 from .._common.input_error import InputError, first_line, positive_int
 from ..segmentation import SegmentationState
 from . import _label_maps, _output
-from ._evaluate import DEFAULT_PROGRESS_SECONDS, seconds
-from ._progress import progress_reporter
+from ._progress import add_progress_arguments, progress_reporter
 
 #: The per-class scores reported, as (JSON key, column title, ``SegmentationState.score`` metric).
 _SCORES = (
@@ -75,22 +74,7 @@ def add_parser(commands: Any, thread_count: Callable[[str], int]) -> None:
         help="threads for the counting (default: turbometrics.get_num_threads())",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
-    progress = parser.add_mutually_exclusive_group()
-    progress.add_argument(
-        "--progress",
-        action="store_true",
-        help="show progress over folders also when stderr is not a terminal: a line every --progress-every seconds",
-    )
-    progress.add_argument(
-        "--no-progress", action="store_true", help="no progress (by default a bar when stderr is a terminal)"
-    )
-    parser.add_argument(
-        "--progress-every",
-        type=seconds,
-        default=DEFAULT_PROGRESS_SECONDS,
-        metavar="S",
-        help=f"seconds between two --progress lines (default: {DEFAULT_PROGRESS_SECONDS:g})",
-    )
+    add_progress_arguments(parser, "show progress over folders also when stderr is not a terminal", logs=False)
 
 
 def run(args: argparse.Namespace, error: Callable[[str], int]) -> int:
