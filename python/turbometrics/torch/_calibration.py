@@ -9,16 +9,7 @@ import numpy as np
 import torch
 
 from ..calibration import CalibrationState
-from ._inputs import (
-    check_binary,
-    check_class_indices,
-    check_float_preds,
-    class_columns,
-    host_pair,
-    kept,
-    sigmoid_if_logits,
-    softmax_if_logits,
-)
+from ._inputs import binary_batch, multiclass_batch, sigmoid_if_logits
 from ._metric import ExactMetric
 from ._ranking import _check_ignore_index, _check_num_classes
 
@@ -30,12 +21,15 @@ class _Calibration(ExactMetric):
     higher_is_better: bool | None = False
     _ADDS_AT_ONCE: ClassVar[bool] = True  # CalibrationState.update checks the whole batch before adding
 
-    def _check(self, n_bins: Any, norm: Any, ignore_index: Any) -> None:
+    def _configure(self, n_bins: Any, norm: Any, ignore_index: Any, validate_args: Any) -> None:
+        """Check and keep the arguments both classes take, then make the state."""
         if not isinstance(n_bins, int) or isinstance(n_bins, bool) or n_bins < 1:
             raise ValueError(f"Expected argument `n_bins` to be an integer larger than 0, but got {n_bins}")
         if norm not in _NORMS:
             raise ValueError(f"Expected argument `norm` to be one of ('l1', 'l2', 'max'), but got {norm}.")
         _check_ignore_index(ignore_index)
+        self.n_bins, self.norm, self.ignore_index, self.validate_args = n_bins, norm, ignore_index, bool(validate_args)
+        self._init_states()
 
     def _value(self, states: list[Any]) -> torch.Tensor:
         return self._tensor(getattr(states[0], _NORMS[self.norm])())
@@ -86,21 +80,13 @@ class BinaryCalibrationError(_Calibration):
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
-        self._check(n_bins, norm, ignore_index)
-        self.n_bins, self.norm, self.ignore_index, self.validate_args = n_bins, norm, ignore_index, bool(validate_args)
-        self._init_states()
+        self._configure(n_bins, norm, ignore_index, validate_args)
 
     def _new_states(self) -> list[Any]:
         return [CalibrationState(self.n_bins, mode="binary")]
 
     def _add(self, states: list[Any], preds: torch.Tensor, target: torch.Tensor) -> None:
-        p, t = host_pair(preds, target)
-        if self.validate_args:
-            check_binary(p, t, self.ignore_index)
-        p, t = p.reshape(-1), t.reshape(-1)
-        mask = kept(t, self.ignore_index)
-        if mask is not None and p.shape == t.shape:
-            p, t = p[mask], t[mask]
+        p, t = binary_batch(preds, target, self.ignore_index, self.validate_args)
         states[0].update(t, sigmoid_if_logits(p))
 
 
@@ -143,25 +129,12 @@ class MulticlassCalibrationError(_Calibration):
     ) -> None:
         super().__init__(**kwargs)
         _check_num_classes(num_classes)
-        self._check(n_bins, norm, ignore_index)
-        self.num_classes, self.n_bins, self.norm = num_classes, n_bins, norm
-        self.ignore_index, self.validate_args = ignore_index, bool(validate_args)
-        self._init_states()
+        self.num_classes = num_classes
+        self._configure(n_bins, norm, ignore_index, validate_args)
 
     def _new_states(self) -> list[Any]:
         return [CalibrationState(self.n_bins, mode="top_label")]
 
     def _add(self, states: list[Any], preds: torch.Tensor, target: torch.Tensor) -> None:
-        p, t = host_pair(preds, target)
-        check_float_preds(p)
-        rows, labels = class_columns(p, self.num_classes), t.reshape(-1)
-        if rows.shape[0] != labels.shape[0]:
-            raise ValueError(
-                f"Expected `preds` (N, C, ...) and `target` (N, ...) of one sample count, got {tuple(p.shape)} and "
-                f"{tuple(t.shape)}."
-            )
-        check_class_indices(labels, self.num_classes, self.ignore_index)
-        mask = kept(labels, self.ignore_index)
-        if mask is not None:
-            rows, labels = rows[mask], labels[mask]
-        states[0].update(labels.astype(np.int64), softmax_if_logits(rows))
+        rows, labels = multiclass_batch(preds, target, self.num_classes, self.ignore_index)
+        states[0].update(labels.astype(np.int64), rows)

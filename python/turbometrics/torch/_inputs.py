@@ -112,3 +112,51 @@ def class_columns(preds: np.ndarray, num_classes: int) -> np.ndarray:
             f"Expected `preds` of shape (N, {num_classes}, ...) (one score per class), got {tuple(preds.shape)}."
         )
     return np.moveaxis(preds, 1, -1).reshape(-1, num_classes)
+
+
+def binary_batch(
+    preds: Any, target: Any, ignore_index: int | None, validate_args: bool
+) -> tuple[np.ndarray, np.ndarray]:
+    """A batch of binary scores and labels on the host, flattened, its
+    ``ignore_index`` samples removed; torchmetrics' checks when
+    ``validate_args`` (without them, shapes that differ keep every sample,
+    and the state refuses them)."""
+    p, t = host_pair(preds, target)
+    if validate_args:
+        check_binary(p, t, ignore_index)
+    p, t = p.reshape(-1), t.reshape(-1)
+    mask = kept(t, ignore_index)
+    if mask is not None and p.shape == t.shape:
+        p, t = p[mask], t[mask]
+    return p, t
+
+
+def multiclass_batch(
+    preds: Any, target: Any, num_classes: int, ignore_index: int | None
+) -> tuple[np.ndarray, np.ndarray]:
+    """A batch of (N, C, ...) class scores and (N, ...) class indices on
+    the host as (rows, labels): one row of C probabilities per sample (the
+    softmax of each row when a score is outside [0, 1]), its
+    ``ignore_index`` samples removed.
+
+    Raises
+    ------
+    ValueError
+        For scores that are not floats, or shapes that do not match.
+    RuntimeError
+        For a label that is not a class index (nor ``ignore_index``).
+    """
+    p, t = host_pair(preds, target)
+    check_float_preds(p)
+    rows = class_columns(p, num_classes)
+    labels = t.reshape(-1)
+    if rows.shape[0] != labels.shape[0]:
+        raise ValueError(
+            f"Expected `preds` (N, C, ...) and `target` (N, ...) of one sample count, got {tuple(p.shape)} and "
+            f"{tuple(t.shape)}."
+        )
+    check_class_indices(labels, num_classes, ignore_index)
+    mask = kept(labels, ignore_index)
+    if mask is not None:
+        rows, labels = rows[mask], labels[mask]
+    return softmax_if_logits(rows), labels

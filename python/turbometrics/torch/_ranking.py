@@ -9,16 +9,7 @@ import numpy as np
 import torch
 
 from ..ranking import RankingState
-from ._inputs import (
-    check_binary,
-    check_class_indices,
-    check_float_preds,
-    class_columns,
-    host_pair,
-    kept,
-    sigmoid_if_logits,
-    softmax_if_logits,
-)
+from ._inputs import binary_batch, multiclass_batch, sigmoid_if_logits
 from ._metric import ExactMetric
 
 _NORMALIZATIONS = ("sigmoid", None)
@@ -72,13 +63,7 @@ class _BinaryRanking(ExactMetric):
         return [RankingState()]
 
     def _add(self, states: list[Any], preds: torch.Tensor, target: torch.Tensor) -> None:
-        p, t = host_pair(preds, target)
-        if self.validate_args:
-            check_binary(p, t, self.ignore_index)
-        p, t = p.reshape(-1), t.reshape(-1)
-        mask = kept(t, self.ignore_index)
-        if mask is not None and p.shape == t.shape:
-            p, t = p[mask], t[mask]
+        p, t = binary_batch(preds, target, self.ignore_index, self.validate_args)
         if self.normalization == "sigmoid":
             p = sigmoid_if_logits(p)
         states[0].update(t, p)
@@ -242,20 +227,7 @@ class _MulticlassRanking(ExactMetric):
         return [RankingState() for _ in range(self.num_classes)]
 
     def _add(self, states: list[Any], preds: torch.Tensor, target: torch.Tensor) -> None:
-        p, t = host_pair(preds, target)
-        check_float_preds(p)
-        rows = class_columns(p, self.num_classes)
-        labels = t.reshape(-1)
-        if rows.shape[0] != labels.shape[0]:
-            raise ValueError(
-                f"Expected `preds` (N, C, ...) and `target` (N, ...) of one sample count, got {tuple(p.shape)} and "
-                f"{tuple(t.shape)}."
-            )
-        check_class_indices(labels, self.num_classes, self.ignore_index)
-        mask = kept(labels, self.ignore_index)
-        if mask is not None:
-            rows, labels = rows[mask], labels[mask]
-        rows = softmax_if_logits(rows)
+        rows, labels = multiclass_batch(preds, target, self.num_classes, self.ignore_index)
         for k, state in enumerate(states):
             state.update((labels == k).view(np.int8), rows[:, k])
 
