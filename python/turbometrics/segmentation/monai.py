@@ -39,6 +39,7 @@ __all__ = [
     "compute_hausdorff_distance",
     "compute_iou",
     "compute_surface_dice",
+    "get_confusion_matrix",
 ]
 
 
@@ -82,6 +83,57 @@ def _empty(ignore_empty: bool) -> Any:
     return "no_true" if ignore_empty else 1.0
 
 
+def _ignore_rule(n_kept: int, include_background: bool, ignore_index: int | None) -> tuple[int | None, bool]:
+    """MONAI's ``ignore_index`` rule for one-hot inputs of ``n_kept``
+    channels (after ``include_background``): the kept channel zeroed in
+    both inputs (an index in range), and whether voxels are masked by
+    :func:`_ignore_mask` instead (any other index)."""
+    if ignore_index is None:
+        return None, False
+    if 0 <= ignore_index < n_kept + (0 if include_background else 1):
+        channel = ignore_index if include_background else ignore_index - 1
+        return (channel if 0 <= channel < n_kept else None), False
+    return None, True
+
+
+def _channel_sums(
+    y_pred: Any, y: Any, include_background: bool, ignore_index: int | None
+) -> tuple[np.ndarray, np.ndarray, bool]:
+    """MONAI's one-hot (B, C, ...) inputs counted by its
+    ``include_background`` and ``ignore_index`` rules: (B, 3, C') int64
+    sums per image and kept channel, (B,) int64 voxels counted per image,
+    and whether MONAI masks voxels. Exactly one-hot inputs are counted as
+    label maps in one pass; others must be binarised (ValueError)."""
+    pred_array, true_array = as_numpy(y_pred, "y_pred"), as_numpy(y, "y")
+    voxels = np.full(true_array.shape[:1], int(np.prod(true_array.shape[2:])), dtype=np.int64)
+    if pred_array.shape == true_array.shape:
+        labels = exact_one_hot_labels(true_array), exact_one_hot_labels(pred_array)
+        if labels[0] is not None and labels[1] is not None:  # one pass over label maps
+            sums = label_sums(labels[0], labels[1], true_array.shape[1])
+            if not include_background and sums.shape[2] > 1:
+                sums = sums[:, :, 1:]
+            channel, masked = _ignore_rule(sums.shape[2], include_background, ignore_index)
+            if channel is not None:
+                sums[:, :, channel] = 0  # MONAI zeroes that channel in both
+            return sums, voxels, masked  # an exact one-hot y sets a channel everywhere: a mask keeps every voxel
+    original = true_array
+    if not include_background:
+        pred_array = pred_array[:, 1:] if pred_array.shape[1] > 1 else pred_array
+        true_array = true_array[:, 1:] if true_array.shape[1] > 1 else true_array
+    if true_array.shape != pred_array.shape:
+        raise ValueError(f"y_pred and y should have same shapes, got {pred_array.shape} and {true_array.shape}.")
+    pred_bool, true_bool = binary(pred_array, "y_pred"), binary(true_array, "y")
+    channel, masked = _ignore_rule(pred_bool.shape[1], include_background, ignore_index)
+    if channel is not None:
+        pred_bool, true_bool = pred_bool.copy(), true_bool.copy()
+        pred_bool[:, channel] = False
+        true_bool[:, channel] = False
+    mask = _ignore_mask(binary(original, "y"), ignore_index) if masked else None
+    if mask is not None:
+        voxels = np.count_nonzero(mask.reshape(len(mask), -1), axis=1).astype(np.int64)
+    return _masked_sums(true_bool, pred_bool, mask), voxels, masked
+
+
 def compute_iou(
     y_pred: Any,
     y: Any,
@@ -120,35 +172,7 @@ def compute_iou(
     >>> compute_iou(y_pred, y)
     tensor([[0.6667, 0.5000]])
     """
-    pred_array, true_array = as_numpy(y_pred, "y_pred"), as_numpy(y, "y")
-    if pred_array.shape == true_array.shape:
-        labels = exact_one_hot_labels(true_array), exact_one_hot_labels(pred_array)
-        if labels[0] is not None and labels[1] is not None:  # one pass over label maps
-            n_channels = true_array.shape[1]
-            sums = label_sums(labels[0], labels[1], n_channels)
-            if ignore_index is not None and 0 <= ignore_index < n_channels:
-                sums[:, :, ignore_index] = 0  # MONAI zeroes that channel in both
-            if not include_background and n_channels > 1:
-                sums = sums[:, :, 1:]
-            scores = _metrics.class_average("iou", sums, average=None, empty=_empty(ignore_empty))
-            return _result(scores, y_pred, y)
-    original = true_array
-    if not include_background:
-        pred_array = pred_array[:, 1:] if pred_array.shape[1] > 1 else pred_array
-        true_array = true_array[:, 1:] if true_array.shape[1] > 1 else true_array
-    if true_array.shape != pred_array.shape:
-        raise ValueError(f"y_pred and y should have same shapes, got {pred_array.shape} and {true_array.shape}.")
-    pred_bool, true_bool = binary(pred_array, "y_pred"), binary(true_array, "y")
-    mask = None
-    if ignore_index is not None and 0 <= ignore_index < pred_bool.shape[1] + (0 if include_background else 1):
-        channel = ignore_index if include_background else ignore_index - 1
-        if 0 <= channel < pred_bool.shape[1]:
-            pred_bool, true_bool = pred_bool.copy(), true_bool.copy()
-            pred_bool[:, channel] = False
-            true_bool[:, channel] = False
-    else:
-        mask = _ignore_mask(binary(original, "y"), ignore_index)
-    sums = _masked_sums(true_bool, pred_bool, mask)
+    sums, _, _ = _channel_sums(y_pred, y, include_background, ignore_index)
     scores = _metrics.class_average("iou", sums, average=None, empty=_empty(ignore_empty))
     return _result(scores, y_pred, y)
 
@@ -306,3 +330,64 @@ def compute_generalized_dice(
     if sum_over_classes:
         numerator, denominator = numerator.sum(axis=1, keepdims=True), denominator.sum(axis=1, keepdims=True)
     return _result(_metrics.divide(numerator, denominator, 1.0), y_pred, y)
+
+
+def get_confusion_matrix(y_pred: Any, y: Any, include_background: bool = True, ignore_index: int | None = None) -> Any:
+    """MONAI's ``get_confusion_matrix``: per image and channel, the true
+    positives, false positives, true negatives and false negatives of
+    binarised one-hot tensors.
+
+    Counted in int64 (exactly one-hot inputs in one pass over their labels,
+    others channel by channel), then combined in float32 as MONAI does:
+    ``tp``, ``tn`` and the positives ``t`` rounded to float32, the negatives
+    ``n = voxels - t``, ``fn = t - tp`` and ``fp = n - tn`` in float32
+    arithmetic. Bit for bit MONAI's below 2**24 voxels per image; above,
+    the counts are correctly rounded where MONAI's float32 sums of float
+    channels may drift.
+
+    Parameters
+    ----------
+    y_pred, y : torch.Tensor, shape (B, C, ...)
+        Binarised one-hot tensors (0 and 1 only: other values raise
+        ValueError, where MONAI would count sums of values, not voxels).
+    include_background : bool, default=True
+        Count channel 0 too (when there is more than one channel).
+    ignore_index : int, optional
+        MONAI's rule: an index of a kept channel zeroes that channel in
+        both inputs (its ``tn`` is then every voxel); any other value
+        counts only the voxels where some channel of ``y`` is set (for a
+        one-channel ``y``: where ``y`` differs from the value).
+
+    Returns
+    -------
+    torch.Tensor of float32, shape (B, C, 4)
+        ``tp, fp, tn, fn`` along the last axis. As in MONAI, two bool
+        tensors without a voxel mask give ``tp = 0`` and ``fn = t`` (torch
+        adds bools as a logical or, so MONAI's ``y_pred + y == 2`` never
+        holds).
+
+    Raises
+    ------
+    ValueError
+        When the shapes differ (after ``include_background``), or a
+        tensor holds values other than 0 and 1.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from turbometrics.segmentation.monai import get_confusion_matrix
+    >>> y = torch.tensor([[[[1.0, 0.0], [1.0, 0.0]], [[0.0, 1.0], [0.0, 1.0]]]])
+    >>> y_pred = torch.tensor([[[[1.0, 1.0], [1.0, 0.0]], [[0.0, 0.0], [0.0, 1.0]]]])
+    >>> get_confusion_matrix(y_pred, y)
+    tensor([[[2., 1., 1., 0.],
+             [1., 0., 2., 1.]]])
+    """
+    torch = torch_module()
+    sums, voxels, masked = _channel_sums(y_pred, y, include_background, ignore_index)
+    tp, t, p = sums[:, 0], sums[:, 1], sums[:, 2]
+    tn = voxels[:, None] - t - p + tp
+    if not masked and as_numpy(y_pred, "y_pred").dtype == np.bool_ and as_numpy(y, "y").dtype == np.bool_:
+        tp = np.zeros_like(tp)
+    tp32, tn32, t32 = tp.astype(np.float32), tn.astype(np.float32), t.astype(np.float32)
+    n32 = voxels.astype(np.float32)[:, None] - t32
+    return torch.from_numpy(np.stack([tp32, n32 - tn32, tn32, t32 - tp32], axis=-1))
