@@ -30,6 +30,7 @@ do for host input (a float, NumPy arrays).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from numbers import Integral
 from typing import Any
 
@@ -53,7 +54,7 @@ from ._program import (
     roc_thresholds,
     with_final_point,
 )
-from ._program_inputs import check_score_dtype, common_device, device_input, is_boolean
+from ._program_inputs import DeviceInput, check_score_dtype, common_device, device_input, is_boolean
 
 __all__ = ["average_precision_score", "precision_recall_curve", "roc_auc_score", "roc_curve"]
 
@@ -76,6 +77,33 @@ def _to_device(result: Any, device: torch.device) -> Any:
     return torch.from_numpy(np.array(result)).to(device)
 
 
+def _routed(
+    host_function: Callable[..., Any],
+    program: Callable[[DeviceInput], Any],
+    y_true: Any,
+    y_score: Any,
+    *,
+    program_pos_label: Any,
+    rule: str,
+    computed: Callable[[], bool],
+    **options: Any,
+) -> Any:
+    """One call of a function of this module: ``program`` of the device
+    input where the options are those it computes (``computed()``, asked
+    after the inputs' device and scores' dtype are checked), ``n_threads``
+    is valid and ``device_input`` takes the input (``program_pos_label``,
+    ``rule``); otherwise ``host_function`` of host copies with ``options``,
+    its result on the inputs' device."""
+    device = common_device(y_true, y_score, options["sample_weight"])
+    check_score_dtype(y_score)
+    data = None
+    if computed() and _valid_threads(options["n_threads"]):
+        data = device_input(y_true, y_score, options["sample_weight"], program_pos_label, rule)
+    if data is None:
+        return _on_host(host_function, device, y_true, y_score, **options)
+    return program(data)
+
+
 def _on_host(function: Any, device: torch.device, y_true: Any, y_score: Any, **kwargs: Any) -> Any:
     """``function`` of host copies of the tensors, its result on ``device``."""
 
@@ -84,6 +112,23 @@ def _on_host(function: Any, device: torch.device, y_true: Any, y_score: Any, **k
 
     kwargs = {key: host(value) for key, value in kwargs.items()}
     return _to_device(function(host(y_true), host(y_score), **kwargs), device)
+
+
+def _roc_auc(data: DeviceInput) -> torch.Tensor:
+    fpr, tpr = rates(roc_points(ranked_counts(*data, thresholds=False), drop_intermediate=True))
+    return area_under_curve(fpr, tpr)
+
+
+def _roc(data: DeviceInput, drop_intermediate: bool) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    counts = roc_points(ranked_counts(*data), drop_intermediate)
+    fpr, tpr = rates(counts)
+    return fpr, tpr, roc_thresholds(data.scores, counts)
+
+
+def _precision_recall(data: DeviceInput, drop_intermediate: bool) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    counts = precision_recall_points(ranked_counts(*data), drop_intermediate)
+    precision, recall = with_final_point(*precision_recall(counts))
+    return precision, recall, data.scores[counts.order].flip(0)
 
 
 def roc_auc_score(
@@ -136,26 +181,23 @@ def roc_auc_score(
     >>> roc_auc_score(torch.tensor([0, 0, 1, 1]), torch.tensor([0.1, 0.4, 0.35, 0.8]))
     tensor(0.7500, dtype=torch.float64)
     """
-    device = common_device(y_true, y_score, sample_weight)
-    check_score_dtype(y_score)
-    data = None
-    if _valid_average(average) and multi_class in ("raise", "ovr", "ovo") and max_fpr is None and labels is None:
-        data = device_input(y_true, y_score, sample_weight, None, "greater") if _valid_threads(n_threads) else None
-    if data is None:
-        return _on_host(
-            host_roc_auc_score,
-            device,
-            y_true,
-            y_score,
-            average=average,
-            sample_weight=sample_weight,
-            max_fpr=max_fpr,
-            multi_class=multi_class,
-            labels=labels,
-            n_threads=n_threads,
-        )
-    fpr, tpr = rates(roc_points(ranked_counts(*data, thresholds=False), drop_intermediate=True))
-    return area_under_curve(fpr, tpr)
+    return _routed(
+        host_roc_auc_score,
+        _roc_auc,
+        y_true,
+        y_score,
+        program_pos_label=None,
+        rule="greater",
+        computed=lambda: (
+            _valid_average(average) and multi_class in ("raise", "ovr", "ovo") and max_fpr is None and labels is None
+        ),
+        average=average,
+        sample_weight=sample_weight,
+        max_fpr=max_fpr,
+        multi_class=multi_class,
+        labels=labels,
+        n_threads=n_threads,
+    )
 
 
 def average_precision_score(
@@ -206,23 +248,19 @@ def average_precision_score(
     >>> average_precision_score(torch.tensor([0, 0, 1, 1]), torch.tensor([0.1, 0.4, 0.35, 0.8]))
     tensor(0.8333, dtype=torch.float64)
     """
-    device = common_device(y_true, y_score, sample_weight)
-    check_score_dtype(y_score)
-    data = None
-    if _valid_average(average) and _valid_threads(n_threads):
-        data = device_input(y_true, y_score, sample_weight, pos_label, "given")
-    if data is None:
-        return _on_host(
-            host_average_precision_score,
-            device,
-            y_true,
-            y_score,
-            average=average,
-            pos_label=pos_label,
-            sample_weight=sample_weight,
-            n_threads=n_threads,
-        )
-    return average_precision(ranked_counts(*data, thresholds=False))
+    return _routed(
+        host_average_precision_score,
+        lambda data: average_precision(ranked_counts(*data, thresholds=False)),
+        y_true,
+        y_score,
+        program_pos_label=pos_label,
+        rule="given",
+        computed=lambda: _valid_average(average),
+        average=average,
+        pos_label=pos_label,
+        sample_weight=sample_weight,
+        n_threads=n_threads,
+    )
 
 
 def roc_curve(
@@ -278,25 +316,19 @@ def roc_curve(
     >>> thresholds
     tensor([   inf, 0.8000, 0.4000, 0.3500, 0.1000], dtype=torch.float64)
     """
-    device = common_device(y_true, y_score, sample_weight)
-    check_score_dtype(y_score)
-    data = None
-    if is_boolean(drop_intermediate) and _valid_threads(n_threads):
-        data = device_input(y_true, y_score, sample_weight, pos_label, "consistent")
-    if data is None:
-        return _on_host(
-            host_roc_curve,
-            device,
-            y_true,
-            y_score,
-            pos_label=pos_label,
-            sample_weight=sample_weight,
-            drop_intermediate=drop_intermediate,
-            n_threads=n_threads,
-        )
-    counts = roc_points(ranked_counts(*data), bool(drop_intermediate))
-    fpr, tpr = rates(counts)
-    return fpr, tpr, roc_thresholds(data.scores, counts)
+    return _routed(
+        host_roc_curve,
+        lambda data: _roc(data, bool(drop_intermediate)),
+        y_true,
+        y_score,
+        program_pos_label=pos_label,
+        rule="consistent",
+        computed=lambda: is_boolean(drop_intermediate),
+        pos_label=pos_label,
+        sample_weight=sample_weight,
+        drop_intermediate=drop_intermediate,
+        n_threads=n_threads,
+    )
 
 
 def precision_recall_curve(
@@ -354,22 +386,16 @@ def precision_recall_curve(
     >>> thresholds
     tensor([0.1000, 0.3500, 0.4000, 0.8000], dtype=torch.float64)
     """
-    device = common_device(y_true, y_score, sample_weight)
-    check_score_dtype(y_score)
-    data = None
-    if is_boolean(drop_intermediate) and _valid_threads(n_threads):
-        data = device_input(y_true, y_score, sample_weight, pos_label, "consistent")
-    if data is None:
-        return _on_host(
-            host_precision_recall_curve,
-            device,
-            y_true,
-            y_score,
-            pos_label=pos_label,
-            sample_weight=sample_weight,
-            drop_intermediate=drop_intermediate,
-            n_threads=n_threads,
-        )
-    counts = precision_recall_points(ranked_counts(*data), bool(drop_intermediate))
-    precision, recall = with_final_point(*precision_recall(counts))
-    return precision, recall, data.scores[counts.order].flip(0)
+    return _routed(
+        host_precision_recall_curve,
+        lambda data: _precision_recall(data, bool(drop_intermediate)),
+        y_true,
+        y_score,
+        program_pos_label=pos_label,
+        rule="consistent",
+        computed=lambda: is_boolean(drop_intermediate),
+        pos_label=pos_label,
+        sample_weight=sample_weight,
+        drop_intermediate=drop_intermediate,
+        n_threads=n_threads,
+    )
