@@ -20,6 +20,10 @@ from ._metrics import class_average as class_average, nanmean as nanmean  # for 
 from ._scores import class_accuracy, dice, fbeta, generalized_dice, iou, pixel_accuracy, precision, recall
 from ._state import SegmentationState
 from ._surface import average_surface_distance, hausdorff_distance, surface_dice
+from ._torchmetrics_options import (  # for turbometrics.torch's classes
+    check_dice_options as check_dice_options,
+    check_format_options as check_format_options,
+)
 
 __all__ = [
     "CITYSCAPES_AVERAGE_INSTANCE_SIZES",

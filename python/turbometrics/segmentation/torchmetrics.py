@@ -24,14 +24,13 @@ import numpy as np
 from . import _metrics
 from ._surface_kernel import Directed, binary_distances, check_labels, check_spacing, label_distances
 from ._torch_inputs import as_numpy, binary, label_sums, one_hot, one_hot_sums, torch_module
+from ._torchmetrics_options import check_dice_options, check_format_options
 
 # These drop-ins take and return torch tensors: importing the module without
 # torch installed raises ImportError here (turbometrics itself never imports it).
 torch_module()
 
 __all__ = ["dice_score", "generalized_dice_score", "hausdorff_distance", "mean_iou"]
-
-_FORMATS = ("one-hot", "index", "mixed")
 
 
 def _check_common(num_classes: Any, include_background: Any, input_format: Any, required: bool) -> None:
@@ -41,12 +40,7 @@ def _check_common(num_classes: Any, include_background: Any, input_format: Any, 
         raise ValueError(
             f"Expected argument `num_classes` must be `None` or a positive integer, but got {num_classes}."
         )
-    if not isinstance(include_background, bool):
-        raise ValueError(f"Expected argument `include_background` must be a boolean, but got {include_background}.")
-    if input_format not in _FORMATS:
-        raise ValueError(
-            f"Expected argument `input_format` to be one of 'one-hot', 'index', 'mixed', but got {input_format}."
-        )
+    check_format_options(include_background, input_format)
 
 
 def _one_hot_side(array: np.ndarray, num_classes: int | None, name: str) -> tuple[str, np.ndarray, int]:
@@ -207,13 +201,7 @@ def dice_score(
     tensor([[0.6667, 0.8000]])
     """
     _check_common(num_classes, include_background, input_format, required=True)
-    allowed = ["micro", "macro", "weighted", "none"]
-    if average is not None and average not in allowed:
-        raise ValueError(f"Expected argument `average` to be one of {allowed} or None, but got {average}.")
-    if aggregation_level not in ("samplewise", "global"):
-        raise ValueError(
-            f"Expected argument `aggregation_level` to be one of `samplewise`, `global`, but got {aggregation_level}"
-        )
+    check_dice_options(average, aggregation_level)
     if average == "micro":
         warnings.warn(
             "dice_score metric currently defaults to `average=micro`, but will change to`average=macro` in the v1.9"

@@ -12,11 +12,9 @@ from typing import Any, ClassVar
 import numpy as np
 import torch
 
-from ..segmentation import SegmentationState, class_average, nanmean
+from ..segmentation import SegmentationState, check_dice_options, check_format_options, class_average, nanmean
 from ._inputs import host_pair
 from ._metric import ExactMetric
-
-_FORMATS = ("one-hot", "index", "mixed")
 
 
 def _labels_of_one_hot(array: np.ndarray, name: str) -> np.ndarray:
@@ -61,12 +59,7 @@ def _check_common(num_classes: Any, include_background: Any, input_format: Any, 
         raise ValueError(f"Expected argument `num_classes` must be a positive integer, but got {num_classes}.")
     if required and num_classes is None:
         raise ValueError("Expected argument `num_classes` must be a positive integer, but got None.")
-    if not isinstance(include_background, bool):
-        raise ValueError(f"Expected argument `include_background` must be a boolean, but got {include_background}.")
-    if input_format not in _FORMATS:
-        raise ValueError(
-            f"Expected argument `input_format` to be one of 'one-hot', 'index', 'mixed', but got {input_format}."
-        )
+    check_format_options(include_background, input_format)
 
 
 class _Segmentation(ExactMetric):
@@ -234,14 +227,7 @@ class DiceScore(_Segmentation):
                 stacklevel=2,
             )
         _check_common(num_classes, include_background, input_format, required=True)
-        allowed = ["micro", "macro", "weighted", "none"]
-        if average is not None and average not in allowed:
-            raise ValueError(f"Expected argument `average` to be one of {allowed} or None, but got {average}.")
-        if aggregation_level not in ("samplewise", "global"):
-            raise ValueError(
-                "Expected argument `aggregation_level` to be one of `samplewise`, `global`, but got "
-                f"{aggregation_level}"
-            )
+        check_dice_options(average, aggregation_level)
         self.num_classes, self.include_background, self.average = num_classes, include_background, average
         self.aggregation_level, self.input_format = aggregation_level, input_format
         self._init_states()
