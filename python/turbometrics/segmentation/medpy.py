@@ -32,8 +32,9 @@ __all__ = ["asd", "assd", "dc", "hd", "hd95", "jc", "precision", "recall", "sens
 
 
 def _masks(result: Any, reference: Any) -> tuple[np.ndarray, np.ndarray]:
-    """Both masks as medpy reads them: bool, at least 1-D."""
-    return np.atleast_1d(np.asarray(result).astype(np.bool_)), np.atleast_1d(np.asarray(reference).astype(np.bool_))
+    """Both masks as medpy reads them (``astype(bool)``: non-zero is the
+    object), at least 1-D; bool masks are not copied."""
+    return np.atleast_1d(np.asarray(result, dtype=np.bool_)), np.atleast_1d(np.asarray(reference, dtype=np.bool_))
 
 
 def _counts(first: np.ndarray, second: np.ndarray) -> tuple[np.int64, np.int64, np.int64, np.int64]:
