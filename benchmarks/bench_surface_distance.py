@@ -242,13 +242,16 @@ def main() -> None:
     print(f"# {args.metric}, {described}, {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.2f}")
     results: dict[str, dict] = {}
     values: dict[str, object] = {}
-    for name, function in runners(pred, truth, k, args.metric, args.tolerance, args.skip).items():
+    todo = runners(pred, truth, k, args.metric, args.tolerance, args.skip)
+    for name in list(todo):
+        function = todo.pop(name)  # freed after its calls (MONAI's one-hot tensors before the next child)
         slow = not name.startswith("turbometrics")
         runs = min(3, repeats) if slow else repeats
         print(f"{name}: {runs} call(s)...", end="", file=sys.stderr, flush=True)
         start = time.perf_counter()
         seconds, values[name] = timed(function, runs)
         results[name] = {"seconds": seconds, "repeats": runs}
+        del function
         if args.peak:
             results[name]["peak_mb"] = peak_mb_in_child("bench_surface_distance", "calls", spec, name)
         print(f" {time.perf_counter() - start:.1f} s", file=sys.stderr, flush=True)
