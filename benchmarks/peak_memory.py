@@ -32,10 +32,13 @@ def peak_kb(function: Callable[[], Any]) -> int:
 def peak_mb_in_child(module: str, factory: str, kwargs: dict[str, Any], name: str) -> float:
     """Peak memory (MB) of the first call ``module.factory(**kwargs)[name]()``
     in a fresh child process: ``factory`` builds the inputs (not measured)
-    and returns a dict of calls; ``kwargs`` must be JSON."""
+    and returns a dict of calls; a call's ``prepare`` attribute, where it
+    has one, builds its own inputs first (not measured); ``kwargs`` must be
+    JSON."""
     code = (
         f"import json, sys; sys.path.insert(0, {str(HERE)!r}); import peak_memory, {module} as m; "
-        f"calls = m.{factory}(**json.loads({json.dumps(kwargs)!r})); print(peak_memory.peak_kb(calls[{name!r}]))"
+        f"f = m.{factory}(**json.loads({json.dumps(kwargs)!r}))[{name!r}]; "
+        "getattr(f, 'prepare', lambda: None)(); print(peak_memory.peak_kb(f))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     if out.returncode:
