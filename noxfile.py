@@ -27,7 +27,8 @@ PYTHONS = ["3.11", "3.12", "3.13"]
 # The packages of the ``core`` session, pinned as in the test extra.
 CORE_TEST_PACKAGES = ("pytest", "pytest-xdist", "hypothesis", "scipy", "scikit-learn")
 
-nox.options.default_venv_backend = "venv"
+# uv where nox finds it (.ci/python_versions installs it beside nox), else venv and pip.
+nox.options.default_venv_backend = "uv|venv"
 nox.options.error_on_missing_interpreters = True
 nox.options.sessions = ["tests"]
 

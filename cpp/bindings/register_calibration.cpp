@@ -23,6 +23,8 @@ using namespace turbometrics;
 using bindings::view_1d;
 
 namespace {
+// Named too: a unity build joins the binding files, whose unnamed namespaces are one.
+namespace calibration_glue {
 
 template <class T>
 calibration::Matrix<T> matrix_view(const py::array& array, const char* name) {
@@ -347,9 +349,11 @@ py::tuple smooth_deposit(const py::array& prob, const std::string& mode_name, co
   });
 }
 
+}  // namespace calibration_glue
 }  // namespace
 
 void register_calibration(py::module_& m) {
+  using namespace calibration_glue;
   m.def("bin_table", &bin_table, py::arg("y_prob"), py::arg("mode"), py::arg("y_true"), py::arg("sample_weight"),
         py::arg("edges"), py::arg("uniform"), py::arg("n_threads"),
         "(table, invalid, invalid_label): per-bin (weight, sum of weighted confidence, sum of weighted "

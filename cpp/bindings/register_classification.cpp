@@ -16,6 +16,8 @@ using namespace turbometrics;
 using bindings::view_1d;
 
 namespace {
+// Named too: a unity build joins the binding files, whose unnamed namespaces are one.
+namespace classification_glue {
 
 // Calls f(Label{}) for the label dtypes the kernels read: integers, bool
 // (as uint8), float64 and float32.
@@ -306,9 +308,11 @@ py::tuple agreement_pairwise(const py::array& y_true, const py::array& y_pred, c
   return py::make_tuple(sums.first, sums.second);
 }
 
+}  // namespace classification_glue
 }  // namespace
 
 void register_classification(py::module_& m) {
+  using namespace classification_glue;
   m.def("label_values", &label_values, py::arg("y"), py::arg("n_threads"),
         "Sorted distinct values of a 1-D numeric label array (floats must be integral).");
   m.def("confusion_table", &confusion_table, py::arg("y_true"), py::arg("y_pred"), py::arg("labels"),

@@ -18,6 +18,8 @@ using namespace turbometrics;
 using detection::RunLengths;
 
 namespace {
+// Named too: a unity build joins the binding files, whose unnamed namespaces are one.
+namespace coco_masks_glue {
 
 // Parsed RLEs, kept on the C++ side between calls.
 struct RleBatch {
@@ -234,9 +236,11 @@ py::dict from_counts(const py::array_t<uint32_t, py::array::c_style | py::array:
   return bindings::rle_object(h, w, text);
 }
 
+}  // namespace coco_masks_glue
 }  // namespace
 
 void register_coco_masks(py::module_& m) {
+  using namespace coco_masks_glue;
   py::class_<RleBatch>(m, "RleBatch", "Parsed RLE masks (private).")
       .def("__len__", [](const RleBatch& b) { return b.rles.size(); })
       .def(

@@ -16,6 +16,8 @@ namespace py = pybind11;
 using namespace turbometrics;
 
 namespace {
+// Named too: a unity build joins the binding files, whose unnamed namespaces are one.
+namespace coco_results_glue {
 
 // A contiguous buffer export of a bytes-like object, released on scope exit.
 class ByteView {
@@ -83,9 +85,11 @@ py::dict read_coco_results(const py::object& data) {
   return out;
 }
 
+}  // namespace coco_results_glue
 }  // namespace
 
 void register_coco_results(py::module_& m) {
+  using namespace coco_results_glue;
   m.def("read_results", &read_coco_results, py::arg("data"),
         "Columns of a COCO detection results JSON text (a top-level array of objects), as a dict of NumPy arrays; "
         "ValueError for malformed text.");

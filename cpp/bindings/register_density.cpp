@@ -19,6 +19,8 @@ namespace py = pybind11;
 using namespace turbometrics;
 
 namespace {
+// Named too: a unity build joins the binding files, whose unnamed namespaces are one.
+namespace density_glue {
 
 using DoubleArray = py::array_t<double, py::array::c_style | py::array::forcecast>;
 
@@ -110,9 +112,11 @@ py::array_t<double> kde_log_sums(const py::array& data, const std::optional<Doub
   return out;
 }
 
+}  // namespace density_glue
 }  // namespace
 
 void register_density(py::module_& m) {
+  using namespace density_glue;
   m.def("log_sums", &kde_log_sums, py::arg("data"), py::arg("weights"), py::arg("points"), py::arg("kernel"),
         py::arg("bandwidth"), py::arg("n_threads"),
         "log sum_j w_j K(||x_j - p_i|| / h) for every point p_i (unnormalised kernel, K(0) = 1).");

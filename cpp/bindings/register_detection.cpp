@@ -23,9 +23,11 @@
 
 namespace py = pybind11;
 using namespace turbometrics;
-using namespace turbometrics::detection;
 
 namespace {
+// Named too: a unity build joins the binding files, whose unnamed namespaces are one.
+namespace detection_glue {
+using namespace turbometrics::detection;
 
 template <class T>
 using Array = py::array_t<T, py::array::c_style | py::array::forcecast>;
@@ -384,9 +386,11 @@ class Evaluation {
   std::shared_ptr<MatchTable> table_;
 };
 
+}  // namespace detection_glue
 }  // namespace
 
 void register_detection(py::module_& m) {
+  using namespace detection_glue;
   m.def("group_by_key", &group_by_key, py::arg("keys"), py::arg("n_keys"),
         "(offsets, members): a stable counting sort of keys into n_keys groups; negative keys are left out.");
   py::class_<MatchTable, std::shared_ptr<MatchTable>>(m, "MatchTable",

@@ -14,6 +14,8 @@ namespace py = pybind11;
 using turbometrics::ExactSum;
 
 namespace {
+// Named too: a unity build joins the binding files, whose unnamed namespaces are one.
+namespace exact_sums_glue {
 
 // The exact sum of float64 values, correctly rounded and as the fixed-point
 // Python int.
@@ -23,9 +25,11 @@ py::object exact_sum(const py::array_t<double, py::array::c_style | py::array::f
   return py::make_tuple(sum.value(), turbometrics::bindings::exact_sum_int(sum));
 }
 
+}  // namespace exact_sums_glue
 }  // namespace
 
 void register_exact_sums(py::module_& m) {
+  using namespace exact_sums_glue;
   m.attr("SCALE_BITS") = ExactSum::scale_bits;
   m.attr("LIMBS") = ExactSum::limb_count;
   m.def("exact_sum", &exact_sum, py::arg("values"),

@@ -10,6 +10,8 @@ using namespace turbometrics;
 using bindings::view_1d;
 
 namespace {
+// Named too: a unity build joins the binding files, whose unnamed namespaces are one.
+namespace labels_glue {
 
 template <class Label>
 py::tuple scan(const py::array& y, int64_t limit, int n_threads) {
@@ -56,9 +58,11 @@ int finite_status(const py::array& x, int n_threads) {
   return 0;
 }
 
+}  // namespace labels_glue
 }  // namespace
 
 void register_labels(py::module_& m) {
+  using namespace labels_glue;
   m.def("scan", &scan_labels, py::arg("y"), py::arg("limit"), py::arg("n_threads"),
         "Sorted distinct values of a 1-D array (None past `limit`) and whether all values are integral.");
   m.def("finite_status", &finite_status, py::arg("x"), py::arg("n_threads"),

@@ -28,6 +28,8 @@ using bindings::prefault_columns;
 using bindings::view_1d;
 
 namespace {
+// Named too: a unity build joins the binding files, whose unnamed namespaces are one.
+namespace ranking_glue {
 
 template <class Score, class Stored>
 ranking::RankingInput<Score, Stored> make_input(const py::array& y_score, const py::array& is_positive,
@@ -307,9 +309,11 @@ py::array_t<double> bootstrap_table_metric(const DoubleColumn& scores, const Cou
   return out;
 }
 
+}  // namespace ranking_glue
 }  // namespace
 
 void register_ranking(py::module_& m) {
+  using namespace ranking_glue;
   const std::string error_name = py::str(m.attr("__name__")).cast<std::string>() + ".InvalidInputValues";
   invalid_values_error() = PyErr_NewExceptionWithDoc(
       error_name.c_str(),

@@ -23,6 +23,8 @@ namespace py = pybind11;
 using namespace turbometrics;
 
 namespace {
+// Named too: a unity build joins the binding files, whose unnamed namespaces are one.
+namespace ranking_tables_glue {
 
 // A contiguous 1-D array's data, checked to be of type T.
 template <class T>
@@ -192,9 +194,11 @@ py::object merge_state_tables(const py::array& scores_a, const py::array& positi
   return bindings::with_scores_in_dtype_of(scores_a, merged, 0);
 }
 
+}  // namespace ranking_tables_glue
 }  // namespace
 
 void register_ranking_tables(py::module_& m) {
+  using namespace ranking_tables_glue;
   m.def("roc_auc", &state_roc_auc, py::arg("scores"), py::arg("positive"), py::arg("negative"), py::arg("max_fpr"),
         py::arg("n_threads"), "roc_auc over a state's table: (area, positives, negatives).");
   m.def("average_precision", &state_average_precision, py::arg("scores"), py::arg("positive"), py::arg("negative"),

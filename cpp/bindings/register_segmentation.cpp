@@ -21,6 +21,8 @@ namespace py = pybind11;
 using namespace turbometrics;
 
 namespace {
+// Named too: a unity build joins the binding files, whose unnamed namespaces are one.
+namespace segmentation_glue {
 
 // Calls f(Label{}) for the label map dtypes the kernel reads: uint8 (and
 // bool), uint16, int32 and int64.
@@ -126,9 +128,11 @@ py::list surface_distances(const py::array& y_pred, const py::array& y_true, int
   return out;
 }
 
+}  // namespace segmentation_glue
 }  // namespace
 
 void register_segmentation(py::module_& m) {
+  using namespace segmentation_glue;
   m.def("confusion_counts", &confusion_counts, py::arg("y_true"), py::arg("y_pred"), py::arg("num_classes"),
         py::arg("ignore_index"), py::arg("per_image"), py::arg("n_threads"),
         "(valid, counts): int64 confusion counts of two (images, rows, columns) label maps, rows true; "

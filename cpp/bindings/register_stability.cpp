@@ -15,6 +15,8 @@ namespace py = pybind11;
 using namespace turbometrics;
 
 namespace {
+// Named too: a unity build joins the binding files, whose unnamed namespaces are one.
+namespace stability_glue {
 
 stability::Statistic statistic_named(const std::string& name) {
   if (name == "label_stability") return stability::Statistic::label_stability;
@@ -125,9 +127,11 @@ py::tuple selected_sums(const py::array& y, const py::array& pos_label, const st
   return py::make_tuple(out, total);
 }
 
+}  // namespace stability_glue
 }  // namespace
 
 void register_stability(py::module_& m) {
+  using namespace stability_glue;
   m.def("ensemble_per_sample", &ensemble_per_sample, py::arg("P"), py::arg("statistic"), py::arg("threshold"),
         py::arg("n_threads"),
         "(values, invalid): one statistic per sample, and whether some value was NaN or outside [0, 1].");
