@@ -1,8 +1,10 @@
 // Segmentation: the confusion counts of label maps (3-D strided views,
 // skipped and invalid pixels, per image, every thread count, coherent and
-// random maps, one table or two and the fold of the 32-bit tables).
+// random maps, one table or two, the fold of the 32-bit tables and the
+// block-uniform fast path of Counter::add).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <vector>
@@ -150,6 +152,158 @@ TEST_CASE("the 32-bit tables are folded into the int64 totals") {
   plain.drain_into(b.data());
   CHECK(a == b);
   CHECK(a[0] == 10 * 300 + 200);
+}
+
+// Block-uniform fast path of Counter::add (chunks of Counter::chunk keys of
+// one cell are added as runs): every case against a key-by-key count.
+namespace {
+
+std::vector<int64_t> naive_counts(const std::vector<uint32_t>& keys, int64_t k) {
+  std::vector<int64_t> out(static_cast<size_t>(k * k), 0);
+  for (uint32_t key : keys)
+    if (key < k * k) ++out[key];  // k * k: the spare cell, not reported
+  return out;
+}
+
+// keys added in calls of the sizes `splits` (cycled, each at most
+// key_block as in count_pixels) into a Counter(k, fold_every).
+std::vector<int64_t> counter_counts(const std::vector<uint32_t>& keys, int64_t k, const std::vector<int64_t>& splits,
+                                    int64_t fold_every = int64_t{1} << 31) {
+  detail::Counter counter(k, fold_every);
+  size_t s = 0;
+  for (int64_t i = 0, n = static_cast<int64_t>(keys.size()); i < n;) {
+    const int64_t step = std::min(splits[s++ % splits.size()], n - i);
+    counter.add(keys.data() + i, step);
+    i += step;
+  }
+  std::vector<int64_t> out(static_cast<size_t>(k * k), 0);
+  counter.drain_into(out.data());
+  return out;
+}
+
+// Runs of random cells (lengths 1 to max_run), a fraction `noise` of the
+// keys then replaced by random cells (the spare cell k * k included).
+std::vector<uint32_t> runs_of(int64_t n, int64_t k, int64_t max_run, double noise, uint64_t seed) {
+  turbometrics::testing::SplitMix rng(seed);
+  std::vector<uint32_t> keys;
+  while (static_cast<int64_t>(keys.size()) < n) {
+    const uint32_t cell = static_cast<uint32_t>(rng.next() % static_cast<uint64_t>(k * k + 1));
+    const int64_t length = 1 + static_cast<int64_t>(rng.next() % static_cast<uint64_t>(max_run));
+    keys.insert(keys.end(), static_cast<size_t>(std::min(length, n - static_cast<int64_t>(keys.size()))), cell);
+  }
+  for (uint32_t& key : keys)
+    if (static_cast<double>(rng.next() % 1000000) < noise * 1e6)
+      key = static_cast<uint32_t>(rng.next() % static_cast<uint64_t>(k * k + 1));
+  return keys;
+}
+
+}  // namespace
+
+TEST_CASE("uniform chunks: runs across chunk boundaries and add() calls, every split") {
+  const int64_t c = detail::Counter::chunk;
+  for (int64_t k : {3, 1001}) {  // two tables and one
+    // runs of lengths around the chunk's, so that they start and end
+    // inside chunks, on their boundaries and span several
+    std::vector<uint32_t> keys;
+    uint32_t cell = 0;
+    for (int64_t length :
+         std::vector<int64_t>{c, c - 1, 1, c + 1, 3 * c, 2 * c - 1, 5, 7 * c + 3, c, c, 1000, 2500, 1, c / 2}) {
+      keys.insert(keys.end(), static_cast<size_t>(length), cell);
+      cell = (cell + 1) % static_cast<uint32_t>(k * k + 1);
+    }
+    const std::vector<int64_t> expected = naive_counts(keys, k);
+    for (const std::vector<int64_t>& splits : std::vector<std::vector<int64_t>>{
+             {detail::key_block}, {1}, {c}, {c - 1}, {c + 1}, {7, 100, 1024, 33}, {2 * c, 5, c * 3 + 1}}) {
+      CAPTURE(k);
+      CAPTURE(splits[0]);
+      CHECK(counter_counts(keys, k, splits) == expected);
+    }
+  }
+}
+
+TEST_CASE("uniform chunks: a chunk uniform but for one key, the last or any other") {
+  const int64_t c = detail::Counter::chunk, k = 4;
+  for (int64_t odd = 0; odd < c; ++odd) {
+    // a uniform chunk of cell 5 (a run), then one of cell 5 but for one key
+    // of cell 6 (or of the spare cell 16), then a uniform one of cell 5
+    for (uint32_t other : {6u, 16u}) {
+      std::vector<uint32_t> keys(static_cast<size_t>(3 * c), 5u);
+      keys[static_cast<size_t>(c + odd)] = other;
+      CAPTURE(odd);
+      const std::vector<int64_t> expected = naive_counts(keys, k);
+      CHECK(expected[5] == 3 * c - 1);
+      CHECK(counter_counts(keys, k, {detail::key_block}) == expected);
+      CHECK(counter_counts(keys, k, {c}) == expected);
+    }
+  }
+}
+
+TEST_CASE("uniform chunks: n not a multiple of the chunk") {
+  const int64_t c = detail::Counter::chunk, k = 3;
+  for (int64_t n = 1; n <= 4 * c + 1; ++n) {
+    std::vector<uint32_t> keys(static_cast<size_t>(n), 4u);
+    if (n > 2) keys[static_cast<size_t>(n - 1)] = 2u;  // a tail key of another cell
+    CAPTURE(n);
+    const std::vector<int64_t> got = counter_counts(keys, k, {n});
+    CHECK(got == naive_counts(keys, k));
+    CHECK(got[4] == (n > 2 ? n - 1 : n));
+  }
+}
+
+TEST_CASE("uniform chunks: small fold_every folds between the calls of one run") {
+  const int64_t k = 2;
+  const std::vector<uint32_t> long_run(5000, 3u);
+  for (int64_t fold_every : {1, 5, 31, 64, 300, 1000}) {
+    for (const std::vector<int64_t>& splits : std::vector<std::vector<int64_t>>{{1024}, {33}, {64}, {1, 999}}) {
+      CAPTURE(fold_every);
+      const std::vector<int64_t> got = counter_counts(long_run, k, splits, fold_every);
+      CHECK(got[3] == 5000);
+      CHECK(got == naive_counts(long_run, k));
+    }
+  }
+  std::vector<uint32_t> mixed = runs_of(20000, k, 200, 0.05, 3);
+  for (int64_t fold_every : {1, 17, 300})
+    CHECK(counter_counts(mixed, k, {1024, 77}, fold_every) == naive_counts(mixed, k));
+}
+
+TEST_CASE("uniform chunks: random, coherent and noisy keys against a key-by-key count") {
+  for (int64_t k : {2, 19, 150, 1001}) {
+    const int64_t n = 60000;
+    turbometrics::testing::SplitMix rng(static_cast<uint64_t>(k));
+    std::vector<uint32_t> random(static_cast<size_t>(n));
+    for (uint32_t& key : random) key = static_cast<uint32_t>(rng.next() % static_cast<uint64_t>(k * k + 1));
+    // random keys then a long run in one call: the test resumes after the
+    // mixed chunks that stop it
+    std::vector<uint32_t> switching = random;
+    std::fill(switching.begin() + 512, switching.begin() + 4096, 1u);
+    const std::vector<std::vector<uint32_t>> maps = {random, runs_of(n, k, 400, 0.0, 1), runs_of(n, k, 400, 0.05, 2),
+                                                     runs_of(n, k, 40, 0.01, 4), switching};
+    for (size_t m = 0; m < maps.size(); ++m) {
+      CAPTURE(k);
+      CAPTURE(m);
+      const std::vector<int64_t> expected = naive_counts(maps[m], k);
+      CHECK(counter_counts(maps[m], k, {detail::key_block}) == expected);
+      CHECK(counter_counts(maps[m], k, {1000, 3, 513}, 4096) == expected);
+    }
+  }
+}
+
+TEST_CASE("coherent rows with the ignore value inside runs, odd widths, every thread count") {
+  const int64_t k = 5;
+  for (int64_t columns : {1, 31, 32, 33, 100, 1500}) {
+    const MapShape shape{2, 7, columns};
+    const int64_t n = shape.pixels();
+    std::vector<int16_t> t(static_cast<size_t>(n)), p(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) {
+      t[i] = static_cast<int16_t>((i / 90) % k);
+      p[i] = static_cast<int16_t>((i / 70) % k);
+      if (i % 211 == 50) t[i] = -1;  // ignored inside a run
+    }
+    for (int threads : {1, 2, 3, turbometrics::testing::many_threads}) {
+      CAPTURE(columns);
+      CHECK(counts(t, p, shape, LabelRules{k, true, -1}, false, threads) == by_hand(t, p, k, true, -1));
+    }
+  }
 }
 
 TEST_CASE("past 1000 classes one table") {

@@ -90,6 +90,57 @@ def test_counts_equal_the_definition(pair, how, per_image):
     np.testing.assert_array_equal(got, reference(t, p, k, ignore, per_image))
 
 
+def runs(rng, size, k, longest):
+    """``size`` labels in runs of 1 to ``longest`` equal labels."""
+    lengths = rng.integers(1, longest + 1, size)
+    labels = np.repeat(rng.integers(0, k, size), lengths)[:size]
+    return labels
+
+
+@st.composite
+def coherent_pairs(draw):
+    """Maps of long constant runs along the rows (the kernel counts chunks of
+    32 equal cells as one run), some with salt noise, the ignore value in
+    the middle of runs."""
+    k = draw(st.integers(1, 20))
+    shape = (draw(st.integers(1, 3)), draw(st.integers(1, 6)), draw(st.integers(1, 300)))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    longest = draw(st.sampled_from([1, 31, 33, 100, 2000]))
+    size = int(np.prod(shape))
+    t, p = runs(rng, size, k, longest), runs(rng, size, k, longest)
+    noise = draw(st.sampled_from([0.0, 0.01, 0.05]))
+    salted = rng.random(size) < noise
+    p[salted] = rng.integers(0, k, int(salted.sum()))
+    ignore = draw(st.sampled_from([None, k, 0]))
+    if ignore is not None:
+        t[rng.random(size) < 0.003] = ignore  # single ignored pixels inside runs
+    dtype = np.dtype(draw(st.sampled_from([np.uint8, np.int16, np.int64])))
+    return k, t.reshape(shape).astype(dtype), p.reshape(shape).astype(dtype), ignore
+
+
+@given(coherent_pairs(), st.sampled_from(["c", "strided", "reversed"]), st.booleans(), st.sampled_from([1, 2, 3]))
+def test_coherent_runs_equal_bincount(pair, how, per_image, threads):
+    k, t, p, ignore = pair
+    got = confusion_matrix(
+        layouts(t, how), layouts(p, how), num_classes=k, ignore_index=ignore, per_image=per_image, n_threads=threads
+    )
+    np.testing.assert_array_equal(got, reference(t, p, k, ignore, per_image))
+
+
+def test_a_large_coherent_map_with_noise_by_bincount():
+    rng = np.random.default_rng(12)
+    k = 150
+    t = runs(rng, 2 * 512 * 512, k, 300).reshape(2, 512, 512).astype(np.uint8)
+    p = t.copy()
+    salted = rng.random(t.shape) < 0.05
+    p[salted] = rng.integers(0, k, int(salted.sum()))
+    expected = np.bincount(t.astype(np.int64).ravel() * k + p.ravel(), minlength=k * k).reshape(k, k)
+    assert expected.diagonal().sum() > 0.9 * t.size  # mostly long runs of one cell
+    for threads in (1, 2, 3):
+        np.testing.assert_array_equal(confusion_matrix(t, p, num_classes=k, n_threads=threads), expected)
+        np.testing.assert_array_equal(confusion_matrix(t[:, :, ::-1], p[:, :, ::-1], num_classes=k), expected)
+
+
 def test_mixed_dtypes_and_thread_counts():
     rng = np.random.default_rng(3)
     t = rng.integers(0, 20, (4, 300, 301)).astype(np.uint8)

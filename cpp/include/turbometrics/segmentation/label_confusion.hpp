@@ -15,14 +15,20 @@
 // invalid pixels) are computed into a small buffer (vectorised for
 // contiguous rows), then added to two 32-bit tables taking alternate pixels
 // (neighbours that hit one cell, as in coherent maps, then do not wait on
-// each other's increments). The tables are added into int64 totals before
-// any cell can overflow.
+// each other's increments). Block-uniform fast path: the cells are taken 32
+// at a time, and 32 equal cells (the inside of a region of a coherent map)
+// only lengthen a run kept in registers, added to the table once when the
+// cell changes; after 8 mixed chunks in a row (random maps) the next 32
+// chunks (the rest of a block) are not tested. Coherent maps take 0.4-0.9
+// ns per pixel instead of 1.1-1.4; random maps and maps with 5 % salt noise
+// the same as without it (docs/guide/segmentation.md). The tables are added
+// into int64 totals before any cell can overflow.
 // Counts are integers, so they are the same for every thread count and
 // every split of the work.
 //
 // Peak memory beyond the output: per thread, 2 (K^2 + 1) uint32 cells (one
 // table past 1000 classes) and K^2 int64 totals (for 150 classes: 180 KB +
-// 180 KB).
+// 180 KB); the fast path adds none (the run is two registers).
 #pragma once
 
 #include <algorithm>
@@ -178,8 +184,22 @@ TURBOMETRICS_ALWAYS_INLINE inline bool cells_of(const char* t, int64_t t_step, c
 // overflow. Two tables take alternate pixels, so that neighbours hitting
 // one cell (coherent maps) do not wait on each other's increments; past
 // 1000 classes, where the tables outgrow the caches, there is one.
+//
+// Block-uniform fast path: the keys are taken in chunks of 32. A chunk whose
+// keys are all one cell (a compare loop the compiler vectorises) only
+// lengthens a run held in registers, added into the first table when the
+// cell changes and at the end of add(); any other chunk is counted key by
+// key into the two tables. After 8 mixed chunks in a row (random maps) the
+// rest of the call's keys, up to 32 chunks, are counted without the test.
 class Counter {
  public:
+  // Keys per uniformity test (8 and 16 were slower on maps with 5 % noise,
+  // 64 on coherent maps: docs/guide/segmentation.md).
+  static constexpr int64_t chunk = 32;
+  // Mixed chunks in a row after which the test stops, and for how many.
+  static constexpr int64_t give_up_after = 8;
+  static constexpr int64_t untested = 32;
+
   explicit Counter(int64_t classes, int64_t fold_every = int64_t{1} << 31)
       : cells_(classes * classes),
         lanes_(classes <= 1000 ? 2 : 1),
@@ -187,20 +207,26 @@ class Counter {
         sub_(static_cast<size_t>(lanes_ * (cells_ + 1)), 0),
         totals_(static_cast<size_t>(cells_), 0) {}
 
-  // Counts the cells keys[0, n).
-  void add(const uint32_t* keys, int64_t n) {
+  // Counts the cells keys[0, n). count_pixels calls it inside its
+  // dispatch_without_fma() copy, so that the uniformity test is compiled
+  // for that instruction set (a few vector compares per chunk).
+  TURBOMETRICS_ALWAYS_INLINE void add(const uint32_t* keys, int64_t n) {
     uint32_t* const first = sub_.data();
     if (lanes_ == 2) {
       uint32_t* const second = first + cells_ + 1;
-      const int64_t pairs = n / 2;
-      for (int64_t i = 0; i < pairs; ++i) {
-        ++first[keys[2 * i]];
-        ++second[keys[2 * i + 1]];
-      }
-      if (n % 2) ++first[keys[n - 1]];
+      add_chunked(keys, n, [first, second](const uint32_t* k) TURBOMETRICS_ALWAYS_INLINE {
+        for (int64_t j = 0; j < chunk; j += 2) {
+          ++first[k[j]];
+          ++second[k[j + 1]];
+        }
+      });
     } else {
-      for (int64_t i = 0; i < n; ++i) ++first[keys[i]];
+      add_chunked(keys, n, [first](const uint32_t* k) TURBOMETRICS_ALWAYS_INLINE {
+        for (int64_t j = 0; j < chunk; ++j) ++first[k[j]];
+      });
     }
+    // A run adds at most the keys of this call, counted here: the tables
+    // are folded before a cell can pass 2^32 - 1.
     pending_ += n;
     if (pending_ >= fold_every_) fold();
   }
@@ -223,6 +249,44 @@ class Counter {
   }
 
  private:
+  // keys[0, n) chunk by chunk: a chunk of one cell lengthens the run,
+  // `mixed` counts any other; the last n % chunk keys go to the first table
+  // one by one.
+  template <class Mixed>
+  TURBOMETRICS_ALWAYS_INLINE void add_chunked(const uint32_t* keys, int64_t n, Mixed&& mixed) {
+    uint32_t* const first = sub_.data();
+    uint32_t run_cell = 0;
+    uint32_t run_length = 0;  // at most n (count_pixels: key_block) keys
+    const int64_t whole = n - n % chunk;
+    int64_t misses = 0;
+    for (int64_t i = 0; i < whole;) {
+      if (misses >= give_up_after) {
+        const int64_t stop = std::min(whole, i + untested * chunk);
+        for (; i < stop; i += chunk) mixed(keys + i);
+        misses = 0;
+        continue;
+      }
+      const uint32_t* const k = keys + i;
+      uint32_t differ = 0;
+      for (int64_t j = 0; j < chunk; ++j) differ |= k[j] ^ k[0];
+      if (differ == 0) {
+        if (k[0] != run_cell) {
+          first[run_cell] += run_length;
+          run_cell = k[0];
+          run_length = 0;
+        }
+        run_length += static_cast<uint32_t>(chunk);
+        misses = 0;
+      } else {
+        mixed(k);
+        ++misses;
+      }
+      i += chunk;
+    }
+    first[run_cell] += run_length;
+    for (int64_t i = whole; i < n; ++i) ++first[keys[i]];
+  }
+
   int64_t cells_;
   int64_t lanes_;
   int64_t fold_every_;
@@ -250,9 +314,10 @@ bool count_pixels(const MapView& y_true, const MapView& y_pred, const MapShape& 
     // Integer arithmetic: the generic and AVX2 copies (AVX-512 gains little
     // here, and every copy is 16 dtype pairs of compile time).
     bad |= dispatch_without_fma(isa, [&](auto) TURBOMETRICS_ALWAYS_INLINE {
-      return cells_of<True, Pred>(t, y_true.column_stride, p, y_pred.column_stride, n, rules, keys);
+      const bool invalid = cells_of<True, Pred>(t, y_true.column_stride, p, y_pred.column_stride, n, rules, keys);
+      counter.add(keys, n);
+      return invalid;
     });
-    counter.add(keys, n);
     i += n;
   }
   return bad;
