@@ -1,6 +1,7 @@
 // Segmentation: the confusion counts of label maps (3-D strided views,
 // skipped and invalid pixels, per image, every thread count, coherent and
-// random maps, one table or two, the fold of the 32-bit tables and the
+// random maps, the Counter's layouts (two tables, one, or two with random
+// chunks sent to the first), the fold of the 32-bit tables and the
 // block-uniform fast path of Counter::add).
 #include <doctest/doctest.h>
 
@@ -167,9 +168,13 @@ std::vector<int64_t> naive_counts(const std::vector<uint32_t>& keys, int64_t k) 
 
 // keys added in calls of the sizes `splits` (cycled, each at most
 // key_block as in count_pixels) into a Counter(k, fold_every).
+constexpr detail::Counter::Layout all_layouts[] = {detail::Counter::Layout::two, detail::Counter::Layout::adaptive,
+                                                   detail::Counter::Layout::one};
+
 std::vector<int64_t> counter_counts(const std::vector<uint32_t>& keys, int64_t k, const std::vector<int64_t>& splits,
-                                    int64_t fold_every = int64_t{1} << 31) {
-  detail::Counter counter(k, fold_every);
+                                    int64_t fold_every = int64_t{1} << 31,
+                                    detail::Counter::Layout layout = detail::Counter::Layout::two) {
+  detail::Counter counter(k, fold_every, layout);
   size_t s = 0;
   for (int64_t i = 0, n = static_cast<int64_t>(keys.size()); i < n;) {
     const int64_t step = std::min(splits[s++ % splits.size()], n - i);
@@ -266,7 +271,7 @@ TEST_CASE("uniform chunks: small fold_every folds between the calls of one run")
     CHECK(counter_counts(mixed, k, {1024, 77}, fold_every) == naive_counts(mixed, k));
 }
 
-TEST_CASE("uniform chunks: random, coherent and noisy keys against a key-by-key count") {
+TEST_CASE("uniform chunks: random, coherent and noisy keys against a key-by-key count, every layout") {
   for (int64_t k : {2, 19, 150, 1001}) {
     const int64_t n = 60000;
     turbometrics::testing::SplitMix rng(static_cast<uint64_t>(k));
@@ -276,14 +281,72 @@ TEST_CASE("uniform chunks: random, coherent and noisy keys against a key-by-key 
     // mixed chunks that stop it
     std::vector<uint32_t> switching = random;
     std::fill(switching.begin() + 512, switching.begin() + 4096, 1u);
-    const std::vector<std::vector<uint32_t>> maps = {random, runs_of(n, k, 400, 0.0, 1), runs_of(n, k, 400, 0.05, 2),
-                                                     runs_of(n, k, 40, 0.01, 4), switching};
-    for (size_t m = 0; m < maps.size(); ++m) {
-      CAPTURE(k);
-      CAPTURE(m);
-      const std::vector<int64_t> expected = naive_counts(maps[m], k);
-      CHECK(counter_counts(maps[m], k, {detail::key_block}) == expected);
-      CHECK(counter_counts(maps[m], k, {1000, 3, 513}, 4096) == expected);
+    // blocks of random keys between blocks of short runs (2 to 4 keys)
+    std::vector<uint32_t> alternating = runs_of(n, k, 3, 0.0, 5);
+    for (int64_t i = 0; i < n; i += 3 * detail::key_block)
+      std::copy(random.begin() + i, random.begin() + std::min(n, i + detail::key_block), alternating.begin() + i);
+    const std::vector<std::vector<uint32_t>> maps = {
+        random,     runs_of(n, k, 400, 0.0, 1), runs_of(n, k, 400, 0.05, 2), runs_of(n, k, 40, 0.01, 4), switching,
+        alternating};
+    for (detail::Counter::Layout layout : all_layouts) {
+      for (size_t m = 0; m < maps.size(); ++m) {
+        CAPTURE(k);
+        CAPTURE(static_cast<int>(layout));
+        CAPTURE(m);
+        const std::vector<int64_t> expected = naive_counts(maps[m], k);
+        CHECK(counter_counts(maps[m], k, {detail::key_block}, int64_t{1} << 31, layout) == expected);
+        CHECK(counter_counts(maps[m], k, {1000, 3, 513}, 4096, layout) == expected);
+        if (k <= 150) CHECK(counter_counts(maps[m], k, {detail::key_block, 64}, 1, layout) == expected);
+      }
+    }
+  }
+}
+
+TEST_CASE("the layout by class count: two tables, adaptive from 91 classes, one past 1000") {
+  using Layout = detail::Counter::Layout;
+  CHECK(detail::Counter::layout_for(1) == Layout::two);
+  CHECK(detail::Counter::layout_for(90) == Layout::two);
+  CHECK(detail::Counter::layout_for(91) == Layout::adaptive);
+  CHECK(detail::Counter::layout_for(1000) == Layout::adaptive);
+  CHECK(detail::Counter::layout_for(1001) == Layout::one);
+}
+
+TEST_CASE("adaptive layout: mixed chunks around the equal-neighbour bound, counted into either table") {
+  // Chunks with e equal neighbours (e from 0 to chunk - 1, so that the
+  // sampled pairs of the chunk that stops the test hold 0 to 8 equal ones:
+  // the map taken as random or not), in calls that give up the test and
+  // calls that do not, folded and not: every key is counted once.
+  const int64_t c = detail::Counter::chunk;
+  for (int64_t k : {19, 150}) {
+    turbometrics::testing::SplitMix rng(static_cast<uint64_t>(k) + 11);
+    std::vector<uint32_t> keys;
+    for (int repeat = 0; repeat < 40; ++repeat) {
+      for (int64_t e = 0; e < c; ++e) {
+        // a chunk: c - e distinct cells (no two neighbours equal), then e
+        // keys equal to their left neighbour
+        uint32_t last = static_cast<uint32_t>(k * k + 1);
+        for (int64_t j = 0; j < c; ++j) {
+          uint32_t key = last;
+          if (j == 0 || j >= e + 1) {
+            do key = static_cast<uint32_t>(rng.next() % static_cast<uint64_t>(k * k + 1));
+            while (key == last);
+          }
+          keys.push_back(key);
+          last = key;
+        }
+      }
+    }
+    const std::vector<int64_t> expected = naive_counts(keys, k);
+    for (detail::Counter::Layout layout : all_layouts) {
+      for (const std::vector<int64_t>& splits :
+           std::vector<std::vector<int64_t>>{{detail::key_block}, {c * 9}, {c}, {77}}) {
+        for (int64_t fold_every : {int64_t{1} << 31, int64_t{1000}}) {
+          CAPTURE(k);
+          CAPTURE(static_cast<int>(layout));
+          CAPTURE(splits[0]);
+          CHECK(counter_counts(keys, k, splits, fold_every, layout) == expected);
+        }
+      }
     }
   }
 }
@@ -306,15 +369,46 @@ TEST_CASE("coherent rows with the ignore value inside runs, odd widths, every th
   }
 }
 
-TEST_CASE("past 1000 classes one table") {
-  const int64_t k = 1001;
-  std::vector<uint32_t> keys = {0, 0, 5, static_cast<uint32_t>(k * k), 5};
-  detail::Counter counter(k);
-  counter.add(keys.data(), 5);
-  std::vector<int64_t> out(static_cast<size_t>(k * k), 0);
-  counter.drain_into(out.data());
-  CHECK(out[0] == 2);
-  CHECK(out[5] == 2);
+TEST_CASE("past 1000 classes one table; every layout for 150 classes") {
+  for (int64_t k : {1001, 150}) {
+    for (detail::Counter::Layout layout : all_layouts) {
+      std::vector<uint32_t> keys = {0, 0, 5, static_cast<uint32_t>(k * k), 5};
+      detail::Counter counter = k == 1001 ? detail::Counter(k) : detail::Counter(k, int64_t{1} << 31, layout);
+      counter.add(keys.data(), 5);
+      std::vector<int64_t> out(static_cast<size_t>(k * k), 0);
+      counter.drain_into(out.data());
+      CHECK(out[0] == 2);
+      CHECK(out[5] == 2);
+    }
+  }
+}
+
+TEST_CASE("random and coherent maps with 150 classes (the adaptive layout), per image and not, every thread count") {
+  const int64_t k = 150;
+  const MapShape shape{3, 40, 700};
+  const int64_t n = shape.pixels();
+  turbometrics::testing::SplitMix rng(150);
+  std::vector<uint8_t> t(static_cast<size_t>(n)), p(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t part = (i / 5000) % 3;  // random, coherent, coherent with 5 % noise
+    const bool random = part == 0, noisy = part == 2 && rng.next() % 20 == 0;
+    t[i] = static_cast<uint8_t>(random ? rng.next() % (k + 1) : (i / 300) % k);  // label k is ignored
+    p[i] = static_cast<uint8_t>(random || noisy ? rng.next() % k : (i / 260) % k);
+  }
+  const LabelRules rules{k, true, k};
+  std::vector<int64_t> images;
+  const int64_t per = shape.rows * shape.columns;
+  for (int64_t image = 0; image < shape.images; ++image) {
+    const std::vector<uint8_t> ti(t.begin() + image * per, t.begin() + (image + 1) * per);
+    const std::vector<uint8_t> pi(p.begin() + image * per, p.begin() + (image + 1) * per);
+    const std::vector<int64_t> one = by_hand(ti, pi, k, true, k);
+    images.insert(images.end(), one.begin(), one.end());
+  }
+  for (int threads : {1, 2, 3, turbometrics::testing::many_threads}) {
+    CAPTURE(threads);
+    CHECK(counts(t, p, shape, rules, false, threads) == by_hand(t, p, k, true, k));
+    CHECK(counts(t, p, shape, rules, true, threads) == images);
+  }
 }
 
 TEST_CASE("empty maps count nothing") {

@@ -141,6 +141,25 @@ def test_a_large_coherent_map_with_noise_by_bincount():
         np.testing.assert_array_equal(confusion_matrix(t[:, :, ::-1], p[:, :, ::-1], num_classes=k), expected)
 
 
+def test_random_and_coherent_rows_with_many_classes_by_bincount():
+    # 150 classes (ADE20K's count): the kernel sends the mixed chunks of
+    # random rows to one table and those of coherent or noisy rows to two
+    rng = np.random.default_rng(150)
+    k, shape = 150, (3, 96, 1100)
+    t = runs(rng, int(np.prod(shape)), k, 300).reshape(shape).astype(np.uint8)
+    p = t.copy()
+    p[rng.random(shape) < 0.05] = rng.integers(0, k)
+    random_rows = rng.random(shape[:2]) < 0.5
+    t[random_rows] = rng.integers(0, k + 1, (int(random_rows.sum()), shape[2]))  # k: ignored
+    p[random_rows] = rng.integers(0, k, (int(random_rows.sum()), shape[2]))
+    for threads in (1, 2, 3):
+        for per_image in (False, True):
+            np.testing.assert_array_equal(
+                confusion_matrix(t, p, num_classes=k, ignore_index=k, per_image=per_image, n_threads=threads),
+                reference(t, p, k, ignore=k, per_image=per_image),
+            )
+
+
 def test_mixed_dtypes_and_thread_counts():
     rng = np.random.default_rng(3)
     t = rng.integers(0, 20, (4, 300, 301)).astype(np.uint8)

@@ -21,14 +21,20 @@
 // cell changes; after 8 mixed chunks in a row (random maps) the next 32
 // chunks (the rest of a block) are not tested. Coherent maps take 0.4-0.9
 // ns per pixel instead of 1.1-1.4; random maps and maps with 5 % salt noise
-// the same as without it (docs/guide/segmentation.md). The tables are added
-// into int64 totals before any cell can overflow.
+// the same as without it (docs/guide/segmentation.md). From 91 to 1000
+// classes, once a block looks random (few equal neighbours), its mixed
+// cells go to one of the two tables, so that random increments touch half
+// the cache lines (150 classes, random maps: 1.1-1.2 ns per pixel instead
+// of 1.4-1.5). The tables are added into int64 totals (fold rule: once
+// fold_every = 2^31 pixels were added since the last fold, so that no
+// 32-bit cell can overflow).
 // Counts are integers, so they are the same for every thread count and
 // every split of the work.
 //
 // Peak memory beyond the output: per thread, 2 (K^2 + 1) uint32 cells (one
 // table past 1000 classes) and K^2 int64 totals (for 150 classes: 180 KB +
-// 180 KB); the fast path adds none (the run is two registers).
+// 180 KB); the fast path and the adaptive layout add none (the run is two
+// registers, the layout's state one flag).
 #pragma once
 
 #include <algorithm>
@@ -181,16 +187,28 @@ TURBOMETRICS_ALWAYS_INLINE inline bool cells_of(const char* t, int64_t t_step, c
 
 // One thread's counts: 32-bit tables of K^2 + 1 cells (the last one takes
 // skipped and invalid pixels) folded into int64 totals before any cell can
-// overflow. Two tables take alternate pixels, so that neighbours hitting
-// one cell (coherent maps) do not wait on each other's increments; past
-// 1000 classes, where the tables outgrow the caches, there is one.
+// overflow. The layout depends on K (Counter::layout_for):
+//  - up to 90 classes, two tables taking alternate pixels, so that
+//    neighbours hitting one cell (coherent maps) do not wait on each
+//    other's increments; the tables (at most 65 KB) are near L1's size;
+//  - from 91 to 1000 classes (adaptive), the same two tables, but the
+//    mixed chunks of random maps go to the first one alone: random
+//    increments then touch half the cache lines (150 classes: 90 KB
+//    instead of 180; 0.96 ns per pixel instead of 1.25 in the kernel's
+//    microbenchmark), while coherent and noisy maps keep both;
+//  - past 1000 classes, where the tables outgrow the caches, one table.
+// (16-bit cells, 45 KB a table for 150 classes, were measured and lost:
+// folding every 65,535 pixels cost more than the smaller tables saved.)
 //
 // Block-uniform fast path: the keys are taken in chunks of 32. A chunk whose
 // keys are all one cell (a compare loop the compiler vectorises) only
 // lengthens a run held in registers, added into the first table when the
 // cell changes and at the end of add(); any other chunk is counted key by
-// key into the two tables. After 8 mixed chunks in a row (random maps) the
-// rest of the call's keys, up to 32 chunks, are counted without the test.
+// key. After 8 mixed chunks in a row (random maps) the rest of the call's
+// keys, up to 32 chunks, are counted without the test. Adaptive layout:
+// the 8th mixed chunk is sampled (8 pairs of neighbours); with fewer than
+// 2 equal pairs the map is taken as random, and the mixed chunks go to the
+// first table until the next uniform chunk (across add() calls).
 class Counter {
  public:
   // Keys per uniformity test (8 and 16 were slower on maps with 5 % noise,
@@ -199,10 +217,27 @@ class Counter {
   // Mixed chunks in a row after which the test stops, and for how many.
   static constexpr int64_t give_up_after = 8;
   static constexpr int64_t untested = 32;
+  // Adaptive layout: of the 8 sampled pairs of neighbours, a random chunk
+  // has fewer than this many equal.
+  static constexpr uint32_t random_below = 2;
 
+  enum class Layout { two, adaptive, one };
+
+  // The layout for K classes (docs/guide/segmentation.md has the timings
+  // behind the bounds).
+  static Layout layout_for(int64_t classes) {
+    if (classes <= 90) return Layout::two;
+    return classes <= 1000 ? Layout::adaptive : Layout::one;
+  }
+
+  // fold_every (tests): fold once that many keys were added since the last
+  // fold.
   explicit Counter(int64_t classes, int64_t fold_every = int64_t{1} << 31)
+      : Counter(classes, fold_every, layout_for(classes)) {}
+  Counter(int64_t classes, int64_t fold_every, Layout layout)
       : cells_(classes * classes),
-        lanes_(classes <= 1000 ? 2 : 1),
+        layout_(layout),
+        lanes_(layout == Layout::one ? 1 : 2),
         fold_every_(fold_every),
         sub_(static_cast<size_t>(lanes_ * (cells_ + 1)), 0),
         totals_(static_cast<size_t>(cells_), 0) {}
@@ -212,18 +247,20 @@ class Counter {
   // for that instruction set (a few vector compares per chunk).
   TURBOMETRICS_ALWAYS_INLINE void add(const uint32_t* keys, int64_t n) {
     uint32_t* const first = sub_.data();
-    if (lanes_ == 2) {
-      uint32_t* const second = first + cells_ + 1;
-      add_chunked(keys, n, [first, second](const uint32_t* k) TURBOMETRICS_ALWAYS_INLINE {
-        for (int64_t j = 0; j < chunk; j += 2) {
-          ++first[k[j]];
-          ++second[k[j + 1]];
-        }
-      });
-    } else {
-      add_chunked(keys, n, [first](const uint32_t* k) TURBOMETRICS_ALWAYS_INLINE {
-        for (int64_t j = 0; j < chunk; ++j) ++first[k[j]];
-      });
+    uint32_t* const second = first + cells_ + 1;  // with two tables
+    auto two = [first, second](const uint32_t* k) TURBOMETRICS_ALWAYS_INLINE {
+      for (int64_t j = 0; j < chunk; j += 2) {
+        ++first[k[j]];
+        ++second[k[j + 1]];
+      }
+    };
+    auto one = [first](const uint32_t* k) TURBOMETRICS_ALWAYS_INLINE {
+      for (int64_t j = 0; j < chunk; ++j) ++first[k[j]];
+    };
+    switch (layout_) {
+      case Layout::two: add_chunked<false>(keys, n, two, two); break;
+      case Layout::adaptive: add_chunked<true>(keys, n, two, one); break;
+      case Layout::one: add_chunked<false>(keys, n, one, one); break;
     }
     // A run adds at most the keys of this call, counted here: the tables
     // are folded before a cell can pass 2^32 - 1.
@@ -249,20 +286,26 @@ class Counter {
   }
 
  private:
-  // keys[0, n) chunk by chunk: a chunk of one cell lengthens the run,
-  // `mixed` counts any other; the last n % chunk keys go to the first table
-  // one by one.
-  template <class Mixed>
-  TURBOMETRICS_ALWAYS_INLINE void add_chunked(const uint32_t* keys, int64_t n, Mixed&& mixed) {
+  // keys[0, n) chunk by chunk: a chunk of one cell lengthens the run, any
+  // other is counted by `spread` (Adaptive: by `single` while the map is
+  // taken as random); the last n % chunk keys go to the first table one by
+  // one.
+  template <bool Adaptive, class Spread, class Single>
+  TURBOMETRICS_ALWAYS_INLINE void add_chunked(const uint32_t* keys, int64_t n, Spread&& spread, Single&& single) {
     uint32_t* const first = sub_.data();
     uint32_t run_cell = 0;
     uint32_t run_length = 0;  // at most n (count_pixels: key_block) keys
     const int64_t whole = n - n % chunk;
     int64_t misses = 0;
+    bool random = random_;  // whether the mixed chunks go to `single`
     for (int64_t i = 0; i < whole;) {
       if (misses >= give_up_after) {
         const int64_t stop = std::min(whole, i + untested * chunk);
-        for (; i < stop; i += chunk) mixed(keys + i);
+        if (Adaptive && random) {
+          for (; i < stop; i += chunk) single(keys + i);
+        } else {
+          for (; i < stop; i += chunk) spread(keys + i);
+        }
         misses = 0;
         continue;
       }
@@ -277,22 +320,39 @@ class Counter {
         }
         run_length += static_cast<uint32_t>(chunk);
         misses = 0;
+        random = false;
       } else {
-        mixed(k);
+        if constexpr (Adaptive) {
+          if (misses == give_up_after - 1) {
+            // the chunk that stops the test: sampled pairs of neighbours
+            uint32_t same = 0;
+            for (int64_t j = 0; j < chunk; j += 4) same += static_cast<uint32_t>(k[j] == k[j + 1]);
+            random = same < random_below;
+          }
+          if (random)
+            single(k);
+          else
+            spread(k);
+        } else {
+          spread(k);
+        }
         ++misses;
       }
       i += chunk;
     }
+    random_ = random;
     first[run_cell] += run_length;
     for (int64_t i = whole; i < n; ++i) ++first[keys[i]];
   }
 
   int64_t cells_;
+  Layout layout_;
   int64_t lanes_;
   int64_t fold_every_;
   std::vector<uint32_t> sub_;
   std::vector<int64_t> totals_;
   int64_t pending_ = 0;
+  bool random_ = false;  // the adaptive layout's state at the end of the last add()
 };
 
 // Counts the pixels [first, last) of the rows from `base_unit` on (pixel
