@@ -36,6 +36,21 @@ std::vector<int64_t> by_hand(const std::vector<True>& t, const std::vector<Pred>
   return out;
 }
 
+// by_hand() image after image (label k ignored): the per-image tables.
+template <class T>
+std::vector<int64_t> per_image_by_hand(const std::vector<T>& t, const std::vector<T>& p, const MapShape& shape,
+                                       int64_t k) {
+  std::vector<int64_t> images;
+  const int64_t per = shape.rows * shape.columns;
+  for (int64_t image = 0; image < shape.images; ++image) {
+    const std::vector<T> ti(t.begin() + image * per, t.begin() + (image + 1) * per);
+    const std::vector<T> pi(p.begin() + image * per, p.begin() + (image + 1) * per);
+    const std::vector<int64_t> one = by_hand(ti, pi, k, true, k);
+    images.insert(images.end(), one.begin(), one.end());
+  }
+  return images;
+}
+
 template <class True, class Pred>
 std::vector<int64_t> counts(const std::vector<True>& t, const std::vector<Pred>& p, const MapShape& shape,
                             const LabelRules& rules, bool per_image, int threads, bool* valid = nullptr) {
@@ -93,14 +108,7 @@ TEST_CASE("random and coherent maps of every dtype pair, per image and not, at e
   }
   const LabelRules rules{k, true, k};  // label k is ignored
   const std::vector<int64_t> whole = by_hand(t, p, k, true, k);
-  std::vector<int64_t> images;
-  const int64_t per = shape.rows * shape.columns;
-  for (int64_t image = 0; image < shape.images; ++image) {
-    const std::vector<uint16_t> ti(t.begin() + image * per, t.begin() + (image + 1) * per);
-    const std::vector<uint16_t> pi(p.begin() + image * per, p.begin() + (image + 1) * per);
-    const std::vector<int64_t> one = by_hand(ti, pi, k, true, k);
-    images.insert(images.end(), one.begin(), one.end());
-  }
+  const std::vector<int64_t> images = per_image_by_hand(t, p, shape, k);
   const std::vector<uint8_t> t8(t.begin(), t.end()), p8(p.begin(), p.end());
   const std::vector<int32_t> t32(t.begin(), t.end());
   const std::vector<int64_t> p64(p.begin(), p.end());
@@ -396,14 +404,7 @@ TEST_CASE("random and coherent maps with 150 classes (the adaptive layout), per 
     p[i] = static_cast<uint8_t>(random || noisy ? rng.next() % k : (i / 260) % k);
   }
   const LabelRules rules{k, true, k};
-  std::vector<int64_t> images;
-  const int64_t per = shape.rows * shape.columns;
-  for (int64_t image = 0; image < shape.images; ++image) {
-    const std::vector<uint8_t> ti(t.begin() + image * per, t.begin() + (image + 1) * per);
-    const std::vector<uint8_t> pi(p.begin() + image * per, p.begin() + (image + 1) * per);
-    const std::vector<int64_t> one = by_hand(ti, pi, k, true, k);
-    images.insert(images.end(), one.begin(), one.end());
-  }
+  const std::vector<int64_t> images = per_image_by_hand(t, p, shape, k);
   for (int threads : {1, 2, 3, turbometrics::testing::many_threads}) {
     CAPTURE(threads);
     CHECK(counts(t, p, shape, rules, false, threads) == by_hand(t, p, k, true, k));
