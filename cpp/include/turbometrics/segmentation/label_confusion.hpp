@@ -237,9 +237,8 @@ class Counter {
   Counter(int64_t classes, int64_t fold_every, Layout layout)
       : cells_(classes * classes),
         layout_(layout),
-        lanes_(layout == Layout::one ? 1 : 2),
         fold_every_(fold_every),
-        sub_(static_cast<size_t>(lanes_ * (cells_ + 1)), 0),
+        sub_(static_cast<size_t>(lanes() * (cells_ + 1)), 0),
         totals_(static_cast<size_t>(cells_), 0) {}
 
   // Counts the cells keys[0, n). count_pixels calls it inside its
@@ -270,7 +269,7 @@ class Counter {
 
   // The tables added into the totals (and cleared).
   void fold() {
-    for (int64_t lane = 0; lane < lanes_; ++lane) {
+    for (int64_t lane = 0; lane < lanes(); ++lane) {
       const uint32_t* table = sub_.data() + lane * (cells_ + 1);
       for (int64_t c = 0; c < cells_; ++c) totals_[c] += table[c];
     }
@@ -286,6 +285,8 @@ class Counter {
   }
 
  private:
+  int64_t lanes() const { return layout_ == Layout::one ? 1 : 2; }
+
   // keys[0, n) chunk by chunk: a chunk of one cell lengthens the run, any
   // other is counted by `spread` (Adaptive: by `single` while the map is
   // taken as random); the last n % chunk keys go to the first table one by
@@ -347,7 +348,6 @@ class Counter {
 
   int64_t cells_;
   Layout layout_;
-  int64_t lanes_;
   int64_t fold_every_;
   std::vector<uint32_t> sub_;
   std::vector<int64_t> totals_;
