@@ -1,7 +1,7 @@
 // Segmentation: the confusion counts of label maps (3-D strided views,
 // skipped and invalid pixels, per image, every thread count, coherent and
-// random maps, the Counter's layouts (two tables, one, or two with random
-// chunks sent to the first), the fold of the 32-bit tables and the
+// random maps, the Counter's layouts (four, two or one tables for mixed
+// chunks, and fewer for random ones), the fold of the 32-bit tables and the
 // block-uniform fast path of Counter::add).
 #include <doctest/doctest.h>
 
@@ -176,12 +176,11 @@ std::vector<int64_t> naive_counts(const std::vector<uint32_t>& keys, int64_t k) 
 
 // keys added in calls of the sizes `splits` (cycled, each at most
 // key_block as in count_pixels) into a Counter(k, fold_every).
-constexpr detail::Counter::Layout all_layouts[] = {detail::Counter::Layout::two, detail::Counter::Layout::adaptive,
-                                                   detail::Counter::Layout::one};
+constexpr auto& all_layouts = detail::Counter::layouts;
 
 std::vector<int64_t> counter_counts(const std::vector<uint32_t>& keys, int64_t k, const std::vector<int64_t>& splits,
                                     int64_t fold_every = int64_t{1} << 31,
-                                    detail::Counter::Layout layout = detail::Counter::Layout::two) {
+                                    detail::Counter::Layout layout = detail::Counter::Layout{4, 4}) {
   detail::Counter counter(k, fold_every, layout);
   size_t s = 0;
   for (int64_t i = 0, n = static_cast<int64_t>(keys.size()); i < n;) {
@@ -214,7 +213,7 @@ std::vector<uint32_t> runs_of(int64_t n, int64_t k, int64_t max_run, double nois
 
 TEST_CASE("uniform chunks: runs across chunk boundaries and add() calls, every split") {
   const int64_t c = detail::Counter::chunk;
-  for (int64_t k : {3, 1001}) {  // two tables and one
+  for (int64_t k : {3, 1001}) {  // four tables and one
     // runs of lengths around the chunk's, so that they start and end
     // inside chunks, on their boundaries and span several
     std::vector<uint32_t> keys;
@@ -299,7 +298,7 @@ TEST_CASE("uniform chunks: random, coherent and noisy keys against a key-by-key 
     for (detail::Counter::Layout layout : all_layouts) {
       for (size_t m = 0; m < maps.size(); ++m) {
         CAPTURE(k);
-        CAPTURE(static_cast<int>(layout));
+        CAPTURE(layout.mixed * 10 + layout.random);
         CAPTURE(m);
         const std::vector<int64_t> expected = naive_counts(maps[m], k);
         CHECK(counter_counts(maps[m], k, {detail::key_block}, int64_t{1} << 31, layout) == expected);
@@ -310,22 +309,31 @@ TEST_CASE("uniform chunks: random, coherent and noisy keys against a key-by-key 
   }
 }
 
-TEST_CASE("the layout by class count: two tables, adaptive from 91 classes, one past 1000") {
+TEST_CASE("the layout by class count: four tables to 256 classes, two to 1000, one past; fewer for random chunks") {
   using Layout = detail::Counter::Layout;
-  CHECK(detail::Counter::layout_for(1) == Layout::two);
-  CHECK(detail::Counter::layout_for(90) == Layout::two);
-  CHECK(detail::Counter::layout_for(91) == Layout::adaptive);
-  CHECK(detail::Counter::layout_for(1000) == Layout::adaptive);
-  CHECK(detail::Counter::layout_for(1001) == Layout::one);
+  CHECK(detail::Counter::layout_for(1) == Layout{4, 4});
+  CHECK(detail::Counter::layout_for(32) == Layout{4, 4});
+  CHECK(detail::Counter::layout_for(33) == Layout{4, 2});
+  CHECK(detail::Counter::layout_for(90) == Layout{4, 2});
+  CHECK(detail::Counter::layout_for(91) == Layout{4, 1});
+  CHECK(detail::Counter::layout_for(256) == Layout{4, 1});
+  CHECK(detail::Counter::layout_for(257) == Layout{2, 1});
+  CHECK(detail::Counter::layout_for(1000) == Layout{2, 1});
+  CHECK(detail::Counter::layout_for(1001) == Layout{1, 1});
+  for (int64_t k : {1, 32, 33, 90, 91, 256, 257, 1000, 1001}) {
+    const Layout chosen = detail::Counter::layout_for(k);
+    CHECK(std::find(std::begin(detail::Counter::layouts), std::end(detail::Counter::layouts), chosen) !=
+          std::end(detail::Counter::layouts));
+  }
 }
 
-TEST_CASE("adaptive layout: mixed chunks around the equal-neighbour bound, counted into either table") {
+TEST_CASE("random chunks: mixed chunks around the equal-neighbour bound, counted into either set of tables") {
   // Chunks with e equal neighbours (e from 0 to chunk - 1, so that the
   // sampled pairs of the chunk that stops the test hold 0 to 8 equal ones:
   // the map taken as random or not), in calls that give up the test and
   // calls that do not, folded and not: every key is counted once.
   const int64_t c = detail::Counter::chunk;
-  for (int64_t k : {19, 150}) {
+  for (int64_t k : {19, 64, 150}) {
     turbometrics::testing::SplitMix rng(static_cast<uint64_t>(k) + 11);
     std::vector<uint32_t> keys;
     for (int repeat = 0; repeat < 40; ++repeat) {
@@ -350,7 +358,7 @@ TEST_CASE("adaptive layout: mixed chunks around the equal-neighbour bound, count
            std::vector<std::vector<int64_t>>{{detail::key_block}, {c * 9}, {c}, {77}}) {
         for (int64_t fold_every : {int64_t{1} << 31, int64_t{1000}}) {
           CAPTURE(k);
-          CAPTURE(static_cast<int>(layout));
+          CAPTURE(layout.mixed * 10 + layout.random);
           CAPTURE(splits[0]);
           CHECK(counter_counts(keys, k, splits, fold_every, layout) == expected);
         }
@@ -377,8 +385,8 @@ TEST_CASE("coherent rows with the ignore value inside runs, odd widths, every th
   }
 }
 
-TEST_CASE("past 1000 classes one table; every layout for 150 classes") {
-  for (int64_t k : {1001, 150}) {
+TEST_CASE("past 1000 classes one table; every layout for 150 classes and for 3") {
+  for (int64_t k : {1001, 150, 3}) {
     for (detail::Counter::Layout layout : all_layouts) {
       std::vector<uint32_t> keys = {0, 0, 5, static_cast<uint32_t>(k * k), 5};
       detail::Counter counter = k == 1001 ? detail::Counter(k) : detail::Counter(k, int64_t{1} << 31, layout);

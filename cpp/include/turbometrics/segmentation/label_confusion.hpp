@@ -13,28 +13,28 @@
 // Pixels are counted in blocks of at most 1024 along a row: the block's cell
 // indices (true * K + predicted, or the spare cell K * K for skipped and
 // invalid pixels) are computed into a small buffer (vectorised for
-// contiguous rows), then added to two 32-bit tables taking alternate pixels
+// contiguous rows), then added to 32-bit tables taking pixels in turn
 // (neighbours that hit one cell, as in coherent maps, then do not wait on
 // each other's increments). Block-uniform fast path: the cells are taken 32
 // at a time, and 32 equal cells (the inside of a region of a coherent map)
 // only lengthen a run kept in registers, added to the table once when the
 // cell changes; after 8 mixed chunks in a row (random maps) the next 32
-// chunks (the rest of a block) are not tested. Coherent maps take 0.4-0.9
-// ns per pixel instead of 1.1-1.4; random maps and maps with 5 % salt noise
-// the same as without it (docs/guide/segmentation.md). From 91 to 1000
-// classes, once a block looks random (few equal neighbours), its mixed
-// cells go to one of the two tables, so that random increments touch half
-// the cache lines (150 classes, random maps: 1.1-1.2 ns per pixel instead
-// of 1.4-1.5). The tables are added into int64 totals (fold rule: once
-// fold_every = 2^31 pixels were added since the last fold, so that no
-// 32-bit cell can overflow).
+// chunks (the rest of a block) are not tested. The number of tables
+// depends on K and on the chunks (Counter::Layout): four for the mixed
+// chunks of coherent and noisy maps up to 256 classes (maps with 5 % salt
+// noise: 0.53 ns per pixel of counting instead of 0.76 with two), and for
+// the chunks of random maps, once a block looks random (few equal
+// neighbours), as many as fit the caches: four up to 32 classes, two up to
+// 90, then one (docs/guide/segmentation.md). The tables are added into
+// int64 totals (fold rule: once fold_every = 2^31 pixels were added since
+// the last fold, so that no 32-bit cell can overflow).
 // Counts are integers, so they are the same for every thread count and
 // every split of the work.
 //
-// Peak memory beyond the output: per thread, 2 (K^2 + 1) uint32 cells (one
-// table past 1000 classes) and K^2 int64 totals (for 150 classes: 180 KB +
-// 180 KB); the fast path and the adaptive layout add none (the run is two
-// registers, the layout's state one flag).
+// Peak memory beyond the output: per thread, 4 (K^2 + 1) uint32 cells up to
+// 256 classes, 2 (K^2 + 1) up to 1000 and K^2 + 1 past that, and K^2 int64
+// totals (for 150 classes: 360 KB + 180 KB); the fast path and the layout's
+// choice add none (the run is two registers, the choice one flag).
 #pragma once
 
 #include <algorithm>
@@ -187,16 +187,20 @@ TURBOMETRICS_ALWAYS_INLINE inline bool cells_of(const char* t, int64_t t_step, c
 
 // One thread's counts: 32-bit tables of K^2 + 1 cells (the last one takes
 // skipped and invalid pixels) folded into int64 totals before any cell can
-// overflow. The layout depends on K (Counter::layout_for):
-//  - up to 90 classes, two tables taking alternate pixels, so that
-//    neighbours hitting one cell (coherent maps) do not wait on each
-//    other's increments; the tables (at most 65 KB) are near L1's size;
-//  - from 91 to 1000 classes (adaptive), the same two tables, but the
-//    mixed chunks of random maps go to the first one alone: random
-//    increments then touch half the cache lines (150 classes: 90 KB
-//    instead of 180; 0.96 ns per pixel instead of 1.25 in the kernel's
-//    microbenchmark), while coherent and noisy maps keep both;
-//  - past 1000 classes, where the tables outgrow the caches, one table.
+// overflow. The mixed chunks of a map (those not of one cell) are spread
+// over `mixed` tables, pixel j of a chunk into table j % mixed, so that
+// neighbours hitting one cell (coherent and noisy maps) do not wait on each
+// other's increments; once a block looks random (below), over `random`
+// tables, as many as the caches hold for random increments. The layout by
+// K (Counter::layout_for; docs/guide/segmentation.md has the timings):
+//  - up to 32 classes, four tables for every chunk (four of 4 KB);
+//  - up to 90, four for mixed chunks, two for random ones (random maps
+//    with 64 classes: 0.44 ns per pixel of counting on two 16 KB tables,
+//    0.75 on four);
+//  - up to 256, four and one (150 classes: one 90 KB table, 1.25 ns per
+//    pixel with two);
+//  - up to 1000, two and one (four tables of 4 MB would cost memory);
+//  - past 1000, where the tables outgrow the caches, one.
 // (16-bit cells, 45 KB a table for 150 classes, were measured and lost:
 // folding every 65,535 pixels cost more than the smaller tables saved.)
 //
@@ -205,10 +209,11 @@ TURBOMETRICS_ALWAYS_INLINE inline bool cells_of(const char* t, int64_t t_step, c
 // lengthens a run held in registers, added into the first table when the
 // cell changes and at the end of add(); any other chunk is counted key by
 // key. After 8 mixed chunks in a row (random maps) the rest of the call's
-// keys, up to 32 chunks, are counted without the test. Adaptive layout:
-// the 8th mixed chunk is sampled (8 pairs of neighbours); with fewer than
-// 2 equal pairs the map is taken as random, and the mixed chunks go to the
-// first table until the next uniform chunk (across add() calls).
+// keys, up to 32 chunks, are counted without the test. Random blocks (where
+// the layout has fewer random tables than mixed ones): the 8th mixed chunk
+// is sampled (8 pairs of neighbours); with fewer than 2 equal pairs the map
+// is taken as random, and the mixed chunks go to the random tables until
+// the next uniform chunk (across add() calls).
 class Counter {
  public:
   // Keys per uniformity test (8 and 16 were slower on maps with 5 % noise,
@@ -217,17 +222,25 @@ class Counter {
   // Mixed chunks in a row after which the test stops, and for how many.
   static constexpr int64_t give_up_after = 8;
   static constexpr int64_t untested = 32;
-  // Adaptive layout: of the 8 sampled pairs of neighbours, a random chunk
-  // has fewer than this many equal.
+  // Of the 8 sampled pairs of neighbours, a random chunk has fewer than
+  // this many equal.
   static constexpr uint32_t random_below = 2;
 
-  enum class Layout { two, adaptive, one };
+  // The tables of the mixed chunks and of the random ones.
+  struct Layout {
+    int mixed;
+    int random;
+    friend bool operator==(Layout a, Layout b) { return a.mixed == b.mixed && a.random == b.random; }
+  };
+  // Every layout layout_for() chooses.
+  static constexpr Layout layouts[] = {{4, 4}, {4, 2}, {4, 1}, {2, 1}, {1, 1}};
 
-  // The layout for K classes (docs/guide/segmentation.md has the timings
-  // behind the bounds).
+  // The layout for K classes.
   static Layout layout_for(int64_t classes) {
-    if (classes <= 90) return Layout::two;
-    return classes <= 1000 ? Layout::adaptive : Layout::one;
+    if (classes <= 32) return {4, 4};
+    if (classes <= 90) return {4, 2};
+    if (classes <= 256) return {4, 1};
+    return classes <= 1000 ? Layout{2, 1} : Layout{1, 1};
   }
 
   // fold_every (tests): fold once that many keys were added since the last
@@ -238,28 +251,20 @@ class Counter {
       : cells_(classes * classes),
         layout_(layout),
         fold_every_(fold_every),
-        sub_(static_cast<size_t>(lanes() * (cells_ + 1)), 0),
+        sub_(static_cast<size_t>(layout.mixed * (cells_ + 1)), 0),
         totals_(static_cast<size_t>(cells_), 0) {}
 
   // Counts the cells keys[0, n). count_pixels calls it inside its
   // dispatch_without_fma() copy, so that the uniformity test is compiled
   // for that instruction set (a few vector compares per chunk).
   TURBOMETRICS_ALWAYS_INLINE void add(const uint32_t* keys, int64_t n) {
-    uint32_t* const first = sub_.data();
-    uint32_t* const second = first + cells_ + 1;  // with two tables
-    auto two = [first, second](const uint32_t* k) TURBOMETRICS_ALWAYS_INLINE {
-      for (int64_t j = 0; j < chunk; j += 2) {
-        ++first[k[j]];
-        ++second[k[j + 1]];
-      }
-    };
-    auto one = [first](const uint32_t* k) TURBOMETRICS_ALWAYS_INLINE {
-      for (int64_t j = 0; j < chunk; ++j) ++first[k[j]];
-    };
-    switch (layout_) {
-      case Layout::two: add_chunked<false>(keys, n, two, two); break;
-      case Layout::adaptive: add_chunked<true>(keys, n, two, one); break;
-      case Layout::one: add_chunked<false>(keys, n, one, one); break;
+    const int layout = layout_.mixed * 8 + layout_.random;
+    switch (layout) {
+      case 4 * 8 + 4: add_chunked<4, 4>(keys, n); break;
+      case 4 * 8 + 2: add_chunked<4, 2>(keys, n); break;
+      case 4 * 8 + 1: add_chunked<4, 1>(keys, n); break;
+      case 2 * 8 + 1: add_chunked<2, 1>(keys, n); break;
+      default: add_chunked<1, 1>(keys, n); break;
     }
     // A run adds at most the keys of this call, counted here: the tables
     // are folded before a cell can pass 2^32 - 1.
@@ -269,7 +274,7 @@ class Counter {
 
   // The tables added into the totals (and cleared).
   void fold() {
-    for (int64_t lane = 0; lane < lanes(); ++lane) {
+    for (int64_t lane = 0; lane < layout_.mixed; ++lane) {
       const uint32_t* table = sub_.data() + lane * (cells_ + 1);
       for (int64_t c = 0; c < cells_; ++c) totals_[c] += table[c];
     }
@@ -285,27 +290,35 @@ class Counter {
   }
 
  private:
-  int64_t lanes() const { return layout_ == Layout::one ? 1 : 2; }
+  // The 32 keys from k, key j into table j % Lanes.
+  template <int Lanes>
+  TURBOMETRICS_ALWAYS_INLINE void spread(const uint32_t* k) {
+    uint32_t* const first = sub_.data();
+    const int64_t stride = cells_ + 1;
+    for (int64_t j = 0; j < chunk; j += Lanes)
+      for (int64_t lane = 0; lane < Lanes; ++lane) ++first[lane * stride + k[j + lane]];
+  }
 
   // keys[0, n) chunk by chunk: a chunk of one cell lengthens the run, any
-  // other is counted by `spread` (Adaptive: by `single` while the map is
-  // taken as random); the last n % chunk keys go to the first table one by
-  // one.
-  template <bool Adaptive, class Spread, class Single>
-  TURBOMETRICS_ALWAYS_INLINE void add_chunked(const uint32_t* keys, int64_t n, Spread&& spread, Single&& single) {
+  // other is spread over the Mixed tables (over the Random ones while the
+  // map is taken as random); the last n % chunk keys go to the first table
+  // one by one.
+  template <int Mixed, int Random>
+  TURBOMETRICS_ALWAYS_INLINE void add_chunked(const uint32_t* keys, int64_t n) {
+    constexpr bool adaptive = Random < Mixed;
     uint32_t* const first = sub_.data();
     uint32_t run_cell = 0;
     uint32_t run_length = 0;  // at most n (count_pixels: key_block) keys
     const int64_t whole = n - n % chunk;
     int64_t misses = 0;
-    bool random = random_;  // whether the mixed chunks go to `single`
+    bool random = random_;  // whether the mixed chunks go to the Random tables
     for (int64_t i = 0; i < whole;) {
       if (misses >= give_up_after) {
         const int64_t stop = std::min(whole, i + untested * chunk);
-        if (Adaptive && random) {
-          for (; i < stop; i += chunk) single(keys + i);
+        if (adaptive && random) {
+          for (; i < stop; i += chunk) spread<Random>(keys + i);
         } else {
-          for (; i < stop; i += chunk) spread(keys + i);
+          for (; i < stop; i += chunk) spread<Mixed>(keys + i);
         }
         misses = 0;
         continue;
@@ -323,7 +336,7 @@ class Counter {
         misses = 0;
         random = false;
       } else {
-        if constexpr (Adaptive) {
+        if constexpr (adaptive) {
           if (misses == give_up_after - 1) {
             // the chunk that stops the test: sampled pairs of neighbours
             uint32_t same = 0;
@@ -331,11 +344,11 @@ class Counter {
             random = same < random_below;
           }
           if (random)
-            single(k);
+            spread<Random>(k);
           else
-            spread(k);
+            spread<Mixed>(k);
         } else {
-          spread(k);
+          spread<Mixed>(k);
         }
         ++misses;
       }
@@ -352,7 +365,7 @@ class Counter {
   std::vector<uint32_t> sub_;
   std::vector<int64_t> totals_;
   int64_t pending_ = 0;
-  bool random_ = false;  // the adaptive layout's state at the end of the last add()
+  bool random_ = false;  // whether the map was taken as random at the end of the last add()
 };
 
 // Counts the pixels [first, last) of the rows from `base_unit` on (pixel
