@@ -367,6 +367,59 @@ TEST_CASE("random chunks: mixed chunks around the equal-neighbour bound, counted
   }
 }
 
+TEST_CASE("8-bit maps: cells in 16 bits up to 256 classes (the largest cell 65,535), wider past") {
+  // Every pair of byte values in turn; with 255 and 256 classes, with and
+  // without an ignored value, and with 200 classes (values 200 to 255
+  // invalid, their 16-bit products wrapping).
+  std::vector<uint8_t> t, p;
+  for (int a = 0; a < 256; ++a)
+    for (int b = 0; b < 256; ++b) {
+      t.push_back(static_cast<uint8_t>(a));
+      p.push_back(static_cast<uint8_t>((b * 7 + a) % 256));
+    }
+  const MapShape shape{1, 256, 256};
+  for (int threads : {1, 3}) {
+    CAPTURE(threads);
+    CHECK(counts(t, p, shape, LabelRules{256, false, 0}, false, threads) == by_hand(t, p, 256, false, 0));
+    CHECK(counts(t, p, shape, LabelRules{257, false, 0}, false, threads) == by_hand(t, p, 257, false, 0));
+    CHECK(counts(t, p, shape, LabelRules{256, true, 255}, false, threads) == by_hand(t, p, 256, true, 255));
+    std::vector<uint8_t> p255 = p, t255 = t;
+    for (uint8_t& v : p255) v = static_cast<uint8_t>(v % 255);
+    for (uint8_t& v : t255) v = static_cast<uint8_t>(v == 255 ? 7 : v);
+    CHECK(counts(t255, p255, shape, LabelRules{255, false, 0}, false, threads) == by_hand(t255, p255, 255, false, 0));
+    bool valid = true;
+    counts(t, p, shape, LabelRules{200, false, 0}, false, threads, &valid);
+    CHECK_FALSE(valid);
+    std::vector<uint8_t> p200 = p;
+    for (uint8_t& v : p200) v = static_cast<uint8_t>(v % 200);
+    CHECK(counts(t, p200, shape, LabelRules{200, true, 250}, false, threads, &valid).size() == 40000);
+    CHECK_FALSE(valid);  // true labels 200 to 255 other than 250
+  }
+}
+
+TEST_CASE("random chunks with one random table: 16-bit cells that wrap past 65,535 add 2^16 to their totals") {
+  // Three cells in turn (no two neighbours equal: taken as random), so that
+  // each passes 2^16 and 2^17 in the 16-bit table; the spare cell wraps too.
+  // Layouts with one random table and more mixed ones, folded or not.
+  for (int64_t k : {2, 150}) {
+    const uint32_t spare = static_cast<uint32_t>(k * k);
+    std::vector<uint32_t> keys;
+    for (int64_t i = 0; i < 3 * 140000; ++i) keys.push_back(i % 3 == 2 ? spare : static_cast<uint32_t>(i % 3));
+    keys.resize(keys.size() + 5, 1);  // a tail of n % chunk keys
+    const std::vector<int64_t> expected = naive_counts(keys, k);
+    CHECK(expected[1] == 140005);
+    for (detail::Counter::Layout layout : all_layouts) {
+      if (layout.random != 1 || layout.mixed == 1) continue;
+      for (int64_t fold_every : {int64_t{1} << 31, int64_t{100000}}) {
+        CAPTURE(k);
+        CAPTURE(layout.mixed);
+        CAPTURE(fold_every);
+        CHECK(counter_counts(keys, k, {detail::key_block, 77}, fold_every, layout) == expected);
+      }
+    }
+  }
+}
+
 TEST_CASE("coherent rows with the ignore value inside runs, odd widths, every thread count") {
   const int64_t k = 5;
   for (int64_t columns : {1, 31, 32, 33, 100, 1500}) {

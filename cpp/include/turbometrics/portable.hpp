@@ -35,6 +35,14 @@
 #define TURBOMETRICS_PREFETCH(ADDRESS, LOCALITY) ((void)(ADDRESS))
 #endif
 
+// A condition the compiler is told is almost never true (so that its code
+// is laid out off the hot path); the plain condition elsewhere.
+#if defined(__GNUC__)
+#define TURBOMETRICS_UNLIKELY(CONDITION) __builtin_expect(static_cast<bool>(CONDITION), 0)
+#else
+#define TURBOMETRICS_UNLIKELY(CONDITION) static_cast<bool>(CONDITION)
+#endif
+
 namespace turbometrics {
 namespace portable {
 

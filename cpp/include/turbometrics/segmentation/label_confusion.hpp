@@ -25,28 +25,35 @@
 // noise: 0.53 ns per pixel of counting instead of 0.76 with two), and for
 // the chunks of random maps, once a block looks random (few equal
 // neighbours), as many as fit the caches: four up to 32 classes, two up to
-// 90, then one (docs/guide/segmentation.md). The tables are added into
-// int64 totals (fold rule: once fold_every = 2^31 pixels were added since
-// the last fold, so that no 32-bit cell can overflow).
+// 90, then one of 16-bit cells, half the cache of a 32-bit one (a cell that
+// wraps adds 2^16 to its total; docs/guide/segmentation.md). The tables are
+// added into int64 totals (fold rule: once fold_every = 2^31 pixels were
+// added since the last fold, so that no 32-bit cell can overflow).
+// Labels of 8 bits with at most 256 classes give their cells in 16-bit
+// arithmetic (twice the lanes per vector multiply).
 // Counts are integers, so they are the same for every thread count and
 // every split of the work.
 //
 // Peak memory beyond the output: per thread, 4 (K^2 + 1) uint32 cells up to
-// 256 classes, 2 (K^2 + 1) up to 1000 and K^2 + 1 past that, and K^2 int64
-// totals (for 150 classes: 360 KB + 180 KB); the fast path and the layout's
-// choice add none (the run is two registers, the choice one flag).
+// 256 classes, 2 (K^2 + 1) up to 1000 and K^2 + 1 past that, K^2 + 1 uint16
+// cells from 91 to 1000 classes, and K^2 + 1 int64 totals (for 150 classes:
+// 360 KB + 45 KB + 180 KB); the fast path and the layout's choice add none
+// (the run is two registers, the choice one flag). The threads' totals are
+// added into the output by the calling thread, with no other copy.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <type_traits>
 #include <vector>
 
 #include "turbometrics/interrupt.hpp"
 #include "turbometrics/isa.hpp"
 #include "turbometrics/parallel.hpp"
+#include "turbometrics/portable.hpp"
 
 namespace turbometrics::segmentation {
 
@@ -148,7 +155,18 @@ TURBOMETRICS_ALWAYS_INLINE inline bool cells_of(const char* t, int64_t t_step, c
     return static_cast<uint32_t>(static_cast<W>(static_cast<std::make_signed_t<W>>(tv)) * k +
                                  static_cast<W>(static_cast<std::make_signed_t<W>>(pv)));
   };
-  if (t_step == static_cast<int64_t>(sizeof(True)) && p_step == static_cast<int64_t>(sizeof(Pred))) {
+  const bool contiguous = t_step == static_cast<int64_t>(sizeof(True)) && p_step == static_cast<int64_t>(sizeof(Pred));
+  if (contiguous && sizeof(True) == 1 && sizeof(Pred) == 1 && rules.classes <= 256) {
+    // 8-bit labels and at most 256 classes: every valid cell fits 16 bits,
+    // so the products are 16-bit lanes (invalid pixels are re-done below)
+    const uint16_t k16 = static_cast<uint16_t>(rules.classes);
+    for (int64_t i = 0; i < n; ++i) {
+      uint8_t tv, pv;
+      std::memcpy(&tv, t + i, 1);
+      std::memcpy(&pv, p + i, 1);
+      keys[i] = static_cast<uint16_t>(tv * k16 + pv);
+    }
+  } else if (contiguous) {
     for (int64_t i = 0; i < n; ++i) {
       True tv;
       Pred pv;
@@ -198,11 +216,15 @@ TURBOMETRICS_ALWAYS_INLINE inline bool cells_of(const char* t, int64_t t_step, c
 //    with 64 classes: 0.44 ns per pixel of counting on two 16 KB tables,
 //    0.75 on four);
 //  - up to 256, four and one (150 classes: one 90 KB table, 1.25 ns per
-//    pixel with two);
-//  - up to 1000, two and one (four tables of 4 MB would cost memory);
+//    pixel with two), the one of 16-bit cells (45 KB: 0.62 ns per pixel of
+//    counting instead of 0.72);
+//  - up to 1000, two and one of 16-bit cells (four tables of 4 MB would
+//    cost memory);
 //  - past 1000, where the tables outgrow the caches, one.
-// (16-bit cells, 45 KB a table for 150 classes, were measured and lost:
-// folding every 65,535 pixels cost more than the smaller tables saved.)
+// (16-bit cells folded every 65,535 pixels were measured and lost: the
+// folds cost more than the smaller tables saved. The random table's cells
+// instead add 2^16 to their totals when they wrap, a branch never taken
+// but once in 65,536 increments of a cell.)
 //
 // Block-uniform fast path: the keys are taken in chunks of 32. A chunk whose
 // keys are all one cell (a compare loop the compiler vectorises) only
@@ -252,7 +274,8 @@ class Counter {
         layout_(layout),
         fold_every_(fold_every),
         sub_(static_cast<size_t>(layout.mixed * (cells_ + 1)), 0),
-        totals_(static_cast<size_t>(cells_), 0) {}
+        random_table_(layout.random == 1 && layout.mixed > 1 ? static_cast<size_t>(cells_ + 1) : 0, 0),
+        totals_(static_cast<size_t>(cells_ + 1), 0) {}
 
   // Counts the cells keys[0, n). count_pixels calls it inside its
   // dispatch_without_fma() copy, so that the uniformity test is compiled
@@ -273,19 +296,30 @@ class Counter {
   }
 
   // The tables added into the totals (and cleared).
+  // (Loops over locals, so that the compiler vectorises them.)
   void fold() {
+    const int64_t cells = cells_;
+    int64_t* const totals = totals_.data();
     for (int64_t lane = 0; lane < layout_.mixed; ++lane) {
-      const uint32_t* table = sub_.data() + lane * (cells_ + 1);
-      for (int64_t c = 0; c < cells_; ++c) totals_[c] += table[c];
+      const uint32_t* const table = sub_.data() + lane * (cells + 1);
+      for (int64_t c = 0; c < cells; ++c) totals[c] += table[c];
     }
     std::fill(sub_.begin(), sub_.end(), 0u);
+    if (!random_table_.empty()) {
+      const uint16_t* const table = random_table_.data();
+      for (int64_t c = 0; c < cells; ++c) totals[c] += table[c];
+      std::fill(random_table_.begin(), random_table_.end(), uint16_t{0});
+    }
     pending_ = 0;
   }
 
   // Folds, adds the totals into `out` (K^2 int64) and clears them.
+  // (The tables are zero when nothing was added since the last fold.)
   void drain_into(int64_t* out) {
-    fold();
-    for (int64_t c = 0; c < cells_; ++c) out[c] += totals_[c];
+    if (pending_ > 0) fold();
+    const int64_t cells = cells_;
+    const int64_t* const totals = totals_.data();
+    for (int64_t c = 0; c < cells; ++c) out[c] += totals[c];
     std::fill(totals_.begin(), totals_.end(), 0);
   }
 
@@ -297,6 +331,29 @@ class Counter {
     const int64_t stride = cells_ + 1;
     for (int64_t j = 0; j < chunk; j += Lanes)
       for (int64_t lane = 0; lane < Lanes; ++lane) ++first[lane * stride + k[j + lane]];
+  }
+
+  // The 32 keys from k into the Random tables of a random chunk: with one,
+  // the 16-bit table (a cell that wraps to 0 adds 2^16 to its total).
+  template <int Random>
+  TURBOMETRICS_ALWAYS_INLINE void spread_random(const uint32_t* k) {
+    if constexpr (Random == 1) {
+      uint16_t* const table = random_table_.data();
+      const auto increment = [&](uint32_t key) TURBOMETRICS_ALWAYS_INLINE {
+        const uint16_t now = static_cast<uint16_t>(table[key] + 1);
+        table[key] = now;
+        if (TURBOMETRICS_UNLIKELY(now == 0)) totals_[key] += int64_t{1} << 16;
+      };
+      // unrolled by hand: the branch keeps compilers from doing it
+      for (int64_t j = 0; j < chunk; j += 4) {
+        increment(k[j]);
+        increment(k[j + 1]);
+        increment(k[j + 2]);
+        increment(k[j + 3]);
+      }
+    } else {
+      spread<Random>(k);
+    }
   }
 
   // keys[0, n) chunk by chunk: a chunk of one cell lengthens the run, any
@@ -316,7 +373,7 @@ class Counter {
       if (misses >= give_up_after) {
         const int64_t stop = std::min(whole, i + untested * chunk);
         if (adaptive && random) {
-          for (; i < stop; i += chunk) spread<Random>(keys + i);
+          for (; i < stop; i += chunk) spread_random<Random>(keys + i);
         } else {
           for (; i < stop; i += chunk) spread<Mixed>(keys + i);
         }
@@ -344,7 +401,7 @@ class Counter {
             random = same < random_below;
           }
           if (random)
-            spread<Random>(k);
+            spread_random<Random>(k);
           else
             spread<Mixed>(k);
         } else {
@@ -363,7 +420,8 @@ class Counter {
   Layout layout_;
   int64_t fold_every_;
   std::vector<uint32_t> sub_;
-  std::vector<int64_t> totals_;
+  std::vector<uint16_t> random_table_;  // the random chunks' table when Random is 1 (else empty)
+  std::vector<int64_t> totals_;         // K^2 + 1: the spare cell's wraps land in the last
   int64_t pending_ = 0;
   bool random_ = false;  // whether the map was taken as random at the end of the last add()
 };
@@ -424,28 +482,26 @@ bool confusion_counts(const MapView& y_true, const MapView& y_pred, const MapSha
     });
     return std::none_of(bad.begin(), bad.end(), [](char b) { return b != 0; });
   }
-  // Pixels split among threads, image by image (per image) or all at once.
+  // Pixels split among threads, image by image (per image) or all at once:
+  // each thread's counter (made by the thread, kept for the next pass)
+  // folds its tables, and the calling thread adds the totals into `out`.
   const int64_t passes = per_image ? shape.images : 1;
   const int64_t pixels = (per_image ? shape.rows : shape.images * shape.rows) * shape.columns;
-  std::vector<std::vector<int64_t>> partial(static_cast<size_t>(threads));
+  std::vector<std::unique_ptr<detail::Counter>> counters(static_cast<size_t>(threads));
   for (int64_t pass = 0; pass < passes && !interrupt.requested(); ++pass) {
     const int64_t base = pass * shape.rows;
     const int parts = static_cast<int>(std::min<int64_t>(threads, pixels));
     parallel_region(parts, [&](int thread, int count) {
-      detail::Counter counter(rules.classes);
-      std::vector<int64_t>& mine = partial[thread];
-      mine.assign(static_cast<size_t>(cells), 0);
+      std::unique_ptr<detail::Counter>& counter = counters[thread];
+      if (!counter) counter = std::make_unique<detail::Counter>(rules.classes);
       const auto [first, last] = chunk_bounds(pixels, count, thread);
       bad[thread] |=
-          detail::count_pixels<True, Pred>(y_true, y_pred, shape, rules, base, first, last, counter, isa, interrupt);
-      counter.drain_into(mine.data());
+          detail::count_pixels<True, Pred>(y_true, y_pred, shape, rules, base, first, last, *counter, isa, interrupt);
+      counter->fold();
     });
     int64_t* table = out + (per_image ? pass * cells : 0);
-    for (int t = 0; t < parts; ++t) {
-      if (partial[t].empty()) continue;
-      for (int64_t c = 0; c < cells; ++c) table[c] += partial[t][c];
-      partial[t].clear();
-    }
+    for (const std::unique_ptr<detail::Counter>& counter : counters)
+      if (counter) counter->drain_into(table);
   }
   return std::none_of(bad.begin(), bad.end(), [](char b) { return b != 0; });
 }
