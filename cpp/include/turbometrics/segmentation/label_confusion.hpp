@@ -38,15 +38,15 @@
 // 256 classes, 2 (K^2 + 1) up to 1000 and K^2 + 1 past that, K^2 + 1 uint16
 // cells from 91 to 1000 classes, and K^2 + 1 int64 totals (for 150 classes:
 // 360 KB + 45 KB + 180 KB); the fast path and the layout's choice add none
-// (the run is two registers, the choice one flag). The threads' totals are
-// added into the output by the calling thread, with no other copy.
+// (the run is two registers, the choice one flag). Each thread adds its
+// totals into the output in turn, with no other copy.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <limits>
-#include <memory>
+#include <mutex>
 #include <type_traits>
 #include <vector>
 
@@ -495,25 +495,25 @@ bool confusion_counts(const MapView& y_true, const MapView& y_pred, const MapSha
     return std::none_of(bad.begin(), bad.end(), [](char b) { return b != 0; });
   }
   // Pixels split among threads, image by image (per image) or all at once:
-  // each thread's counter (made by the thread, kept for the next pass)
-  // folds its tables, and the calling thread adds the totals into `out`.
+  // each thread counts into a counter of its own (on its stack, so that no
+  // two threads' counters share a cache line) and adds its totals into
+  // `out` in turn (integer sums: the same in any order).
   const int64_t passes = per_image ? shape.images : 1;
   const int64_t pixels = (per_image ? shape.rows : shape.images * shape.rows) * shape.columns;
-  std::vector<std::unique_ptr<detail::Counter>> counters(static_cast<size_t>(threads));
+  std::mutex adding;
   for (int64_t pass = 0; pass < passes && !interrupt.requested(); ++pass) {
     const int64_t base = pass * shape.rows;
     const int parts = static_cast<int>(std::min<int64_t>(threads, pixels));
+    int64_t* const table = out + (per_image ? pass * cells : 0);
     parallel_region(parts, [&](int thread, int count) {
-      std::unique_ptr<detail::Counter>& counter = counters[thread];
-      if (!counter) counter = std::make_unique<detail::Counter>(rules.classes);
+      detail::Counter counter(rules.classes);
       const auto [first, last] = chunk_bounds(pixels, count, thread);
       bad[thread] |=
-          detail::count_pixels<True, Pred>(y_true, y_pred, shape, rules, base, first, last, *counter, isa, interrupt);
-      counter->fold();
+          detail::count_pixels<True, Pred>(y_true, y_pred, shape, rules, base, first, last, counter, isa, interrupt);
+      counter.fold();
+      const std::lock_guard<std::mutex> lock(adding);
+      counter.drain_into(table);
     });
-    int64_t* table = out + (per_image ? pass * cells : 0);
-    for (const std::unique_ptr<detail::Counter>& counter : counters)
-      if (counter) counter->drain_into(table);
   }
   return std::none_of(bad.begin(), bad.end(), [](char b) { return b != 0; });
 }
