@@ -104,6 +104,33 @@ def test_get_confusion_matrix(pair, include_background, ignore_index, form, data
     assert torch.equal(got, expected), (got, expected)
 
 
+@pytest.mark.parametrize("ignore_index", [None, 0, 1, 2, 255, -1])
+@pytest.mark.parametrize("include_background", [True, False])
+@pytest.mark.parametrize("exact", [True, False])
+def test_one_channel_ignore_index_compares_values(include_background, ignore_index, exact):
+    """One channel (one class; y exactly one-hot, set everywhere, and the
+    prediction too or not: the label path and the channel path): MONAI's
+    mask compares the channel's values with ``ignore_index`` as labels, so
+    1 masks every voxel (IoU and Dice NaN or 1 as ``ignore_empty`` says)."""
+    y = torch.ones((2, 1, 3, 4))
+    pred = torch.ones((2, 1, 3, 4))
+    if not exact:
+        pred[0, 0, :2] = 0
+    kwargs = dict(include_background=include_background, ignore_index=ignore_index)
+    for ignore_empty in (True, False):
+        same(
+            ours.compute_iou(pred, y, ignore_empty=ignore_empty, **kwargs),
+            quiet(metrics.compute_iou, pred, y, ignore_empty=ignore_empty, **kwargs),
+        )
+        same(
+            ours.compute_dice(pred, y, ignore_empty=ignore_empty, **kwargs),
+            quiet(metrics.compute_dice, pred, y, ignore_empty=ignore_empty, **kwargs),
+        )
+    same(ours.compute_generalized_dice(pred, y, **kwargs), quiet(metrics.compute_generalized_dice, pred, y, **kwargs))
+    got = ours.get_confusion_matrix(pred, y, include_background, ignore_index)
+    assert torch.equal(got, quiet(metrics.get_confusion_matrix, pred, y, include_background, ignore_index))
+
+
 def test_get_confusion_matrix_edges_as_monai():
     """No spatial axis, one channel with and without the background
     (MONAI keeps it), strided views, and bool inputs (MONAI's tp is 0

@@ -113,9 +113,13 @@ def _channel_sums(
             if not include_background and sums.shape[2] > 1:
                 sums = sums[:, :, 1:]
             channel, masked = _ignore_rule(sums.shape[2], include_background, ignore_index)
-            if channel is not None:
-                sums[:, :, channel] = 0  # MONAI zeroes that channel in both
-            return sums, voxels, masked  # an exact one-hot y sets a channel everywhere: a mask keeps every voxel
+            # An exact one-hot y sets a channel everywhere, so a mask keeps
+            # every voxel; except with one channel, whose values MONAI
+            # compares with the index as labels (counted below).
+            if not (masked and true_array.shape[1] == 1):
+                if channel is not None:
+                    sums[:, :, channel] = 0  # MONAI zeroes that channel in both
+                return sums, voxels, masked
     original = true_array
     if not include_background:
         pred_array = pred_array[:, 1:] if pred_array.shape[1] > 1 else pred_array
