@@ -4,7 +4,12 @@
 from __future__ import annotations
 
 import ast
+import os
+import subprocess
+import sys
 from pathlib import Path
+
+import pytest
 
 TESTS = Path(__file__).resolve().parent
 PACKAGE = TESTS.parent / "python" / "turbometrics"
@@ -103,3 +108,44 @@ def test_area_tests_live_in_their_area():
     assert misplaced == []
     assert {path.parent.name for path in TESTS.glob("*/test_*.py")} <= {_folder(area) for area in areas}
     assert not any((TESTS / area).exists() for area in _SHADOWING)
+
+
+_GROUPED_TESTS = """
+import os
+import pytest
+
+pytestmark = pytest.mark.xdist_group("{group}")
+
+
+@pytest.mark.parametrize("case", range(6))
+def test_case(case):
+    with open(os.environ["WORKERS_SEEN"], "a") as seen:
+        seen.write("{group} " + os.environ["PYTEST_XDIST_WORKER"] + "\\n")
+"""
+
+
+@pytest.mark.slow
+def test_loadgroup_keeps_each_group_on_one_worker(tmp_path):
+    """``--dist loadgroup`` (the README's command) runs the tests of one
+    ``xdist_group`` on one worker, so that the Spark, Ray and dask-cluster
+    tests start one session or cluster each. pytest 9.2.0 with
+    pytest-xdist 3.8.0 silently drops the grouping (pytest-xdist issue
+    1386) and spreads the tests over every worker."""
+    for group in ("first", "second"):
+        for module in ("a", "b"):
+            (tmp_path / f"test_{group}_{module}.py").write_text(_GROUPED_TESTS.format(group=group))
+    (tmp_path / "pytest.ini").write_text("[pytest]\n")
+    seen = tmp_path / "seen.txt"
+    subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "2", "--dist", "loadgroup", str(tmp_path)],
+        cwd=tmp_path,
+        env={**os.environ, "WORKERS_SEEN": str(seen)},
+        check=True,
+        capture_output=True,
+    )
+    workers: dict[str, set[str]] = {}
+    for line in seen.read_text().splitlines():
+        group, worker = line.split()
+        workers.setdefault(group, set()).add(worker)
+    assert {group: len(names) for group, names in workers.items()} == {"first": 1, "second": 1}
+    assert sum(1 for _ in seen.read_text().splitlines()) == 24
