@@ -137,7 +137,19 @@ def test_loadgroup_keeps_each_group_on_one_worker(tmp_path):
     (tmp_path / "pytest.ini").write_text("[pytest]\n")
     seen = tmp_path / "seen.txt"
     subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "2", "--dist", "loadgroup", str(tmp_path)],
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-n",
+            "2",
+            "--dist",
+            "loadgroup",
+            str(tmp_path),
+        ],
         cwd=tmp_path,
         env={**os.environ, "WORKERS_SEEN": str(seen)},
         check=True,
