@@ -19,6 +19,8 @@ import time
 
 import pytest
 
+from live_sigint import live_sigint
+
 # Slow (a second or more per case, in subprocesses): `pytest -m "not slow"` leaves it out.
 pytestmark = [pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a subprocess is POSIX"), pytest.mark.slow]
 
@@ -152,6 +154,7 @@ def _start(case: str, mode: str, delay: float = 1.0) -> subprocess.Popen:
         stderr=subprocess.PIPE,
         text=True,
         env=env,
+        preexec_fn=live_sigint,  # also when the suite runs with SIGINT ignored
     )
     assert child.stdout is not None
     line = child.stdout.readline()

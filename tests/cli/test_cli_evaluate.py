@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 import turbometrics as tm
+from live_sigint import live_sigint
 from turbometrics.cli import main
 
 N = 3000
@@ -873,9 +874,7 @@ def test_ctrl_c_exits_130_with_one_line(tmp_path):
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        # SIGINT as a terminal delivers it, also when pytest itself runs with SIGINT ignored
-        # (a background job of a non-interactive shell), which the child would inherit.
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        preexec_fn=live_sigint,  # also when the suite runs with SIGINT ignored
     )
     try:
         first = process.stderr.readline()
