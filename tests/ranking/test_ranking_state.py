@@ -473,13 +473,38 @@ def test_from_table_rejects_counts_the_sweeps_cannot_read(positive, negative, me
 
 
 def _without_zero_signs(result):
-    """An outcome() with '-0.' printed as '0.' in an error message: a state
-    keeps each score's summed weights, not the samples that scikit-learn's
-    cumulative sums start with, so its rates have no negative zeros."""
+    """An outcome() whose error message's array is read back as numbers with
+    unsigned zeros: a state keeps each score's summed weights, not the samples
+    that scikit-learn's cumulative sums start with, so its rates have no
+    negative zeros. NumPy pads every element for a sign when one has a minus,
+    so the printed texts also differ in spaces ('[ 0. -0.  3.]', '[0. 0. 3.]')."""
     error = raised(result)
     if error is None:
         return result
-    return ("raise", error[1], error[2].replace("-0. ", " 0. ").replace("-0.]", " 0.]")), result[1]
+    head, bracket, rest = error[2].partition("[")
+    if not bracket:
+        return result
+    printed, _, tail = rest.partition("]")
+    numbers = tuple(float(text) + 0.0 for text in printed.split())  # -0.0 + 0.0 is 0.0
+    return ("raise", error[1], (head, numbers, tail)), result[1]
+
+
+def test_signed_weights_error_differs_only_in_zero_signs():
+    # Found by the random hypothesis profile: the function's rates print as
+    # "[ 0. -0.  3.  1.]", the state's as "[0. 0. 3. 1.]" (padded for the sign
+    # of a negative zero only in the first).
+    y_true, y_score = np.array([0, 1, 0, 1]), np.array([0.0, 0.0, 1.0, 2.0])
+    weight = np.array([-2.0, -2.0, 3.0, -2.0])
+    state = RankingState.from_arrays(y_true, y_score, sample_weight=weight)
+    on_state = outcome(state.roc_auc)
+    in_memory = outcome(lambda: tm.roc_auc_score(y_true, y_score, sample_weight=weight))
+    assert raised(on_state)[2] == "x is neither increasing nor decreasing : [0. 0. 3. 1.]."
+    assert raised(in_memory)[2] == "x is neither increasing nor decreasing : [ 0. -0.  3.  1.]."
+    assert_same(_without_zero_signs(on_state), _without_zero_signs(in_memory), exact=True)
+    other_rates = outcome(lambda: tm.roc_auc_score(y_true, y_score, sample_weight=[-2.0, -2.0, 5.0, -2.0]))
+    assert raised(other_rates)[2].endswith("[ 0.         -0.          1.66666667  1.        ].")
+    assert _without_zero_signs(other_rates)[0][2][1] == (0.0, 0.0, 1.66666667, 1.0)
+    assert _without_zero_signs(on_state) != _without_zero_signs(other_rates)
 
 
 @settings(max_examples=100)
