@@ -44,7 +44,7 @@ def binary_batches(draw, logits=False):
     values = st.floats(-60, 60, width=32) if logits else st.one_of(st.sampled_from(POOL), st.floats(0, 1, width=32))
     scores = np.array(draw(st.lists(values, min_size=n, max_size=n)), dtype=dtype)
     labels = np.array(draw(st.lists(st.integers(0, 1), min_size=n, max_size=n)), dtype=np.int64)
-    labels[draw(st.integers(0, n - 1))] = 1 - labels[0]  # both classes
+    labels[draw(st.integers(1, n - 1))] = 1 - labels[0]  # both classes (an index after the first)
     cuts = sorted(draw(st.lists(st.integers(0, n), max_size=3)))
     edges = [0, *cuts, n]
     batches = [(torch.from_numpy(scores[a:b]), torch.from_numpy(labels[a:b])) for a, b in itertools.pairwise(edges)]
