@@ -442,7 +442,7 @@ def test_huge_weights_scale_exactly(problem, norm, mode, shift):
     # that do not overflow give the same bits, and the state (exact sums) agrees.
     y, prob, n_bins, w = problem
     w = np.ones(y.shape[0]) if w is None else w
-    huge = w * (1e308 / w.max())
+    huge = w / w.max() * 1e308  # at most 1e308 (1e308 / w.max() overflows for w.max() < 1)
     scaled = np.ldexp(huge, -shift)  # a power of two away, nothing lost
     kwargs = dict(n_bins=n_bins, norm=norm, mode=mode)
     got = tm.calibration_error(y, prob, sample_weight=huge, **kwargs)
