@@ -320,6 +320,28 @@ def test_pickle_version_mismatch():
         tm.ConfusionState.__new__(tm.ConfusionState).__setstate__(payload)
 
 
+@pytest.mark.parametrize("label", [np.inf, 1e308, 0.5])
+def test_restored_labels_that_update_refuses_are_refused_where_samples_were_counted(label):
+    # Found by the state fuzz test under the random hypothesis profile: an
+    # observed label set to inf or 1e308 gave accuracy 1.0 for data that
+    # accuracy_score (and update) refuse as continuous. Fixed labels may be
+    # anything sortable, but never counted.
+    with pytest.raises(ValueError, match=r"Input y_true contains infinity|continuous is not supported"):
+        tm.ConfusionState().update([label], [label])
+    state = tm.ConfusionState.from_arrays([1.0], [1.0], sample_weight=[2.0])
+    payload = state.__getstate__()
+    payload["_labels"] = np.array([label])
+    with pytest.raises(ValueError, match="_labels of the samples counted must be whole numbers"):
+        tm.ConfusionState.__new__(tm.ConfusionState).__setstate__(payload)
+    fixed = tm.ConfusionState(labels=[label, 2.0]).update([2.0, 2.0], [2.0, 2.0], sample_weight=[1.0, 2.0])
+    clone = pickle.loads(pickle.dumps(fixed))
+    np.testing.assert_array_equal(clone.confusion_matrix(labels=[label, 2.0]), [[0.0, 0.0], [0.0, 3.0]])
+    payload = fixed.__getstate__()
+    payload["_observed"] = np.array([True, True])
+    with pytest.raises(ValueError, match="_labels of the samples counted must be whole numbers"):
+        tm.ConfusionState.__new__(tm.ConfusionState).__setstate__(payload)
+
+
 def test_thread_count_invariance():
     rng = np.random.default_rng(7)
     y_true, y_pred = rng.integers(0, 6, 300_000), rng.integers(0, 6, 300_000)

@@ -151,6 +151,26 @@ def test_validation_matches_in_memory():
     assert str(actual.value) == str(expected.value)
 
 
+def test_negative_weights_are_refused():
+    # Found through the state fuzz test: with signed weights a bin's sums hide
+    # the order inside it. Positives of weights 2 and -2 around a negative in
+    # one bin have no same-bin sum, yet the AUC is 2.0, not 0.5 +- 0.5.
+    y = np.array([1, 1, 0, 1, 0])
+    s = np.array([0.5002, 0.5000, 0.5001, 0.9, 0.1])
+    w = np.array([2.0, -2.0, 1.0, 1.0, 1.0])
+    assert tm.roc_auc_score(y, s, sample_weight=w) == 2.0
+    state = BinnedRankingState(8)
+    with pytest.raises(ValueError, match="BinnedRankingState needs non-negative sample weights"):
+        state.update(y, s, sample_weight=w)
+    assert not state.positive.any() and not state.negative.any()  # nothing added
+    fields = BinnedRankingState.from_arrays(y, s, n_bins=8, sample_weight=np.abs(w)).__getstate__()
+    fields["positive"] = fields["positive"].copy()
+    fields["positive"][0] = -1.0
+    with pytest.raises(ValueError, match="positive weights must be non-negative"):
+        BinnedRankingState().__setstate__(fields)
+    BinnedRankingState.from_arrays(y, s, n_bins=8, sample_weight=np.where(w < 0, -0.0, w))  # -0.0 is not negative
+
+
 def test_same_table_as_ranking_state_when_bins_separate_scores():
     y = np.array([0, 1, 1, 0, 1, 0])
     s = np.array([0.05, 0.15, 0.15, 0.55, 0.95, 0.95])

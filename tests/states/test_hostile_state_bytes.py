@@ -290,6 +290,8 @@ def ranking_parts(scores, score_dtype, positive, negative):
         ([70000, 1], np.uint16),
         ([1e5, 0.5], np.float16),
         ([0.1, 0.0], np.float16),
+        ([np.inf, 0.0], np.float64),  # update refuses infinite scores (the state fuzz test's find)
+        ([0.5, -np.inf], np.float32),
     ],
 )
 def test_a_table_outside_its_score_dtype_is_refused(values, score_dtype):
@@ -306,6 +308,17 @@ def test_a_table_outside_its_score_dtype_is_refused(values, score_dtype):
     )
     with pytest.raises(ValueError, match="score_dtype"):
         tm.RankingState.from_bytes(data)
+
+
+@pytest.mark.skipif(np.finfo(np.longdouble).max <= np.finfo(np.float64).max, reason="long double is float64 here")
+def test_a_long_double_score_past_float64_round_trips_as_infinity():
+    # Finite in long double, so update and scikit-learn take it; the float64 table holds inf.
+    scores = np.array([np.longdouble("1e400"), 0.0], dtype=np.longdouble)
+    with np.errstate(over="ignore"):
+        state = tm.RankingState.from_arrays([1, 0], scores)
+    assert np.isinf(state._scores[0])
+    for clone in (pickle.loads(pickle.dumps(state)), tm.RankingState.from_bytes(state.to_bytes())):
+        assert clone.roc_auc() == state.roc_auc() == 1.0
 
 
 class _Pickled:

@@ -193,8 +193,12 @@ def _corruptions(value):
             value[:-1],
             np.concatenate([value, value[-1:]]) if value.size else np.ones(1, value.dtype),
             value[::-1].copy(),
-            value.astype(np.float32),
-            value.astype(np.int32),
+            # string labels have no float or int cast: bytes instead
+            *(
+                (value.astype(np.float32), value.astype(np.int32))
+                if value.dtype.kind in "biuf"
+                else (value.astype("S"),)
+            ),
             value.astype(object),
             value.reshape(-1),
             np.broadcast_to(value, (2,) + value.shape).copy(),

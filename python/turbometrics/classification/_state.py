@@ -37,7 +37,14 @@ from .._common.mergeable import (
 )
 from .._common.params import ARRAY_LIKE, BOOLEAN, NONE, str_options, validate_params
 from .._common.threads import resolve_threads
-from .._common.validation import ALL_ZERO_WEIGHTS, as_array, check_consistent_length, check_sample_weight, num_samples
+from .._common.validation import (
+    ALL_ZERO_WEIGHTS,
+    as_array,
+    check_consistent_length,
+    check_sample_weight,
+    distinct_values,
+    num_samples,
+)
 from ._confusion import (
     SampleGroups,
     TargetCounts,
@@ -642,6 +649,12 @@ def _check_labels_layout(state: ConfusionState, parts: dict[str, Any]) -> None:
         raise ValueError("_labels must be the fixed labels")
     _check_table("_table", table, state._weighted)
     rows, columns = np.any(table != 0, axis=1), np.any(table != 0, axis=0)
+    if labels.dtype.kind == "f":
+        # update() refuses float labels that are not whole numbers (scikit-learn's
+        # "continuous", infinity included): only fixed labels can be, never counted
+        counted = labels if state._fixed is None else labels[rows | columns | observed | seen_true]
+        if not (np.isfinite(counted).all() and distinct_values(counted, 0)[1]):
+            raise ValueError("_labels of the samples counted must be whole numbers")
     if state._layout != "labels":
         if k and (state._fixed is None or observed.any() or seen_true.any() or (rows | columns).any()):
             raise ValueError("a state without binary/multiclass data has no labels or counts")

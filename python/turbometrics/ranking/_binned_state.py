@@ -18,8 +18,11 @@ is lost, which bounds the error of every metric:
   (the integral of the lower precision; for counts of at most 64
   positives the sum ``sum_k (T + k) / (T + F + neg_b + k) / P``) and
   ``pos_b * (T + pos_b) / (T + F + pos_b) / P``; ``value`` is the middle of
-  the summed interval and ``max_error`` its half-width. (Needs
-  non-negative weights.)
+  the summed interval and ``max_error`` its half-width.
+
+Both bounds need non-negative weights (a bin's sums can hide weights of
+both signs, whose order inside the bin no bound on the sums can cover), so
+the state refuses negative sample weights.
 
 Bounds are for exact arithmetic; ``max_error`` is widened by 1e-12 (relative)
 and 1e-13 (absolute) to cover floating-point rounding.
@@ -86,6 +89,10 @@ class BinnedRankingState(ClassWeights, Serialisable):
         ``(lo, hi)`` with ``lo < hi``, both finite.
     pos_label : int, float, bool or str, default=None
         As in :class:`RankingState`.
+
+    Sample weights must be non-negative: the error bounds hold only for
+    them (``update`` raises ValueError for a negative weight, and a
+    restored state with a negative bin is refused).
 
     Attributes
     ----------
@@ -188,6 +195,10 @@ class BinnedRankingState(ClassWeights, Serialisable):
             data.weights = np.zeros(data.scores.shape[0])
         is_positive = data.is_positive.astype(bool, copy=False)
         if data.weights is not None:
+            if data.weights.size and data.weights.min() < 0:
+                raise ValueError(
+                    "BinnedRankingState needs non-negative sample weights: its error bounds hold only for them"
+                )
             self._promote()
         # One counting pass: sample i goes to cell 2 * bin + is_positive.
         cells = np.bincount(self.bins_of(data.scores) * 2 + is_positive, data.weights, minlength=2 * self.n_bins)
@@ -267,8 +278,6 @@ class BinnedRankingState(ClassWeights, Serialisable):
         if self.weighted:  # nor the average precision when all weights are
             both = np.concatenate([positive, negative])
             positive, negative = _scaled(positive, both, 480), _scaled(negative, both, 480)
-        if (positive < 0).any() or (negative < 0).any():
-            raise ValueError("the average precision bound needs non-negative weights")
         total_positive = float(positive.sum())
         if total_positive == 0:
             return BinnedValue(average_precision_score(np.zeros(1), np.zeros(1)), 0.0)
@@ -337,8 +346,8 @@ class BinnedRankingState(ClassWeights, Serialisable):
     def _from_parts(cls, parts: dict[str, Any]) -> BinnedRankingState:
         """The state of validated parts: bins as the constructor checks
         them; ``positive`` and ``negative`` of ``n_bins`` rows, both int64
-        counts (non-negative, totalling < 2**62) or both finite float64
-        weights; ``has_positive`` / ``has_negative`` true where a bin holds
+        counts (non-negative, totalling < 2**62) or both finite non-negative
+        float64 weights; ``has_positive`` / ``has_negative`` true where a bin holds
         weight of the class (and, counts, only there)."""
         check_keys("BinnedRankingState", parts, _PARTS)
         bins = _part_range(parts)
@@ -352,8 +361,8 @@ class BinnedRankingState(ClassWeights, Serialisable):
             range=bins,
             pos_label=part_label(parts),
         )
-        check_counts_or_weights("positive", positive)
-        check_counts_or_weights("negative", negative)
+        check_counts_or_weights("positive", positive, non_negative_weights=True)
+        check_counts_or_weights("negative", negative, non_negative_weights=True)
         state._positive, state._negative = positive, negative
         for name, weights in (("has_positive", positive), ("has_negative", negative)):
             has, nonzero = part_bool(parts, name), bool(np.any(weights != 0))

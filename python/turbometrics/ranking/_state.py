@@ -588,7 +588,11 @@ def _score_dtype(value: Any) -> np.dtype | None:
 def _check_scores_fit(scores: np.ndarray, score_dtype: np.dtype) -> None:
     """Every score of a table (in its kernel dtype) is a value of the
     state's ``score_dtype``, as :func:`scores_in_dtype` needs: 0 or 1 for
-    bool, in range for integers, exactly representable for floats."""
+    bool, in range for integers, exactly representable for floats, and
+    finite unless ``score_dtype`` is wider than the kernel's float64 (update
+    refuses infinite scores; only a long double's overflow becomes one)."""
+    if score_dtype.kind == "f" and score_dtype.itemsize <= scores.dtype.itemsize and np.isinf(scores).any():
+        raise ValueError(f"scores of score_dtype {score_dtype} must be finite")
     if score_dtype.kind == "b":
         fits = bool(scores.shape[0] == 0 or scores.max() <= 1)
     else:
