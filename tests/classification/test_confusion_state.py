@@ -342,6 +342,20 @@ def test_restored_labels_that_update_refuses_are_refused_where_samples_were_coun
         tm.ConfusionState.__new__(tm.ConfusionState).__setstate__(payload)
 
 
+def test_restored_nonzero_flag_must_agree_with_the_weight():
+    # Found by the state fuzz test: _nonzero set to False on a state with
+    # weight made accuracy raise "Sample weights must contain at least one
+    # non-zero number" for data whose accuracy is 1.0.
+    for y in ([1.0], np.eye(2, dtype=int)):
+        weight = [2.0] * len(y)
+        payload = tm.ConfusionState.from_arrays(y, y, sample_weight=weight).__getstate__()
+        payload["_nonzero"] = False
+        with pytest.raises(ValueError, match="_nonzero is false, but the state holds weight"):
+            tm.ConfusionState.__new__(tm.ConfusionState).__setstate__(payload)
+        zero = tm.ConfusionState.from_arrays(y, y, sample_weight=[0.0] * len(y))
+        assert not zero._nonzero and not pickle.loads(pickle.dumps(zero))._nonzero
+
+
 def test_thread_count_invariance():
     rng = np.random.default_rng(7)
     y_true, y_pred = rng.integers(0, 6, 300_000), rng.integers(0, 6, 300_000)

@@ -171,6 +171,15 @@ def test_negative_weights_are_refused():
     BinnedRankingState.from_arrays(y, s, n_bins=8, sample_weight=np.where(w < 0, -0.0, w))  # -0.0 is not negative
 
 
+def test_weights_over_2_to_the_1000_apart_keep_the_average_precision_finite():
+    # Found by the state fuzz test: a subnormal negative weight under a bin of
+    # weight 1 overflowed the ratio of the lower bound (AP -inf +- inf).
+    y, s, w = np.array([1, 0]), np.array([0.9, 0.1]), np.array([1.0, 2.225073858507203e-309])
+    state = BinnedRankingState.from_arrays(y, s, n_bins=8, sample_weight=w)
+    ap = state.average_precision()
+    assert abs(ap.value - tm.average_precision_score(y, s, sample_weight=w)) <= ap.max_error <= 1e-12
+
+
 def test_same_table_as_ranking_state_when_bins_separate_scores():
     y = np.array([0, 1, 1, 0, 1, 0])
     s = np.array([0.05, 0.15, 0.15, 0.55, 0.95, 0.95])

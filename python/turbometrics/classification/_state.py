@@ -563,6 +563,10 @@ class ConfusionState(CountedSamples, Serialisable):
             raise ValueError(f"_total of an unweighted state must be _n = {state._n}, got {state._total!r}")
         _check_labels_layout(state, parts)
         _check_indicator_layout(state, parts)
+        if state._n and not state._nonzero:  # every weight was zero: nothing summed
+            weights = state._table if state._layout == "labels" else state._sums
+            if not state._weighted or state._total != 0 or np.any(weights != 0):
+                raise ValueError("_nonzero is false, but the state holds weight")
         return state
 
     def __repr__(self) -> str:

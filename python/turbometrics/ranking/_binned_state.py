@@ -284,12 +284,13 @@ class BinnedRankingState(ClassWeights, Serialisable):
         before_positive = np.cumsum(positive) - positive
         before_negative = np.cumsum(negative) - negative
         predicted_high = before_positive + before_negative + positive
-        with np.errstate(divide="ignore", invalid="ignore"):
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             upper = np.where(positive > 0, positive * (before_positive + positive) / predicted_high, 0.0)
             entering = before_positive + before_negative + negative
-            lower = np.where(
-                entering > 0, positive - (before_negative + negative) * np.log1p(positive / entering), positive
-            )
+            ratio = positive / entering
+            # A ratio past float64 (weights over 2**1000 apart): log1p(ratio) as a difference of logs
+            growth = np.where(np.isfinite(ratio), np.log1p(ratio), np.log(positive) - np.log(entering))
+            lower = np.where(entering > 0, positive - (before_negative + negative) * growth, positive)
         if np.any((positive > 0) & (upper == 0)):
             raise ValueError(
                 "the average precision bound of these weights underflows float64: some positive "
