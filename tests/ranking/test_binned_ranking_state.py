@@ -172,7 +172,7 @@ def test_negative_weights_are_refused():
 
 
 def test_weights_over_2_to_the_1000_apart_keep_the_average_precision_finite():
-    # Found by the state fuzz test: a subnormal negative weight under a bin of
+    # Found by the state fuzz test: a subnormal weight of a negative beside one of
     # weight 1 overflowed the ratio of the lower bound (AP -inf +- inf).
     y, s, w = np.array([1, 0]), np.array([0.9, 0.1]), np.array([1.0, 2.225073858507203e-309])
     state = BinnedRankingState.from_arrays(y, s, n_bins=8, sample_weight=w)
