@@ -248,9 +248,10 @@ class BinnedRankingState(ClassWeights, Serialisable):
     # -- metrics -----------------------------------------------------------------------------
     def roc_auc(self, *, n_threads: int | None = None) -> BinnedValue:
         """ROC AUC with same-bin pairs counted one half, and the bound
-        ``sum_b |pos_b| |neg_b| / (2 |P| |N|)`` on its distance to the
-        AUC of the unbinned data. NaN (with scikit-learn's warning) when a
-        class is absent or has no positive total weight."""
+        ``sum_b pos_b neg_b / (2 P N)`` on its distance to the AUC of the
+        unbinned data (the weights are non-negative). NaN (with
+        scikit-learn's warning) when a class is absent or has no positive
+        total weight."""
         self._check_some_weight()
         if not (self._has_positive and self._has_negative):
             one_class = np.array([1] if self._has_positive else [0])
@@ -264,7 +265,7 @@ class BinnedRankingState(ClassWeights, Serialisable):
         scores = np.arange(positive.shape[0] - 1, -1, -1, dtype=np.int64)
         threads = threads_for(resolve_threads(n_threads), positive.shape[0])
         area, _, _ = _core.ranking_tables.roc_auc(scores, positive, negative, None, threads)
-        same_bin = float(np.dot(np.abs(positive).astype(np.float64), np.abs(negative).astype(np.float64)))
+        same_bin = float(np.dot(positive.astype(np.float64), negative.astype(np.float64)))
         bound = same_bin / (2.0 * total_positive * total_negative)
         return BinnedValue(float(area), _widened(bound))
 
@@ -288,8 +289,10 @@ class BinnedRankingState(ClassWeights, Serialisable):
             upper = np.where(positive > 0, positive * (before_positive + positive) / predicted_high, 0.0)
             entering = before_positive + before_negative + negative
             ratio = positive / entering
+            growth = np.log1p(ratio)
             # A ratio past float64 (weights over 2**1000 apart): log1p(ratio) as a difference of logs
-            growth = np.where(np.isfinite(ratio), np.log1p(ratio), np.log(positive) - np.log(entering))
+            overflow = np.isinf(ratio) & (entering > 0)
+            growth[overflow] = np.log(positive[overflow]) - np.log(entering[overflow])
             lower = np.where(entering > 0, positive - (before_negative + negative) * growth, positive)
         if np.any((positive > 0) & (upper == 0)):
             raise ValueError(
